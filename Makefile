@@ -1,0 +1,113 @@
+# hugezero - one top-level Makefile; each folder lists its own sources in a
+# rules.mk fragment (boot/ arch/ mm/ kernel/ tests/ tools/), included below.
+#
+#   make            build/hugezero.elf and build/hugezero.iso (checked)
+#   make pxe        build/pxe/: GRUB netboot tree for BIOS and UEFI
+#   make run        boot in QEMU (KVM if usable, else TCG); BOOT=direct|iso|uefi|pxe
+#   make test       every test: host unit tests, tool tests, QEMU boot tests
+#   make bench      the long measurements under KVM (not tests)
+#   make qemu-gdb   direct boot, QEMU waits for gdb on :1234
+#
+# Toolchain: the host gcc by default; CROSS=x86_64-elf- or CC=clang also work.
+
+CROSS ?=
+ifeq ($(origin CC),default)
+CC := $(CROSS)gcc
+endif
+LD := $(CROSS)ld
+OBJDUMP := $(CROSS)objdump
+NM := $(CROSS)nm
+NASM ?= nasm
+HOSTCC ?= cc
+PYTHON ?= python3
+
+B := build
+VERSION := 0.1.0
+GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+
+WARN := -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter
+# Kernel C: freestanding, no red zone (interrupts), identity-mapped below 2 GiB,
+# general registers only (only arch/clear_* strategy files touch vector state).
+KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-stack-protector -fno-pic -fno-pie \
+	-fno-omit-frame-pointer -fno-tree-loop-distribute-patterns \
+	-mno-red-zone -mcmodel=small -mgeneral-regs-only -nostdinc \
+	-isystem $(shell $(CC) -print-file-name=include) -I. $(WARN) -MMD -MP \
+	-DHZ_VERSION='"$(VERSION)"' -DHZ_COMMIT='"$(GIT_COMMIT)"'
+ifneq ($(findstring clang,$(CC)),)
+KCFLAGS += --target=x86_64-elf -Wno-unused-command-line-argument
+KCFLAGS := $(filter-out -fno-tree-loop-distribute-patterns,$(KCFLAGS))
+endif
+NASMFLAGS := -f elf64 -g -F dwarf -I. -MD -MP
+LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments -T linker.ld
+
+# Host builds of the portable sources (unit tests, tools/linux-bench).
+HCFLAGS := -std=gnu11 -O2 -g -I. -DHZ_HOSTED $(WARN) -MMD -MP
+
+KERNEL_C :=
+KERNEL_ASM :=
+HOST_TESTS :=
+include boot/rules.mk arch/rules.mk mm/rules.mk kernel/rules.mk tools/rules.mk
+# Last: the generic host-test rules need every HOST_TESTS entry above.
+include tests/rules.mk
+
+KOBJS := $(KERNEL_ASM:%.asm=$(B)/k/%.asm.o) $(KERNEL_C:%.c=$(B)/k/%.o)
+
+.PHONY: all iso pxe run test test-unit test-boot bench qemu-gdb deps clean
+all: $(B)/hugezero.elf $(B)/hugezero.iso
+
+$(B)/k/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) $(KCFLAGS_$(notdir $*)) -c $< -o $@
+
+$(B)/k/%.asm.o: %.asm
+	@mkdir -p $(dir $@)
+	$(NASM) $(NASMFLAGS) -MT $@ -MF $(@:.o=.d) $< -o $@
+
+$(B)/hugezero.elf: $(KOBJS) linker.ld
+	$(LD) $(LDFLAGS) -o $@ $(KOBJS)
+	@grub-file --is-x86-multiboot2 $@ || { echo "error: $@ is not a valid Multiboot2 image (grub-file)"; rm -f $@; exit 1; }
+	@$(NM) -n $@ > $(B)/hugezero.sym
+	@$(OBJDUMP) -d -M intel $@ > $(B)/hugezero.asm
+
+iso: $(B)/hugezero.iso
+$(B)/hugezero.iso: $(B)/hugezero.elf boot/grub.cfg tools/mkiso.sh
+	tools/mkiso.sh $@ boot/grub.cfg
+
+pxe: $(B)/pxe/boot/grub/grub.cfg
+$(B)/pxe/boot/grub/grub.cfg: $(B)/hugezero.elf boot/grub.cfg tools/mkpxe.sh
+	tools/mkpxe.sh $(B)/pxe boot/grub.cfg
+
+# Installs missing Debian packages (and says so), then builds and boots.
+run:
+	@tools/deps.sh
+	@$(MAKE) --no-print-directory all pxe
+	tools/hz run --boot $(or $(BOOT),direct) $(if $(ACCEL),--accel $(ACCEL)) \
+		$(if $(MEM),-m $(MEM)) $(if $(SMP),--smp $(SMP)) -- $(ARGS)
+
+test:
+	@tools/deps.sh
+	@$(MAKE) --no-print-directory all pxe host-tests linux-bench
+	tests/run-all
+
+test-unit: host-tests
+	tests/run-all --only unit
+
+test-boot: all pxe
+	tests/run-all --only boot
+
+bench:
+	@tools/deps.sh
+	@$(MAKE) --no-print-directory all linux-bench
+	tools/bench.sh
+
+qemu-gdb: $(B)/hugezero.elf
+	qemu-system-x86_64 -accel tcg -m 2G -serial stdio -display none -s -S \
+		-device isa-debug-exit,iobase=0xf4,iosize=4 -kernel $< -append "$(ARGS)"
+
+deps:
+	@tools/deps.sh
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

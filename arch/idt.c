@@ -1,0 +1,141 @@
+/*
+ * arch/idt.c - IDT for the 32 exception vectors (NMI is vector 2) and the
+ * crash report (SDM Vol. 3A §6.10-§6.15, Table 6-1 for names and error codes).
+ */
+#include "arch/trap.h"
+#include "arch/gdt.h"
+#include "arch/x86.h"
+#include "kernel/console.h"
+#include "kernel/record.h"
+#include "kernel/results.h"
+
+struct idt_gate {
+    uint16_t off_lo, sel;
+    uint8_t ist, type_attr;
+    uint16_t off_mid;
+    uint32_t off_hi, zero;
+} __attribute__((packed));
+_Static_assert(sizeof(struct idt_gate) == 16, "64-bit IDT gate (SDM Vol. 3A Figure 6-8)");
+
+extern const uint64_t trap_stubs[32];
+static struct idt_gate idt[32];
+static trap_handler_fn handlers[32];
+static volatile int crashing;
+
+static const char *const names[32] = {
+    "#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "CSO", "#TS",
+    "#NP", "#SS", "#GP", "#PF", "vector 15", "#MF", "#AC", "#MC", "#XM", "#VE", "#CP",
+    "vector 22", "vector 23", "vector 24", "vector 25", "vector 26", "vector 27",
+    "#HV", "#VC", "#SX", "vector 31"};
+
+const char *trap_name(uint64_t vector) { return vector < 32 ? names[vector] : "vector"; }
+
+void idt_init(void)
+{
+    for (unsigned v = 0; v < 32; v++) {
+        uint64_t a = trap_stubs[v];
+        idt[v] = (struct idt_gate){
+            .off_lo = (uint16_t)a,
+            .sel = GDT_KERNEL_CS,
+            .ist = v == 2 ? IST_NMI : (v == 8 || v == 18) ? IST_FAULT : 0,
+            .type_attr = 0x8e, /* P, DPL 0, 64-bit interrupt gate: IF cleared */
+            .off_mid = (uint16_t)(a >> 16),
+            .off_hi = (uint32_t)(a >> 32),
+        };
+    }
+    idt_load();
+}
+
+void idt_load(void)
+{
+    struct {
+        uint16_t limit;
+        uint64_t base;
+    } __attribute__((packed)) idtr = {sizeof(idt) - 1, (uint64_t)(uintptr_t)idt};
+    __asm__ volatile("lidt %0" ::"m"(idtr));
+}
+
+void trap_set_handler(unsigned vector, trap_handler_fn fn)
+{
+    if (vector < 32)
+        handlers[vector] = fn;
+}
+
+/* Read up to n qwords above rsp when they lie in identity-mapped memory
+ * below 4 GiB (always mapped); otherwise print nothing rather than fault. */
+static unsigned stack_words(uint64_t rsp, uint64_t *out, unsigned n)
+{
+    if ((rsp & 7) || rsp < 0x1000 || rsp + n * 8 > 0x100000000ull)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        out[i] = ((const uint64_t *)(uintptr_t)rsp)[i];
+    return n;
+}
+
+static void crash_report(const struct trap_frame *f)
+{
+    uint64_t cr2 = read_cr2(), cr0 = read_cr0(), cr3 = read_cr3(), cr4 = read_cr4();
+    uint64_t stack[16];
+    unsigned ns = stack_words(f->rsp, stack, 16);
+    const char *rn[15] = {"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "r8",
+                          "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
+    const uint64_t *regs = &f->rax;
+
+    kprintf("\n*** hugezero crash: %s (vector %llu) error code 0x%llx at rip 0x%llx\n",
+            trap_name(f->vector), (unsigned long long)f->vector,
+            (unsigned long long)f->error_code, (unsigned long long)f->rip);
+    if (f->vector == 14)
+        kprintf("    cr2 0x%016llx (%s %s, %s)\n", (unsigned long long)cr2,
+                f->error_code & 1 ? "protection violation" : "not present",
+                f->error_code & 2 ? "write" : "read", f->error_code & 16 ? "instruction fetch" : "data");
+    for (unsigned i = 0; i < 15; i += 3)
+        kprintf("    %-3s 0x%016llx  %-3s 0x%016llx  %-3s 0x%016llx\n", rn[i],
+                (unsigned long long)regs[i], rn[i + 1], (unsigned long long)regs[i + 1], rn[i + 2],
+                (unsigned long long)regs[i + 2]);
+    kprintf("    rsp 0x%016llx  rflags 0x%llx  cs 0x%llx  ss 0x%llx\n", (unsigned long long)f->rsp,
+            (unsigned long long)f->rflags, (unsigned long long)f->cs, (unsigned long long)f->ss);
+    kprintf("    cr0 0x%llx  cr2 0x%llx  cr3 0x%llx  cr4 0x%llx\n", (unsigned long long)cr0,
+            (unsigned long long)cr2, (unsigned long long)cr3, (unsigned long long)cr4);
+    kprintf("    stack at rsp:%s\n", ns ? "" : " (not readable)");
+    for (unsigned i = 0; i < ns; i += 4)
+        kprintf("      %016llx %016llx %016llx %016llx\n", (unsigned long long)stack[i],
+                (unsigned long long)stack[i + 1], (unsigned long long)stack[i + 2],
+                (unsigned long long)stack[i + 3]);
+
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    rec_begin(&r, buf, sizeof(buf), "crash");
+    rec_u64(&r, "vector", f->vector);
+    rec_str(&r, "name", trap_name(f->vector));
+    rec_hex(&r, "error_code", f->error_code);
+    rec_hex(&r, "rip", f->rip);
+    rec_hex(&r, "cr2", cr2);
+    rec_hex(&r, "rsp", f->rsp);
+    rec_hex(&r, "rflags", f->rflags);
+    rec_hex(&r, "cr0", cr0);
+    rec_hex(&r, "cr3", cr3);
+    rec_hex(&r, "cr4", cr4);
+    rec_obj_begin(&r, "regs");
+    for (unsigned i = 0; i < 15; i++)
+        rec_hex(&r, rn[i], regs[i]);
+    rec_obj_end(&r);
+    rec_arr_begin(&r, "stack");
+    for (unsigned i = 0; i < ns; i++)
+        rec_hex(&r, 0, stack[i]);
+    rec_arr_end(&r);
+    record_emit(&r);
+}
+
+void trap_dispatch(struct trap_frame *f)
+{
+    if (f->vector < 32 && handlers[f->vector] && !crashing && handlers[f->vector](f))
+        return;
+    if (__atomic_exchange_n(&crashing, 1, __ATOMIC_ACQ_REL)) {
+        /* A fault while reporting a crash: no more reports, just stop. */
+        kprintf("*** hugezero: %s while handling a crash; stopping\n", trap_name(f->vector));
+        hz_exit(HZ_CRASH);
+    }
+    console_crash_mode();
+    crash_report(f);
+    hz_exit(HZ_CRASH);
+}

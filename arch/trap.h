@@ -1,0 +1,41 @@
+/*
+ * arch/trap.h - exceptions: the IDT (SDM Vol. 3A §6.10, §6.14), the frame
+ * the entry stubs in arch/trap.asm build, and per-vector handlers.
+ */
+#ifndef HZ_ARCH_TRAP_H
+#define HZ_ARCH_TRAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Saved state, lowest address first. arch/trap.asm pushes r15..rax (in
+ * reverse), the vector and the error code (0 when the CPU pushes none); the
+ * CPU pushed rip..ss (SDM Vol. 3A §6.14.2, Figure 6-9).
+ */
+struct trap_frame {
+    uint64_t rax, rbx, rcx, rdx, rsi, rdi, rbp, r8, r9, r10, r11, r12, r13, r14, r15; /* stub */
+    uint64_t vector, error_code;                                                   /* stub */
+    uint64_t rip, cs, rflags, rsp, ss;                                             /* CPU */
+};
+_Static_assert(sizeof(struct trap_frame) == 22 * 8, "trap frame layout is shared with trap.asm");
+
+/* A handler returns true when it resolved the exception (the faulting
+ * instruction is restarted), false to fall through to the crash report. */
+typedef bool (*trap_handler_fn)(struct trap_frame *f);
+
+/* Load the IDT on this CPU (vectors 0-31, NMI on IST1, #DF and #MC on IST2;
+ * the TSS comes from arch/gdt.h). Call after gdt_init_cpu(). */
+void idt_init(void);
+void idt_load(void);
+
+/* Install a handler for exception `vector` (0..31); NULL removes it. */
+void trap_set_handler(unsigned vector, trap_handler_fn fn);
+
+/* "#DE", "#PF", ... for vectors 0..31, "vector" otherwise (SDM Vol. 3A Table 6-1). */
+const char *trap_name(uint64_t vector);
+
+/* Called by arch/trap.asm for every exception. */
+void trap_dispatch(struct trap_frame *f);
+
+#endif /* HZ_ARCH_TRAP_H */

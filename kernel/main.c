@@ -1,0 +1,123 @@
+/*
+ * kernel/main.c - start-up, one step per line. boot/entry.asm calls kmain()
+ * in long mode on the boot stack, with the first 4 GiB identity-mapped.
+ */
+#include "arch/cpu.h"
+#include "arch/gdt.h"
+#include "arch/trap.h"
+#include "boot/bootinfo.h"
+#include "kernel/console.h"
+#include "kernel/header.h"
+#include "kernel/options.h"
+#include "kernel/record.h"
+#include "kernel/results.h"
+
+#define MB2_BOOTLOADER_MAGIC 0x36d76289u /* Multiboot2 spec §3.2 */
+#define EARLY_MAPPED_LIMIT 0x100000000ull /* boot/entry.asm maps 4 GiB */
+
+void kmain(uint32_t proto, uint32_t info, uint32_t magic);
+
+static struct bootinfo bi;
+
+/* Parse the loader's information; nothing is printed yet (no console). */
+static int parse_boot_info(uint32_t proto, uint32_t info, uint32_t magic)
+{
+    const void *p = (const void *)(uintptr_t)info;
+    bootinfo_init(&bi);
+    if (proto == BOOT_PROTO_PVH)
+        return pvh_parse(&bi, p, EARLY_MAPPED_LIMIT);
+    if (magic != MB2_BOOTLOADER_MAGIC) {
+        boot_diag(&bi, "entered through the Multiboot2 entry with EAX 0x%x, not 0x%x", magic,
+                  MB2_BOOTLOADER_MAGIC);
+        return -1;
+    }
+    return mb2_parse(&bi, p, EARLY_MAPPED_LIMIT);
+}
+
+/* Apply `console=` before anything is printed, so every line goes there. */
+static int early_console(char *err, size_t errlen)
+{
+    char val[64];
+    if (!cmdline_find(bi.cmdline, "console", val, sizeof(val)))
+        return 0;
+    return console_option_parse(val, err, errlen);
+}
+
+static void print_memmap(void)
+{
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    kprintf("memory map (%s):\n", bi.map_source ? bi.map_source : "none");
+    for (size_t i = 0; i < bi.map.n; i++) {
+        const struct mem_range *m = &bi.map.r[i];
+        kprintf("  [0x%016llx-0x%016llx) %-8s %llu KiB\n", (unsigned long long)m->base,
+                (unsigned long long)m->end, mem_type_name(m->type),
+                (unsigned long long)((m->end - m->base) >> 10));
+        rec_begin(&r, buf, sizeof(buf), "memmap");
+        rec_hex(&r, "base", m->base);
+        rec_hex(&r, "end", m->end);
+        rec_u64(&r, "bytes", m->end - m->base);
+        rec_str(&r, "type", mem_type_name(m->type));
+        record_emit(&r);
+    }
+}
+
+static void selftest(int kind)
+{
+    kprintf("selftest: raising %s on purpose\n", selftest_names[kind]);
+    switch (kind) {
+    case SELFTEST_UD:
+        __asm__ volatile("ud2");
+        break;
+    case SELFTEST_PF: /* canonical, never mapped */
+        *(volatile uint64_t *)0x00007f0000000000ull = 1;
+        break;
+    case SELFTEST_GP: /* non-canonical */
+        *(volatile uint64_t *)0x8000000000000000ull = 1;
+        break;
+    case SELFTEST_DE: {
+        uint64_t zero = 0, hi = 0, lo = 1;
+        __asm__ volatile("divq %2" : "+a"(lo), "+d"(hi) : "r"(zero));
+        break;
+    }
+    case SELFTEST_BP:
+        __asm__ volatile("int3");
+        break;
+    }
+    result_fail("selftest", "%s did not raise an exception", selftest_names[kind]);
+}
+
+void kmain(uint32_t proto, uint32_t info, uint32_t magic)
+{
+    char err[CMDLINE_ERR_LEN];
+    int boot_ok = parse_boot_info(proto, info, magic); /* before any output */
+    int console_ok = early_console(err, sizeof(err));  /* before console_init */
+    console_init();                                    /* COM1 or console= */
+    cpu_init();                                        /* CPUID table: before anything asks */
+    gdt_init_cpu(0);                                   /* TSS with IST stacks, before the IDT */
+    idt_init();                                        /* crash reports from here on */
+
+    kprintf("\nhugezero: starting\n");
+    for (size_t i = 0; i < bi.ndiag; i++)
+        kprintf("boot: %s\n", bi.diag[i]);
+    header_emit(&bi, cpu_has(X86_FEATURE_PDPE1GB) ? "1G" : "2M"); /* first record */
+    print_memmap();
+
+    if (console_ok < 0) /* options_parse() reports it as a config error */
+        kprintf("hugezero: console= not applied: %s\n", err);
+    if (options_parse(bi.cmdline) < 0) /* bad option: stop with "config" */
+        hz_exit(HZ_CONFIG);
+    if (opt_help) {
+        options_print_help();
+        hz_exit(HZ_PASS);
+    }
+    if (boot_ok < 0 || bi.ndiag)
+        result_fail("boot.info", "%zu problem(s) in the boot information (see boot: lines)",
+                    bi.ndiag + bi.ndiag_dropped);
+    else
+        result_pass("boot.info");
+    if (opt_selftest != SELFTEST_NONE)
+        selftest(opt_selftest);
+
+    hz_exit(result_status());
+}

@@ -1,0 +1,52 @@
+/*
+ * kernel/options.c - option table and run-wide options.
+ */
+#include "kernel/options.h"
+#include "kernel/console.h"
+#include "kernel/record.h"
+
+extern const struct option __start_hz_options[], __stop_hz_options[];
+
+int opt_run = RUN_DEFAULT;
+int opt_selftest = SELFTEST_NONE;
+bool opt_help;
+
+static const char *const run_choices[] = {"default", "none", 0};
+HZ_OPTION(opt_run_def, .name = "run", .kind = OPT_ENUM, .dest = &opt_run, .choices = run_choices,
+          .accepted = "default|none", .help = "what to run after boot (none: header and summary only)");
+
+const char *const selftest_names[] = {"none", "ud", "pf", "gp", "de", "bp", 0};
+HZ_OPTION(opt_selftest_def, .name = "selftest", .kind = OPT_ENUM, .dest = &opt_selftest,
+          .choices = selftest_names, .accepted = "none|ud|pf|gp|de|bp",
+          .help = "raise this exception on purpose to test the crash report");
+
+HZ_OPTION(opt_help_def, .name = "help", .kind = OPT_FLAG, .dest = &opt_help, .accepted = "help",
+          .help = "print every option and exit");
+
+int options_parse(const char *cmdline)
+{
+    struct cmdline_error e;
+    size_t n = (size_t)(__stop_hz_options - __start_hz_options);
+    if (cmdline_parse(cmdline, __start_hz_options, n, &e) == 0)
+        return 0;
+
+    kprintf("hugezero: bad option '%s%s%s': %s; accepted: %s (see docs/options.md)\n", e.option,
+            e.value[0] ? "=" : "", e.value, e.reason,
+            e.accepted ? e.accepted : "no such option; `help` lists them");
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    rec_begin(&r, buf, sizeof(buf), "config");
+    rec_str(&r, "option", e.option);
+    rec_str(&r, "value", e.value);
+    rec_str(&r, "error", e.reason);
+    rec_str(&r, "accepted", e.accepted);
+    record_emit(&r);
+    return -1;
+}
+
+void options_print_help(void)
+{
+    kprintf("options (key=value, space-separated):\n");
+    for (const struct option *o = __start_hz_options; o < __stop_hz_options; o++)
+        kprintf("  %-12s %s\n  %-12s accepted: %s\n", o->name, o->help, "", o->accepted);
+}

@@ -40,9 +40,8 @@ struct bootinfo {
     struct memmap map;              /* normalised (mm/memmap.h) */
 
     /* ACPI RSDP (ACPI 6.5 §5.2.5.3): a copy (Multiboot2 tags 14/15 carry the
-     * structure itself, spec §3.6.16/§3.6.17; for PVH it is copied from
-     * rsdp_paddr when that passes the checks) and, when known, its physical
-     * address (PVH only). */
+     * structure itself, spec §3.6.16/§3.6.17) or its physical address (PVH
+     * rsdp_paddr, recorded unchecked: arch/acpi.c validates it). */
     uint8_t rsdp[36];
     uint32_t rsdp_len;   /* 0: no RSDP from the loader; 20 (v1) or 36 (v2) */
     uint64_t rsdp_paddr; /* 0 when only a copy is known */
@@ -92,15 +91,16 @@ int boot_copy_str(struct bootinfo *bi, const char *what, char *dst, size_t cap, 
  * at or above it is read, and tags reaching past it are not followed. Reads
  * tags 1 (cmdline, kept verbatim), 2 (loader name), 3 (modules), 6 (memory
  * map), 12 (EFI64 system table), 14/15 (ACPI old/new RSDP copy; new wins),
- * 17 (EFI memory map, UEFI types mapped to E820 ones with boot services taken
- * as exited). The EFI memory map, when well-formed, is used instead of tag 6.
- * path is BOOT_MB2_EFI when tag 12 or 17 is present, else BOOT_MB2_BIOS. Bad
- * tag sizes stop the walk; bad contents (unterminated strings, short tags,
- * entry sizes that do not divide, entries past 2^64) skip that tag or entry.
- * Each is recorded with boot_diag(). The map is normalised. Returns 0 (even
- * with diagnostics), or -1 when the block is unusable as a whole (NULL, not
- * 8-byte aligned, header unreadable below limit, total_size < 16 or > 1 MiB):
- * path is then BOOT_UNKNOWN and the map empty.
+ * 17 (EFI memory map, UEFI types mapped to E820 ones; boot-services memory
+ * is usable unless tag 18 says boot services still run). The EFI memory map,
+ * when well-formed, is used instead of tag 6. path is BOOT_MB2_EFI when tag
+ * 12 or 17 is present, else BOOT_MB2_BIOS. Bad tag sizes stop the walk; bad
+ * contents (unterminated strings, short tags, entry sizes that do not
+ * divide, entries past 2^64) skip that tag or entry. Each is recorded with
+ * boot_diag(). The map is normalised. Returns 0 (even with diagnostics), or
+ * -1 when the block is unusable as a whole (NULL, not 8-byte aligned, header
+ * unreadable below limit, total_size < 16 or > 1 MiB): path is then
+ * BOOT_UNKNOWN and the map empty.
  */
 int mb2_parse(struct bootinfo *bi, const void *mbi, uint64_t limit);
 
@@ -109,14 +109,13 @@ int mb2_parse(struct bootinfo *bi, const void *mbi, uint64_t limit);
  * magic 0x336ec578) into bi, which is reset first (bootinfo_init). Its
  * addresses are physical (identity-mapped; plain pointers in host tests).
  * Reads the command line, module list (at most BOOT_MODULES_MAX), RSDP
- * address (and a copy of the RSDP when it is readable and signed "RSD PTR ")
- * and the memory map (version >= 1; at most MEMMAP_MAX entries read). NULL
- * pointers, ranges reaching `limit`, strings without a NUL in
- * BOOT_CMDLINE_MAX bytes, modules or entries past 2^64 and an empty memory
- * map are recorded with boot_diag() and not followed. path is BOOT_PVH,
- * loader "", map_source "pvh-memmap"; the map is normalised. Returns 0 (the
- * map may still be empty: version 0), or -1 when si is NULL, unreadable
- * below limit or has a bad magic (path then BOOT_UNKNOWN).
+ * address (recorded, not read) and the memory map (version >= 1; at most
+ * MEMMAP_MAX entries read). NULL pointers, ranges reaching `limit`, strings
+ * without a NUL in BOOT_CMDLINE_MAX bytes, modules or entries past 2^64 and
+ * an empty memory map are recorded with boot_diag() and not followed. path
+ * is BOOT_PVH, loader "", map_source "pvh-memmap"; the map is normalised.
+ * Returns 0 (the map may still be empty: version 0), or -1 when si is NULL,
+ * unreadable below limit or has a bad magic (path then BOOT_UNKNOWN).
  */
 int pvh_parse(struct bootinfo *bi, const void *si, uint64_t limit);
 

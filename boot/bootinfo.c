@@ -1,0 +1,69 @@
+/*
+ * boot/bootinfo.c - the boot-information structure shared by the Multiboot2
+ * (boot/multiboot2.c) and PVH (boot/pvh.c) parsers: reset, diagnostics and
+ * the checked reads both parsers use on loader-supplied memory.
+ */
+#include "boot/bootinfo.h"
+
+#include <stdarg.h>
+
+#include "kernel/fmt.h"
+#include "kernel/kstring.h"
+
+void bootinfo_init(struct bootinfo *bi)
+{
+    memset(bi, 0, sizeof(*bi));
+    bi->path = BOOT_UNKNOWN;
+    bi->map_source = "none";
+    memmap_init(&bi->map);
+}
+
+void boot_diag(struct bootinfo *bi, const char *fmt, ...)
+{
+    if (bi->ndiag >= BOOT_DIAG_MAX) {
+        bi->ndiag_dropped++;
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    hz_vsnprintf(bi->diag[bi->ndiag++], BOOT_DIAG_LEN, fmt, ap);
+    va_end(ap);
+}
+
+const char *boot_path_name(enum boot_path p)
+{
+    switch (p) {
+    case BOOT_MB2_BIOS:
+        return "multiboot2-bios";
+    case BOOT_MB2_EFI:
+        return "multiboot2-efi";
+    case BOOT_PVH:
+        return "pvh";
+    default:
+        return "unknown";
+    }
+}
+
+bool boot_readable(uint64_t addr, uint64_t len, uint64_t limit)
+{
+    return addr != 0 && addr < limit && len <= limit - addr;
+}
+
+int boot_copy_str(struct bootinfo *bi, const char *what, char *dst, size_t cap, const char *src,
+                  size_t avail)
+{
+    size_t n = 0;
+    dst[0] = '\0';
+    while (n < avail && src[n] != '\0')
+        n++;
+    if (n == avail) {
+        boot_diag(bi, "%s: no NUL in %zu bytes, ignored", what, avail);
+        return -1;
+    }
+    if (n >= cap) {
+        boot_diag(bi, "%s: %zu bytes, longer than %zu, ignored", what, n, cap - 1);
+        return -1;
+    }
+    memcpy(dst, src, n + 1);
+    return 0;
+}

@@ -31,8 +31,7 @@ WARN := -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wno-unus
 KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-stack-protector -fno-pic -fno-pie \
 	-fno-omit-frame-pointer -fno-tree-loop-distribute-patterns \
 	-mno-red-zone -mcmodel=small -mgeneral-regs-only -nostdinc \
-	-isystem $(shell $(CC) -print-file-name=include) -I. $(WARN) -MMD -MP \
-	-DHZ_VERSION='"$(VERSION)"' -DHZ_COMMIT='"$(GIT_COMMIT)"'
+	-isystem $(shell $(CC) -print-file-name=include) -I. $(WARN) -MMD -MP
 ifneq ($(findstring clang,$(CC)),)
 KCFLAGS += --target=x86_64-elf -Wno-unused-command-line-argument
 KCFLAGS := $(filter-out -fno-tree-loop-distribute-patterns,$(KCFLAGS))
@@ -54,6 +53,16 @@ KOBJS := $(KERNEL_ASM:%.asm=$(B)/k/%.asm.o) $(KERNEL_C:%.c=$(B)/k/%.o)
 
 .PHONY: all iso pxe run test test-unit test-boot bench qemu-gdb deps clean
 all: $(B)/hugezero.elf $(B)/hugezero.iso
+
+# Version and commit as a generated header, rewritten only when they change,
+# so a new commit rebuilds exactly the files that print it.
+$(B)/version.h: FORCE
+	@mkdir -p $(B)
+	@printf '#define HZ_VERSION "%s"\n#define HZ_COMMIT "%s"\n' '$(VERSION)' '$(GIT_COMMIT)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(B)/k/kernel/header.o: $(B)/version.h
+.PHONY: FORCE
+FORCE:
 
 $(B)/k/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -2,8 +2,8 @@
 ;
 ; Each stub pushes a 0 error code when the CPU pushes none (SDM Vol. 3A
 ; Table 6-1: #DF, #TS, #NP, #SS, #GP, #PF, #AC, #CP, #VC, #SX push one), then
-; the vector, then all general registers, building struct trap_frame
-; (arch/trap.h). trap_common calls trap_dispatch(frame) with RSP 16-byte
+; the vector, then all general registers and the TSC read right after them,
+; building struct trap_frame (arch/trap.h). trap_common calls trap_dispatch(frame) with RSP 16-byte
 ; aligned and returns with IRETQ if the handler returns.
 ; Clobbers: nothing visible to the interrupted code.
 
@@ -46,12 +46,17 @@ trap_common:
     push rcx
     push rbx
     push rax
+    rdtsc                       ; entry time for fault service timing
+    shl rdx, 32
+    or rax, rdx
+    push rax
     cld
     mov rdi, rsp
     mov rbx, rsp                ; callee-saved: restore RSP after aligning
     and rsp, -16
     call trap_dispatch
     mov rsp, rbx
+    add rsp, 8                  ; entry TSC
     pop rax
     pop rbx
     pop rcx

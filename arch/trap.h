@@ -10,15 +10,16 @@
 
 /*
  * Saved state, lowest address first. arch/trap.asm pushes r15..rax (in
- * reverse), the vector and the error code (0 when the CPU pushes none); the
+ * reverse) and then the entry TSC, the vector and the error code (0 when the CPU pushes none); the
  * CPU pushed rip..ss (SDM Vol. 3A §6.14.2, Figure 6-9).
  */
 struct trap_frame {
+    uint64_t tsc; /* RDTSC right after the stub saved the registers (TSC cycles) */
     uint64_t rax, rbx, rcx, rdx, rsi, rdi, rbp, r8, r9, r10, r11, r12, r13, r14, r15; /* stub */
     uint64_t vector, error_code;                                                   /* stub */
     uint64_t rip, cs, rflags, rsp, ss;                                             /* CPU */
 };
-_Static_assert(sizeof(struct trap_frame) == 22 * 8, "trap frame layout is shared with trap.asm");
+_Static_assert(sizeof(struct trap_frame) == 23 * 8, "trap frame layout is shared with trap.asm");
 
 /* A handler returns true when it resolved the exception (the faulting
  * instruction is restarted), false to fall through to the crash report. */

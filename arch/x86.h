@@ -52,6 +52,22 @@ static inline uint64_t xgetbv(uint32_t index)
     return ((uint64_t)hi << 32) | lo;
 }
 
+/*
+ * a * b / c with a 128-bit intermediate (MUL then DIV, SDM Vol. 2A). The
+ * kernel links no libgcc, so C's unsigned __int128 division is unavailable.
+ * Returns UINT64_MAX when c == 0 or the quotient does not fit in 64 bits.
+ */
+static inline uint64_t mul_div_u64(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t lo, hi, q, r;
+    __asm__("mulq %3" : "=a"(lo), "=d"(hi) : "a"(a), "rm"(b));
+    if (c == 0 || hi >= c)
+        return UINT64_MAX;
+    __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(c));
+    (void)r;
+    return q;
+}
+
 #ifndef HZ_HOSTED /* privileged instructions: kernel only */
 
 static inline void xsetbv(uint32_t index, uint64_t v)

@@ -3,6 +3,7 @@
  */
 #include "kernel/header.h"
 #include "arch/cpu.h"
+#include "build/version.h"
 #include "kernel/console.h"
 #include "kernel/record.h"
 

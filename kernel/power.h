@@ -18,4 +18,6 @@ void power_reboot(void);
  * to PM1a_CNT (ACPI 6.5 §4.8.3.2.1, §7.4.2). */
 void power_off(void);
 
+/* HW-reduced platforms use SLEEP_CONTROL_REG instead (ACPI 6.5 §4.8.3.7). */
+
 #endif /* HZ_KERNEL_POWER_H */

@@ -2,15 +2,21 @@
  * kernel/main.c - start-up, one step per line. boot/entry.asm calls kmain()
  * in long mode on the boot stack, with the first 4 GiB identity-mapped.
  */
+#include "arch/acpi.h"
 #include "arch/cpu.h"
+#include "arch/fpu.h"
 #include "arch/gdt.h"
+#include "arch/tsc.h"
 #include "arch/trap.h"
 #include "boot/bootinfo.h"
 #include "kernel/console.h"
 #include "kernel/header.h"
 #include "kernel/options.h"
+#include "kernel/ownership.h"
 #include "kernel/record.h"
 #include "kernel/results.h"
+#include "kernel/scenario.h"
+#include "mm/mm.h"
 
 #define MB2_BOOTLOADER_MAGIC 0x36d76289u /* Multiboot2 spec §3.2 */
 #define EARLY_MAPPED_LIMIT 0x100000000ull /* boot/entry.asm maps 4 GiB */
@@ -62,6 +68,30 @@ static void print_memmap(void)
     }
 }
 
+static struct tsc_refs clocks;
+
+/* ACPI tables: CPUs for SMP, clocks for TSC calibration, reset and S5. */
+static void init_acpi(void)
+{
+    char line[256];
+    const struct acpi_info *ai;
+    if (acpi_init(&bi) < 0)
+        kprintf("acpi: no usable ACPI tables\n");
+    ai = acpi_get();
+    for (size_t i = 0; i < ai->diag.n; i++)
+        kprintf("acpi: %s\n", ai->diag.msg[i]);
+    if (!ai->ok)
+        return;
+    acpi_summary(ai, line, sizeof(line));
+    kprintf("acpi: %s\n", line);
+    if (ai->fadt.present && ai->fadt.pm_timer.space == ACPI_SPACE_IO && ai->fadt.pm_timer.addr < 0x10000) {
+        clocks.pm_timer_port = (uint16_t)ai->fadt.pm_timer.addr;
+        clocks.pm_timer_32bit = ai->fadt.pm_timer_32bit;
+    }
+    if (ai->hpet.present && ai->hpet.base.space == ACPI_SPACE_MEM && ai->hpet.base.addr < (1ull << 32))
+        clocks.hpet_base = ai->hpet.base.addr;
+}
+
 static void selftest(int kind)
 {
     kprintf("selftest: raising %s on purpose\n", selftest_names[kind]);
@@ -96,12 +126,19 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     cpu_init();                                        /* CPUID table: before anything asks */
     gdt_init_cpu(0);                                   /* TSS with IST stacks, before the IDT */
     idt_init();                                        /* crash reports from here on */
+    unsigned fpu = fpu_init();                         /* x87/SSE/AVX/AVX-512 state for strategies */
 
     kprintf("\nhugezero: starting\n");
     for (size_t i = 0; i < bi.ndiag; i++)
         kprintf("boot: %s\n", bi.diag[i]);
     header_emit(&bi, cpu_has(X86_FEATURE_PDPE1GB) ? "1G" : "2M"); /* first record */
     print_memmap();
+    char fpubuf[64];
+    fpu_describe(fpu, fpubuf, sizeof(fpubuf));
+    kprintf("fpu: enabled %s\n", fpubuf);
+    init_acpi();                           /* before mm_init: reads the BIOS area at 0x40E */
+    tsc_calibrate(&clocks);                /* after ACPI: PM timer and HPET as references */
+    ownership_snapshot(&bi);               /* before anything could write what we don't own */
 
     if (console_ok < 0) /* options_parse() reports it as a config error */
         kprintf("hugezero: console= not applied: %s\n", err);
@@ -109,8 +146,11 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
         hz_exit(HZ_CONFIG);
     if (opt_help) {
         options_print_help();
+        scenarios_print_help();
         hz_exit(HZ_PASS);
     }
+    if (mm_init(&bi, 0) < 0) /* frames + page tables: before any benchmark */
+        hz_exit(HZ_FAIL);
     if (boot_ok < 0 || bi.ndiag)
         result_fail("boot.info", "%zu problem(s) in the boot information (see boot: lines)",
                     bi.ndiag + bi.ndiag_dropped);
@@ -118,6 +158,8 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
         result_pass("boot.info");
     if (opt_selftest != SELFTEST_NONE)
         selftest(opt_selftest);
+    scenarios_run(); /* run=: after mm_init, fpu_init, TSC and ACPI */
 
+    ownership_check(); /* last: nothing we don't own changed */
     hz_exit(result_status());
 }

@@ -7,13 +7,8 @@
 
 extern const struct option __start_hz_options[], __stop_hz_options[];
 
-int opt_run = RUN_DEFAULT;
 int opt_selftest = SELFTEST_NONE;
 bool opt_help;
-
-static const char *const run_choices[] = {"default", "none", 0};
-HZ_OPTION(opt_run_def, .name = "run", .kind = OPT_ENUM, .dest = &opt_run, .choices = run_choices,
-          .accepted = "default|none", .help = "what to run after boot (none: header and summary only)");
 
 const char *const selftest_names[] = {"none", "ud", "pf", "gp", "de", "bp", 0};
 HZ_OPTION(opt_selftest_def, .name = "selftest", .kind = OPT_ENUM, .dest = &opt_selftest,

@@ -8,14 +8,10 @@
 
 #include "kernel/cmdline.h"
 
-/* What the run does after boot (`run=`). */
-enum run_kind { RUN_DEFAULT, RUN_NONE };
-
 /* Exceptions the `selftest=` option raises on purpose. */
 enum selftest_kind { SELFTEST_NONE, SELFTEST_UD, SELFTEST_PF, SELFTEST_GP, SELFTEST_DE, SELFTEST_BP };
 
 extern const char *const selftest_names[]; /* indexed by enum selftest_kind */
-extern int opt_run;      /* enum run_kind */
 extern int opt_selftest; /* enum selftest_kind */
 extern bool opt_help;
 

@@ -1,0 +1,171 @@
+/*
+ * mm/demand.c - demand faults on the demand region.
+ */
+#include "mm/demand.h"
+#include "arch/cpu.h"
+#include "arch/trap.h"
+#include "arch/tsc.h"
+#include "arch/x86.h"
+#include "kernel/console.h"
+#include "kernel/results.h"
+#include "mm/paging.h"
+#include "mm/vm.h"
+
+static struct pool *pool;
+static struct spinlock *pool_lock;
+static size_t npages;
+static uint64_t page_bytes;
+static bool leaf_1g;                      /* 1 GiB pages as PDPTE PS=1 */
+static uint64_t *pdpt;                    /* the region's PDPT */
+static uint64_t pd_phys[DEMAND_MAX_PAGES]; /* per-GiB page directories, when needed */
+static uint32_t page_frame[DEMAND_MAX_PAGES];
+static bool mapped[DEMAND_MAX_PAGES];
+static struct demand_sample samples[DEMAND_MAX_SAMPLES];
+static size_t nsamples, dropped;
+static uint64_t nfaults;
+
+static bool demand_fault(struct trap_frame *f);
+
+size_t demand_pages(void) { return npages; }
+uint64_t demand_page_bytes(void) { return page_bytes; }
+bool demand_mapped(size_t page) { return page < npages && mapped[page]; }
+size_t demand_nsamples(void) { return nsamples < DEMAND_MAX_SAMPLES ? nsamples : DEMAND_MAX_SAMPLES; }
+const struct demand_sample *demand_sample(size_t i) { return i < demand_nsamples() ? &samples[i] : 0; }
+size_t demand_dropped(void) { return dropped; }
+uint64_t demand_faults(void) { return nfaults; }
+
+void demand_reset_samples(void)
+{
+    nsamples = 0;
+    dropped = 0;
+}
+
+int demand_init(struct pool *p, struct spinlock *lock, size_t n)
+{
+    uint64_t fb = p->frame_bytes;
+    size_t gib = fb == PAGE_SIZE_1G ? n : (n * fb + PAGE_SIZE_1G - 1) / PAGE_SIZE_1G;
+    if ((fb != PAGE_SIZE_1G && fb != PAGE_SIZE_2M) || n == 0 || n > DEMAND_MAX_PAGES) {
+        kprintf("demand: bad region: %zu pages of %llu bytes\n", n, (unsigned long long)fb);
+        return -1;
+    }
+    for (size_t i = 0; i < npages; i++)
+        if (mapped[i]) {
+            kprintf("demand: page %zu still mapped; release it first\n", i);
+            return -1;
+        }
+    pool = p;
+    pool_lock = lock;
+    npages = n;
+    page_bytes = fb;
+    leaf_1g = fb == PAGE_SIZE_1G && vm_info()->pages_1g;
+    uint64_t *e = vm_entry(DEMAND_BASE, PT_LEVEL_PDPT, true);
+    if (!e)
+        goto nomem;
+    pdpt = e; /* entry 0 of the region's PDPT */
+    for (size_t g = 0; g < gib && !leaf_1g; g++) {
+        if (!pd_phys[g] && !(pd_phys[g] = vm_alloc_table()))
+            goto nomem;
+        if (fb == PAGE_SIZE_2M) /* PDEs are filled per fault: link the PD now */
+            pdpt[g] = pte_make_table(pd_phys[g], PTE_P | PTE_RW);
+    }
+    for (size_t i = 0; i < n; i++)
+        mapped[i] = false;
+    nfaults = 0;
+    demand_reset_samples();
+    vm_flush_all();
+    trap_set_handler(14, demand_fault);
+    return 0;
+nomem:
+    kprintf("demand: no memory for the region's page tables\n");
+    return -1;
+}
+
+/* Install page `page` -> frame at phys (SDM Vol. 3A §4.5: PDPTE PS=1, or a
+ * PD of 2 MiB PDEs, or one PDE). NX: the region holds data only. */
+static void map_page(size_t page, uint64_t phys)
+{
+    uint64_t fl = PTE_P | PTE_RW | (vm_info()->nx ? PTE_NX : 0);
+    uint64_t va = DEMAND_BASE + page * page_bytes;
+    if (leaf_1g) {
+        pdpt[page] = pte_make_1g(phys, fl);
+    } else if (page_bytes == PAGE_SIZE_1G) {
+        uint64_t *pd = (uint64_t *)(uintptr_t)pd_phys[page];
+        for (unsigned i = 0; i < PT_ENTRIES; i++)
+            pd[i] = pte_make_2m(phys + i * PAGE_SIZE_2M, fl);
+        pdpt[page] = pte_make_table(pd_phys[page], PTE_P | PTE_RW);
+    } else {
+        uint64_t *pd = (uint64_t *)(uintptr_t)pd_phys[va_pdpt_index(va)];
+        pd[va_pd_index(va)] = pte_make_2m(phys, fl);
+    }
+    invlpg((void *)(uintptr_t)va); /* drop a cached not-present walk (SDM §4.10.4.1) */
+}
+
+static bool demand_fault(struct trap_frame *f)
+{
+    uint64_t va = read_cr2();
+    if (va < DEMAND_BASE || va >= DEMAND_BASE + npages * page_bytes || (f->error_code & 1))
+        return false; /* not ours, or a protection fault: crash report */
+    size_t page = (va - DEMAND_BASE) / page_bytes;
+    uint32_t idx;
+    bool pre;
+    uint64_t c0 = 0, c1 = 0;
+
+    spin_lock(pool_lock);
+    int rc = pool_take(pool, &idx, &pre);
+    if (rc == POOL_OK && !pre) {
+        c0 = tsc_start();
+        rc = pool_zero_step(pool, idx, page_bytes, 0);
+        c1 = tsc_stop();
+        if (rc == POOL_OK)
+            rc = pool_zero_end(pool, idx);
+    }
+    spin_unlock(pool_lock);
+    if (rc != POOL_OK) {
+        kprintf("demand: fault on page %zu at 0x%llx but the free-frame pool is %s\n", page,
+                (unsigned long long)va, rc == POOL_EEMPTY ? "empty" : "inconsistent");
+        result_fail("demand.pool", "no free frame for a fault on page %zu", page);
+        hz_exit(HZ_FAIL);
+    }
+    uint64_t phys = pool_phys(pool, idx);
+    map_page(page, phys);
+    page_frame[page] = idx;
+    mapped[page] = true;
+    __atomic_fetch_add(&nfaults, 1, __ATOMIC_RELAXED);
+    size_t slot = __atomic_fetch_add(&nsamples, 1, __ATOMIC_RELAXED);
+    uint64_t end = tsc_stop();
+    if (slot < DEMAND_MAX_SAMPLES)
+        samples[slot] = (struct demand_sample){(uint32_t)page, idx, phys, end - f->tsc, c1 - c0, pre};
+    else
+        __atomic_fetch_add(&dropped, 1, __ATOMIC_RELAXED);
+    return true;
+}
+
+int demand_release(size_t page, bool zero_on_free, uint64_t *zero_cyc)
+{
+    if (!demand_mapped(page))
+        return -1;
+    uint64_t va = DEMAND_BASE + page * page_bytes;
+    if (page_bytes == PAGE_SIZE_2M)
+        ((uint64_t *)(uintptr_t)pd_phys[va_pdpt_index(va)])[va_pd_index(va)] = 0;
+    else
+        pdpt[page] = 0;
+    if (page_bytes == PAGE_SIZE_1G && !leaf_1g)
+        vm_flush_all(); /* 512 PDE translations: one CR3 reload */
+    else
+        invlpg((void *)(uintptr_t)va);
+    mapped[page] = false;
+
+    uint32_t idx = page_frame[page];
+    spin_lock(pool_lock);
+    int rc = pool_free(pool, idx, zero_on_free);
+    if (rc == POOL_OK && zero_on_free) {
+        uint64_t c0 = tsc_start();
+        rc = pool_zero_step(pool, idx, page_bytes, 0);
+        if (rc == POOL_OK)
+            rc = pool_zero_end(pool, idx);
+        if (zero_cyc)
+            *zero_cyc = tsc_stop() - c0;
+    }
+    spin_unlock(pool_lock);
+    return rc == POOL_OK ? 0 : -1;
+}

@@ -1,0 +1,83 @@
+/*
+ * mm/demand.h - the demand region: a virtual range whose pages start not
+ * present, so that touching one raises a real #PF (SDM Vol. 3A §4.7) that
+ * this module resolves the way a hugetlb fault does: take a frame from the
+ * free-frame pool (mm/pool.h), zero it with the pool's clear strategy unless
+ * it is already known zero, install the entry, INVLPG, and return so the
+ * faulting instruction completes.
+ *
+ * Page size is the pool's frame size: 1 GiB (a PDPTE with PS=1 when the CPU
+ * has pdpe1gb, else one page directory of 512 x 2 MiB PDEs installed at
+ * once) or 2 MiB (the fallback when no 1 GiB frame exists). Every paging
+ * structure the region needs is allocated by demand_init(), so the fault
+ * path never allocates.
+ *
+ * Timing: service time runs from the TSC read in the #PF entry stub
+ * (arch/trap.asm, just after the registers are saved) to just before the
+ * handler returns to the stub for IRETQ; clear time brackets the zeroing.
+ * Both are TSC cycles, kept in memory and printed after the workload, so
+ * serial output never lands inside a measured fault.
+ */
+#ifndef HZ_MM_DEMAND_H
+#define HZ_MM_DEMAND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/spinlock.h"
+#include "mm/pool.h"
+
+#define DEMAND_BASE 0xffff800000000000ull /* PML4 entry 256: the first kernel-half slot */
+#define DEMAND_MAX_PAGES 512               /* 512 GiB of 1 GiB pages, or 1 GiB of 2 MiB */
+#define DEMAND_MAX_SAMPLES 4096
+
+struct demand_sample {
+    uint32_t page;       /* page index in the region */
+    uint32_t pool_idx;   /* frame index in the pool */
+    uint64_t phys;       /* frame's physical base */
+    uint64_t service_cyc; /* #PF entry to handler return, TSC cycles */
+    uint64_t clear_cyc;  /* zeroing in the fault path (0 when pre-zeroed) */
+    bool prezeroed;      /* the frame was already zero */
+};
+
+/*
+ * Prepare a region of `npages` pages (1..DEMAND_MAX_PAGES) of the pool's
+ * frame size (PAGE_SIZE_1G or PAGE_SIZE_2M), all not present, and install
+ * the #PF handler. `lock` guards the pool (shared with whoever else uses it).
+ * Returns 0, or -1 after printing why (bad size, no page-table memory).
+ * May be called again to start over once every page has been released.
+ */
+int demand_init(struct pool *pool, struct spinlock *lock, size_t npages);
+
+/* Virtual address of page `page` (no bounds check: see demand_pages). */
+static inline volatile uint64_t *demand_page(size_t page, uint64_t page_bytes)
+{
+    return (volatile uint64_t *)(uintptr_t)(DEMAND_BASE + page * page_bytes);
+}
+
+size_t demand_pages(void);
+uint64_t demand_page_bytes(void);
+
+/* True when page `page` is mapped. */
+bool demand_mapped(size_t page);
+
+/*
+ * Unmap page `page` and free its frame to the pool (dirty, or zeroed at
+ * once when `zero_on_free`: the on_free policy, timed into *zero_cyc when not
+ * NULL). Returns 0, or -1 when the page is not mapped (nothing changes).
+ */
+int demand_release(size_t page, bool zero_on_free, uint64_t *zero_cyc);
+
+/* Samples recorded since the last demand_reset_samples() (capped at
+ * DEMAND_MAX_SAMPLES; demand_dropped() counts the rest). */
+size_t demand_nsamples(void);
+const struct demand_sample *demand_sample(size_t i);
+size_t demand_dropped(void);
+void demand_reset_samples(void);
+
+/* Faults that found the pool empty end the run with a clear error (HZ_FAIL);
+ * this is the count of faults taken since demand_init. */
+uint64_t demand_faults(void);
+
+#endif /* HZ_MM_DEMAND_H */

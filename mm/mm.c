@@ -1,0 +1,69 @@
+/*
+ * mm/mm.c - memory start-up and the layout printout.
+ */
+#include "mm/mm.h"
+#include "kernel/console.h"
+#include "kernel/record.h"
+#include "mm/paging.h"
+
+extern char __kernel_start[], __kernel_end[];
+
+static struct frames frames;
+
+struct frames *mm_frames(void) { return &frames; }
+
+static size_t exclusions(const struct bootinfo *bi, struct frame_excl *x)
+{
+    size_t n = 0;
+    x[n++] = (struct frame_excl){0, 0x100000, "first MiB"};
+    x[n++] = (struct frame_excl){(uintptr_t)__kernel_start, (uintptr_t)__kernel_end,
+                                 "kernel image"};
+    if (bi->info_end > bi->info_start)
+        x[n++] = (struct frame_excl){bi->info_start, bi->info_end, "boot information"};
+    for (size_t i = 0; i < bi->nmodules && n < FRAMES_MAX_EXCL - 1; i++)
+        x[n++] = (struct frame_excl){bi->modules[i].start, bi->modules[i].end, "boot module"};
+    if (bi->rsdp_paddr)
+        x[n++] = (struct frame_excl){bi->rsdp_paddr, bi->rsdp_paddr + 36, "ACPI RSDP"};
+    return n;
+}
+
+static void print_layout(void)
+{
+    char line[160], buf[HZ_RECORD_MAX];
+    struct rec r;
+    for (size_t it = 0; frames_layout_line(&frames, &it, line, sizeof(line));)
+        kprintf("mm: %s\n", line);
+    for (size_t i = 0; i < frames_1g_count(&frames); i++) {
+        rec_begin(&r, buf, sizeof(buf), "frame");
+        rec_u64(&r, "index", i);
+        rec_hex(&r, "base", frames_1g_base(&frames, i));
+        rec_u64(&r, "bytes", PAGE_SIZE_1G);
+        record_emit(&r);
+    }
+    for (size_t i = 0; i < frames_reject_count(&frames); i++) {
+        const struct frames_reject *j = frames_reject_get(&frames, i);
+        frames_reject_text(&frames, i, line, sizeof(line));
+        rec_begin(&r, buf, sizeof(buf), "frame_reject");
+        rec_hex(&r, "base", j->base);
+        rec_u64(&r, "count", j->count);
+        rec_str(&r, "reason", line);
+        record_emit(&r);
+    }
+}
+
+int mm_init(const struct bootinfo *bi, vm_mixed_fn mixed)
+{
+    struct frame_excl x[FRAMES_MAX_EXCL];
+    size_t nx = exclusions(bi, x);
+    int rc = frames_init(&frames, &bi->map, x, nx);
+    if (rc == FRAMES_OK)
+        rc = vm_init(&frames, &bi->map, mixed);
+    if (rc == FRAMES_OK)
+        rc = frames_build_1g(&frames);
+    if (rc != FRAMES_OK) {
+        kprintf("mm: cannot set up memory: %s\n", frames_strerror(rc));
+        return -1;
+    }
+    print_layout();
+    return 0;
+}

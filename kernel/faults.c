@@ -12,6 +12,7 @@
 #include "kernel/stats.h"
 #include "mm/demand.h"
 #include "mm/mm.h"
+#include "mm/mtrr.h"
 #include "mm/paging.h"
 
 static struct pool_frame storage[FAULT_POOL_MAX];
@@ -75,6 +76,12 @@ int fault_pool_setup(struct fault_env *env, size_t max)
             phys = frames_1g_base(f, idx);
         } else if (frames_alloc(f, PAGE_SIZE_2M, FRAMES_NO_LIMIT, &phys) != FRAMES_OK) {
             break;
+        }
+        int mt = mm_mem_type(phys, env->frame_bytes);
+        if (mt != MC_WB && mt != MC_NONE) { /* benchmarks must run on write-back memory */
+            kprintf("faults: frame 0x%llx is %s, not WB: left out\n", (unsigned long long)phys,
+                    mem_cache_name(mt));
+            continue;
         }
         pool_add(&env->pool, phys, 0);
         clear_dirty((void *)(uintptr_t)phys, env->frame_bytes, phys); /* an earlier tenant */

@@ -149,7 +149,7 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
         scenarios_print_help();
         hz_exit(HZ_PASS);
     }
-    if (mm_init(&bi, 0) < 0) /* frames + page tables: before any benchmark */
+    if (mm_init(&bi) < 0) /* frames + page tables: before any benchmark */
         hz_exit(HZ_FAIL);
     if (boot_ok < 0 || bi.ndiag)
         result_fail("boot.info", "%zu problem(s) in the boot information (see boot: lines)",

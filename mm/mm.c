@@ -4,11 +4,39 @@
 #include "mm/mm.h"
 #include "kernel/console.h"
 #include "kernel/record.h"
+#include "mm/mtrr.h"
 #include "mm/paging.h"
 
 extern char __kernel_start[], __kernel_end[];
 
 static struct frames frames;
+static struct mtrr_state mtrr;
+
+/* A large page over [base, base + size) would get an implementation-defined
+ * memory type (SDM Vol. 3A §11.11.9): map it with smaller pages. */
+static bool mtrr_mixed(uint64_t base, uint64_t size)
+{
+    struct mtrr_range r;
+    if (!mtrr.valid || mtrr_range_type(&mtrr, base, base + size, &r) != MTRR_OK)
+        return false;
+    return r.type == MC_MIXED || r.type == MC_UNDEFINED;
+}
+
+int mm_mem_type(uint64_t base, uint64_t size)
+{
+    return mtrr.valid ? mtrr_pat0_type(&mtrr, base, base + size) : MC_NONE;
+}
+
+static void init_mtrr(void)
+{
+    struct mtrr_msrs raw;
+    char line[160];
+    mtrr_read(&raw);
+    if (mtrr_decode(&mtrr, &raw, line, sizeof(line)) != MTRR_OK)
+        kprintf("mtrr: %s: memory types unknown, large pages are not split for them\n", line);
+    for (size_t it = 0; mtrr_layout_line(&mtrr, &it, line, sizeof(line));)
+        kprintf("mtrr: %s\n", line);
+}
 
 struct frames *mm_frames(void) { return &frames; }
 
@@ -38,6 +66,7 @@ static void print_layout(void)
         rec_u64(&r, "index", i);
         rec_hex(&r, "base", frames_1g_base(&frames, i));
         rec_u64(&r, "bytes", PAGE_SIZE_1G);
+        rec_str(&r, "mtype", mem_cache_name(mm_mem_type(frames_1g_base(&frames, i), PAGE_SIZE_1G)));
         record_emit(&r);
     }
     for (size_t i = 0; i < frames_reject_count(&frames); i++) {
@@ -51,13 +80,14 @@ static void print_layout(void)
     }
 }
 
-int mm_init(const struct bootinfo *bi, vm_mixed_fn mixed)
+int mm_init(const struct bootinfo *bi)
 {
     struct frame_excl x[FRAMES_MAX_EXCL];
+    init_mtrr();
     size_t nx = exclusions(bi, x);
     int rc = frames_init(&frames, &bi->map, x, nx);
     if (rc == FRAMES_OK)
-        rc = vm_init(&frames, &bi->map, mixed);
+        rc = vm_init(&frames, &bi->map, mtrr_mixed);
     if (rc == FRAMES_OK)
         rc = frames_build_1g(&frames);
     if (rc != FRAMES_OK) {

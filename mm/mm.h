@@ -11,13 +11,19 @@
 #include "mm/vm.h"
 
 /*
- * Exclude what the kernel does not own (first MiB, kernel image, boot
- * information, boot modules, the RSDP page), start the allocator, build and
- * load the page tables, list the 1 GiB frames, and print the layout. Returns
- * 0, or -1 after printing why when memory could not be set up (the caller
- * ends the run). `mixed` reports MTRR-mixed ranges (mm/vm.h; may be NULL).
+ * Read the MTRRs and PAT (mm/mtrr.h), exclude what the kernel does not own
+ * (first MiB, kernel image, boot information, boot modules, the RSDP page),
+ * start the allocator, build and load the page tables (splitting large pages
+ * whose MTRR type is mixed), list the 1 GiB frames with their memory type,
+ * and print the layout. Returns 0, or -1 after printing why when memory
+ * could not be set up (the caller ends the run).
  */
-int mm_init(const struct bootinfo *bi, vm_mixed_fn mixed);
+int mm_init(const struct bootinfo *bi);
+
+/* Effective memory type (enum mem_cache of mm/mtrr.h: MC_WB, MC_UC, ...,
+ * MC_MIXED) of [base, base + size) as the direct map maps it (PAT index 0);
+ * MC_NONE when the MTRRs could not be decoded. */
+int mm_mem_type(uint64_t base, uint64_t size);
 
 /* The allocator (valid after a successful mm_init). */
 struct frames *mm_frames(void);

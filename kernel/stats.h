@@ -25,8 +25,9 @@ struct stats {
  * and fill *s. median is the lower middle for even n (v[(n - 1) / 2]); mean
  * is rounded down. cv_x100 = 10000 * sd / mean rounded down, where sd is the
  * population standard deviation (divide by n), computed exactly from the
- * integer sums; 0 when the mean is 0 or n < 2. n == 0 (v may then be NULL)
- * gives all zeros.
+ * integer sums while 10^8 * n * sum((x - floor(mean))^2) < 2^128 (always for
+ * timing data); past that from floor square roots, at most one unit low. 0
+ * when the mean is 0 or n < 2. n == 0 (v may then be NULL) gives all zeros.
  */
 void stats_compute(struct stats *s, uint64_t *v, size_t n);
 

@@ -1,0 +1,228 @@
+/*
+ * arch/clear.c - the clear-strategy table, the CPU/OS support check, the
+ * contract check, and the dirty/verify/guard helpers (arch/clear.h).
+ * Portable C: built for the kernel and for host user space (HZ_HOSTED).
+ *
+ * Feature facts: SSE2/AVX/AVX-512F/MOVDIR64B from SDM Vol. 2A "CPUID"
+ * (leaf 1 EDX[26], ECX[28]; leaf 7 EBX[16], ECX[28]); CLZERO from AMD APM
+ * Vol. 3 "CLZERO" (CPUID Fn8000_0008 EBX[0]); ERMS/FSRM/FSRS from SDM Vol. 1
+ * §3.7 / Intel Optimization Manual "Enhanced REP MOVSB and STOSB".
+ */
+#include "arch/clear.h"
+#include "arch/fpu.h"
+#include "arch/x86.h"
+#include "kernel/kstring.h"
+#include "kernel/record.h"
+
+/* Word access to memory also written bytewise (and by asm): no aliasing games. */
+typedef uint64_t __attribute__((may_alias)) word_t;
+
+#define NEED1(f) .need = {f}, .n_need = 1
+
+const struct clear_strategy clear_strategies[] = {
+    {.name = "mov_loop", .fn = clear_mov_loop, .insn = "MOV r64 (C loop)", .align = 1,
+     .multiple = 1},
+    {.name = "movq_unroll", .fn = clear_movq_unroll, .insn = "8 x MOV r64 per line",
+     .align = 8, .multiple = 64},
+    {.name = "rep_stosq", .fn = clear_rep_stosq, .insn = "REP STOSQ", .align = 8, .multiple = 8},
+    {.name = "rep_stosb", .fn = clear_rep_stosb, .insn = "REP STOSB", .align = 1, .multiple = 1,
+     .fast = {X86_FEATURE_ERMS, X86_FEATURE_FSRM, X86_FEATURE_FSRS}, .n_fast = 3},
+    {.name = "sse2_store", .fn = clear_sse2_store, .insn = "MOVDQA xmm", NEED1(X86_FEATURE_SSE2),
+     .simd = true, .align = 16, .multiple = 64},
+    {.name = "avx_store", .fn = clear_avx_store, .insn = "VMOVDQA ymm", NEED1(X86_FEATURE_AVX),
+     .simd = true, .xcr0 = XCR0_YMM_STATE, .align = 32, .multiple = 64},
+    {.name = "avx512_store", .fn = clear_avx512_store, .insn = "VMOVDQA64 zmm",
+     NEED1(X86_FEATURE_AVX512F), .simd = true, .xcr0 = XCR0_ZMM_STATE, .align = 64,
+     .multiple = 64},
+    {.name = "movnti", .fn = clear_movnti, .insn = "MOVNTI r64 + SFENCE", NEED1(X86_FEATURE_SSE2),
+     .align = 8, .multiple = 64, .nontemporal = true},
+    {.name = "sse2_nt", .fn = clear_sse2_nt, .insn = "MOVNTDQ xmm + SFENCE",
+     NEED1(X86_FEATURE_SSE2), .simd = true, .align = 16, .multiple = 64, .nontemporal = true},
+    {.name = "avx_nt", .fn = clear_avx_nt, .insn = "VMOVNTDQ ymm + SFENCE", NEED1(X86_FEATURE_AVX),
+     .simd = true, .xcr0 = XCR0_YMM_STATE, .align = 32, .multiple = 64, .nontemporal = true},
+    {.name = "avx512_nt", .fn = clear_avx512_nt, .insn = "VMOVNTDQ zmm + SFENCE",
+     NEED1(X86_FEATURE_AVX512F), .simd = true, .xcr0 = XCR0_ZMM_STATE, .align = 64,
+     .multiple = 64, .nontemporal = true},
+    {.name = "clzero", .fn = clear_clzero, .insn = "CLZERO + SFENCE", NEED1(X86_FEATURE_CLZERO),
+     .line64 = true, .align = 64, .multiple = 64, .nontemporal = true},
+    {.name = "movdir64b", .fn = clear_movdir64b, .insn = "MOVDIR64B + SFENCE",
+     NEED1(X86_FEATURE_MOVDIR64B), .align = 64, .multiple = 64, .nontemporal = true},
+};
+const size_t clear_strategy_count = sizeof(clear_strategies) / sizeof(clear_strategies[0]);
+
+const struct clear_strategy *clear_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < clear_strategy_count; i++)
+        if (strcmp(clear_strategies[i].name, name) == 0)
+            return &clear_strategies[i];
+    return NULL;
+}
+
+void clear_env_read(struct clear_env *env)
+{
+    env->has = cpu_has;
+    env->clflush_line = ((cpu_leaf_reg(1, 0, CPUID_EBX) >> 8) & 0xff) * 8;
+#ifdef HZ_HOSTED
+    uint32_t r[4];
+    cpuid(1, 0, r); /* live OSXSAVE (CPUID.1:ECX[27] mirrors CR4.OSXSAVE) */
+    env->osxsave = (r[2] >> 27) & 1;
+    env->xcr0 = env->osxsave ? xgetbv(0) : 0;
+    env->sse_on = true; /* every x86-64 OS enables SSE for user space */
+#else
+    /* Our own control registers; XCR0 as arch/fpu.c wrote it (no XGETBV in
+     * the kernel, see there). */
+    uint64_t cr4 = read_cr4();
+    env->osxsave = (cr4 & CR4_OSXSAVE) != 0;
+    env->xcr0 = env->osxsave ? fpu_xcr0() : 0;
+    env->sse_on = (cr4 & CR4_OSFXSR) && !(read_cr0() & (CR0_EM | CR0_TS));
+#endif
+}
+
+bool clear_supported_env(const struct clear_strategy *s, const struct clear_env *env,
+                         const char **missing)
+{
+    const char *why = NULL;
+
+    for (unsigned i = 0; i < s->n_need && !why; i++)
+        if (!env->has(s->need[i]))
+            why = s->need[i].name;
+    if (!why && s->simd && !env->sse_on)
+        why = "sse-disabled";
+    if (!why && s->xcr0) {
+        if (!env->osxsave)
+            why = "osxsave";
+        else if ((env->xcr0 & (s->xcr0 & XCR0_YMM_STATE)) != (s->xcr0 & XCR0_YMM_STATE))
+            why = "xcr0-ymm";
+        else if ((env->xcr0 & s->xcr0) != s->xcr0)
+            why = "xcr0-zmm";
+    }
+    if (!why && s->line64 && env->clflush_line != 64)
+        why = "line-not-64";
+    if (missing)
+        *missing = why;
+    return why == NULL;
+}
+
+bool clear_supported(const struct clear_strategy *s, const char **missing)
+{
+    struct clear_env env;
+    clear_env_read(&env);
+    return clear_supported_env(s, &env, missing);
+}
+
+bool clear_contract_ok(const struct clear_strategy *s, const void *dst, size_t bytes)
+{
+    uintptr_t a = (uintptr_t)dst;
+
+    if (!s)
+        return false;
+    if (bytes == 0)
+        return true;
+    return dst && (a & (s->align - 1)) == 0 && bytes % s->multiple == 0 &&
+           bytes - 1 <= UINTPTR_MAX - a;
+}
+
+int clear_checked(const struct clear_strategy *s, void *dst, size_t bytes)
+{
+    if (!clear_contract_ok(s, dst, bytes))
+        return -1;
+    s->fn(dst, bytes);
+    return 0;
+}
+
+/* The dirty pattern for the 8-byte word at address 8k: bit 0 of every byte set. */
+static uint64_t dirty_word(uintptr_t k, uint64_t seed)
+{
+    return ((k + seed) * 0x9e3779b97f4a7c15ull) | 0x0101010101010101ull;
+}
+
+static uint8_t dirty_byte(uintptr_t addr, uint64_t seed)
+{
+    return (uint8_t)(dirty_word(addr / 8, seed) >> (8 * (addr % 8)));
+}
+
+void clear_dirty(void *p, size_t bytes, uint64_t seed)
+{
+    uint8_t *b = p;
+    uintptr_t a = (uintptr_t)p;
+
+    while (bytes && (a % 8)) {
+        *b++ = dirty_byte(a++, seed);
+        bytes--;
+    }
+    for (word_t *w = (word_t *)b; bytes >= 8; bytes -= 8, a += 8, b += 8)
+        *w++ = dirty_word(a / 8, seed);
+    while (bytes--)
+        *b++ = dirty_byte(a++, seed);
+}
+
+bool clear_verify_zero(const void *p, size_t bytes, size_t *first)
+{
+    const uint8_t *b = p;
+    size_t i = 0;
+
+    while (i < bytes && ((uintptr_t)(b + i) % 8)) {
+        if (b[i])
+            goto found;
+        i++;
+    }
+    while (bytes - i >= 64) {
+        const word_t *w = (const word_t *)(b + i);
+        if (w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7])
+            break; /* the byte loop below finds it */
+        i += 64;
+    }
+    for (; i < bytes; i++)
+        if (b[i])
+            goto found;
+    return true;
+found:
+    if (first)
+        *first = i;
+    return false;
+}
+
+void clear_guard_fill(void *p, size_t bytes, uint8_t value)
+{
+    uint8_t *b = p;
+    for (size_t i = 0; i < bytes; i++)
+        b[i] = value;
+}
+
+bool clear_guard_check(const void *p, size_t bytes, uint8_t value, size_t *first)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < bytes; i++) {
+        if (b[i] != value) {
+            if (first)
+                *first = i;
+            return false;
+        }
+    }
+    return true;
+}
+
+const char *clear_record(char *buf, size_t cap, const struct clear_result *c)
+{
+    struct rec r;
+
+    rec_begin(&r, buf, cap, "clear");
+    rec_str(&r, "strategy", c->strategy);
+    rec_u64(&r, "chunk", c->chunk);
+    rec_u64(&r, "bytes", c->bytes);
+    rec_str(&r, "cache", c->cache);
+    rec_u64(&r, "threads", c->threads);
+    rec_u64(&r, "repeats", c->repeats);
+    rec_u64(&r, "min_ns", c->ns.min);
+    rec_u64(&r, "median_ns", c->ns.median);
+    rec_u64(&r, "max_ns", c->ns.max);
+    rec_fixed(&r, "gbps", stats_gbps_x1000(c->bytes, c->ns.min), 3);
+    rec_fixed(&r, "gbps_median", stats_gbps_x1000(c->bytes, c->ns.median), 3);
+    rec_fixed(&r, "cpb", stats_cpb_x1000(c->min_cyc, c->bytes), 3);
+    rec_fixed(&r, "cv_pct", c->ns.cv_x100, 2);
+    rec_bool(&r, "verified", c->verified);
+    rec_str(&r, "source", c->source);
+    return rec_end(&r);
+}

@@ -1,0 +1,163 @@
+/*
+ * arch/clear.h - the x86-64 memory-clearing strategies, side by side in one
+ * table (arch/clear.c), with the checks and helpers the kernel,
+ * tools/linux-bench and the unit tests share. docs/strategies.md explains
+ * what each one measures.
+ *
+ * Every routine has the signature void clear_<name>(void *dst, size_t bytes)
+ * and the System V AMD64 ABI (dst in RDI, bytes in RSI). It writes zero to
+ * [dst, dst + bytes) and nothing else, returns nothing, and handles bytes == 0
+ * by writing nothing. Each states a contract (dst alignment, bytes multiple);
+ * calling it directly with input outside the contract is undefined (it may
+ * fault or write past the end), which is why clear_checked() exists.
+ * Non-temporal routines end with SFENCE, so their stores are globally
+ * visible, in order with later stores, when they return (SDM Vol. 1 §10.4.6.2).
+ * Vector routines use only xmm0/ymm0/zmm0 (caller-saved) and end with
+ * VZEROUPPER after ymm/zmm use (Intel Optimization Manual: mixing AVX and SSE code).
+ */
+#ifndef HZ_ARCH_CLEAR_H
+#define HZ_ARCH_CLEAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/cpu.h"
+#include "kernel/stats.h"
+
+/* XCR0 state-component bits (SDM Vol. 1 §13.1, §13.3). */
+#define XCR0_X87 (1ull << 0)
+#define XCR0_SSE (1ull << 1)       /* XMM registers, MXCSR */
+#define XCR0_AVX (1ull << 2)       /* upper halves of YMM0-15 */
+#define XCR0_OPMASK (1ull << 5)    /* k0-k7 */
+#define XCR0_ZMM_HI256 (1ull << 6) /* upper halves of ZMM0-15 */
+#define XCR0_HI16_ZMM (1ull << 7)  /* ZMM16-31 */
+#define XCR0_YMM_STATE (XCR0_SSE | XCR0_AVX)                                  /* XCR0[2:1] */
+#define XCR0_ZMM_STATE (XCR0_YMM_STATE | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM) /* +[7:5] */
+
+#define CLEAR_MAX_NEED 2 /* CPUID bits a row can require */
+#define CLEAR_MAX_FAST 3 /* CPUID bits a row can list as making it faster */
+
+/* One table row. Adding a strategy is one routine file and one row. */
+struct clear_strategy {
+    const char *name;                   /* "rep_stosb" ... (records, options) */
+    void (*fn)(void *dst, size_t bytes);
+    const char *insn;                   /* the store instruction(s), for docs/tables */
+    struct cpu_feature need[CLEAR_MAX_NEED]; /* CPUID bits required ... */
+    uint8_t n_need;                     /* ... how many of need[] are used */
+    struct cpu_feature fast[CLEAR_MAX_FAST]; /* not required, reported: e.g. erms */
+    uint8_t n_fast;
+    bool simd;                          /* uses XMM/YMM/ZMM: OS must enable SSE */
+    uint64_t xcr0;                      /* XCR0 bits the OS must have set (0: none) */
+    bool line64;                        /* clears whole cache lines: needs 64-byte lines */
+    uint32_t align;                     /* dst alignment, bytes (power of two) */
+    uint32_t multiple;                  /* bytes must be a multiple of this */
+    bool nontemporal;                   /* stores bypass the caches (NT/WC or CLZERO) */
+};
+
+/* The routines (contract: dst alignment / bytes multiple, in bytes). */
+void clear_mov_loop(void *dst, size_t bytes);     /* any / any: C loop of 8-byte MOVs */
+void clear_movq_unroll(void *dst, size_t bytes);  /* 8 / 64: 8 x MOV r64 per line */
+void clear_rep_stosq(void *dst, size_t bytes);    /* 8 / 8: REP STOSQ */
+void clear_rep_stosb(void *dst, size_t bytes);    /* any / any: REP STOSB */
+void clear_sse2_store(void *dst, size_t bytes);   /* 16 / 64: MOVDQA xmm */
+void clear_avx_store(void *dst, size_t bytes);    /* 32 / 64: VMOVDQA ymm */
+void clear_avx512_store(void *dst, size_t bytes); /* 64 / 64: VMOVDQA64 zmm */
+void clear_movnti(void *dst, size_t bytes);       /* 8 / 64: MOVNTI r64, SFENCE */
+void clear_sse2_nt(void *dst, size_t bytes);      /* 16 / 64: MOVNTDQ xmm, SFENCE */
+void clear_avx_nt(void *dst, size_t bytes);       /* 32 / 64: VMOVNTDQ ymm, SFENCE */
+void clear_avx512_nt(void *dst, size_t bytes);    /* 64 / 64: VMOVNTDQ zmm, SFENCE */
+void clear_clzero(void *dst, size_t bytes);       /* 64 / 64: CLZERO per line, SFENCE */
+void clear_movdir64b(void *dst, size_t bytes);    /* 64 / 64: MOVDIR64B per line, SFENCE */
+
+/* The table, in a fixed order (cheapest instructions first). */
+extern const struct clear_strategy clear_strategies[];
+extern const size_t clear_strategy_count;
+
+/* The row named `name`, or NULL (also for name NULL). */
+const struct clear_strategy *clear_find(const char *name);
+
+/*
+ * What the OS (or our kernel, arch/fpu.c) has enabled, read on the calling
+ * CPU. Split out from clear_supported() so the decision can be tested with
+ * made-up machines.
+ */
+struct clear_env {
+    bool (*has)(struct cpu_feature f); /* CPUID bit test: cpu_has() */
+    bool sse_on;           /* SSE usable: CR4.OSFXSR=1, CR0.EM=0, CR0.TS=0 (SDM Vol. 3A
+                              §13.1); user space on Linux: always */
+    bool osxsave;          /* CR4.OSXSAVE (hosted: CPUID.1:ECX.OSXSAVE[27], read live) */
+    uint64_t xcr0;         /* XCR0 when osxsave, else 0 (hosted: XGETBV(0); kernel:
+                              fpu_xcr0(), the value arch/fpu.c wrote) */
+    uint32_t clflush_line; /* CPUID.1:EBX[15:8] * 8, bytes (cache line size) */
+};
+
+/* Fill *env for the calling CPU (uses cpu_has(): cpu_init() must have run;
+ * in the kernel, after fpu_init() on this CPU). */
+void clear_env_read(struct clear_env *env);
+
+/*
+ * True when the strategy can run under env. Otherwise false, and *missing
+ * (when missing != NULL) names the first thing lacking: a CPUID feature
+ * ("avx512f", "clzero", ...), "sse-disabled" (CR4.OSFXSR/CR0), "osxsave"
+ * (XSAVE not enabled by the OS), "xcr0-ymm" (XCR0[2:1] not both set, SDM
+ * Vol. 1 §14.3), "xcr0-zmm" (XCR0[7:5] not all set, SDM Vol. 1 §15.2), or
+ * "line-not-64" (CLZERO assumed to clear 64-byte lines).
+ */
+bool clear_supported_env(const struct clear_strategy *s, const struct clear_env *env,
+                         const char **missing);
+
+/* clear_supported_env() with clear_env_read() of the calling CPU. */
+bool clear_supported(const struct clear_strategy *s, const char **missing);
+
+/*
+ * True when (dst, bytes) meets the strategy's contract: dst aligned to
+ * s->align, bytes a multiple of s->multiple, dst non-NULL unless bytes is 0,
+ * and [dst, dst + bytes) not wrapping past the top of the address space.
+ */
+bool clear_contract_ok(const struct clear_strategy *s, const void *dst, size_t bytes);
+
+/*
+ * Clear through the table: -1 (nothing written) when clear_contract_ok() is
+ * false, else s->fn(dst, bytes) and 0. Does not check CPU support: call
+ * clear_supported() first (an unsupported routine raises #UD).
+ */
+int clear_checked(const struct clear_strategy *s, void *dst, size_t bytes);
+
+/*
+ * Fill [p, p + bytes) with a pattern in which no byte is zero, derived from
+ * seed and the position (so every repeat can write different data). Any
+ * alignment and size.
+ */
+void clear_dirty(void *p, size_t bytes, uint64_t seed);
+
+/* True when [p, p + bytes) is all zero; otherwise false, *first = offset of the
+ * first non-zero byte. bytes 0 is true. Any alignment. */
+bool clear_verify_zero(const void *p, size_t bytes, size_t *first);
+
+/* Guard bytes around a target: fill with `value`, and check they still all
+ * equal it (false and *first = offset of the first changed byte). */
+void clear_guard_fill(void *p, size_t bytes, uint8_t value);
+bool clear_guard_check(const void *p, size_t bytes, uint8_t value, size_t *first);
+
+/* One measured (strategy, chunk, cache state) cell, for clear_record(). */
+struct clear_result {
+    const char *strategy; /* table name */
+    uint64_t chunk;       /* bytes per call */
+    uint64_t bytes;       /* bytes cleared per repeat (all calls, all threads) */
+    const char *cache;    /* "warm", "cold" or "first_touch" */
+    unsigned threads, repeats;
+    struct stats ns;      /* nanoseconds per repeat (stats_compute) */
+    uint64_t min_cyc;     /* fewest TSC cycles of any repeat */
+    bool verified;        /* every repeat read back all zero */
+    const char *source;   /* "hugezero" (the kernel) or "linux" (tools/linux-bench) */
+};
+
+/*
+ * Format the `clear` record (docs/results.md) into buf (cap bytes, at least
+ * 64, HZ_RECORD_MAX is plenty) and return the line (no newline). gbps and
+ * gbps_median come from ns.min and ns.median, cpb from min_cyc.
+ */
+const char *clear_record(char *buf, size_t cap, const struct clear_result *r);
+
+#endif /* HZ_ARCH_CLEAR_H */

@@ -1,0 +1,91 @@
+/*
+ * tools/linux-bench/bench.h - the Linux user-space twin of the kernel's clear
+ * measurements: the same strategy routines (arch/clear_*), statistics
+ * (kernel/stats.c) and record writer (kernel/record.c), run on a hugetlb
+ * region, so that numbers from hugezero and from Linux can be compared line
+ * by line. Records: docs/results.md (`header` with "boot":"linux", `linux_fault`,
+ * `clear`, `pass`/`fail`/`skip`, `summary`).
+ *
+ *   linux_bench.c  options, header/summary records, main
+ *   region.c       map the region (1 GiB hugetlb, 2 MiB hugetlb, THP) and time
+ *                  Linux's own fault path (the kernel zeroes the huge page)
+ *   measure.c      dirty / clear in chunks / verify, per strategy and chunk
+ */
+#ifndef HZ_TOOLS_LINUX_BENCH_H
+#define HZ_TOOLS_LINUX_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/clear.h"
+#include "kernel/stats.h"
+
+#define LB_MAX_CHUNKS 16
+#define LB_MAX_REPEATS 1000
+#define LB_MAX_STRATEGIES 32
+
+struct bench_opts {
+    uint64_t size;                        /* bytes cleared per repeat */
+    uint64_t chunks[LB_MAX_CHUNKS];       /* bytes per call */
+    size_t n_chunks;
+    const struct clear_strategy *strategies[LB_MAX_STRATEGIES];
+    size_t n_strategies;
+    unsigned repeats;                     /* timed repeats (a warm-up comes first) */
+    bool quick;
+};
+
+enum backing { BACKING_HUGETLB_1G, BACKING_HUGETLB_2M, BACKING_THP, BACKING_COUNT };
+
+struct region {
+    uint8_t *base;
+    size_t size;        /* bytes used (opts.size) */
+    size_t map_bytes;   /* bytes mapped: size rounded up to page_bytes */
+    size_t page_bytes;  /* huge page size of the backing */
+    enum backing backing;
+    /* Linux's fault path: mmap + first write to every page, per repeat. */
+    unsigned repeats;
+    struct stats fault_ns; /* ns per repeat */
+    uint64_t fault_min_cyc;
+    uint64_t mmap_ns_median; /* the mmap() call alone */
+    uint64_t thp_bytes;   /* THP backing: AnonHugePages of the process after the touch */
+};
+
+/* Pass/fail/skip counters behind the summary record. */
+struct tally {
+    unsigned pass, fail, skip;
+};
+
+/* Monotonic time in ns (CLOCK_MONOTONIC). */
+uint64_t lb_now_ns(void);
+
+/* Print a finished record line (stdout, newline added). */
+void lb_emit(const char *line);
+
+/* Emit a `pass`, `fail` or `skip` record and count it. reason may be NULL. */
+void lb_check(struct tally *t, const char *type, const char *name, const char *reason);
+
+/* "4K", "2M", "1G" for exact binary multiples, else the byte count. */
+const char *lb_size_str(uint64_t bytes, char *buf, size_t cap);
+
+/* "hugetlb_1g", "hugetlb_2m", "thp"; and the header page_size "1G", "2M", "thp". */
+const char *backing_name(enum backing b);
+const char *backing_page_size(enum backing b);
+
+/*
+ * Map opts->size bytes: 1 GiB hugetlb, else 2 MiB hugetlb, else an
+ * madvise(MADV_HUGEPAGE) region, saying on stdout why each failed and what
+ * to do. Times mmap + first touch `repeats` times after one warm-up,
+ * keeping the last mapping. 0 on success, -1 when nothing could be mapped.
+ */
+int region_map(struct region *r, uint64_t size, unsigned repeats);
+void region_unmap(struct region *r);
+
+/* The `linux_fault` record and a human line for r. */
+void region_report(const struct region *r);
+
+/* Measure every strategy x chunk of opts on r: `clear` records, a human
+ * table, and one pass/fail/skip `clear.verify.<name>` check per strategy. */
+void measure_all(const struct bench_opts *opts, const struct region *r, struct tally *t);
+
+#endif /* HZ_TOOLS_LINUX_BENCH_H */

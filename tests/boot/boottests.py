@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""tests/boot/boottests.py - run the QEMU boot tests of tests/boot/cases.cfg.
+
+Each case boots once through tools/hzlib (the code behind `hz run`) and
+passes only when the exit status, the summary record and the case's own
+expectations all agree, under the case's timeout. The results folder of
+each case is kept in build/boot-tests/<case>/ for inspection.
+
+  tests/boot/boottests.py [--filter SUBSTR] [-j N] [--list]
+"""
+
+import argparse
+import configparser
+import os
+import re
+import shlex
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+
+from hzlib import qemu, records as rec, runner  # noqa: E402
+
+CASES = os.path.join(HERE, "cases.cfg")
+OUTBASE = os.path.join(ROOT, "build", "boot-tests")
+BOOT_HEADER = {"direct": "pvh", "iso": "multiboot2-bios", "pxe": "multiboot2-bios",
+               "uefi": "multiboot2-efi", "pxe-uefi": "multiboot2-efi"}
+
+
+class Case:
+    def __init__(self, name, sec):
+        self.name = name
+        self.boot = sec["boot"]
+        self.accel = sec["accel"]
+        self.mem = sec["mem"]
+        self.smp = int(sec["smp"])
+        self.cpu = sec["cpu"] or None
+        self.prealloc = sec.getboolean("prealloc")
+        self.args = " ".join(sec["args"].split())
+        self.timeout = float(sec["timeout"])
+        self.status = int(sec["status"])
+        self.records = [shlex.split(l) for l in sec["records"].splitlines() if l.strip()]
+        self.log = [l.strip() for l in sec["log"].splitlines() if l.strip()]
+        self.groups = sec["groups"].split()
+        if self.boot not in qemu.BOOTS or self.accel not in ("tcg", "kvm", "auto"):
+            raise ValueError("%s: bad boot %r or accel %r" % (name, self.boot, self.accel))
+        for l in self.log:
+            re.compile(l)
+
+
+def load_cases(path=CASES):
+    cp = configparser.ConfigParser(interpolation=None)
+    with open(path) as f:
+        cp.read_file(f)
+    return [Case(name, cp[name]) for name in cp.sections()]
+
+
+def select(cases, substr=None):
+    """Cases whose name or one of whose groups contains substr."""
+    if not substr:
+        return cases
+    return [c for c in cases if substr in c.name or any(substr in g for g in c.groups)]
+
+
+def _member(r, path):
+    for part in path.split("."):
+        if not isinstance(r, dict) or part not in r:
+            return False, None
+        r = r[part]
+    return True, r
+
+
+def _as_text(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return "null" if v is None else str(v)
+
+
+def record_matches(r, conds):
+    """True when record r meets every MEMBER=VALUE / MEMBER~REGEX / MEMBER? word."""
+    for c in conds:
+        m = re.fullmatch(r"([\w.]+)(=|~|\?)(.*)", c, re.S)
+        if not m:
+            raise ValueError("bad record condition %r" % c)
+        present, v = _member(r, m.group(1))
+        if not present:
+            return False
+        if m.group(2) == "=" and _as_text(v) != m.group(3):
+            return False
+        if m.group(2) == "~" and not re.search(m.group(3), _as_text(v)):
+            return False
+    return True
+
+
+def _is(v, t):
+    return isinstance(v, t) and not (t is int and isinstance(v, bool))
+
+
+def check_frame(case, out):
+    """Checks every case gets: header/summary shape, boot path, cmdline,
+    exit status agreeing with the summary, counts agreeing with the records."""
+    errs = []
+    recs = out.records
+    if out.timed_out:
+        errs.append("timed out after %g s (hang)" % case.timeout)
+    if out.status != case.status:
+        errs.append("exit status %d (%s), expected %d" % (out.status, out.status_name, case.status))
+    for d in out.diags:
+        errs.append(str(d))
+    heads = [r for r in recs if r["t"] == "header"]
+    sums = [r for r in recs if r["t"] == "summary"]
+    if not recs or recs[0]["t"] != "header" or len(heads) != 1:
+        errs.append("want exactly one header record, first (got %d)" % len(heads))
+    if not recs or recs[-1]["t"] != "summary" or len(sums) != 1:
+        errs.append("want exactly one summary record, last (got %d)" % len(sums))
+    if heads:
+        h = heads[0]
+        for k, t in (("version", str), ("commit", str), ("boot", str), ("loader", str),
+                     ("cmdline", str), ("cpu", dict), ("hypervisor", str), ("tcg", bool),
+                     ("features", dict), ("mem", dict), ("page_size", str)):
+            if not _is(h.get(k), t):
+                errs.append("header.%s missing or not %s" % (k, t.__name__))
+        if h.get("boot") != BOOT_HEADER[case.boot]:
+            errs.append("header.boot %r, expected %r" % (h.get("boot"), BOOT_HEADER[case.boot]))
+        if h.get("cmdline") != case.args:
+            errs.append("header.cmdline %r, expected %r" % (h.get("cmdline"), case.args))
+        if _is(h.get("tcg"), bool) and h["tcg"] != (out.accel == "tcg"):
+            errs.append("header.tcg %s under accel %s" % (h["tcg"], out.accel))
+        if not (_is(h.get("mem"), dict) and _is(h["mem"].get("usable_bytes"), int)
+                and h["mem"]["usable_bytes"] > 0):
+            errs.append("header.mem.usable_bytes missing or zero")
+    if sums:
+        s = sums[0]
+        for k in ("pass", "fail", "skip", "status"):
+            if not _is(s.get(k), int) or s[k] < 0:
+                errs.append("summary.%s missing or not a count" % k)
+            elif k != "status" and s[k] != sum(1 for r in recs if r["t"] == k):
+                errs.append("summary.%s = %d but %d %s records" %
+                            (k, s[k], sum(1 for r in recs if r["t"] == k), k))
+        if s.get("status") != out.status:
+            errs.append("summary.status %r disagrees with exit status %d" % (s.get("status"), out.status))
+        if s.get("status_name") != runner.STATUS_NAMES.get(s.get("status")):
+            errs.append("summary.status_name %r does not name status %r" %
+                        (s.get("status_name"), s.get("status")))
+    return errs
+
+
+def check_case(case, out, serial_text):
+    errs = check_frame(case, out)
+    for conds in case.records:
+        if not any(r["t"] == conds[0] and record_matches(r, conds[1:]) for r in out.records):
+            errs.append("no record matching: %s" % " ".join(conds))
+    for pat in case.log:
+        if not re.search(pat, serial_text, re.M):
+            errs.append("serial log does not match /%s/" % pat)
+    return errs
+
+
+def run_case(case, outbase=OUTBASE):
+    """(verdict, detail lines, seconds): verdict is PASS, FAIL or SKIP."""
+    start = time.monotonic()
+    if case.accel == "kvm" and not qemu.kvm_usable():
+        return "SKIP", ["/dev/kvm not usable"], 0.0
+    cfg = qemu.BootConfig(boot=case.boot, accel=case.accel, mem=case.mem, smp=case.smp,
+                          cpu=case.cpu, args=case.args, prealloc=case.prealloc)
+    outdir = os.path.join(outbase, case.name)
+    try:
+        out = runner.boot(cfg, outdir, case.timeout)
+    except qemu.ConfigError as e:
+        return "FAIL", [str(e)], time.monotonic() - start
+    with open(os.path.join(outdir, "serial.log"), "rb") as f:
+        serial = "\n".join(rec.clean_line(l) for l in
+                           f.read().decode("utf-8", errors="replace").split("\n"))
+    errs = check_case(case, out, serial)
+    if errs:
+        tail = [l for l in serial.split("\n") if l.strip()][-12:]
+        errs += ["accel %s, %.1f s, results in %s" % (out.accel, out.elapsed,
+                                                      os.path.relpath(outdir, ROOT))]
+        lines = out.stderr.strip().split("\n") if out.stderr.strip() else []
+        if any(l.startswith("KVM internal error") for l in lines):  # keep the telling lines
+            lines = [l for l in lines if l.startswith(("KVM internal", "emulation", "RIP=", "Code="))]
+        errs += ["qemu: " + l for l in lines[-5:]]
+        errs += ["serial | " + l for l in tail]
+    return ("FAIL" if errs else "PASS"), errs, time.monotonic() - start
+
+
+def run_cases(cases, jobs, report):
+    """Run cases on `jobs` threads; report(name, verdict, details, seconds)
+    is called once per case, serialised, in completion order."""
+    lock = threading.Lock()
+
+    def one(case):
+        try:
+            verdict, details, secs = run_case(case)
+        except Exception as e:  # a runner bug must show as a failure, not a hang
+            verdict, details, secs = "FAIL", ["runner error: %r" % e], 0.0
+        with lock:
+            report("boot/" + case.name, verdict, details, secs)
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        list(pool.map(one, cases))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="hugezero QEMU boot tests")
+    ap.add_argument("--filter", help="only cases whose name or group contains this")
+    ap.add_argument("-j", type=int, default=2, help="parallel boots (default 2)")
+    ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    a = ap.parse_args(argv)
+    cases = select(load_cases(), a.filter)
+    if a.list:
+        for c in cases:
+            print("%-16s %-8s %-4s -m %-4s smp %d  %s  [%s]"
+                  % (c.name, c.boot, c.accel, c.mem, c.smp, c.args, " ".join(c.groups)))
+        return 0
+    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+
+    def report(name, verdict, details, secs):
+        counts[verdict] += 1
+        if verdict == "SKIP":
+            print("SKIP %s (%s)" % (name, "; ".join(details)), flush=True)
+            return
+        print("%s %s" % (verdict, name), flush=True)
+        for d in details:
+            print("    " + d, flush=True)
+
+    run_cases(cases, a.j, report)
+    line = "%d passed, %d failed" % (counts["PASS"], counts["FAIL"])
+    print(line + (", %d skipped" % counts["SKIP"] if counts["SKIP"] else ""))
+    return 1 if counts["FAIL"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""tests/boot/boottests.py: the case table loads and the checks can fail."""
+
+import os
+import tempfile
+import unittest
+
+import hztest
+import boottests as boot  # tests/boot/boottests.py
+from hzlib import runner
+
+HEADER = {"t": "header", "v": 1, "version": "0.1.0", "commit": "abc", "boot": "pvh",
+          "loader": "pvh", "cmdline": "run=none", "cpu": {"vendor": "GenuineIntel"},
+          "hypervisor": "TCGTCGTCGTCG", "tcg": True, "features": {}, "mem": {"usable_bytes": 1},
+          "page_size": "1G", "run": 0}
+
+
+def summary(status, **kw):
+    s = {"t": "summary", "v": 1, "pass": 0, "fail": 0, "skip": 0, "status": status,
+         "status_name": runner.STATUS_NAMES[status], "run": 0}
+    s.update(kw)
+    return s
+
+
+def outcome(records, status, accel="tcg", timed_out=False):
+    return runner.Outcome(records=records, status=status, accel=accel, timed_out=timed_out,
+                          diags=[])
+
+
+def case(text):
+    with tempfile.NamedTemporaryFile("w", suffix=".cfg", delete=False) as f:
+        f.write("[DEFAULT]\nboot = direct\naccel = tcg\nmem = 2G\nsmp = 1\ncpu =\n"
+                "prealloc = no\nargs = run=none\ntimeout = 60\nstatus = 0\nrecords =\n"
+                "log =\ngroups = boot\n" + text)
+    try:
+        return boot.load_cases(f.name)[0]
+    finally:
+        os.unlink(f.name)
+
+
+class Table(unittest.TestCase):
+    def test_the_real_table_loads(self):
+        cases = boot.load_cases(os.path.join(hztest.ROOT, "tests", "boot", "cases.cfg"))
+        names = [c.name for c in cases]
+        for want in ("bios-iso", "uefi-iso", "pxe-bios", "pxe-uefi", "direct-pvh",
+                     "bad-option", "selftest-ud", "selftest-pf"):
+            self.assertIn(want, names)
+        self.assertEqual({c.boot for c in cases}, set(boot.BOOT_HEADER))
+        bad = [c for c in cases if c.name == "bad-option"][0]
+        self.assertEqual((bad.args, bad.status), ("bogus=1", 3))
+        self.assertEqual(bad.records[0], ["config", "option=bogus", "value=1", "error?"])
+
+    def test_select_by_name_or_group(self):
+        cases = boot.load_cases()
+        self.assertEqual([c.name for c in boot.select(cases, "selftest-")],
+                         ["selftest-ud", "selftest-pf"])
+        self.assertTrue(all("pxe" in c.groups for c in boot.select(cases, "pxe")))
+
+
+class Checks(unittest.TestCase):
+    def test_record_conditions(self):
+        r = {"t": "crash", "name": "#PF", "cr2": "0x7f0000000000", "regs": {"rax": "0x1"},
+             "ok": True, "n": 14}
+        self.assertTrue(boot.record_matches(r, ["name=#PF", "cr2~^0x[0-9a-f]+$", "regs.rax?",
+                                                "ok=true", "n=14"]))
+        self.assertFalse(boot.record_matches(r, ["name=#UD"]))
+        self.assertFalse(boot.record_matches(r, ["regs.rbx?"]))
+        self.assertFalse(boot.record_matches(r, ["cr2~^0x0$"]))
+        self.assertRaises(ValueError, boot.record_matches, r, ["name"])
+
+    def test_a_good_run_passes(self):
+        c = case("[ok]\n")
+        self.assertEqual(boot.check_case(c, outcome([HEADER, summary(0)], 0), ""), [])
+
+    def test_exit_status_and_summary_must_agree(self):
+        c = case("[ok]\n")
+        errs = boot.check_case(c, outcome([HEADER, summary(0)], 1), "")
+        self.assertEqual(errs, ["exit status 1 (fail), expected 0",
+                                "summary.status 0 disagrees with exit status 1"])
+
+    def test_missing_summary_hang_and_counts(self):
+        c = case("[ok]\n")
+        errs = boot.check_case(c, outcome([HEADER], 124, timed_out=True), "")
+        self.assertEqual(errs[:3], ["timed out after 60 s (hang)",
+                                    "exit status 124 (timeout), expected 0",
+                                    "want exactly one summary record, last (got 0)"])
+        errs = boot.check_case(c, outcome([HEADER, summary(0, **{"pass": 2})], 0), "")
+        self.assertEqual(errs, ["summary.pass = 2 but 0 pass records"])
+
+    def test_header_shape_boot_path_and_cmdline(self):
+        c = case("[iso]\nboot = iso\nargs = run=none x=1\n")
+        h = dict(HEADER, tcg=False)
+        del h["features"]
+        errs = boot.check_case(c, outcome([h, summary(0)], 0), "")
+        self.assertEqual(errs, ["header.features missing or not dict",
+                                "header.boot 'pvh', expected 'multiboot2-bios'",
+                                "header.cmdline 'run=none', expected 'run=none x=1'",
+                                "header.tcg False under accel tcg"])
+
+    def test_case_records_and_log_patterns(self):
+        c = case("[cfg]\nstatus = 3\nrecords = config option=bogus\nlog = exit status 3\n")
+        recs = [HEADER, {"t": "config", "option": "other"}, summary(3)]
+        errs = boot.check_case(c, outcome(recs, 3), "hugezero: exit status 4 (crash)")
+        self.assertEqual(errs, ["no record matching: config option=bogus",
+                                "serial log does not match /exit status 3/"])
+
+    def test_kvm_case_skips_without_kvm(self):
+        from unittest import mock
+        with mock.patch.object(boot.qemu, "kvm_usable", return_value=False):
+            self.assertEqual(boot.run_case(case("[k]\naccel = kvm\n")),
+                             ("SKIP", ["/dev/kvm not usable"], 0.0))
+
+
+if __name__ == "__main__":
+    unittest.main()

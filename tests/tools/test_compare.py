@@ -1,0 +1,121 @@
+"""hz compare: matching, ratios and noise verdicts."""
+
+import subprocess
+import unittest
+
+import hztest
+from hzlib import compare, results
+
+
+def rows_by_label(a, b):
+    out = {}
+    for label, sa, sb, hib in (compare.clear_rows(a, b) + compare.fault_rows(a, b) +
+                               compare.generic_rows(a, b, "prezero")):
+        out[label] = (sa, sb, compare.verdict(sa, sb, hib))
+    return out
+
+
+class CompareResultSets(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.a = results.load(hztest.fixture("results-a"))
+        cls.b = results.load(hztest.fixture("results-b"))
+        cls.rows = rows_by_label(cls.a, cls.b)
+
+    def row(self, label):
+        sa, sb, v = self.rows[label]
+        return round(sb.value / sa.value, 3) if sa.value else None, v
+
+    def test_separated_ranges_are_faster(self):
+        self.assertEqual(self.row("clear rep_stosb chunk=2M bytes=1G cache=warm threads=1 GB/s"),
+                         (1.223, "faster"))
+
+    def test_overlapping_ranges_but_large_shift_is_slower(self):
+        # A 17.777 GB/s (17.40..17.87), B 14.222 (13.77..19.17): ranges overlap,
+        # but -20% exceeds 2 x max(cv 0.8%, 0.8%).
+        self.assertEqual(self.row("clear rep_stosb chunk=1G bytes=1G cache=warm threads=1 GB/s"),
+                         (0.8, "slower"))
+
+    def test_small_shift_within_spread_is_noise(self):
+        # +2.7% with cv 1.9%: below 2 x 1.9%, and the ranges overlap.
+        self.assertEqual(self.row("clear avx512_nt chunk=2M bytes=1G cache=warm threads=1 GB/s"),
+                         (1.027, "noise"))
+
+    def test_unmatched_records_are_left_out(self):
+        self.assertNotIn("clear avx512_nt chunk=4K bytes=1G cache=warm threads=1 GB/s", self.rows)
+        self.assertEqual(sum(1 for k in self.rows if k.startswith("clear ")), 9)
+
+    def test_fault_medians_and_tail(self):
+        sa, sb, v = self.rows["fault policy=idle bytes=2M median service_ns"]
+        self.assertEqual((sa.value, sb.value, v), (20900, 41800, "slower"))
+        self.assertEqual((sa.lo, sa.hi), (20400, 22100))  # interquartile range
+        sa, sb, v = self.rows["fault policy=idle bytes=2M p99 service_ns"]
+        self.assertEqual((sa.value, sb.value, v), (388000, 776000, "slower"))
+        sa, sb, v = self.rows["fault policy=none bytes=2M median service_ns"]
+        self.assertEqual((sa.value, sb.value, v), (401200, 401200, "noise"))
+
+    def test_prezero_generic_rows(self):
+        sa, sb, v = self.rows["prezero policy=idle workload=churn hit_pct"]
+        self.assertEqual((sa.value, sb.value, v), (83.33, 66.67, "n/a"))  # no cv_pct given
+        sa, sb, v = self.rows["prezero policy=idle workload=churn lat_p99_ns"]
+        self.assertEqual((sa.value, sb.value, v), (388000, 388000, "noise"))
+        self.assertEqual(sum(1 for k in self.rows if k.startswith("prezero ")), 10)
+
+    def test_odd_member_types_do_not_crash(self):
+        recs = [{"t": "clear", "v": 1, "strategy": "x", "cache": {"a": 1}, "gbps": 1.0,
+                 "cv_pct": 1, "bytes": "big", "min_ns": 0, "max_ns": None},
+                {"t": "clear", "v": 1, "strategy": ["y"], "gbps": "fast"},
+                {"t": "fault", "v": 1, "policy": ["p"], "service_ns": 5, "clear_ns": True},
+                {"t": "prezero", "v": 1, "policy": "bg", "busy_ns": [1], "gbps": 2.0}]
+        rs = results.ResultSet("odd", recs)
+        lines, n = compare.compare(rs, rs)
+        self.assertEqual(n, 4)  # clear x, fault median + p99 service_ns, prezero gbps
+        self.assertEqual(lines[-4].split()[-4:], ["1.000", "1.000", "1.000", "noise"])
+        # no spread on either side, but no difference either
+        self.assertEqual(lines[-1].split()[-2:], ["1.000", "noise"])
+
+    def test_verdict_rules(self):
+        S = compare.Stat
+        self.assertEqual(compare.verdict(S(10.0), S(12.0), True), "n/a")
+        self.assertEqual(compare.verdict(S(10.0, cv=5), S(10.9, cv=1), True), "noise")
+        self.assertEqual(compare.verdict(S(10.0, cv=5), S(11.1, cv=1), True), "faster")
+        self.assertEqual(compare.verdict(S(10.0, 9, 11), S(11.5, 11.2, 12), True), "faster")
+        self.assertEqual(compare.verdict(S(100, 90, 110), S(120, 105, 130), False), "noise")
+        self.assertEqual(compare.verdict(S(100, 90, 110), S(120, 111, 130), False), "slower")
+
+
+class CompareCommand(unittest.TestCase):
+    def hz(self, a, b):
+        p = subprocess.run([hztest.HZ, "compare", a, b], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=60)
+        return p.returncode, p.stdout.decode().splitlines()
+
+    def test_table_and_machine_headers(self):
+        rc, out = self.hz(hztest.fixture("results-a"), hztest.fixture("results-b"))
+        self.assertEqual(rc, 0)
+        self.assertEqual(out[1], "   machine: Intel(R) Xeon(R) Platinum 8480+, hypervisor KVMKVMKVM")
+        self.assertEqual(out[2], '   config:  cmdline "run=default", boot direct, hugezero 3f2a9c1b7d4e')
+        self.assertEqual(out[4], "   machine: AMD EPYC 9654 96-Core Processor, bare metal")
+        self.assertEqual(out[5], '   config:  cmdline "run=default", boot iso, hugezero 3f2a9c1b7d4e')
+        self.assertEqual(out[6].split(), ["measurement", "A", "B", "B/A", "verdict"])
+        row = [l for l in out if l.startswith("clear rep_stosb chunk=2M bytes=1G cache=warm threads=1")]
+        self.assertEqual(row[0].split()[-4:], ["17.459", "21.347", "1.223", "faster"])
+
+    def test_raw_logs_compare_equal_to_themselves(self):
+        rc, out = self.hz(hztest.fixture("clean.log"), hztest.fixture("grub-noise.log"))
+        self.assertEqual(rc, 0)
+        body = out[7:]
+        self.assertEqual(len(body), 10 + 6 + 10)  # clear, fault, prezero rows
+        for line in body:
+            ratio, verdict = line.split()[-2:]
+            self.assertIn(ratio, ("1.000", "-"), line)
+            self.assertEqual(verdict, "noise", line)
+
+    def test_nothing_in_common_exits_1(self):
+        rc, out = self.hz(hztest.fixture("malformed.log"), hztest.fixture("clean.log"))
+        self.assertEqual(rc, 1)
+        self.assertEqual(out[-1], "no matching clear, fault or prezero records on both sides")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,184 @@
+"""hz run internals: QEMU command lines, grub.cfg, exit mapping, timeouts."""
+
+import io
+import os
+import tempfile
+import unittest
+from unittest import mock
+
+import hztest
+from hzlib import qemu, runner
+
+ELF = os.path.join(hztest.ROOT, "build", "hugezero.elf")
+
+
+class GrubCfg(unittest.TestCase):
+    def test_one_entry_on_the_serial_console(self):
+        self.assertEqual(qemu.grub_cfg("run=none  smp=2"),
+                         "serial --unit=0 --speed=115200\n"
+                         "terminal_input serial\n"
+                         "terminal_output serial\n"
+                         "set timeout=0\n"
+                         "menuentry 'hugezero' {\n"
+                         "    multiboot2 /boot/hugezero.elf run=none smp=2\n"
+                         "    boot\n"
+                         "}\n")
+
+    def test_no_args_and_quoting(self):
+        self.assertIn("    multiboot2 /boot/hugezero.elf\n", qemu.grub_cfg(""))
+        self.assertEqual(qemu.grub_quote("sizes=4K,2M,1G"), "sizes=4K,2M,1G")
+        self.assertEqual(qemu.grub_quote("a;b"), "'a;b'")
+        self.assertEqual(qemu.grub_quote("it's$x"), "'it'\\''s$x'")
+
+
+class ExitStatus(unittest.TestCase):
+    def test_map_exit(self):
+        cases = [((1, False), 0), ((3, False), 1), ((5, False), 2), ((7, False), 3),
+                 ((9, False), 4), ((0, False), 125), ((2, False), 125), ((-9, False), 125),
+                 ((None, False), 125), ((1, True), 124), ((-9, True), 124)]
+        for (rc, to), want in cases:
+            self.assertEqual(runner.map_exit(rc, to), want, (rc, to))
+
+    def test_parse_size(self):
+        self.assertEqual(qemu.parse_size("2G"), 2 << 30)
+        self.assertEqual(qemu.parse_size("512M"), 512 << 20)
+        self.assertEqual(qemu.parse_size("1024"), 1 << 30)  # QEMU: no suffix = MiB
+        self.assertEqual(qemu.parse_size("64k"), 64 << 10)
+        for bad in ("", "2X", "-1G", "1.5G"):
+            self.assertRaises(ValueError, qemu.parse_size, bad)
+
+
+class CommandLine(unittest.TestCase):
+    def test_tcg_defaults(self):
+        argv = qemu.command(qemu.BootConfig(mem="2G"), ["-kernel", "k"], "tcg")
+        s = " ".join(argv)
+        self.assertIn("-accel tcg -cpu max -m 2G -smp 1", s)
+        self.assertIn("-display none", s)
+        self.assertIn("-no-reboot", s)
+        self.assertIn("-device isa-debug-exit,iobase=0xf4,iosize=4", s)
+        self.assertIn("-serial chardev:ser0", s)
+        self.assertNotIn("-mem-prealloc", s)
+        self.assertEqual(argv[-2:], ["-kernel", "k"])
+
+    def test_kvm_host_cpu_and_prealloc(self):
+        s = " ".join(qemu.command(qemu.BootConfig(smp=4), [], "kvm"))
+        self.assertIn("-accel kvm -cpu host -m 4G -smp 4", s)
+        self.assertIn("-mem-prealloc", s)
+        s = " ".join(qemu.command(qemu.BootConfig(prealloc=False, cpu="Icelake-Server"), [], "kvm"))
+        self.assertNotIn("-mem-prealloc", s)
+        self.assertIn("-cpu Icelake-Server", s)
+
+    def test_hugepages(self):
+        with mock.patch.object(qemu, "hugetlbfs_mount", return_value="/mnt/huge"), \
+                mock.patch.object(qemu, "hugepages_free", return_value=(1024, 2 << 20)):
+            s = " ".join(qemu.command(qemu.BootConfig(mem="2G", hugepages=True), [], "kvm"))
+        self.assertIn("-object memory-backend-file,id=m0,size=2147483648,mem-path=/mnt/huge,"
+                      "prealloc=on,share=off -machine memory-backend=m0", s)
+        self.assertNotIn("-mem-prealloc", s)
+        with mock.patch.object(qemu, "hugetlbfs_mount", return_value=None):
+            with self.assertRaisesRegex(qemu.ConfigError, "no hugetlbfs mounted"):
+                qemu.hugepage_backend("2G")
+        with mock.patch.object(qemu, "hugetlbfs_mount", return_value="/dev/hugepages"), \
+                mock.patch.object(qemu, "hugepages_free", return_value=(512, 2 << 20)):
+            with self.assertRaisesRegex(qemu.ConfigError, "512 free huge pages of 2048 KiB = 1024 MiB, guest needs 2048 MiB"):
+                qemu.hugepage_backend("2G")
+
+    def test_proc_parsers(self):
+        with tempfile.TemporaryDirectory() as d:
+            m = os.path.join(d, "mounts")
+            with open(m, "w") as f:
+                f.write("proc /proc proc rw 0 0\nhugetlbfs /dev/hugepages1G hugetlbfs rw,pagesize=1024M 0 0\n")
+            self.assertEqual(qemu.hugetlbfs_mount(m), "/dev/hugepages1G")
+            mi = os.path.join(d, "meminfo")
+            with open(mi, "w") as f:
+                f.write("MemTotal: 1 kB\nHugePages_Free:      12\nHugepagesize:    2048 kB\n")
+            self.assertEqual(qemu.hugepages_free(mi), (12, 2 << 20))
+
+    def test_accel(self):
+        self.assertEqual(qemu.resolve_accel("tcg"), "tcg")
+        with mock.patch.object(qemu, "kvm_usable", return_value=False):
+            self.assertEqual(qemu.resolve_accel("auto"), "tcg")
+            self.assertRaises(qemu.ConfigError, qemu.resolve_accel, "kvm")
+        with mock.patch.object(qemu, "kvm_usable", return_value=True):
+            self.assertEqual(qemu.resolve_accel("auto"), "kvm")
+        self.assertRaises(qemu.ConfigError, qemu.BootConfig, boot="floppy")
+
+    def test_direct_media(self):
+        with tempfile.TemporaryDirectory() as d:
+            k = os.path.join(d, "k.elf")
+            open(k, "w").close()
+            media = qemu.prepare(qemu.BootConfig(kernel=k, args="run=none"), d)
+            self.assertEqual(media, ["-kernel", k, "-append", "run=none"])
+            self.assertRaisesRegex(qemu.ConfigError, "not found",
+                                   qemu.prepare, qemu.BootConfig(kernel=k + "x"), d)
+
+    @unittest.skipUnless(os.path.exists(ELF), "build/hugezero.elf missing (run make)")
+    def test_pxe_uefi_media(self):
+        with tempfile.TemporaryDirectory() as d:
+            media = qemu.prepare(qemu.BootConfig(boot="pxe-uefi", args="run=none x=1"), d)
+            s = " ".join(media)
+            self.assertIn("if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/OVMF/", s)
+            vars_copy = [a for a in media if a.startswith("if=pflash") and "unit=1" in a][0]
+            self.assertTrue(os.path.exists(vars_copy.split("file=")[1]))
+            self.assertIn("-netdev user,id=n0,tftp=%s/pxe,bootfile=boot/grub/x86_64-efi/core.efi" % d, s)
+            self.assertIn("-device e1000,netdev=n0,bootindex=0", s)
+            with open(os.path.join(d, "pxe", "boot", "grub", "grub.cfg")) as f:
+                self.assertIn("multiboot2 /boot/hugezero.elf run=none x=1\n", f.read())
+            self.assertTrue(os.path.exists(os.path.join(d, "pxe", "boot", "hugezero.elf")))
+
+
+class FakeTTY(io.StringIO):
+    def isatty(self):
+        return True
+
+
+class Streaming(unittest.TestCase):
+    def test_progress_records_become_a_status_line_on_a_tty(self):
+        out = FakeTTY()
+        c = runner.Console(out)
+        c.feed(b'\x1b[1mboot\x1b[0m\r\n@hz {"t":"progress","v":1,"phase":"clear","pct":50,"eta_s":12}\r\n')
+        c.feed(b'@hz {"t":"progress","v":1,"phase":"clear","pct":75,"eta_s":6}\r\nnext li')
+        c.feed(b"ne\r\n")
+        c.close()
+        self.assertEqual(out.getvalue(), "boot\n[clear 50% eta 12s]\r\x1b[K[clear 75% eta 6s]"
+                                         "\r\x1b[Knext line\n")
+
+    def test_not_a_tty_prints_every_line(self):
+        out = io.StringIO()
+        c = runner.Console(out)
+        c.feed(b'@hz {"t":"progress","v":1,"phase":"x","pct":1,"eta_s":1}\r\ntail')
+        c.close()
+        self.assertEqual(out.getvalue(),
+                         '@hz {"t":"progress","v":1,"phase":"x","pct":1,"eta_s":1}\ntail\n')
+
+    def test_timeout_kills_and_output_is_kept(self):
+        with tempfile.TemporaryDirectory() as d:
+            log, err = os.path.join(d, "serial.log"), os.path.join(d, "err")
+            rc, timed_out, secs = runner.run_qemu(
+                ["sh", "-c", "printf 'hello\\r\\n'; exec sleep 30"], 1.0, log, err)
+            self.assertTrue(timed_out)
+            self.assertLess(secs, 10)
+            self.assertEqual(runner.map_exit(rc, timed_out), 124)
+            with open(log, "rb") as f:
+                self.assertEqual(f.read(), b"hello\r\n")
+
+    def test_kvm_internal_error_stops_the_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            err = os.path.join(d, "err")
+            rc, timed_out, secs = runner.run_qemu(
+                ["sh", "-c", "echo 'KVM internal error. Suberror: 1' >&2; exec sleep 30"],
+                20, os.path.join(d, "s"), err)
+            self.assertEqual((rc, timed_out, runner.map_exit(rc, timed_out)), (None, False, 125))
+            self.assertLess(secs, 10)
+            with open(err, "rb") as f:
+                self.assertEqual(f.read(), b"KVM internal error. Suberror: 1\n")
+
+    def test_exit_status_passes_through(self):
+        with tempfile.TemporaryDirectory() as d:
+            rc, timed_out, _ = runner.run_qemu(["sh", "-c", "exit 7"], 10, os.path.join(d, "s"),
+                                               os.path.join(d, "e"))
+            self.assertEqual((rc, timed_out, runner.map_exit(rc, timed_out)), (7, False, 3))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,76 @@
+"""hz run end to end: one short TCG boot of build/hugezero.elf."""
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import hztest
+from hzlib import plot, results
+
+ELF = os.path.join(hztest.ROOT, "build", "hugezero.elf")
+
+
+@unittest.skipUnless(os.path.exists(ELF), "build/hugezero.elf missing (run make)")
+@unittest.skipUnless(shutil.which("qemu-system-x86_64"), "qemu-system-x86_64 not installed")
+class RunEndToEnd(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.base = tempfile.mkdtemp(prefix="hz-test-run-")
+        cls.p = subprocess.run([hztest.HZ, "run", "--accel", "tcg", "-m", "256M", "--timeout", "120",
+                                "--results", cls.base, "--", "fault_pages=8"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=180)
+        dirs = os.listdir(cls.base)
+        cls.dir = os.path.join(cls.base, dirs[0]) if len(dirs) == 1 else None
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.base)
+
+    def test_exit_status_and_folder_path_printed_last(self):
+        self.assertEqual(self.p.returncode, 0, self.p.stderr.decode())
+        lines = self.p.stdout.decode().splitlines()
+        self.assertEqual(os.path.realpath(lines[-1]), os.path.realpath(self.dir))
+        self.assertRegex(lines[-2], r"^hz: exit status 0 \(pass\), \d+ records, accel tcg, ")
+        self.assertIn("@hz {\"t\":\"header\"", self.p.stdout.decode())  # streamed live
+        self.assertRegex(os.path.basename(self.dir), r"^\d{8}T\d{6}Z-direct$")
+
+    def test_results_folder(self):
+        for name in ("serial.log", "records.jsonl", "summary.csv", "meta.json", "qemu.stderr"):
+            self.assertTrue(os.path.exists(os.path.join(self.dir, name)), name)
+        rs = results.load(self.dir)
+        self.assertEqual(rs.records[0]["t"], "header")
+        self.assertEqual(rs.records[0]["cmdline"], "fault_pages=8")
+        self.assertEqual(rs.records[-1]["t"], "summary")
+        with open(os.path.join(self.dir, "summary.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(rows[-1]["t"], "summary")
+        self.assertEqual(rows[-1]["status"], "0")
+        # Plots exist exactly when there is something to plot.
+        if not plot.terminal():
+            self.skipTest("gnuplot with a png terminal is not installed")
+        pngs = sorted(f for f in os.listdir(self.dir) if f.endswith(".png"))
+        self.assertEqual(any(p.startswith("clear_gbps") for p in pngs), bool(rs.of_type("clear")))
+        self.assertTrue(rs.of_type("fault"), "fault_pages=8 gave no fault records")
+        self.assertIn("fault_cdf.png", pngs)
+        with open(os.path.join(self.dir, "fault_cdf.png"), "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_meta(self):
+        with open(os.path.join(self.dir, "meta.json")) as f:
+            meta = json.load(f)
+        self.assertEqual((meta["boot"], meta["accel"], meta["cmdline"], meta["exit_status"],
+                          meta["status_name"], meta["qemu_exit"], meta["timed_out"]),
+                         ("direct", "tcg", "fault_pages=8", 0, "pass", 1, False))
+        self.assertTrue(meta["qemu_version"].startswith("QEMU emulator version"))
+        self.assertIn("-accel tcg -cpu max -m 256M", meta["qemu_cmdline"])
+        self.assertIn("-append fault_pages=8", meta["qemu_cmdline"])
+        self.assertTrue(meta["host_cpu"])
+        self.assertTrue(meta["commit"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,20 @@
+"""hzlib - host-side tools for hugezero (Python 3 standard library only).
+
+Modules, in data-path order:
+  records   pull `@hz {json}` records out of a noisy serial capture
+  results   results folders: records.jsonl, summary.csv, meta.json, loading
+  qemu      QEMU command lines for the boot paths, per-run GRUB images
+  runner    boot once under a timeout, stream the console, map the exit status
+  compare   side-by-side comparison of two result sets with noise verdicts
+  plot      PNG plots through gnuplot
+  cli       the `hz` command (tools/hz)
+
+Record format and exit statuses: docs/results.md. Command reference:
+docs/tools.md.
+"""
+
+import os
+
+# The source tree: tools/hzlib/__init__.py -> tools/hzlib -> tools -> root.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.path.join(ROOT, "build")

@@ -1,0 +1,181 @@
+"""The `hz` command: run, parse, compare, plot (reference: docs/tools.md)."""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+from . import BUILD, ROOT, compare, plot, qemu, records as rec, results, runner
+
+
+def _print_diags(diags):
+    for d in diags:
+        print(d, file=sys.stderr)
+
+
+def _linux_bench(outdir, args):
+    """Run build/tools/linux-bench ARGS (its own --size/--chunks/... options,
+    not the kernel's); its records go to linux.jsonl, its output to linux.log."""
+    exe = os.path.join(BUILD, "tools", "linux-bench")
+    if not os.access(exe, os.X_OK):
+        print("hz: --linux: %s is not built (make linux-bench); skipped" % exe, file=sys.stderr)
+        return
+    print("hz: running %s %s" % (os.path.relpath(exe, ROOT), " ".join(args)), file=sys.stderr)
+    p = subprocess.run([exe] + args, stdout=subprocess.PIPE)
+    log = os.path.join(outdir, "linux.log")
+    with open(log, "wb") as f:
+        f.write(p.stdout)
+    recs, diags = rec.extract(p.stdout, log)
+    _print_diags(diags)
+    results.write_jsonl(os.path.join(outdir, "linux.jsonl"), recs)
+    print("hz: linux-bench exit %d, %d records in linux.jsonl" % (p.returncode, len(recs)),
+          file=sys.stderr)
+
+
+def cmd_run(a):
+    try:
+        cfg = qemu.BootConfig(boot=a.boot, accel=a.accel, mem=a.mem, smp=a.smp, cpu=a.cpu,
+                              args=" ".join(a.args), prealloc=not a.no_prealloc,
+                              hugepages=a.hugepages, machine=a.machine, kernel=a.kernel,
+                              extra=a.qemu_arg)
+        outdir = None
+        outdir = runner.new_results_dir(a.results, a.boot)
+        console = None if a.quiet else runner.Console()
+        out = runner.boot(cfg, outdir, a.timeout, console)
+    except qemu.ConfigError as e:
+        print("hz: %s" % e, file=sys.stderr)
+        if outdir and not os.path.exists(os.path.join(outdir, "serial.log")):
+            shutil.rmtree(outdir)  # nothing ran: leave no empty results folder
+        return runner.NO_STATUS
+    _print_diags(out.diags)
+    if out.status == runner.NO_STATUS and out.stderr.strip():
+        sys.stderr.write("hz: QEMU said:\n" + out.stderr)
+    if out.timed_out:
+        print("hz: timed out after %s s; QEMU killed" % a.timeout, file=sys.stderr)
+    rs = results.ResultSet(outdir, out.records, out.meta)
+    try:
+        files, msgs = plot.plot_all(rs, outdir)
+    except RuntimeError as e:
+        files, msgs = [], [str(e)]
+    if files:
+        msgs = [m for m in msgs if "no " not in m]
+    elif rs.of_type("clear") or rs.of_type("fault"):
+        msgs = msgs or ["no plots"]
+    else:
+        msgs = []
+    for m in msgs:
+        print("hz: plot: %s" % m, file=sys.stderr)
+    if a.linux:
+        _linux_bench(outdir, a.linux_arg)
+    print("hz: exit status %d (%s), %d records, accel %s, %.1f s"
+          % (out.status, out.status_name, len(out.records), out.accel, out.elapsed))
+    rel = os.path.relpath(outdir)
+    print(outdir if rel.startswith("..") else rel)
+    return out.status
+
+
+def cmd_parse(a):
+    try:
+        with open(a.log, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        print("hz: %s" % e, file=sys.stderr)
+        return 2
+    recs, diags = rec.extract(data, a.log)
+    _print_diags(diags)
+    nruns = len(rec.runs(recs))
+    if a.out:
+        names = results.write_records(a.out, recs)
+        print("hz: %d records in %d run(s) -> %s" % (len(recs), nruns,
+              ", ".join(os.path.join(a.out, n) for n in names)), file=sys.stderr)
+    else:
+        results.dump_jsonl(sys.stdout, recs)
+        print("hz: %d records in %d run(s)" % (len(recs), nruns), file=sys.stderr)
+    return 0 if recs else 1
+
+
+def cmd_compare(a):
+    try:
+        sa, sb = results.load(a.a), results.load(a.b)
+    except (OSError, ValueError) as e:
+        print("hz: %s" % e, file=sys.stderr)
+        return 2
+    _print_diags(sa.diags + sb.diags)
+    lines, n = compare.compare(sa, sb)
+    print("\n".join(lines))
+    return 0 if n else 1
+
+
+def cmd_plot(a):
+    try:
+        rs = results.load(a.path)
+    except (OSError, ValueError) as e:
+        print("hz: %s" % e, file=sys.stderr)
+        return 2
+    _print_diags(rs.diags)
+    out = a.out or (a.path if os.path.isdir(a.path) else os.path.dirname(a.path) or ".")
+    try:
+        files, msgs = plot.plot_all(rs, out)
+    except RuntimeError as e:
+        print("hz: %s" % e, file=sys.stderr)
+        return 1
+    for m in msgs:
+        print("hz: plot: %s" % m, file=sys.stderr)
+    for f in files:
+        print(f)
+    return 0 if files else 1
+
+
+def parser():
+    p = argparse.ArgumentParser(prog="hz", description="hugezero host tools (docs/tools.md)")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    r = sub.add_parser("run", help="boot build/hugezero.elf in QEMU and save a results folder")
+    r.add_argument("--boot", choices=qemu.BOOTS, default="direct")
+    r.add_argument("--accel", choices=("auto", "kvm", "tcg"), default="auto")
+    r.add_argument("--cpu", help="QEMU -cpu model (default: host under KVM, max under TCG)")
+    r.add_argument("-m", dest="mem", default="4G", help="guest RAM (QEMU -m, default 4G)")
+    r.add_argument("--smp", type=int, default=1)
+    r.add_argument("--machine", default="q35", help="QEMU machine type (default q35)")
+    r.add_argument("--no-prealloc", action="store_true", help="no -mem-prealloc under KVM")
+    r.add_argument("--hugepages", action="store_true", help="guest RAM from hugetlbfs")
+    r.add_argument("--timeout", type=float, default=600, help="seconds (default 600)")
+    r.add_argument("--results", default=os.path.join(ROOT, "results"),
+                   help="base folder for results/<UTC timestamp>-<boot>/")
+    r.add_argument("--kernel", help="kernel ELF (default build/hugezero.elf)")
+    r.add_argument("--linux", action="store_true", help="also run build/tools/linux-bench")
+    r.add_argument("--linux-arg", action="append", default=[], metavar="ARG",
+                   help="argument for linux-bench, e.g. --linux-arg=--quick (repeatable)")
+    r.add_argument("--qemu-arg", action="append", default=[], metavar="ARG",
+                   help="extra QEMU argument (repeatable)")
+    r.add_argument("-q", "--quiet", action="store_true", help="do not stream the console")
+    r.add_argument("args", nargs="*", help="kernel arguments (after --)")
+    r.set_defaults(func=cmd_run)
+
+    pa = sub.add_parser("parse", help="extract records from a serial capture")
+    pa.add_argument("log")
+    pa.add_argument("-o", dest="out", help="write records.jsonl and CSV into this folder")
+    pa.set_defaults(func=cmd_parse)
+
+    c = sub.add_parser("compare", help="compare two result sets")
+    c.add_argument("a")
+    c.add_argument("b")
+    c.set_defaults(func=cmd_compare)
+
+    pl = sub.add_parser("plot", help="draw PNG plots of a result set")
+    pl.add_argument("path")
+    pl.add_argument("-o", dest="out", help="output folder (default: beside the records)")
+    pl.set_defaults(func=cmd_plot)
+    return p
+
+
+def main(argv=None):
+    a = parser().parse_args(argv)
+    try:
+        return a.func(a)
+    except KeyboardInterrupt:
+        print("hz: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,205 @@
+"""Compare two result sets side by side.
+
+Rows:
+  clear    one per (strategy, chunk, bytes, cache, threads) present on both
+           sides; the value is gbps_median (GB/s, 10^9 B/s), falling back to
+           gbps. Spread: the GB/s range bytes/max_ns .. bytes/min_ns and cv_pct.
+  fault    per pre-zero policy (and page size, `bytes`): median and 99th percentile of service_ns and
+           median clear_ns over the fault records; spread: the interquartile
+           range and the samples' coefficient of variation.
+  prezero  per record identity (its string members and sizes): every _ns,
+           _cyc, gbps, cpb and _pct member (hit_pct) present on both sides;
+           spread: cv_pct when the record has one.
+
+Verdict: "faster"/"slower" only when the difference is larger than the runs'
+own spread: the ranges do not overlap, or |B - A| / A > 2 x max(CV A, CV B).
+Otherwise "noise"; "n/a" when a side gives no spread at all.
+"""
+
+import json
+import statistics
+
+from . import results
+
+CLEAR_KEY = ("strategy", "chunk", "bytes", "cache", "threads")
+GENERIC_TYPES = ("prezero",)
+_GENERIC_VALUE_SUFFIXES = ("_ns", "_cyc", "gbps", "gbps_median", "cpb", "_pct")
+_GENERIC_KEY_INTS = ("chunk", "bytes", "threads", "cpu", "node", "order", "pages",
+                     "frame_bytes", "chunk_bytes")
+
+
+class Stat:
+    """One side of a row: value, optional (lo, hi) range, optional CV %."""
+
+    def __init__(self, value, lo=None, hi=None, cv=None, n=1):
+        self.value, self.lo, self.hi, self.cv, self.n = value, lo, hi, cv, n
+
+
+def _num(x):
+    return x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def _clear_stat(recs):
+    vals, los, his, cvs = [], [], [], []
+    for r in recs:
+        v = _num(r.get("gbps_median"))
+        v = v if v is not None else _num(r.get("gbps"))
+        if v is None:
+            continue
+        vals.append(v)
+        b, mn, mx = _num(r.get("bytes")), _num(r.get("min_ns")), _num(r.get("max_ns"))
+        if b and mn and mx:
+            los.append(b / mx)
+            his.append(b / mn)
+        if _num(r.get("cv_pct")) is not None:
+            cvs.append(r["cv_pct"])
+    if not vals:
+        return None
+    lo = min(los + vals) if (los or len(vals) > 1) else None
+    hi = max(his + vals) if (his or len(vals) > 1) else None
+    return Stat(statistics.median(vals), lo, hi, max(cvs) if cvs else None, len(vals))
+
+
+def _percentile(sorted_vals, pct):
+    """Nearest-rank percentile of an ascending list."""
+    k = max(1, -(-pct * len(sorted_vals) // 100))
+    return sorted_vals[min(k, len(sorted_vals)) - 1]
+
+
+def _dist_stat(vals, pick):
+    vals = sorted(vals)
+    mean = statistics.fmean(vals)
+    cv = statistics.pstdev(vals) / mean * 100 if mean else None
+    return Stat(pick(vals), _percentile(vals, 25), _percentile(vals, 75), cv, len(vals))
+
+
+def _key(r, names):
+    """The members `names` of r as a hashable tuple (objects as JSON text)."""
+    return tuple(v if v is None or isinstance(v, (str, int, float)) else
+                 json.dumps(v, sort_keys=True) for v in (r.get(k) for k in names))
+
+
+def _group(recs, keyf):
+    out = {}
+    for r in recs:
+        out.setdefault(keyf(r), []).append(r)
+    return out
+
+
+def clear_rows(a, b):
+    """[(label, Stat A, Stat B, higher_is_better)] for matching clear records."""
+    ga = _group(a.of_type("clear"), lambda r: _key(r, CLEAR_KEY))
+    gb = _group(b.of_type("clear"), lambda r: _key(r, CLEAR_KEY))
+    rows = []
+    for k in ga:
+        if k in gb:
+            sa, sb = _clear_stat(ga[k]), _clear_stat(gb[k])
+            if sa and sb:
+                label = "clear %s %s GB/s" % (k[0], " ".join(
+                    "%s=%s" % (n, results.human_size(v)) for n, v in zip(CLEAR_KEY[1:], k[1:])
+                    if v is not None))
+                rows.append((label, sa, sb, True))
+    return rows
+
+
+def fault_rows(a, b):
+    def key(r):
+        return _key(r, ("policy", "bytes"))
+
+    ga, gb = _group(a.of_type("fault"), key), _group(b.of_type("fault"), key)
+    rows = []
+    for k in ga:
+        if k not in gb:
+            continue
+        what_faults = "policy=%s" % k[0] + (" bytes=%s" % results.human_size(k[1])
+                                             if k[1] is not None else "")
+        for member, what, pick in (("service_ns", "median", statistics.median_low),
+                                   ("service_ns", "p99", lambda v: _percentile(v, 99)),
+                                   ("clear_ns", "median", statistics.median_low)):
+            va = [r[member] for r in ga[k] if _num(r.get(member)) is not None]
+            vb = [r[member] for r in gb[k] if _num(r.get(member)) is not None]
+            if va and vb:
+                rows.append(("fault %s %s %s" % (what_faults, what, member),
+                             _dist_stat(va, pick), _dist_stat(vb, pick), False))
+    return rows
+
+
+def _generic_identity(r):
+    return tuple(sorted((k, v) for k, v in r.items()
+                        if k not in ("t", "v", "run", "source")
+                        and (isinstance(v, str) or (k in _GENERIC_KEY_INTS and _num(v) is not None))))
+
+
+_LABEL_ALWAYS = ("workload", "policy")
+
+
+def generic_rows(a, b, t):
+    ga = _group(a.of_type(t), _generic_identity)
+    gb = _group(b.of_type(t), _generic_identity)
+    # Label rows by workload, policy and whatever else tells the groups apart.
+    varying = {n for n, _ in set().union(*ga, *gb)
+               if len({dict(i).get(n) for i in list(ga) + list(gb)}) > 1}
+    rows = []
+    for ident in ga:
+        if ident not in gb:
+            continue
+        name = " ".join("%s=%s" % (n, results.human_size(v)) for n, v in ident
+                        if n in _LABEL_ALWAYS or n in varying)
+        ra, rb = ga[ident][-1], gb[ident][-1]
+        for m, va in ra.items():
+            vb = rb.get(m)
+            if (m.endswith(_GENERIC_VALUE_SUFFIXES) and m != "cv_pct"
+                    and _num(va) is not None and _num(vb) is not None):
+                rows.append(("%s %s %s" % (t, name, m), Stat(va, cv=_num(ra.get("cv_pct"))),
+                             Stat(vb, cv=_num(rb.get("cv_pct"))),
+                             "gbps" in m or m.endswith("_pct")))
+    return rows
+
+
+def verdict(sa, sb, higher_is_better):
+    """"faster", "slower", "noise" or "n/a" (see the module comment)."""
+    if sa.value == sb.value:
+        return "noise"
+    spread_known = False
+    separated = False
+    if None not in (sa.lo, sa.hi, sb.lo, sb.hi):
+        spread_known = True
+        separated = sa.hi < sb.lo or sb.hi < sa.lo
+    cvs = [c for c in (sa.cv, sb.cv) if c is not None]
+    if cvs and sa.value:
+        spread_known = True
+        separated = separated or abs(sb.value - sa.value) / abs(sa.value) * 100 > 2 * max(cvs)
+    if not spread_known:
+        return "n/a"
+    if not separated:
+        return "noise"
+    better = sb.value > sa.value if higher_is_better else sb.value < sa.value
+    return "faster" if better else "slower"
+
+
+def _fmt(v):
+    return "%.3f" % v if isinstance(v, float) else str(v)
+
+
+def compare(a, b):
+    """The comparison report (a list of lines) and the number of rows."""
+    rows = clear_rows(a, b) + fault_rows(a, b)
+    for t in GENERIC_TYPES:
+        rows += generic_rows(a, b, t)
+    out = []
+    for side, rs in (("A", a), ("B", b)):
+        out.append("%s: %s" % (side, rs.name))
+        out.append("   machine: %s" % results.machine(rs))
+        out.append("   config:  %s" % results.config(rs))
+    if not rows:
+        out.append("no matching clear, fault or prezero records on both sides")
+        return out, 0
+    table = [("measurement", "A", "B", "B/A", "verdict")]
+    for label, sa, sb, hib in rows:
+        ratio = "%.3f" % (sb.value / sa.value) if sa.value else "-"
+        table.append((label, _fmt(sa.value), _fmt(sb.value), ratio, verdict(sa, sb, hib)))
+    widths = [max(len(r[i]) for r in table) for i in range(5)]
+    for r in table:
+        out.append("  ".join([r[0].ljust(widths[0])] +
+                             [r[i].rjust(widths[i]) for i in range(1, 4)] + [r[4]]).rstrip())
+    return out, len(rows)

@@ -1,0 +1,183 @@
+"""PNG plots of a result set, drawn by gnuplot (pngcairo, else png).
+
+  clear_gbps[-<cache>-<bytes>].png  GB/s by strategy, one bar per chunk size
+                                    (single-thread clear records)
+  thread_scaling.png                aggregate GB/s vs threads per strategy,
+                                    dashed line at the highest figure seen
+  fault_cdf.png                     CDF of fault service time per policy
+
+Each plot is skipped, with a message, when its records are absent.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from . import results
+
+_TERMINAL = None
+
+
+def terminal():
+    """The gnuplot PNG terminal that works here, or None (no gnuplot)."""
+    global _TERMINAL
+    if _TERMINAL is None:
+        _TERMINAL = ""
+        if shutil.which("gnuplot"):
+            for term in ("pngcairo", "png"):
+                p = subprocess.run(["gnuplot", "-e", "set terminal %s" % term],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                if p.returncode == 0:
+                    _TERMINAL = term
+                    break
+    return _TERMINAL or None
+
+
+def _q(s):
+    """A gnuplot double-quoted string (a newline becomes a line break)."""
+    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _gnuplot(script, work):
+    p = subprocess.run(["gnuplot"], input=script.encode(), cwd=work,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        raise RuntimeError("gnuplot failed:\n" + p.stdout.decode(errors="replace"))
+
+
+def _head(out, title, xlabel, ylabel):
+    return ("set terminal %s size 1000,600 noenhanced font 'sans,10'\n"
+            "set output %s\nset title %s\nset xlabel %s\nset ylabel %s\n"
+            "set grid ytics\nset key outside right top\n"
+            % (terminal(), _q(out), _q(title), _q(xlabel), _q(ylabel)))
+
+
+def _value(r):
+    v = r.get("gbps_median", r.get("gbps"))
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _single_thread(r):
+    th = r.get("threads", 1)
+    return not isinstance(th, int) or th <= 1
+
+
+def plot_clear(rs, outdir, work, machine):
+    recs = [r for r in rs.of_type("clear") if _single_thread(r) and _value(r) is not None]
+    if not recs:
+        return [], ["clear_gbps: no single-thread clear records"]
+    groups = {}
+    for r in recs:
+        groups.setdefault((str(r.get("cache")), results.human_size(r.get("bytes"))), []).append(r)
+    files = []
+    for (cache, nbytes), grp in groups.items():
+        strategies, chunks, val = [], [], {}
+        for r in grp:
+            s, c = str(r.get("strategy", "?")), results.human_size(r.get("chunk", "?"))
+            if s not in strategies:
+                strategies.append(s)
+            if c not in chunks:
+                chunks.append(c)
+            val[(s, c)] = _value(r)
+        name = "clear_gbps.png" if len(groups) == 1 else "clear_gbps-%s-%s.png" % (
+            re.sub(r"[^\w.-]", "_", cache), re.sub(r"[^\w.-]", "_", nbytes))
+        data = os.path.join(work, name + ".dat")
+        with open(data, "w") as f:
+            f.write("strategy " + " ".join(_q(c) for c in chunks) + "\n")
+            for s in strategies:
+                f.write(_q(s) + " " + " ".join(
+                    str(val[(s, c)]) if (s, c) in val else "?" for c in chunks) + "\n")
+        out = os.path.join(outdir, name)
+        title = "clear bandwidth by strategy and chunk size (cache=%s, %s per measurement)\n%s" % (
+            cache, nbytes, machine)
+        _gnuplot(_head(out, title, "strategy", "GB/s (10^9 bytes/s)") +
+                 "set datafile missing '?'\nset style data histograms\n"
+                 "set style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+                 "set yrange [0:*]\nset key title 'chunk'\n" +
+                 ("set xtics rotate by 30 right\n" if len(strategies) > 6 else "") +
+                 "plot for [i=2:%d] %s using i:xtic(1) title columnheader(i)\n"
+                 % (len(chunks) + 1, _q(data)), work)
+        files.append(out)
+    return files, []
+
+
+def plot_threads(rs, outdir, work, machine):
+    recs = [r for r in rs.of_type("clear")
+            if isinstance(r.get("threads"), int) and _value(r) is not None]
+    if not any(r["threads"] > 1 for r in recs):
+        return [], ["thread_scaling: no clear records with threads > 1"]
+    series = {}
+    for r in recs:
+        key = (str(r.get("strategy", "?")), results.human_size(r.get("chunk", "?")),
+               str(r.get("cache")))
+        series.setdefault(key, {}).setdefault(r["threads"], []).append(_value(r))
+    series = {k: v for k, v in series.items() if any(t > 1 for t in v)}
+    peak = max(_value(r) for r in recs if r["threads"] > 1)
+    plots = []
+    for i, ((strat, chunk, cache), pts) in enumerate(sorted(series.items())):
+        data = os.path.join(work, "threads%d.dat" % i)
+        with open(data, "w") as f:
+            for t in sorted(pts):
+                f.write("%d %s\n" % (t, sorted(pts[t])[len(pts[t]) // 2]))
+        label = "%s %s" % (strat, chunk) + (" cache=%s" % cache if cache != "None" else "")
+        plots.append("%s using 1:2 with linespoints lw 2 title %s" % (_q(data), _q(label)))
+    plots.append("%s with lines dt 2 lc rgb 'black' title %s"
+                 % (peak, _q("peak %.3f GB/s" % peak)))
+    counts = sorted({t for pts in series.values() for t in pts})
+    out = os.path.join(outdir, "thread_scaling.png")
+    _gnuplot(_head(out, "thread scaling\n%s" % machine, "threads",
+                   "aggregate GB/s (10^9 bytes/s)") +
+             "set yrange [0:*]\nset xrange [%g:%g]\nset xtics (%s)\nplot "
+             % (counts[0] - 0.5, counts[-1] + 0.5, ", ".join(str(t) for t in counts))
+             + ", ".join(plots) + "\n", work)
+    return [out], []
+
+
+def plot_faults(rs, outdir, work, machine):
+    faults = [r for r in rs.of_type("fault") if isinstance(r.get("service_ns"), (int, float))
+              and not isinstance(r.get("service_ns"), bool)]
+    sizes = {r.get("bytes") for r in faults}
+    by_policy = {}
+    for r in faults:  # one line per policy, per page size when there are several
+        name = str(r.get("policy", "?"))
+        if len(sizes) > 1:
+            name += " " + results.human_size(r.get("bytes"))
+        by_policy.setdefault(name, []).append(r["service_ns"])
+    if not by_policy:
+        return [], ["fault_cdf: no fault records with service_ns"]
+    plots, lo, hi = [], None, None
+    for i, (pol, vals) in enumerate(sorted(by_policy.items())):
+        vals.sort()
+        lo = vals[0] if lo is None else min(lo, vals[0])
+        hi = vals[-1] if hi is None else max(hi, vals[-1])
+        data = os.path.join(work, "fault%d.dat" % i)
+        with open(data, "w") as f:
+            f.write("%s 0\n" % (vals[0] / 1000))
+            for n, v in enumerate(vals, 1):
+                f.write("%s %s\n" % (v / 1000, n / len(vals)))
+        plots.append("%s using 1:2 with steps lw 2 title %s"
+                     % (_q(data), _q("%s (%d faults)" % (pol, len(vals)))))
+    logx = "set logscale x\n" if lo and hi / lo > 10 else ""
+    out = os.path.join(outdir, "fault_cdf.png")
+    _gnuplot(_head(out, "fault service time CDF by pre-zero policy\n%s" % machine,
+                   "fault service time (microseconds)", "fraction of faults") +
+             logx + "set yrange [0:1]\nset key inside right bottom\nplot " +
+             ", ".join(plots) + "\n", work)
+    return [out], []
+
+
+def plot_all(rs, outdir):
+    """Draw every plot the records allow. Returns (files, messages)."""
+    if not terminal():
+        return [], ["plots skipped: gnuplot with a png terminal not found (apt-get install gnuplot-nox)"]
+    os.makedirs(outdir, exist_ok=True)
+    machine = results.machine(rs)
+    files, msgs = [], []
+    with tempfile.TemporaryDirectory(prefix="hz-plot-") as work:
+        for fn in (plot_clear, plot_threads, plot_faults):
+            f, m = fn(rs, outdir, work, machine)
+            files += f
+            msgs += m
+    return files, msgs

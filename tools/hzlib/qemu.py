@@ -1,0 +1,233 @@
+"""QEMU command lines for hugezero's boot paths.
+
+  direct    -kernel build/hugezero.elf -append ARGS (PVH entry, no firmware)
+  iso       SeaBIOS -> GRUB (BIOS) from a per-run ISO (tools/mkiso.sh)
+  uefi      OVMF -> GRUB (x86_64-efi) from the same per-run ISO
+  pxe       SeaBIOS -> iPXE (e1000 option ROM) -> TFTP boot/grub/i386-pc/core.0
+  pxe-uefi  OVMF -> e1000 EFI driver -> TFTP boot/grub/x86_64-efi/core.efi
+
+The firmware paths read the kernel arguments from grub.cfg, so each run gets
+its own grub.cfg and image, built by the lead's scripts (tools/mkiso.sh
+OUT.iso GRUBCFG, tools/mkpxe.sh OUTDIR GRUBCFG). QEMU's slirp network serves
+the PXE tree over TFTP (DHCP option 67 = bootfile).
+
+The console is the first UART (COM1, I/O 0x3f8) on QEMU's stdout; the kernel
+ends the run through isa-debug-exit at I/O port 0xf4 (docs/results.md).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+
+from . import ROOT, BUILD
+
+BOOTS = ("direct", "iso", "uefi", "pxe", "pxe-uefi")
+QEMU = "qemu-system-x86_64"
+
+# OVMF (code, vars template) pairs: Debian 12 (4 MiB and 2 MiB flash), Fedora, Arch.
+OVMF_PAIRS = [
+    ("/usr/share/OVMF/OVMF_CODE_4M.fd", "/usr/share/OVMF/OVMF_VARS_4M.fd"),
+    ("/usr/share/OVMF/OVMF_CODE.fd", "/usr/share/OVMF/OVMF_VARS.fd"),
+    ("/usr/share/edk2/ovmf/OVMF_CODE.fd", "/usr/share/edk2/ovmf/OVMF_VARS.fd"),
+    ("/usr/share/edk2/x64/OVMF_CODE.fd", "/usr/share/edk2/x64/OVMF_VARS.fd"),
+]
+# e1000: Debian's ipxe-qemu ships pxe-e1000.rom (BIOS) and efi-e1000.rom
+# (BIOS + EFI driver), which QEMU loads as the NIC's option ROM.
+NIC = "e1000"
+PXE_BOOTFILE = {"pxe": "boot/grub/i386-pc/core.0",
+                "pxe-uefi": "boot/grub/x86_64-efi/core.efi"}
+
+
+class ConfigError(Exception):
+    """A run that cannot be set up (missing firmware, no hugepages, ...)."""
+
+
+class BootConfig:
+    """What to boot and how. Sizes are QEMU -m strings ("2G", "512M")."""
+
+    def __init__(self, boot="direct", accel="auto", mem="4G", smp=1, cpu=None,
+                 args="", prealloc=True, hugepages=False, machine="q35",
+                 kernel=None, extra=None):
+        if boot not in BOOTS:
+            raise ConfigError("unknown boot path %r (one of %s)" % (boot, ", ".join(BOOTS)))
+        if accel not in ("auto", "kvm", "tcg"):
+            raise ConfigError("unknown accelerator %r (auto, kvm or tcg)" % accel)
+        self.boot = boot
+        self.accel = accel
+        self.mem = mem
+        self.smp = int(smp)
+        self.cpu = cpu
+        self.args = args
+        self.prealloc = prealloc
+        self.hugepages = hugepages
+        self.machine = machine
+        self.kernel = kernel or os.path.join(BUILD, "hugezero.elf")
+        self.extra = list(extra or [])
+
+
+def kvm_usable():
+    """True when /dev/kvm opens read-write (exists, permitted, not busy)."""
+    try:
+        fd = os.open("/dev/kvm", os.O_RDWR | os.O_CLOEXEC)
+    except OSError:
+        return False
+    os.close(fd)
+    return True
+
+
+def resolve_accel(accel):
+    if accel == "auto":
+        return "kvm" if kvm_usable() else "tcg"
+    if accel == "kvm" and not kvm_usable():
+        raise ConfigError("--accel kvm: /dev/kvm is missing or not usable (open O_RDWR failed)")
+    return accel
+
+
+def parse_size(s):
+    """Bytes in a QEMU -m size: a number with optional K/M/G/T suffix
+    (powers of 1024); no suffix means MiB as in QEMU. ValueError if bad."""
+    m = re.fullmatch(r"\s*(\d+)\s*([KMGTkmgt]?)[Bb]?\s*", str(s))
+    if not m:
+        raise ValueError("bad memory size %r" % s)
+    shift = {"": 20, "k": 10, "m": 20, "g": 30, "t": 40}[m.group(2).lower()]
+    return int(m.group(1)) << shift
+
+
+def find_ovmf():
+    for code, vars_ in OVMF_PAIRS:
+        if os.path.exists(code) and os.path.exists(vars_):
+            return code, vars_
+    raise ConfigError("no OVMF firmware found (tried %s); install the ovmf package"
+                      % ", ".join(c for c, _ in OVMF_PAIRS))
+
+
+def hugetlbfs_mount(mounts="/proc/mounts"):
+    """Mount point of the first hugetlbfs, or None."""
+    try:
+        with open(mounts) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) > 2 and parts[2] == "hugetlbfs":
+                    return parts[1]
+    except OSError:
+        pass
+    return None
+
+
+def hugepages_free(meminfo="/proc/meminfo"):
+    """(free default-size huge pages, their size in bytes) from /proc/meminfo."""
+    free = size = 0
+    with open(meminfo) as f:
+        for line in f:
+            if line.startswith("HugePages_Free:"):
+                free = int(line.split()[1])
+            elif line.startswith("Hugepagesize:"):
+                size = int(line.split()[1]) * 1024
+    return free, size
+
+
+def hugepage_backend(mem):
+    """QEMU arguments for hugetlbfs-backed guest RAM, or ConfigError."""
+    path = hugetlbfs_mount()
+    if not path:
+        raise ConfigError("--hugepages: no hugetlbfs mounted "
+                          "(mount -t hugetlbfs none /dev/hugepages)")
+    free, size = hugepages_free()
+    need = parse_size(mem)
+    if size == 0 or free * size < need:
+        raise ConfigError("--hugepages: %d free huge pages of %d KiB = %d MiB, guest needs %d MiB "
+                          "(echo N > /proc/sys/vm/nr_hugepages)"
+                          % (free, size >> 10, (free * size) >> 20, need >> 20))
+    return ["-object", "memory-backend-file,id=m0,size=%d,mem-path=%s,prealloc=on,share=off"
+            % (need, path), "-machine", "memory-backend=m0"]
+
+
+_GRUB_SAFE = re.compile(r"[A-Za-z0-9=,._:/+@%-]+")
+
+
+def grub_quote(word):
+    """A word quoted for GRUB script (single quotes, like sh)."""
+    if _GRUB_SAFE.fullmatch(word):
+        return word
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
+def grub_cfg(args):
+    """grub.cfg text booting /boot/hugezero.elf with kernel arguments `args`."""
+    words = " ".join(grub_quote(w) for w in args.split())
+    return ("serial --unit=0 --speed=115200\n"
+            "terminal_input serial\n"
+            "terminal_output serial\n"
+            "set timeout=0\n"
+            "menuentry 'hugezero' {\n"
+            "    multiboot2 /boot/hugezero.elf%s\n"
+            "    boot\n"
+            "}\n" % ((" " + words) if words else ""))
+
+
+def _script(name, kernel, *argv):
+    """Run tools/<name> ARGV with ELF=kernel (the scripts' override)."""
+    path = os.path.join(ROOT, "tools", name)
+    if not os.path.exists(path):
+        raise ConfigError("%s is missing" % path)
+    env = dict(os.environ, ELF=os.path.abspath(kernel))
+    p = subprocess.run([path] + list(argv), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+    if p.returncode != 0:
+        raise ConfigError("%s failed (exit %d):\n%s" % (name, p.returncode,
+                                                        p.stdout.decode(errors="replace")))
+
+
+def prepare(cfg, workdir):
+    """Build what the boot path needs in workdir; returns the QEMU arguments
+    for the boot media and firmware (not the common ones)."""
+    if not os.path.exists(cfg.kernel):
+        raise ConfigError("%s not found: run make" % cfg.kernel)
+    if cfg.boot == "direct":
+        return ["-kernel", cfg.kernel, "-append", cfg.args]
+    gcfg = os.path.join(workdir, "grub.cfg")
+    with open(gcfg, "w") as f:
+        f.write(grub_cfg(cfg.args))
+    out = []
+    if cfg.boot in ("uefi", "pxe-uefi"):
+        code, vars_ = find_ovmf()
+        vcopy = os.path.join(workdir, os.path.basename(vars_))
+        shutil.copyfile(vars_, vcopy)
+        out += ["-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" + code,
+                "-drive", "if=pflash,format=raw,unit=1,file=" + vcopy]
+    if cfg.boot in ("iso", "uefi"):
+        iso = os.path.join(workdir, "hugezero.iso")
+        _script("mkiso.sh", cfg.kernel, iso, gcfg)
+        out += ["-cdrom", iso, "-boot", "d"]
+    else:
+        tree = os.path.join(workdir, "pxe")
+        _script("mkpxe.sh", cfg.kernel, tree, gcfg)
+        out += ["-netdev", "user,id=n0,tftp=%s,bootfile=%s" % (tree, PXE_BOOTFILE[cfg.boot]),
+                "-device", "%s,netdev=n0,bootindex=0" % NIC, "-boot", "n"]
+    return out
+
+
+def command(cfg, media, accel):
+    """The full QEMU argv: common devices + accel/CPU/memory + media."""
+    cpu = cfg.cpu or ("host" if accel == "kvm" else "max")
+    argv = [QEMU, "-nodefaults", "-machine", cfg.machine, "-accel", accel, "-cpu", cpu,
+            "-m", str(cfg.mem), "-smp", str(cfg.smp),
+            "-display", "none", "-vga", "none", "-no-reboot", "-monitor", "none",
+            "-chardev", "stdio,id=ser0,signal=off", "-serial", "chardev:ser0",
+            "-device", "isa-debug-exit,iobase=0xf4,iosize=4"]
+    if cfg.hugepages:
+        argv += hugepage_backend(cfg.mem)
+    elif accel == "kvm" and cfg.prealloc:
+        argv += ["-mem-prealloc"]
+    return argv + media + cfg.extra
+
+
+def version():
+    """First line of `qemu-system-x86_64 --version`, or "" when absent."""
+    try:
+        p = subprocess.run([QEMU, "--version"], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return p.stdout.decode(errors="replace").split("\n")[0].strip()

@@ -1,0 +1,204 @@
+"""Results folders and record files.
+
+A results folder (written by `hz run`, or `hz parse -o`) holds:
+  serial.log     the raw console capture
+  records.jsonl  one record per line, each with its `run` index
+  summary.csv    one row per record except header/progress; `clear` columns first
+  meta.json      how the run was made (QEMU command line, host CPU, ...)
+  linux.jsonl    records from build/tools/linux-bench (`hz run --linux`)
+  *.png          plots (`hz plot`)
+load() reads any of: a folder, a .jsonl file, or a raw capture.
+"""
+
+import csv
+import json
+import os
+
+from . import records as rec
+
+# The `clear` record members (docs/results.md), in CSV column order.
+CLEAR_COLUMNS = ["strategy", "chunk", "bytes", "cache", "threads", "repeats",
+                 "min_ns", "median_ns", "max_ns", "gbps", "gbps_median", "cpb",
+                 "cv_pct", "verified", "source"]
+CSV_SKIP_TYPES = ("header", "progress")
+
+
+class ResultSet:
+    """Records from one place, with the run metadata when there is some."""
+
+    def __init__(self, name, records, meta=None, diags=None):
+        self.name = name
+        self.records = records
+        self.meta = meta or {}
+        self.diags = diags or []
+
+    def of_type(self, t):
+        return [r for r in self.records if r.get("t") == t]
+
+    def header(self):
+        """The first header record, or {}."""
+        h = self.of_type("header")
+        return h[0] if h else {}
+
+
+def _assign_runs(records):
+    run, seen = 0, False
+    for r in records:
+        if r.get("t") == "header" and seen:
+            run += 1
+        r.setdefault("run", run)
+        seen = True
+    return records
+
+
+def read_jsonl(path):
+    """Records from a JSON-lines file. Bad lines become Diagnostics."""
+    out, diags = [], []
+    with open(path, "rb") as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.decode("utf-8", errors="replace").strip()
+            if not line:
+                continue
+            try:
+                out.append(rec.parse_record(line))
+            except rec.RecordError as e:
+                diags.append(rec.Diagnostic(path, n, str(e)))
+    return _assign_runs(out), diags
+
+
+def _looks_like_jsonl(path):
+    with open(path, "rb") as f:
+        for raw in f:
+            s = raw.strip()
+            if s:
+                return s.startswith(b"{")
+    return False
+
+
+def load(path):
+    """A ResultSet from a results folder, a .jsonl file or a raw capture.
+
+    Raises OSError when nothing readable is there.
+    """
+    meta = {}
+    if os.path.isdir(path):
+        mp = os.path.join(path, "meta.json")
+        if os.path.exists(mp):
+            with open(mp) as f:
+                meta = json.load(f)
+        for name in ("records.jsonl", "serial.log"):
+            p = os.path.join(path, name)
+            if os.path.exists(p):
+                rs = load(p)
+                return ResultSet(path, rs.records, meta, rs.diags)
+        raise OSError("%s: no records.jsonl or serial.log" % path)
+    if path.endswith(".jsonl") or _looks_like_jsonl(path):
+        recs, diags = read_jsonl(path)
+    else:
+        with open(path, "rb") as f:
+            recs, diags = rec.extract(f.read(), path)
+    return ResultSet(path, recs, meta, diags)
+
+
+def dump_jsonl(f, records):
+    for r in records:
+        f.write(json.dumps(r, separators=(",", ":")) + "\n")
+
+
+def write_jsonl(path, records):
+    with open(path, "w") as f:
+        dump_jsonl(f, records)
+
+
+def _flatten(obj, prefix, out):
+    for k, v in obj.items():
+        key = prefix + k
+        if isinstance(v, dict):
+            _flatten(v, key + ".", out)
+        elif isinstance(v, list):
+            out[key] = json.dumps(v, separators=(",", ":"))
+        elif isinstance(v, bool):
+            out[key] = "true" if v else "false"
+        elif v is None:
+            out[key] = ""
+        else:
+            out[key] = v
+    return out
+
+
+def write_csv(path, records):
+    """One row per record (header and progress records left out).
+
+    Columns: run, t, then the `clear` members, then every other member in the
+    order first seen; nested objects become dotted names, arrays JSON text.
+    Returns the number of rows.
+    """
+    rows = [_flatten(r, "", {}) for r in records if r.get("t") not in CSV_SKIP_TYPES]
+    cols = ["run", "t"] + CLEAR_COLUMNS
+    seen = set(cols) | {"v"}
+    for row in rows:
+        for k in row:
+            if k not in seen:
+                seen.add(k)
+                cols.append(k)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    return len(rows)
+
+
+def write_records(outdir, records):
+    """records.jsonl and summary.csv (plus run<N>.csv per run when there are
+    several runs) into outdir. Returns the file names written."""
+    os.makedirs(outdir, exist_ok=True)
+    write_jsonl(os.path.join(outdir, "records.jsonl"), records)
+    write_csv(os.path.join(outdir, "summary.csv"), records)
+    names = ["records.jsonl", "summary.csv"]
+    per_run = rec.runs(records)
+    if len(per_run) > 1:
+        for run in per_run:
+            name = "run%d.csv" % run[0]["run"]
+            write_csv(os.path.join(outdir, name), run)
+            names.append(name)
+    return names
+
+
+def human_size(v):
+    """4096 -> "4K", 2097152 -> "2M"; strings pass through."""
+    if not isinstance(v, int) or isinstance(v, bool):
+        return str(v)
+    for shift, suffix in ((40, "T"), (30, "G"), (20, "M"), (10, "K")):
+        if v >= 1 << shift and v % (1 << shift) == 0:
+            return "%d%s" % (v >> shift, suffix)
+    return str(v)
+
+
+def machine(rs):
+    """One line naming the machine: CPU brand and hypervisor (TCG noted)."""
+    h = rs.header()
+    cpu = h.get("cpu") if isinstance(h.get("cpu"), dict) else {}
+    brand = cpu.get("brand") or rs.meta.get("host_cpu") or "unknown CPU"
+    hv = h.get("hypervisor")
+    if hv is None:
+        where = "hypervisor unknown"
+    elif hv == "":
+        where = "bare metal"
+    else:
+        where = "hypervisor %s" % hv
+    if h.get("tcg"):
+        where += ", QEMU TCG (not hardware timings)"
+    return "%s, %s" % (brand, where)
+
+
+def config(rs):
+    """One line naming the configuration: cmdline, boot path, commit/source."""
+    h = rs.header()
+    clear = rs.of_type("clear")
+    source = clear[0].get("source") if clear else None
+    source = source or h.get("source") or rs.meta.get("source") or "hugezero"
+    cmdline = h.get("cmdline", rs.meta.get("cmdline"))
+    boot = rs.meta.get("boot") or h.get("boot") or "?"
+    commit = h.get("commit") or rs.meta.get("commit") or "?"
+    return "cmdline %s, boot %s, %s %s" % (
+        json.dumps(cmdline if cmdline is not None else "?"), boot, source, commit)

@@ -1,0 +1,218 @@
+"""Boot hugezero once in QEMU: stream the console, enforce the timeout, map
+QEMU's exit status back to the kernel status, save the results folder.
+
+Exit statuses (docs/results.md): QEMU exits with (status << 1) | 1 through
+isa-debug-exit, so an odd QEMU status s means kernel status s >> 1. The
+runner adds 124 (timed out, QEMU killed) and 125 (QEMU ended without a
+kernel status: killed, triple fault with -no-reboot, bad option, or a "KVM
+internal error" after which QEMU pauses the guest and is killed at once).
+"""
+
+import datetime
+import json
+import os
+import platform
+import selectors
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+from . import ROOT, qemu, records as rec, results
+
+TIMEOUT = 124
+NO_STATUS = 125
+STATUS_NAMES = {0: "pass", 1: "fail", 2: "skipped", 3: "config", 4: "crash",
+                TIMEOUT: "timeout", NO_STATUS: "no status"}
+
+
+def map_exit(qemu_rc, timed_out):
+    """Kernel status from QEMU's exit status (see the module comment)."""
+    if timed_out:
+        return TIMEOUT
+    if qemu_rc is not None and qemu_rc > 0 and qemu_rc & 1:
+        return qemu_rc >> 1
+    return NO_STATUS
+
+
+class Console:
+    """Live console: prints each finished line without escape sequences; on
+    a terminal, `progress` records become one line rewritten in place."""
+
+    def __init__(self, out=None):
+        self.out = out or sys.stdout
+        self.tty = self.out.isatty()
+        self.partial = b""
+        self.status_shown = False
+
+    def _clear_status(self):
+        if self.status_shown:
+            self.out.write("\r\x1b[K")
+            self.status_shown = False
+
+    def _line(self, raw):
+        text = raw.decode("utf-8", errors="replace")
+        if self.tty and rec.MARK in text:
+            prog = [r for r in rec.records_in_line(text) if r["t"] == "progress"]
+            if prog:
+                p = prog[-1]
+                self._clear_status()
+                self.out.write("[%s %s%% eta %ss]" % (p.get("phase", "?"), p.get("pct", "?"),
+                                                       p.get("eta_s", "?")))
+                self.status_shown = True
+                return
+        self._clear_status()
+        self.out.write(rec.clean_line(text) + "\n")
+
+    def feed(self, data):
+        lines = (self.partial + data).split(b"\n")
+        self.partial = lines.pop()
+        for raw in lines:
+            self._line(raw)
+        self.out.flush()
+
+    def close(self):
+        if self.partial:
+            self._line(self.partial)
+            self.partial = b""
+        self._clear_status()
+        self.out.flush()
+
+
+class Outcome:
+    """The result of one boot; `status` is the kernel status or 124/125."""
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    @property
+    def status_name(self):
+        return STATUS_NAMES.get(self.status, "status %d" % self.status)
+
+
+# QEMU prints this and pauses the guest instead of exiting (KVM could not
+# emulate an instruction): nothing more will happen, so stop waiting.
+_STUCK = b"KVM internal error"
+
+
+def run_qemu(argv, timeout, serial_path, stderr_path, console=None):
+    """Run argv, copying stdout to serial_path (and console) and stderr to
+    stderr_path. Returns (exit status, or None when QEMU had to be killed
+    because the guest was stuck; timed_out; elapsed seconds)."""
+    start = time.monotonic()
+    timed_out = stuck = False
+    with open(serial_path, "wb") as log, open(stderr_path, "wb") as err:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, cwd=ROOT)
+        try:
+            sel = selectors.DefaultSelector()
+            sel.register(proc.stdout, selectors.EVENT_READ, log)
+            sel.register(proc.stderr, selectors.EVENT_READ, err)
+            errtext, deadline = b"", start + timeout
+            while sel.get_map():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    timed_out = not stuck
+                    break
+                for key, _ in sel.select(min(left, 1.0)):
+                    data = os.read(key.fd, 65536)
+                    if not data:
+                        sel.unregister(key.fileobj)
+                        continue
+                    key.data.write(data)
+                    key.data.flush()
+                    if key.data is log and console:
+                        console.feed(data)
+                    if key.data is err and not stuck:
+                        errtext = (errtext + data)[-4096:]
+                        if _STUCK in errtext:  # let the register dump finish
+                            stuck, deadline = True, min(deadline, time.monotonic() + 0.5)
+        finally:
+            if proc.poll() is None and (timed_out or stuck or sys.exc_info()[0]):
+                proc.kill()
+            try:
+                rc = proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                rc = proc.wait()
+            proc.stdout.close()
+            proc.stderr.close()
+            if console:
+                console.close()
+    return (None if stuck else rc), timed_out, time.monotonic() - start
+
+
+def host_cpu():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def git_commit():
+    try:
+        p = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty", "--abbrev=12"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=10)
+        return p.stdout.decode().strip() or "unknown"
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
+def new_results_dir(base, boot):
+    """results/<UTC timestamp>-<boot>/, with -2, -3... if it exists."""
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    path = os.path.join(base, "%s-%s" % (stamp, boot))
+    n = 1
+    while True:
+        try:
+            os.makedirs(path)
+            return path
+        except FileExistsError:
+            n += 1
+            path = os.path.join(base, "%s-%s-%d" % (stamp, boot, n))
+
+
+def boot(cfg, outdir, timeout, console=None):
+    """Boot cfg once; write serial.log, qemu.stderr, records.jsonl,
+    summary.csv and meta.json into outdir. Raises qemu.ConfigError when the
+    run cannot be set up."""
+    os.makedirs(outdir, exist_ok=True)
+    accel = qemu.resolve_accel(cfg.accel)
+    with tempfile.TemporaryDirectory(prefix="hz-run-") as work:
+        media = qemu.prepare(cfg, work)
+        if os.path.exists(os.path.join(work, "grub.cfg")):
+            with open(os.path.join(work, "grub.cfg")) as src, \
+                    open(os.path.join(outdir, "grub.cfg"), "w") as dst:
+                dst.write(src.read())
+        argv = qemu.command(cfg, media, accel)
+        started = datetime.datetime.now(datetime.timezone.utc)
+        rc, timed_out, elapsed = run_qemu(argv, timeout, os.path.join(outdir, "serial.log"),
+                                          os.path.join(outdir, "qemu.stderr"), console)
+    with open(os.path.join(outdir, "serial.log"), "rb") as f:
+        recs, diags = rec.extract(f.read(), os.path.join(outdir, "serial.log"))
+    with open(os.path.join(outdir, "qemu.stderr"), "rb") as f:
+        stderr = f.read().decode(errors="replace")
+    results.write_records(outdir, recs)
+    status = map_exit(rc, timed_out)
+    header = next((r for r in recs if r["t"] == "header"), {})
+    meta = {
+        "qemu_argv": argv, "qemu_cmdline": " ".join(shlex.quote(a) for a in argv),
+        "qemu_version": qemu.version(), "host_cpu": host_cpu(),
+        "host_kernel": platform.release(), "cmdline": cfg.args, "boot": cfg.boot,
+        "accel": accel, "mem": cfg.mem, "smp": cfg.smp, "timeout_s": timeout,
+        "started_utc": started.strftime("%Y-%m-%dT%H:%M:%SZ"), "elapsed_s": round(elapsed, 3),
+        "qemu_exit": rc, "timed_out": timed_out, "exit_status": status,
+        "status_name": STATUS_NAMES.get(status, str(status)),
+        "commit": header.get("commit") or git_commit(), "source": "hugezero",
+    }
+    with open(os.path.join(outdir, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=2)
+        f.write("\n")
+    return Outcome(status=status, qemu_rc=rc, timed_out=timed_out, elapsed=elapsed,
+                   records=recs, diags=diags, outdir=outdir, argv=argv, accel=accel,
+                   stderr=stderr, meta=meta)

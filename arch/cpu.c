@@ -85,3 +85,33 @@ bool cpu_has(struct cpu_feature f)
 const struct cpu_ident *cpu_ident(void) { return &ident; }
 
 bool cpu_is_tcg(void) { return strcmp(ident.hypervisor, "TCGTCGTCGTCG") == 0; }
+
+uint64_t cpu_llc_bytes(void)
+{
+    uint32_t leaf = 0, r[4];
+    if (ident.max_leaf >= 4 && strcmp(ident.vendor, "GenuineIntel") == 0)
+        leaf = 4;
+    else if (ident.max_ext_leaf >= 0x8000001du)
+        leaf = 0x8000001du;
+    else if (ident.max_leaf >= 4)
+        leaf = 4;
+    if (!leaf)
+        return 0;
+    uint64_t best = 0;
+    unsigned best_level = 0;
+    for (uint32_t sub = 0; sub < 16; sub++) {
+        cpuid(leaf, sub, r);
+        unsigned type = r[0] & 0x1f, level = (r[0] >> 5) & 7;
+        if (type == 0)
+            break;
+        if (type == 2) /* instruction cache */
+            continue;
+        uint64_t ways = ((r[1] >> 22) & 0x3ff) + 1, parts = ((r[1] >> 12) & 0x3ff) + 1;
+        uint64_t line = (r[1] & 0xfff) + 1, sets = (uint64_t)r[2] + 1;
+        if (level >= best_level) {
+            best_level = level;
+            best = ways * parts * line * sets;
+        }
+    }
+    return best;
+}

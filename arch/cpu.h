@@ -80,6 +80,14 @@ uint32_t cpu_leaf_reg(uint32_t leaf, uint32_t subleaf, enum cpuid_reg reg);
 /* Vendor, family/model/stepping, brand and hypervisor signature. */
 const struct cpu_ident *cpu_ident(void);
 
+/*
+ * Size in bytes of the last-level cache from the deterministic cache
+ * parameters, CPUID leaf 4 (Intel, SDM Vol. 2A) or 0x8000001D (AMD APM
+ * Vol. 3): ways x partitions x line size x sets of the highest-level data or
+ * unified cache. 0 when neither leaf is available (e.g. QEMU's qemu64).
+ */
+uint64_t cpu_llc_bytes(void);
+
 /* True when running under TCG (hypervisor signature "TCGTCGTCGTCG"). */
 bool cpu_is_tcg(void);
 

@@ -124,9 +124,10 @@ void kprintf(const char *fmt, ...)
     spin_unlock(&lock);
 }
 
-void record_emit(struct rec *r)
+void record_emit(struct rec *r) { record_emit_line(rec_end(r)); }
+
+void record_emit_line(const char *line)
 {
-    const char *line = rec_end(r);
     take();
     put_line_text(line, 0);
     put_line_text("\n", 0);

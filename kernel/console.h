@@ -23,6 +23,9 @@ void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Finish a record with rec_end() and print it as one line. */
 void record_emit(struct rec *r);
 
+/* Print a finished record line (from rec_end() or clear_record()). */
+void record_emit_line(const char *line);
+
 /* Crash path: from now on, a lock held too long (by a CPU that died inside
  * the console) is broken after a bounded wait instead of deadlocking. */
 void console_crash_mode(void);

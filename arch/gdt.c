@@ -4,6 +4,8 @@
 #include "arch/gdt.h"
 #include "kernel/kstring.h"
 
+#include <stddef.h>
+
 struct tss64 {
     uint32_t reserved0;
     uint64_t rsp[3];
@@ -16,7 +18,7 @@ struct tss64 {
 _Static_assert(sizeof(struct tss64) == 104, "64-bit TSS is 104 bytes (SDM Vol. 3A Figure 8-11)");
 
 struct cpu_tables {
-    uint64_t gdt[5]; /* null, code, data, TSS low, TSS high */
+    uint64_t gdt[7]; /* null, code, data, TSS low, TSS high, user data, user code */
     struct tss64 tss;
 };
 
@@ -36,6 +38,8 @@ void gdt_init_cpu(unsigned cpu)
     t->gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ull << 40) /* P, type 9 */ |
                 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
     t->gdt[4] = base >> 32;
+    t->gdt[5] = 0x00cff2000000ffffull; /* user data: P, DPL3, S, read/write */
+    t->gdt[6] = 0x00affa000000ffffull; /* user code: P, DPL3, S, exec/read, L */
     t->tss.ist[IST_NMI - 1] = (uint64_t)(uintptr_t)(ist_stacks[cpu][0] + IST_STACK_SIZE);
     t->tss.ist[IST_FAULT - 1] = (uint64_t)(uintptr_t)(ist_stacks[cpu][1] + IST_STACK_SIZE);
     t->tss.iomap_base = sizeof(t->tss); /* no I/O bitmap */
@@ -58,4 +62,9 @@ void gdt_init_cpu(unsigned cpu)
                      :
                      : "m"(gdtr), "i"(GDT_KERNEL_CS), "r"(GDT_KERNEL_DS), "r"(GDT_TSS)
                      : "rax", "memory");
+}
+
+void *gdt_tss_rsp0(unsigned cpu)
+{
+    return cpu < HZ_MAX_CPUS ? (uint8_t *)&tables[cpu].tss + offsetof(struct tss64, rsp) : 0;
 }

@@ -1,7 +1,8 @@
 /*
  * kernel/bench_clear.c - the single-thread clear benchmark (`run=clear`).
  *
- * Timing: interrupts are off for the whole run; tsc_start()/tsc_stop()
+ * Timing: interrupts are off for the whole run; the memory work runs at the
+ * measurement CPL (arch/user.h); tsc_start()/tsc_stop()
  * (MFENCE; LFENCE; RDTSC; LFENCE) bracket all the calls of one repeat, so
  * the dirtying pass before and non-temporal stores inside are drained at
  * both ends. One warm-up, then `repeats` timed repeats; min/median/max.
@@ -9,6 +10,7 @@
 #include "kernel/bench_clear.h"
 #include "arch/cpu.h"
 #include "arch/tsc.h"
+#include "arch/user.h"
 #include "arch/x86.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
@@ -93,14 +95,46 @@ static bool selected(const struct clear_strategy *s)
     return false;
 }
 
-/* One timed clear of [dst, dst + bytes) in `chunk`-byte calls. */
+/* Memory work for one step of a cell, run at the measurement CPL
+ * (arch/user.h): pure memory operations, no printing, no privileged code. */
+struct work {
+    enum { W_DIRTY, W_CLEAR, W_VERIFY } op;
+    const struct clear_strategy *s;
+    uint8_t *dst;
+    uint64_t bytes, chunk, seed;
+    uint64_t cycles; /* W_CLEAR: TSC cycles of the timed calls */
+    bool zero;       /* W_VERIFY: every byte read back zero */
+};
+
+static void work_fn(void *arg)
+{
+    struct work *w = arg;
+    size_t bad;
+    if (w->op == W_DIRTY) {
+        clear_dirty(w->dst, w->bytes, w->seed);
+    } else if (w->op == W_VERIFY) {
+        w->zero = clear_verify_zero(w->dst, w->bytes, &bad);
+    } else {
+        uint64_t t0 = tsc_start();
+        for (uint64_t off = 0; off < w->bytes; off += w->chunk)
+            w->s->fn(w->dst + off, w->bytes - off < w->chunk ? w->bytes - off : w->chunk);
+        w->cycles = tsc_stop() - t0;
+    }
+}
+
+static void work(struct work *w, int op)
+{
+    w->op = op;
+    user_run(0, work_fn, w);
+}
+
+/* One timed clear of [dst, dst + bytes) in `chunk`-byte calls; TSC cycles. */
 static uint64_t timed_clear(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes,
                             uint64_t chunk)
 {
-    uint64_t t0 = tsc_start();
-    for (uint64_t off = 0; off < bytes; off += chunk)
-        s->fn(dst + off, bytes - off < chunk ? bytes - off : chunk);
-    return tsc_stop() - t0;
+    struct work w = {.s = s, .dst = dst, .bytes = bytes, .chunk = chunk};
+    work(&w, W_CLEAR);
+    return w.cycles;
 }
 
 /* Measure one cell; emit its record; false when a repeat left non-zero bytes. */
@@ -109,13 +143,16 @@ static bool cell(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, u
 {
     bool cold = cache[0] == 'c', ok = true;
     uint64_t min_cyc = UINT64_MAX;
-    size_t bad;
+    struct work w = {.s = s, .dst = dst, .bytes = bytes, .chunk = chunk};
     for (unsigned r = 0; r <= reps; r++) { /* r == 0: warm-up, not recorded */
-        clear_dirty(dst, bytes, r + 1);
+        w.seed = r + 1;
+        work(&w, W_DIRTY);
         if (cold)
-            wbinvd();
-        uint64_t cyc = timed_clear(s, dst, bytes, chunk);
-        ok &= clear_verify_zero(dst, bytes, &bad);
+            wbinvd(); /* CPL 0 only: between the dirtying and the timed clear */
+        work(&w, W_CLEAR);
+        uint64_t cyc = w.cycles;
+        work(&w, W_VERIFY);
+        ok &= w.zero;
         if (r == 0)
             continue;
         ns[r - 1] = tsc_to_ns(cyc);
@@ -134,14 +171,29 @@ static bool cell(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, u
 /* The first clear of a frame never written since boot (host faults and all). */
 static void first_touch(const struct clear_strategy *s, uint64_t phys, uint64_t bytes)
 {
-    size_t bad;
-    uint64_t cyc = timed_clear(s, (uint8_t *)(uintptr_t)phys, bytes, bytes);
+    struct work w = {.s = s, .dst = (uint8_t *)(uintptr_t)phys, .bytes = bytes, .chunk = bytes};
+    uint64_t cyc = timed_clear(s, w.dst, bytes, bytes);
+    work(&w, W_VERIFY);
     ns[0] = tsc_to_ns(cyc);
-    struct clear_result cr = {s->name, bytes, bytes, "first_touch", 1, 1, {0}, cyc,
-                              clear_verify_zero((void *)(uintptr_t)phys, bytes, &bad), "hugezero"};
+    struct clear_result cr = {s->name, bytes, bytes, "first_touch", 1, 1, {0}, cyc, w.zero, "hugezero"};
     stats_compute(&cr.ns, ns, 1);
     char buf[HZ_RECORD_MAX];
     record_emit_line(clear_record(buf, sizeof(buf), &cr));
+}
+
+/* The correctness pass, at the measurement CPL like every bulk access. */
+struct verify {
+    const struct clear_strategy *s;
+    uint8_t *buf;
+    char *why;
+    size_t cap;
+    bool ok;
+};
+
+static void verify_fn(void *arg)
+{
+    struct verify *v = arg;
+    v->ok = clear_correctness(v->s, v->buf, v->why, v->cap);
 }
 
 static void print_table(void)
@@ -220,7 +272,9 @@ static void bench_clear(void)
         if (!touched && have_1g) /* the arena frame has never been written */
             first_touch(s, arena, big);
         touched = true;
-        if (!clear_correctness(s, base, why, sizeof(why))) {
+        struct verify v = {s, base, why, sizeof(why), false};
+        user_run(0, verify_fn, &v);
+        if (!v.ok) {
             result_fail(name, "correctness: %s", why);
             continue;
         }

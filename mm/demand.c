@@ -66,7 +66,7 @@ int demand_init(struct pool *p, struct spinlock *lock, size_t n)
         if (!pd_phys[g] && !(pd_phys[g] = vm_alloc_table()))
             goto nomem;
         if (fb == PAGE_SIZE_2M) /* PDEs are filled per fault: link the PD now */
-            pdpt[g] = pte_make_table(pd_phys[g], PTE_P | PTE_RW);
+            pdpt[g] = pte_make_table(pd_phys[g], PTE_P | PTE_RW | PTE_US);
     }
     for (size_t i = 0; i < n; i++)
         mapped[i] = false;
@@ -84,7 +84,7 @@ nomem:
  * PD of 2 MiB PDEs, or one PDE). NX: the region holds data only. */
 static void map_page(size_t page, uint64_t phys)
 {
-    uint64_t fl = PTE_P | PTE_RW | (vm_info()->nx ? PTE_NX : 0);
+    uint64_t fl = PTE_P | PTE_RW | PTE_US | (vm_info()->nx ? PTE_NX : 0);
     uint64_t va = DEMAND_BASE + page * page_bytes;
     if (leaf_1g) {
         pdpt[page] = pte_make_1g(phys, fl);
@@ -92,12 +92,13 @@ static void map_page(size_t page, uint64_t phys)
         uint64_t *pd = (uint64_t *)(uintptr_t)pd_phys[page];
         for (unsigned i = 0; i < PT_ENTRIES; i++)
             pd[i] = pte_make_2m(phys + i * PAGE_SIZE_2M, fl);
-        pdpt[page] = pte_make_table(pd_phys[page], PTE_P | PTE_RW);
+        pdpt[page] = pte_make_table(pd_phys[page], PTE_P | PTE_RW | PTE_US);
     } else {
         uint64_t *pd = (uint64_t *)(uintptr_t)pd_phys[va_pdpt_index(va)];
         pd[va_pd_index(va)] = pte_make_2m(phys, fl);
     }
     invlpg((void *)(uintptr_t)va); /* drop a cached not-present walk (SDM §4.10.4.1) */
+    vm_flush_all();
 }
 
 static bool demand_fault(struct trap_frame *f)

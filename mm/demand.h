@@ -28,7 +28,10 @@
 #include "kernel/spinlock.h"
 #include "mm/pool.h"
 
-#define DEMAND_BASE 0xffff800000000000ull /* PML4 entry 256: the first kernel-half slot */
+/* PML4 entry 128 (64 TiB): far above any identity-mapped RAM, and in the
+ * lower canonical half, because PVM-style hypervisors reserve the upper half
+ * and fault any CPL 3 access there (arch/user.h). */
+#define DEMAND_BASE 0x0000400000000000ull
 #define DEMAND_MAX_PAGES 512               /* 512 GiB of 1 GiB pages, or 1 GiB of 2 MiB */
 #define DEMAND_MAX_SAMPLES 4096
 

@@ -36,11 +36,11 @@ static uint64_t leaf_flags(uint64_t pa, uint64_t size)
     uint64_t nx = info.nx ? PTE_NX : 0;
     if (size == PAGE_SIZE_4K && pa >= kva(__kernel_start) && pa < kva(__kernel_end)) {
         if (pa < kva(__rodata_start))
-            return PTE_P; /* text: read-only, executable */
+            return PTE_P | PTE_US; /* text: read-only, executable */
         if (pa < kva(__data_start))
-            return PTE_P | nx; /* rodata */
+            return PTE_P | PTE_US | nx; /* rodata */
     }
-    return PTE_P | PTE_RW | nx;
+    return PTE_P | PTE_RW | PTE_US | nx;
 }
 
 /* Must [base, base + size) be mapped with smaller pages? */
@@ -87,7 +87,7 @@ static int map_table(uint64_t *table, unsigned level, uint64_t base)
         int rc = map_table((uint64_t *)(uintptr_t)sub, level - 1, pa);
         if (rc)
             return rc;
-        table[i] = pte_make_table(sub, PTE_P | PTE_RW);
+        table[i] = pte_make_table(sub, PTE_P | PTE_RW | PTE_US);
     }
     return 0;
 }
@@ -118,7 +118,7 @@ int vm_init(struct frames *f, const struct memmap *m, vm_mixed_fn mixed)
         uint64_t pdpt = vm_alloc_table();
         if (!pdpt || map_table((uint64_t *)(uintptr_t)pdpt, PT_LEVEL_PDPT, base))
             goto nomem;
-        pml4[va_pml4_index(base)] = pte_make_table(pdpt, PTE_P | PTE_RW);
+        pml4[va_pml4_index(base)] = pte_make_table(pdpt, PTE_P | PTE_RW | PTE_US);
     }
     write_cr3(root);
     kprintf("vm: identity map of %llu GiB with %s pages (%u split for the kernel image, page 0 "
@@ -147,7 +147,7 @@ uint64_t *vm_entry(uint64_t va, unsigned level, bool create)
             uint64_t t = create ? vm_alloc_table() : 0;
             if (!t)
                 return 0;
-            *e = pte_make_table(t, PTE_P | PTE_RW);
+            *e = pte_make_table(t, PTE_P | PTE_RW | PTE_US);
         } else if (pte_is_leaf(*e, l)) {
             return 0;
         }

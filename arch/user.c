@@ -1,0 +1,112 @@
+/*
+ * arch/user.c - measurement CPL: per-CPU user stacks and the ring choice.
+ */
+#include "arch/user.h"
+#include "arch/clear.h"
+#include "arch/gdt.h"
+#include "arch/trap.h"
+#include "arch/tsc.h"
+#include "kernel/cmdline.h"
+#include "kernel/console.h"
+#include "kernel/kstring.h"
+#include "kernel/record.h"
+#include "mm/mm.h"
+#include "mm/paging.h"
+
+#define STACK_BYTES 16384u /* per stack; two per CPU */
+#define STACKS_PER_FRAME (PAGE_SIZE_2M / (2 * STACK_BYTES))
+#define PROBE_BYTES 65536u
+
+static int cpl_opt;
+static const char *const cpl_choices[] = {"auto", "0", "3", 0};
+HZ_OPTION(opt_cpl, .name = "cpl", .kind = OPT_ENUM, .dest = &cpl_opt, .choices = cpl_choices,
+          .accepted = "auto|0|3",
+          .help = "privilege level of measured memory work (auto: 3 when ring 0 is emulated)");
+
+static int cpl;
+static uint64_t stack_frames[(HZ_MAX_CPUS + STACKS_PER_FRAME - 1) / STACKS_PER_FRAME];
+static uint8_t probe[PROBE_BYTES] __attribute__((aligned(4096)));
+
+int user_cpl(void) { return cpl; }
+
+static uint64_t stack_top(unsigned cpu, unsigned which)
+{
+    uint64_t base = stack_frames[cpu / STACKS_PER_FRAME];
+    return base + ((cpu % STACKS_PER_FRAME) * 2 + which + 1) * STACK_BYTES;
+}
+
+static void enter(unsigned cpu, unsigned which, user_fn fn, void *arg)
+{
+    void *rsp0 = gdt_tss_rsp0(cpu);
+    uint64_t saved;
+    memcpy(&saved, rsp0, sizeof(saved));
+    user_enter(fn, arg, stack_top(cpu, which), rsp0);
+    memcpy(rsp0, &saved, sizeof(saved));
+}
+
+void user_run(unsigned cpu, user_fn fn, void *arg)
+{
+    if (cpl == 3 && cpu < HZ_MAX_CPUS && stack_frames[cpu / STACKS_PER_FRAME])
+        enter(cpu, 0, fn, arg);
+    else
+        fn(arg);
+}
+
+void user_run_fault(unsigned cpu, user_fn fn, void *arg)
+{
+    if (cpl == 3 && cpu < HZ_MAX_CPUS && stack_frames[cpu / STACKS_PER_FRAME])
+        enter(cpu, 1, fn, arg);
+    else
+        fn(arg);
+}
+
+/* #UD at user_return from CPL 3: the end of a user_enter call. The CPU
+ * pushed its frame at TSS.RSP0, so RSP0 is just above the trap frame. */
+static bool user_ud(struct trap_frame *f)
+{
+    if ((f->cs & 3) != 3 || f->rip != (uint64_t)(uintptr_t)user_return)
+        return false;
+    user_unwind((uint64_t)(uintptr_t)(f + 1));
+}
+
+static void probe_fn(void *arg)
+{
+    uint64_t *cyc = arg, best = UINT64_MAX;
+    for (int i = 0; i < 3; i++) {
+        uint64_t t0 = tsc_start();
+        clear_movq_unroll(probe, PROBE_BYTES);
+        uint64_t t = tsc_stop() - t0;
+        if (t < best)
+            best = t;
+    }
+    *cyc = best;
+}
+
+int user_init(void)
+{
+    struct frames *f = mm_frames();
+    trap_set_handler(6, user_ud);
+    for (size_t i = 0; i < sizeof(stack_frames) / sizeof(stack_frames[0]); i++)
+        if (frames_alloc(f, PAGE_SIZE_2M, FRAMES_NO_LIMIT, &stack_frames[i]) != FRAMES_OK) {
+            kprintf("user: no memory for CPL 3 stacks: measuring at CPL 0\n");
+            return cpl = 0;
+        }
+    uint64_t r0 = 0, r3 = 0;
+    probe_fn(&r0);
+    cpl = 3;
+    user_run(0, probe_fn, &r3);
+    cpl = cpl_opt == 1 ? 0 : cpl_opt == 2 ? 3 : (r0 > 4 * r3 ? 3 : 0);
+    kprintf("user: 64 KiB of stores: %llu cycles at CPL 0, %llu at CPL 3: measuring at CPL %d%s\n",
+            (unsigned long long)r0, (unsigned long long)r3, cpl,
+            cpl_opt == 0 && cpl == 3 ? " (ring 0 is emulated by the hypervisor)" : "");
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    rec_begin(&r, buf, sizeof(buf), "measure");
+    rec_u64(&r, "cpl", (uint64_t)cpl);
+    rec_str(&r, "choice", cpl_choices[cpl_opt]);
+    rec_u64(&r, "probe_bytes", PROBE_BYTES);
+    rec_u64(&r, "cpl0_cyc", r0);
+    rec_u64(&r, "cpl3_cyc", r3);
+    record_emit(&r);
+    return cpl;
+}

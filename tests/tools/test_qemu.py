@@ -62,7 +62,7 @@ class CommandLine(unittest.TestCase):
 
     def test_kvm_host_cpu_and_prealloc(self):
         s = " ".join(qemu.command(qemu.BootConfig(smp=4), [], "kvm"))
-        self.assertIn("-accel kvm -cpu host -m 4G -smp 4", s)
+        self.assertIn("-accel kvm -cpu host,+invtsc -m 4G -smp 4", s)
         self.assertIn("-mem-prealloc", s)
         s = " ".join(qemu.command(qemu.BootConfig(prealloc=False, cpu="Icelake-Server"), [], "kvm"))
         self.assertNotIn("-mem-prealloc", s)

@@ -210,7 +210,9 @@ def prepare(cfg, workdir):
 
 def command(cfg, media, accel):
     """The full QEMU argv: common devices + accel/CPU/memory + media."""
-    cpu = cfg.cpu or ("host" if accel == "kvm" else "max")
+    # +invtsc: QEMU hides the invariant-TSC bit by default (it blocks
+    # migration); hugezero needs it to call its timings reliable.
+    cpu = cfg.cpu or ("host,+invtsc" if accel == "kvm" else "max")
     argv = [QEMU, "-nodefaults", "-machine", cfg.machine, "-accel", accel, "-cpu", cpu,
             "-m", str(cfg.mem), "-smp", str(cfg.smp),
             "-display", "none", "-vga", "none", "-no-reboot", "-monitor", "none",

@@ -107,7 +107,7 @@ test-boot: all pxe
 bench:
 	@tools/deps.sh
 	@$(MAKE) --no-print-directory all linux-bench
-	tools/bench.sh
+	tools/bench.py
 
 qemu-gdb: $(B)/hugezero.elf
 	qemu-system-x86_64 -accel tcg -m 2G -serial stdio -display none -s -S \

@@ -147,6 +147,7 @@ int pvh_parse(struct bootinfo *bi, const void *si, uint64_t limit)
     }
 
     bi->path = BOOT_PVH;
+    memcpy(bi->loader, "pvh", 4); /* PVH names no loader: docs/results.md says "pvh" */
     bi->map_source = "pvh-memmap";
     bi->info_start = addr;
     bi->info_end = addr + size;

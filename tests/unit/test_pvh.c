@@ -87,7 +87,7 @@ static void test_qemu_good(void **state)
     assert_int_equal(bi.ndiag, 0);
     assert_int_equal(bi.path, BOOT_PVH);
     assert_string_equal(boot_path_name(bi.path), "pvh");
-    assert_string_equal(bi.loader, "");
+    assert_string_equal(bi.loader, "pvh");
     assert_string_equal(bi.map_source, "pvh-memmap");
     assert_string_equal(bi.cmdline, "console=ttyS0 threads=2");
     assert_int_equal(bi.rsdp_paddr, PADDR(rsdp));

@@ -7,6 +7,7 @@
 #include "arch/fpu.h"
 #include "arch/gdt.h"
 #include "arch/tsc.h"
+#include "arch/user.h"
 #include "arch/trap.h"
 #include "boot/bootinfo.h"
 #include "kernel/console.h"
@@ -16,6 +17,7 @@
 #include "kernel/record.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
+#include "kernel/smp.h"
 #include "mm/mm.h"
 
 #define MB2_BOOTLOADER_MAGIC 0x36d76289u /* Multiboot2 spec §3.2 */
@@ -151,6 +153,8 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     }
     if (mm_init(&bi) < 0) /* frames + page tables: before any benchmark */
         hz_exit(HZ_FAIL);
+    user_init(); /* measurement CPL: after mm_init (stacks) and fpu_init */
+    smp_init(&bi); /* APs from the MADT: after mm_init (AP stacks, trampoline page), TSC, options */
     if (boot_ok < 0 || bi.ndiag)
         result_fail("boot.info", "%zu problem(s) in the boot information (see boot: lines)",
                     bi.ndiag + bi.ndiag_dropped);

@@ -38,6 +38,7 @@ class Case:
         self.accel = sec["accel"]
         self.mem = sec["mem"]
         self.smp = int(sec["smp"])
+        self.maxcpus = sec.getint("maxcpus", fallback=0)
         self.cpu = sec["cpu"] or None
         self.prealloc = sec.getboolean("prealloc")
         self.args = " ".join(sec["args"].split())
@@ -166,7 +167,8 @@ def run_case(case, outbase=OUTBASE):
     if case.accel == "kvm" and not qemu.kvm_usable():
         return "SKIP", ["/dev/kvm not usable"], 0.0
     cfg = qemu.BootConfig(boot=case.boot, accel=case.accel, mem=case.mem, smp=case.smp,
-                          cpu=case.cpu, args=case.args, prealloc=case.prealloc)
+                          cpu=case.cpu, args=case.args, prealloc=case.prealloc,
+                          maxcpus=case.maxcpus)
     outdir = os.path.join(outbase, case.name)
     try:
         out = runner.boot(cfg, outdir, case.timeout)

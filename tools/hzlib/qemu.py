@@ -48,7 +48,7 @@ class BootConfig:
 
     def __init__(self, boot="direct", accel="auto", mem="4G", smp=1, cpu=None,
                  args="", prealloc=True, hugepages=False, machine="q35",
-                 kernel=None, extra=None):
+                 kernel=None, extra=None, maxcpus=0):
         if boot not in BOOTS:
             raise ConfigError("unknown boot path %r (one of %s)" % (boot, ", ".join(BOOTS)))
         if accel not in ("auto", "kvm", "tcg"):
@@ -57,6 +57,9 @@ class BootConfig:
         self.accel = accel
         self.mem = mem
         self.smp = int(smp)
+        self.maxcpus = int(maxcpus)  # 0: as many as smp (QEMU -smp N,maxcpus=M)
+        if self.maxcpus and self.maxcpus < self.smp:
+            raise ConfigError("maxcpus %d is below smp %d" % (self.maxcpus, self.smp))
         self.cpu = cpu
         self.args = args
         self.prealloc = prealloc
@@ -214,7 +217,7 @@ def command(cfg, media, accel):
     # migration); hugezero needs it to call its timings reliable.
     cpu = cfg.cpu or ("host,+invtsc" if accel == "kvm" else "max")
     argv = [QEMU, "-nodefaults", "-machine", cfg.machine, "-accel", accel, "-cpu", cpu,
-            "-m", str(cfg.mem), "-smp", str(cfg.smp),
+            "-m", str(cfg.mem), "-smp", str(cfg.smp) + (",maxcpus=%d" % cfg.maxcpus if cfg.maxcpus else ""),
             "-display", "none", "-vga", "none", "-no-reboot", "-monitor", "none",
             "-chardev", "stdio,id=ser0,signal=off", "-serial", "chardev:ser0",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=4"]

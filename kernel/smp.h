@@ -1,0 +1,134 @@
+/*
+ * kernel/smp.h - every CPU of the machine: start-up of the application
+ * processors (APs) listed in the ACPI MADT (ACPI 6.5 §5.2.12), per-CPU
+ * blocks, and running work on a set of CPUs with a barrier.
+ *
+ * Start-up (kernel/smp.c) follows Intel SDM Vol. 3A §9.4.4.1 for each
+ * MADT-enabled CPU, one at a time: INIT, 10 ms, START-UP, 200 us, a second
+ * START-UP unless the AP already runs, then a wait of at most
+ * SMP_START_TIMEOUT_MS for the AP to report; one more full attempt, then the
+ * AP is sent INIT again (parked in wait-for-SIPI) and reported. Delays are
+ * TSC-calibrated (arch/tsc.h). Nothing waits forever.
+ *
+ * CPU indices: 0 is the boot CPU (BSP); APs get 1, 2, ... in MADT order as
+ * they are started. Each CPU's GS base points at its per-CPU block.
+ *
+ * APs run with interrupts off and poll their mailbox (PAUSE in the loop, no
+ * HLT: nothing would wake them) until smp_run() hands them work; the poll
+ * runs at the measurement CPL (arch/user.h), so an idle CPU is not emulated
+ * where the hypervisor emulates ring 0. They never take a lock while idle,
+ * so hz_exit() on any CPU ends the run regardless.
+ */
+#ifndef HZ_KERNEL_SMP_H
+#define HZ_KERNEL_SMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/gdt.h" /* HZ_MAX_CPUS */
+#include "boot/bootinfo.h"
+
+#define SMP_START_TIMEOUT_MS 1000 /* per attempt, after the second START-UP */
+#define SMP_INIT_DELAY_US 10000   /* INIT to START-UP, SDM Vol. 3A §9.4.4.1 */
+#define SMP_SIPI_DELAY_US 200     /* between the two START-UPs */
+
+enum smp_state {
+    SMP_CPU_OFFLINE = 0, /* never started */
+    SMP_CPU_STARTING,    /* INIT/START-UP sent, not reported yet */
+    SMP_CPU_ONLINE,      /* idle or running work */
+    SMP_CPU_FAILED,      /* did not come up; parked with INIT */
+    SMP_CPU_STUCK,       /* did not finish work in time; never used again */
+};
+
+struct smp_cpu {
+    unsigned index;
+    uint32_t apic_id;
+    int32_t domain;          /* SRAT proximity domain, -1 when unknown */
+    uint32_t acpi_uid;       /* MADT ACPI Processor UID */
+    volatile uint32_t state; /* enum smp_state */
+    uint64_t start_ns;       /* first INIT to "online" (0 for the BSP) */
+};
+
+/*
+ * Start every MADT-enabled CPU (at most `smp=N` CPUs in all; none with
+ * `nosmp`), print the table APIC ID -> CPU index -> proximity domain, and
+ * emit one `cpu` record per MADT entry and one `smp` record
+ * (docs/results.md). Needs: ACPI parsed, TSC calibrated, options parsed,
+ * mm_init() done (AP stacks come from the frame allocator, the trampoline
+ * page is made executable with vm_set_exec()). Emits pass/fail `smp.start`.
+ * Without a MADT or a usable APIC only the BSP runs.
+ */
+void smp_init(const struct bootinfo *bi);
+
+/* CPUs with an index (0..smp_count()-1), online or not. 1 before smp_init. */
+unsigned smp_count(void);
+
+/* CPUs now in state SMP_CPU_ONLINE (the BSP included). */
+unsigned smp_online(void);
+
+/* CPU `i`, or NULL when i >= smp_count(). */
+const struct smp_cpu *smp_cpu(unsigned i);
+
+/* Index of the calling CPU (0 before smp_init: only the BSP runs then).
+ * Reads the per-CPU block through GS: call at CPL 0, not from code run at
+ * CPL 3 by arch/user.h (pass the index there instead). */
+unsigned smp_cpu_index(void);
+
+/* ---- running work (kernel/smp_work.c) ---- */
+
+/* A set of CPU indices. */
+struct smp_set {
+    uint64_t bits[HZ_MAX_CPUS / 64];
+};
+
+void smp_set_clear(struct smp_set *s);
+/* Add/test CPU i; indices >= HZ_MAX_CPUS are ignored / absent. */
+void smp_set_add(struct smp_set *s, unsigned i);
+bool smp_set_has(const struct smp_set *s, unsigned i);
+unsigned smp_set_count(const struct smp_set *s);
+
+typedef void (*smp_fn)(unsigned cpu, void *arg);
+
+/*
+ * Run fn(cpu, arg) on every CPU of `set` and wait until all have returned.
+ * fn runs at CPL 0 with interrupts off (measured memory work inside it goes
+ * through arch/user.h user_run). Call on the BSP only. When the BSP (index 0) is in the set it runs fn
+ * itself after handing the work to the others. Waits at most `timeout_us`
+ * microseconds (TSC) after the BSP's own call: a CPU that has not finished
+ * by then is printed, marked SMP_CPU_STUCK and never given work again.
+ * Returns 0 when every CPU finished; -1 when one got stuck (the caller
+ * reports a failure: its fn may still be running); -2 without running
+ * anything when called off the BSP, the set is empty or holds a CPU that is
+ * not online.
+ */
+int smp_run(const struct smp_set *set, smp_fn fn, void *arg, uint64_t timeout_us);
+
+/*
+ * A sense-reversing barrier for `parties` CPUs: a locked decrement of the
+ * arrivals still missing, and a shared sense flag the last arrival flips.
+ * Each CPU keeps its own sense in the barrier, by the CPU index it passes
+ * (0..HZ_MAX_CPUS-1, distinct per party; passed rather than read from GS so
+ * the barrier also works in code run at CPL 3, arch/user.h). Memory only:
+ * usable at any CPL. smp_barrier_wait() returns true when all parties
+ * arrived; false when `timeout_cyc` TSC cycles passed first or the barrier
+ * is broken: a timeout breaks it for everyone, so no CPU waits on a barrier
+ * that can never complete. Reuse after a break needs smp_barrier_init().
+ */
+struct smp_barrier {
+    uint32_t parties;
+    volatile uint32_t left;   /* arrivals still missing in this round */
+    volatile uint32_t sense;  /* flips when a round completes */
+    volatile uint32_t broken; /* set by a waiter that timed out */
+    uint8_t local[HZ_MAX_CPUS];
+};
+
+void smp_barrier_init(struct smp_barrier *b, unsigned parties);
+bool smp_barrier_wait(struct smp_barrier *b, unsigned cpu, uint64_t timeout_cyc);
+
+/* Called by arch/trampoline.asm on each AP's own stack; never returns. */
+_Noreturn void smp_ap_main(uint64_t cpu);
+
+/* For kernel/smp_work.c: the AP idle loop (never returns). */
+_Noreturn void smp_idle(unsigned cpu);
+
+#endif /* HZ_KERNEL_SMP_H */

@@ -1,0 +1,142 @@
+/*
+ * kernel/smp_work.c - running work on a set of CPUs, the AP idle loop and
+ * the sense-reversing barrier (kernel/smp.h). Ordering uses the compiler's
+ * __atomic builtins: release stores publish the work, acquire loads take it
+ * (plain MOVs on x86, whose stores are not reordered with other stores nor
+ * loads with other loads, SDM Vol. 3A §9.2.2); the barrier's count is a
+ * LOCK-prefixed SUB, which is ordered with every load and store (§9.2.2,
+ * §9.1.2.2).
+ */
+#include "kernel/smp.h"
+#include "arch/tsc.h"
+#include "arch/user.h"
+#include "arch/x86.h"
+#include "kernel/console.h"
+#include "kernel/kstring.h"
+#include "kernel/smp_priv.h"
+
+void smp_set_clear(struct smp_set *s) { memset(s, 0, sizeof(*s)); }
+
+void smp_set_add(struct smp_set *s, unsigned i)
+{
+    if (i < HZ_MAX_CPUS)
+        s->bits[i / 64] |= 1ull << (i % 64);
+}
+
+bool smp_set_has(const struct smp_set *s, unsigned i)
+{
+    return i < HZ_MAX_CPUS && (s->bits[i / 64] >> (i % 64)) & 1;
+}
+
+unsigned smp_set_count(const struct smp_set *s)
+{
+    unsigned n = 0;
+    for (unsigned w = 0; w < HZ_MAX_CPUS / 64; w++) /* no libgcc: no __builtin_popcount */
+        for (uint64_t b = s->bits[w]; b; b &= b - 1)
+            n++;
+    return n;
+}
+
+struct idle_wait {
+    volatile uint64_t *work_seq;
+    uint64_t seen, got;
+};
+
+/* Poll until the mailbox changes. Memory only, so it runs at the
+ * measurement CPL: where the hypervisor emulates ring 0 (arch/user.h), an
+ * idle CPU spinning in ring 0 would load the host and skew the figures of
+ * the CPUs that work. */
+static void wait_work(void *arg)
+{
+    struct idle_wait *w = arg;
+    uint64_t s;
+    while ((s = __atomic_load_n(w->work_seq, __ATOMIC_ACQUIRE)) == w->seen)
+        cpu_relax();
+    w->got = s;
+}
+
+_Noreturn void smp_idle(unsigned cpu)
+{
+    struct percpu *pc = &smp_percpu[cpu];
+    struct idle_wait w = {&pc->work_seq, __atomic_load_n(&pc->work_seq, __ATOMIC_ACQUIRE), 0};
+    for (;;) {
+        user_run(cpu, wait_work, &w);
+        w.seen = w.got;
+        pc->fn(cpu, pc->arg); /* at CPL 0 */
+        __atomic_store_n(&pc->done_seq, w.got, __ATOMIC_RELEASE);
+    }
+}
+
+static uint64_t us_to_cyc(uint64_t us)
+{
+    uint64_t hz = tsc_info()->hz ? tsc_info()->hz : 4000000000ull;
+    return mul_div_u64(us, hz, 1000000);
+}
+
+int smp_run(const struct smp_set *set, smp_fn fn, void *arg, uint64_t timeout_us)
+{
+    static uint64_t seq;
+    if (smp_cpu_index() != 0 || !smp_set_count(set))
+        return -2;
+    for (unsigned i = 0; i < HZ_MAX_CPUS; i++)
+        if (smp_set_has(set, i) && (i >= smp_ncpu || smp_percpu[i].info.state != SMP_CPU_ONLINE))
+            return -2;
+    seq++;
+    for (unsigned i = 1; i < smp_ncpu; i++) {
+        if (!smp_set_has(set, i))
+            continue;
+        smp_percpu[i].fn = fn;
+        smp_percpu[i].arg = arg;
+        __atomic_store_n(&smp_percpu[i].work_seq, seq, __ATOMIC_RELEASE);
+    }
+    if (smp_set_has(set, 0))
+        fn(0, arg);
+
+    uint64_t end = rdtsc() + us_to_cyc(timeout_us);
+    int rc = 0;
+    for (unsigned i = 1; i < smp_ncpu; i++) {
+        if (!smp_set_has(set, i))
+            continue;
+        struct percpu *pc = &smp_percpu[i];
+        while (__atomic_load_n(&pc->done_seq, __ATOMIC_ACQUIRE) != seq && rdtsc() < end)
+            cpu_relax();
+        if (__atomic_load_n(&pc->done_seq, __ATOMIC_ACQUIRE) != seq) {
+            pc->info.state = SMP_CPU_STUCK;
+            kprintf("smp: CPU %u (APIC ID %u) did not finish its work within %llu ms: "
+                    "marked stuck, no more work for it\n",
+                    i, pc->info.apic_id, (unsigned long long)(timeout_us / 1000));
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+void smp_barrier_init(struct smp_barrier *b, unsigned parties)
+{
+    memset(b, 0, sizeof(*b));
+    b->parties = parties;
+    b->left = parties;
+}
+
+bool smp_barrier_wait(struct smp_barrier *b, unsigned cpu, uint64_t timeout_cyc)
+{
+    uint32_t mine = b->local[cpu % HZ_MAX_CPUS] ^= 1; /* the sense that ends this round */
+    if (__atomic_load_n(&b->broken, __ATOMIC_ACQUIRE))
+        return false;
+    if (__atomic_sub_fetch(&b->left, 1, __ATOMIC_ACQ_REL) == 0) {
+        b->left = b->parties; /* before the release below: next round starts clean */
+        __atomic_store_n(&b->sense, mine, __ATOMIC_RELEASE);
+        return true;
+    }
+    uint64_t start = rdtsc();
+    while (__atomic_load_n(&b->sense, __ATOMIC_ACQUIRE) != mine) {
+        if (__atomic_load_n(&b->broken, __ATOMIC_ACQUIRE))
+            return false;
+        if (rdtsc() - start > timeout_cyc) {
+            __atomic_store_n(&b->broken, 1, __ATOMIC_RELEASE);
+            return false;
+        }
+        cpu_relax();
+    }
+    return true;
+}

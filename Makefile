@@ -91,7 +91,7 @@ run:
 	@tools/deps.sh
 	@$(MAKE) --no-print-directory all pxe
 	tools/hz run --boot $(or $(BOOT),direct) $(if $(ACCEL),--accel $(ACCEL)) \
-		$(if $(MEM),-m $(MEM)) $(if $(SMP),--smp $(SMP)) -- $(ARGS)
+		$(if $(MEM),-m $(MEM)) --smp $(or $(SMP),2) -- $(ARGS)
 
 test:
 	@tools/deps.sh

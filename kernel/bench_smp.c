@@ -12,6 +12,7 @@
  * `smp_scale` per cell with its fraction of the peak (docs/results.md).
  */
 #include "kernel/bench_smp.h"
+#include "arch/cpu.h"
 #include "arch/tsc.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
@@ -24,7 +25,7 @@
 #define MAX_COUNTS 6
 #define MAX_CELLS 96 /* >= strategies x MAX_COUNTS */
 
-static uint64_t opt_bytes = 1ull << 30, opt_chunk = 2ull << 20, opt_repeats = 5;
+static uint64_t opt_bytes /* 0: 1 GiB, 64 MiB under TCG */, opt_chunk = 2ull << 20, opt_repeats = 5;
 static uint32_t opt_skip_mask; /* strategies left out by smp_strategies= */
 static bool opt_strategies_given;
 
@@ -319,7 +320,8 @@ static void smp_scenario(void)
     }
     bool numa = known && nd >= 2;
     uint64_t unit = opt_chunk < PAGE_SIZE_2M ? opt_chunk : PAGE_SIZE_2M;
-    uint64_t bytes = opt_bytes / unit * unit;
+    uint64_t want = opt_bytes ? opt_bytes : cpu_is_tcg() ? 64ull << 20 : 1ull << 30;
+    uint64_t bytes = want / unit * unit;
     if (smp_target_take(&target, bytes, false, numa ? doms : 0, numa ? nd : 0) < 0) {
         result_skip("smp.scaling", "no free frame for the target");
         return;
@@ -347,5 +349,5 @@ static void smp_scenario(void)
 }
 
 HZ_SCENARIO(
-    scenario_smp, .name = "smp", .run = smp_scenario, .order = 40,
+    scenario_smp, .name = "smp", .run = smp_scenario, .order = 40, .in_default = true,
     .help = "thread scaling of every clear strategy, then the QEMU-like fill of all free frames");

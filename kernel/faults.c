@@ -3,12 +3,14 @@
  */
 #include "kernel/faults.h"
 #include "arch/tsc.h"
+#include "arch/user.h"
 #include "kernel/cmdline.h"
 #include "kernel/fmt.h"
 #include "kernel/console.h"
 #include "kernel/record.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
+#include "kernel/smp.h"
 #include "kernel/stats.h"
 #include "mm/demand.h"
 #include "mm/mm.h"
@@ -42,9 +44,34 @@ HZ_OPTION(opt_zero, .name = "zero", .kind = OPT_CUSTOM, .parse = zero_opt,
 
 const char *fault_verify_mode(void) { return verify_modes[verify_full]; }
 
-static void zero_fn(void *dst, size_t bytes);
+/* Bulk memory work runs at the measurement CPL (arch/user.h): through the
+ * fault path's own stack when called from the #PF handler. */
+struct memop {
+    enum { OP_ZERO, OP_DIRTY, OP_VERIFY } op;
+    void *p;
+    uint64_t bytes;
+    bool zero; /* OP_VERIFY result */
+};
+
 static const struct clear_strategy *active;
-static void zero_fn(void *dst, size_t bytes) { active->fn(dst, bytes); }
+static bool verify_words(const volatile uint64_t *q, uint64_t bytes);
+
+static void memop_fn(void *arg)
+{
+    struct memop *m = arg;
+    if (m->op == OP_ZERO)
+        active->fn(m->p, m->bytes);
+    else if (m->op == OP_DIRTY)
+        clear_dirty(m->p, m->bytes, (uintptr_t)m->p);
+    else
+        m->zero = verify_words(m->p, m->bytes);
+}
+
+static void zero_fn(void *dst, size_t bytes)
+{
+    struct memop m = {OP_ZERO, dst, bytes, false};
+    user_run_fault(smp_cpu_index(), memop_fn, &m);
+}
 
 int fault_pool_setup(struct fault_env *env, size_t max)
 {
@@ -84,7 +111,8 @@ int fault_pool_setup(struct fault_env *env, size_t max)
             continue;
         }
         pool_add(&env->pool, phys, 0);
-        clear_dirty((void *)(uintptr_t)phys, env->frame_bytes, phys); /* an earlier tenant */
+        struct memop m = {OP_DIRTY, (void *)(uintptr_t)phys, env->frame_bytes, false};
+        user_run(smp_cpu_index(), memop_fn, &m); /* an earlier tenant's data */
         env->nframes++;
     }
     if (!env->nframes) {
@@ -111,7 +139,13 @@ void fault_pool_teardown(struct fault_env *env)
 
 bool fault_verify_zero(const volatile void *p, uint64_t bytes)
 {
-    const volatile uint64_t *q = p;
+    struct memop m = {OP_VERIFY, (void *)(uintptr_t)p, bytes, false};
+    user_run(smp_cpu_index(), memop_fn, &m);
+    return m.zero;
+}
+
+static bool verify_words(const volatile uint64_t *q, uint64_t bytes)
+{
     uint64_t words = bytes / 8, acc = 0;
     if (verify_full) {
         for (uint64_t i = 0; i < words; i++)
@@ -132,7 +166,7 @@ bool fault_verify_zero(const volatile void *p, uint64_t bytes)
     return acc == 0;
 }
 
-size_t fault_emit(const char *policy)
+size_t fault_emit(const char *workload, const char *policy)
 {
     static uint64_t ns[DEMAND_MAX_SAMPLES];
     char buf[HZ_RECORD_MAX];
@@ -142,6 +176,8 @@ size_t fault_emit(const char *policy)
         struct rec r;
         ns[i] = tsc_to_ns(s->service_cyc);
         rec_begin(&r, buf, sizeof(buf), "fault");
+        if (workload)
+            rec_str(&r, "workload", workload);
         rec_str(&r, "policy", policy);
         rec_u64(&r, "page", s->page);
         rec_u64(&r, "bytes", demand_page_bytes());
@@ -188,7 +224,7 @@ void fault_selftest(void)
         result_fail("fault.count", "%llu faults for %zu pages", (unsigned long long)demand_faults(), n);
     else
         result_pass("fault.count");
-    fault_emit("none");
+    fault_emit(0, "none");
     for (size_t p = 0; p < n; p++)
         demand_release(p, false, 0);
     const char *why;

@@ -43,9 +43,10 @@ void fault_pool_teardown(struct fault_env *env);
 bool fault_verify_zero(const volatile void *p, uint64_t bytes);
 const char *fault_verify_mode(void);
 
-/* Print `fault` records for the demand samples (policy names the pre-zero
- * policy in force) and a latency summary line; returns the sample count. */
-size_t fault_emit(const char *policy);
+/* Print `fault` records for the demand samples (workload names the
+ * workload, or NULL to leave the member out; policy the pre-zero policy in
+ * force) and a latency summary line; returns the sample count. */
+size_t fault_emit(const char *workload, const char *policy);
 
 /* The `run=fault` scenario. */
 void fault_selftest(void);

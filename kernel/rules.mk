@@ -11,3 +11,15 @@ HOST_TESTS += workload
 HOST_SRCS_workload := kernel/workload.c
 HOST_LDLIBS_workload := -lm
 KERNEL_C += kernel/faults.c
+KERNEL_C += kernel/bench_clear.c kernel/clear_verify.c
+# SMP: AP start-up, per-CPU blocks, work dispatch and barrier; the split
+# arithmetic of the multi-threaded benchmark (portable, unit-tested).
+KERNEL_C += kernel/smp.c kernel/smp_work.c kernel/split.c kernel/bench_smp.c kernel/bench_smp_job.c \
+	kernel/bench_smp_fill.c
+HOST_TESTS += smp_split
+HOST_SRCS_smp_split := kernel/split.c
+KERNEL_C += kernel/prezero_core.c kernel/prezero.c kernel/prezero_report.c
+HOST_TESTS += prezero
+HOST_SRCS_prezero := kernel/prezero_core.c kernel/workload.c mm/pool.c kernel/stats.c kernel/fmt.c
+HOST_TESTS += prezero_run
+HOST_SRCS_prezero_run := $(HOST_SRCS_prezero)

@@ -17,7 +17,10 @@ static size_t npages;
 static uint64_t page_bytes;
 static bool leaf_1g;                      /* 1 GiB pages as PDPTE PS=1 */
 static uint64_t *pdpt;                    /* the region's PDPT */
-static uint64_t pd_phys[DEMAND_MAX_PAGES]; /* per-GiB page directories, when needed */
+static uint64_t pd_phys[DEMAND_MAX_PAGES]; /* 2 MiB pages: the region's page directories */
+/* 1 GiB pages without pdpe1gb: one ready page directory per pool frame, so a
+ * fault installs a single PDPTE (its 512 PDEs were written at demand_init). */
+static uint64_t frame_pd[DEMAND_MAX_FRAMES], frame_pd_maps[DEMAND_MAX_FRAMES];
 static uint32_t page_frame[DEMAND_MAX_PAGES];
 static bool mapped[DEMAND_MAX_PAGES];
 static struct demand_sample samples[DEMAND_MAX_SAMPLES];
@@ -62,11 +65,22 @@ int demand_init(struct pool *p, struct spinlock *lock, size_t n)
     if (!e)
         goto nomem;
     pdpt = e; /* entry 0 of the region's PDPT */
-    for (size_t g = 0; g < gib && !leaf_1g; g++) {
+    for (size_t g = 0; g < gib && fb == PAGE_SIZE_2M; g++) {
         if (!pd_phys[g] && !(pd_phys[g] = vm_alloc_table()))
             goto nomem;
-        if (fb == PAGE_SIZE_2M) /* PDEs are filled per fault: link the PD now */
-            pdpt[g] = pte_make_table(pd_phys[g], PTE_P | PTE_RW | PTE_US);
+        pdpt[g] = pte_make_table(pd_phys[g], PTE_P | PTE_RW | PTE_US); /* PDEs per fault */
+    }
+    uint64_t fl = PTE_P | PTE_RW | PTE_US | (vm_info()->nx ? PTE_NX : 0);
+    for (uint32_t i = 0; i < p->n && fb == PAGE_SIZE_1G && !leaf_1g; i++) {
+        uint64_t phys = pool_phys(p, i);
+        if (i >= DEMAND_MAX_FRAMES || (!frame_pd[i] && !(frame_pd[i] = vm_alloc_table())))
+            goto nomem;
+        if (frame_pd_maps[i] == phys)
+            continue;
+        uint64_t *pd = (uint64_t *)(uintptr_t)frame_pd[i];
+        for (unsigned k = 0; k < PT_ENTRIES; k++)
+            pd[k] = pte_make_2m(phys + k * PAGE_SIZE_2M, fl);
+        frame_pd_maps[i] = phys;
     }
     for (size_t i = 0; i < n; i++)
         mapped[i] = false;
@@ -80,19 +94,16 @@ nomem:
     return -1;
 }
 
-/* Install page `page` -> frame at phys (SDM Vol. 3A §4.5: PDPTE PS=1, or a
- * PD of 2 MiB PDEs, or one PDE). NX: the region holds data only. */
-static void map_page(size_t page, uint64_t phys)
+/* Install page `page` -> pool frame idx at phys (SDM Vol. 3A §4.5: PDPTE
+ * PS=1, or a PDPTE to the frame's ready PD, or one PDE). NX: data only. */
+static void map_page(size_t page, uint32_t idx, uint64_t phys)
 {
     uint64_t fl = PTE_P | PTE_RW | PTE_US | (vm_info()->nx ? PTE_NX : 0);
     uint64_t va = DEMAND_BASE + page * page_bytes;
     if (leaf_1g) {
         pdpt[page] = pte_make_1g(phys, fl);
     } else if (page_bytes == PAGE_SIZE_1G) {
-        uint64_t *pd = (uint64_t *)(uintptr_t)pd_phys[page];
-        for (unsigned i = 0; i < PT_ENTRIES; i++)
-            pd[i] = pte_make_2m(phys + i * PAGE_SIZE_2M, fl);
-        pdpt[page] = pte_make_table(pd_phys[page], PTE_P | PTE_RW | PTE_US);
+        pdpt[page] = pte_make_table(frame_pd[idx], PTE_P | PTE_RW | PTE_US);
     } else {
         uint64_t *pd = (uint64_t *)(uintptr_t)pd_phys[va_pdpt_index(va)];
         pd[va_pd_index(va)] = pte_make_2m(phys, fl);
@@ -128,7 +139,7 @@ static bool demand_fault(struct trap_frame *f)
         hz_exit(HZ_FAIL);
     }
     uint64_t phys = pool_phys(pool, idx);
-    map_page(page, phys);
+    map_page(page, idx, phys);
     page_frame[page] = idx;
     mapped[page] = true;
     __atomic_fetch_add(&nfaults, 1, __ATOMIC_RELAXED);

@@ -7,8 +7,8 @@
  * faulting instruction completes.
  *
  * Page size is the pool's frame size: 1 GiB (a PDPTE with PS=1 when the CPU
- * has pdpe1gb, else one page directory of 512 x 2 MiB PDEs installed at
- * once) or 2 MiB (the fallback when no 1 GiB frame exists). Every paging
+ * has pdpe1gb, else a PDPTE to the frame's own page directory of 512 x
+ * 2 MiB PDEs, written by demand_init) or 2 MiB (the fallback when no 1 GiB frame exists). Every paging
  * structure the region needs is allocated by demand_init(), so the fault
  * path never allocates.
  *
@@ -34,6 +34,7 @@
 #define DEMAND_BASE 0x0000400000000000ull
 #define DEMAND_MAX_PAGES 512               /* 512 GiB of 1 GiB pages, or 1 GiB of 2 MiB */
 #define DEMAND_MAX_SAMPLES 4096
+#define DEMAND_MAX_FRAMES 1024 /* pool frames the region can map (kernel/faults.h FAULT_POOL_MAX) */
 
 struct demand_sample {
     uint32_t page;       /* page index in the region */

@@ -1,8 +1,9 @@
 /*
  * tests/unit/test_pool.c - mm/pool: every transition, illegal transitions
- * refused with the pool unchanged, exact accounting after scripted policy
- * runs, and the frame bytes really zero when the pool says ZEROED. Frames
- * are 64 KiB slices of one buffer filled with 0xA5 ("dirty").
+ * refused with the pool unchanged, pool_check catching corruption, random
+ * call sequences, and the frame bytes really zero when the pool says
+ * ZEROED. Policy runs and their accounting are in
+ * tests/unit/test_pool_policy.c; the fixture is tests/unit/pool_build.h.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,104 +15,7 @@
 #include <cmocka.h>
 
 #include "mm/pool.h"
-
-#define FB (64u * 1024)
-#define NF 6
-
-static uint8_t mem[NF * FB] __attribute__((aligned(64)));
-static struct pool_frame frames[NF];
-static struct pool P;
-
-/* Every call to the clear function, as (frame offset in mem, bytes). */
-static struct { uint64_t off, bytes; } calls[256];
-static size_t ncalls;
-
-static void test_clear(void *dst, size_t bytes)
-{
-    uint8_t *d = dst;
-    assert_true(d >= mem && d + bytes <= mem + sizeof mem);
-    if (ncalls < 256)
-        calls[ncalls] = (typeof(calls[0])){(uint64_t)(d - mem), bytes};
-    ncalls++;
-    memset(d, 0, bytes);
-}
-
-static int setup(void **state)
-{
-    memset(mem, 0xa5, sizeof mem);
-    memset(frames, 0x5a, sizeof frames);
-    ncalls = 0;
-    assert_int_equal(pool_init(&P, frames, NF, FB, test_clear), POOL_OK);
-    for (uint32_t i = 0; i < 4; i++) {
-        uint32_t idx = 99;
-        assert_int_equal(pool_add(&P, (uintptr_t)mem + (uint64_t)i * FB, &idx), POOL_OK);
-        assert_int_equal(idx, i);
-    }
-    return 0;
-}
-
-/* Bytes [a, b) of frame i all equal v. */
-static bool frame_bytes_are(uint32_t i, uint64_t a, uint64_t b, uint8_t v)
-{
-    for (uint64_t k = a; k < b; k++)
-        if (mem[i * FB + k] != v)
-            return false;
-    return true;
-}
-
-static void assert_balanced(void)
-{
-    const char *why = NULL;
-    uint32_t bad = 0;
-    int rc = pool_check(&P, &why, &bad);
-    if (rc)
-        fail_msg("pool_check: %s (frame %u)", why, bad);
-}
-
-/* Serve one fault completely; returns the frame, *hit if it was pre-zeroed. */
-static uint32_t fault_in(bool *hit)
-{
-    uint32_t i;
-    bool pre;
-    assert_int_equal(pool_take(&P, &i, &pre), POOL_OK);
-    if (!pre)
-        assert_int_equal(pool_zero_frame(&P, i, ZERO_FAULT), POOL_OK);
-    assert_true(frame_bytes_are(i, 0, FB, 0));
-    if (hit)
-        *hit = pre;
-    return i;
-}
-
-/* Serve `pages` faults; returns the pre-zeroed hits. */
-static unsigned populate(unsigned pages)
-{
-    unsigned hits = 0;
-    for (unsigned k = 0; k < pages; k++) {
-        bool pre;
-        fault_in(&pre);
-        hits += pre;
-    }
-    return hits;
-}
-
-/* Snapshot of everything a refused call must leave alone. */
-struct snap {
-    struct pool p;
-    struct pool_frame f[NF];
-    size_t ncalls;
-};
-static void take_snap(struct snap *s)
-{
-    memcpy(&s->p, &P, sizeof P);
-    memcpy(s->f, frames, sizeof frames);
-    s->ncalls = ncalls;
-}
-static void assert_unchanged(const struct snap *s)
-{
-    assert_memory_equal(&s->p, &P, sizeof P);
-    assert_memory_equal(s->f, frames, sizeof frames);
-    assert_int_equal(s->ncalls, ncalls);
-}
+#include "tests/unit/pool_build.h"
 
 static void test_init_rejects_bad_arguments(void **state)
 {
@@ -281,129 +185,6 @@ static void test_on_free_zeroes_when_freed(void **state)
     assert_balanced();
 }
 
-static void test_policy_boot_gives_all_hits(void **state)
-{
-    uint32_t z = 0;
-    assert_int_equal(pool_zero_some(&P, UINT32_MAX, ZERO_BOOT, &z), POOL_OK);
-    assert_int_equal(z, 4);
-    assert_int_equal(P.count[FRAME_ZEROED], 4);
-    assert_int_equal(populate(4), 4);
-    assert_int_equal(P.c.bytes_zeroed[ZERO_BOOT], 4 * FB);
-    assert_int_equal(P.c.bytes_zeroed[ZERO_FAULT], 0);
-    struct pool_summary s;
-    pool_summarise(&P, &s);
-    assert_int_equal(s.zeroed_unused, 0);
-    assert_int_equal(s.bytes_fault, 0);
-    assert_int_equal(s.bytes_background, 4 * FB);
-    assert_balanced();
-}
-
-static void test_policy_none_gives_no_hits(void **state)
-{
-    assert_int_equal(populate(4), 0);
-    assert_int_equal(P.c.taken, 4);
-    assert_int_equal(P.c.bytes_zeroed[ZERO_FAULT], 4 * FB);
-    struct pool_summary s;
-    pool_summarise(&P, &s);
-    assert_int_equal(s.bytes_background, 0);
-    assert_int_equal(s.zeroed_unused, 0);
-    assert_balanced();
-}
-
-static void test_policy_batch_zeroes_n(void **state)
-{
-    uint32_t z = 0;
-    assert_int_equal(pool_zero_some(&P, 3, ZERO_BATCH, &z), POOL_OK);
-    assert_int_equal(z, 3);
-    assert_int_equal(populate(2), 2);
-    struct pool_summary s;
-    pool_summarise(&P, &s);
-    assert_int_equal(s.zeroed_unused, 1); /* zeroed, never used */
-    assert_int_equal(P.c.bytes_zeroed[ZERO_BATCH], 3 * FB);
-    assert_int_equal(pool_zero_some(&P, 9, ZERO_BATCH, &z), POOL_OK);
-    assert_int_equal(z, 1); /* only one DIRTY frame was left */
-    assert_balanced();
-}
-
-static void test_idle_chunks_resume_mid_frame(void **state)
-{
-    uint64_t c = 0;
-    assert_int_equal(pool_idle_chunk(&P, 16 * 1024, &c), POOL_OK);
-    assert_int_equal(c, 16 * 1024);
-    assert_int_equal(pool_state(&P, 0), FRAME_DIRTY);
-    assert_int_equal(pool_progress(&P, 0), 16 * 1024);
-    assert_true(frame_bytes_are(0, 0, 16 * 1024, 0));
-    assert_true(frame_bytes_are(0, 16 * 1024, FB, 0xa5));
-    uint32_t pick;
-    assert_int_equal(pool_pick_background(&P, &pick), POOL_OK);
-    assert_int_equal(pick, 0); /* the partial frame resumes first */
-    assert_int_equal(pool_idle_chunk(&P, 16 * 1024, &c), POOL_OK);
-    assert_int_equal(calls[1].off, 16 * 1024); /* resumed where it stopped */
-    assert_int_equal(calls[1].bytes, 16 * 1024);
-    assert_true(frame_bytes_are(0, 0, 32 * 1024, 0));
-    assert_true(frame_bytes_are(0, 32 * 1024, FB, 0xa5));
-    assert_int_equal(P.c.zero_started, 1);
-    assert_int_equal(P.c.zero_resumed, 1);
-    assert_int_equal(P.c.zero_paused, 2);
-    struct pool_summary s;
-    pool_summarise(&P, &s);
-    assert_int_equal(s.partial_bytes, 32 * 1024);
-    assert_balanced();
-    /* A fault arrives: it takes the half-done frame and clears the rest. */
-    uint32_t i;
-    bool pre = true;
-    assert_int_equal(pool_take(&P, &i, &pre), POOL_OK);
-    assert_int_equal(i, 0);
-    assert_false(pre);
-    assert_int_equal(pool_zero_frame(&P, i, ZERO_FAULT), POOL_OK);
-    assert_int_equal(calls[2].off, 32 * 1024);
-    assert_int_equal(calls[2].bytes, 32 * 1024);
-    assert_true(frame_bytes_are(0, 0, FB, 0));
-    assert_int_equal(P.c.bytes_zeroed[ZERO_IDLE], 32 * 1024);
-    assert_int_equal(P.c.bytes_zeroed[ZERO_FAULT], 32 * 1024);
-    /* Idle with a chunk larger than a frame finishes frame 1 only. */
-    assert_int_equal(pool_idle_chunk(&P, 3 * FB, &c), POOL_OK);
-    assert_int_equal(c, FB);
-    assert_int_equal(pool_state(&P, 1), FRAME_ZEROED);
-    assert_int_equal(pool_state(&P, 2), FRAME_DIRTY);
-    assert_true(frame_bytes_are(2, 0, FB, 0xa5));
-    assert_balanced();
-}
-
-static void test_pause_of_complete_frame_finishes_it(void **state)
-{
-    assert_int_equal(pool_zero_begin(&P, 3, ZERO_IDLE), POOL_OK);
-    assert_int_equal(pool_zero_step(&P, 3, FB, NULL), POOL_OK);
-    assert_int_equal(pool_zero_pause(&P, 3), POOL_OK);
-    assert_int_equal(pool_state(&P, 3), FRAME_ZEROED);
-    assert_int_equal(pool_progress(&P, 3), 0);
-    assert_int_equal(P.c.zero_completed, 1);
-    assert_int_equal(P.c.zero_paused, 0);
-    assert_balanced();
-}
-
-static void test_wasted_work_is_counted(void **state)
-{
-    assert_int_equal(pool_zero_frame(&P, 1, ZERO_BOOT), POOL_OK);
-    assert_int_equal(pool_zero_frame(&P, 1, ZERO_BATCH), POOL_OK); /* again */
-    assert_int_equal(P.c.zeroed_twice, 1);
-    assert_int_equal(P.c.bytes_wasted, FB);
-    /* A re-zero stopped half way returns to ZEROED; its bytes are waste. */
-    assert_int_equal(pool_zero_begin(&P, 1, ZERO_IDLE), POOL_OK);
-    assert_int_equal(pool_zero_step(&P, 1, FB / 2, NULL), POOL_OK);
-    assert_int_equal(pool_zero_pause(&P, 1), POOL_OK);
-    assert_int_equal(pool_state(&P, 1), FRAME_ZEROED);
-    assert_int_equal(pool_progress(&P, 1), 0);
-    assert_int_equal(P.c.zeroed_twice, 1);
-    assert_int_equal(P.c.bytes_wasted, FB + FB / 2);
-    assert_int_equal(P.c.bytes_zeroed[ZERO_IDLE], FB / 2);
-    struct pool_summary s;
-    pool_summarise(&P, &s);
-    assert_int_equal(s.zeroed_unused, 1);
-    assert_int_equal(s.bytes_background, 2 * FB + FB / 2);
-    assert_balanced();
-}
-
 /* pool_check must fail with `rule` on frame `idx`. */
 static void assert_broken(const char *rule, uint32_t idx)
 {
@@ -499,12 +280,6 @@ int main(void)
         T(test_free_and_double_free),
         T(test_illegal_zeroing_transitions),
         T(test_on_free_zeroes_when_freed),
-        T(test_policy_boot_gives_all_hits),
-        T(test_policy_none_gives_no_hits),
-        T(test_policy_batch_zeroes_n),
-        T(test_idle_chunks_resume_mid_frame),
-        T(test_pause_of_complete_frame_finishes_it),
-        T(test_wasted_work_is_counted),
         T(test_check_catches_corruption),
         T(test_random_sequences_stay_balanced),
         T(test_names),

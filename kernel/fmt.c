@@ -104,10 +104,14 @@ int hz_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
             long long v = lng >= 2 ? va_arg(ap, long long) : lng == 1 ? va_arg(ap, long) : va_arg(ap, int);
             u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
             n = 0;
-            if (v < 0)
+            if (v < 0 && zero && !left) { /* as C: the sign goes before the zeros */
+                put(&o, '-');
+                width = width > 0 ? width - 1 : 0;
+            } else if (v < 0) {
                 tmp[n++] = '-';
+            }
             n += utoa(tmp + n, u, 10, 0);
-            put_padded(&o, tmp, n, width, left, zero && v >= 0 ? '0' : ' ');
+            put_padded(&o, tmp, n, width, left, zero ? '0' : ' ');
             break;
         }
         case 'u':

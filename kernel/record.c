@@ -57,13 +57,17 @@ static size_t escape(const char *s, char *out)
     return n;
 }
 
-/* Append `,"key":` (or the element separator) followed by value text. */
-static bool member(struct rec *r, const char *key, const char *val, size_t vlen, bool quote)
+/* Append `,"key":` (or the element separator) followed by value text, with
+ * `extra` more bytes kept free (the closer of a container being opened).
+ * Objects need a key and arrays take none: a mismatch would break the JSON,
+ * so it is dropped like a member that does not fit. */
+static bool member_room(struct rec *r, const char *key, const char *val, size_t vlen, bool quote,
+                        size_t extra)
 {
     size_t klen = key ? escape(key, NULL) : 0;
     size_t vesc = quote ? escape(val, NULL) : vlen;
     size_t need = (r->need_comma[r->depth] ? 1 : 0) + (key ? klen + 3 : 0) + vesc + (quote ? 2 : 0);
-    if (!room(r, need)) {
+    if (!key != r->in_array[r->depth] || !room(r, need + extra)) {
         r->overflow = true;
         return false;
     }
@@ -85,6 +89,11 @@ static bool member(struct rec *r, const char *key, const char *val, size_t vlen,
     }
     r->need_comma[r->depth] = true;
     return true;
+}
+
+static bool member(struct rec *r, const char *key, const char *val, size_t vlen, bool quote)
+{
+    return member_room(r, key, val, vlen, quote, 0);
 }
 
 void rec_begin(struct rec *r, char *buf, size_t cap, const char *type)
@@ -153,8 +162,8 @@ void rec_fixed(struct rec *r, const char *key, uint64_t val, unsigned digits)
 static void open_container(struct rec *r, const char *key, bool array)
 {
     /* The closer of the new container must fit as well: reserve it now. */
-    if (skipping(r) || r->depth >= HZ_RECORD_DEPTH || !room(r, 1) ||
-        !member(r, key, array ? "[" : "{", 1, false)) {
+    if (skipping(r) || r->depth >= HZ_RECORD_DEPTH ||
+        !member_room(r, key, array ? "[" : "{", 1, false, 1)) {
         r->overflow = true;
         r->dropped++;
         return;

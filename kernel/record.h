@@ -38,7 +38,8 @@ struct rec {
 void rec_begin(struct rec *r, char *buf, size_t cap, const char *type);
 
 /*
- * Add a member. Inside an array pass key = NULL to add an element. Strings
+ * Add a member. Inside an array pass key = NULL to add an element; a key in
+ * an array or a NULL key in an object is dropped and sets overflow. Strings
  * are JSON-escaped (", \, control bytes as \u00XX; bytes >= 0x80 are passed
  * through). A NULL string value is written as JSON null.
  */

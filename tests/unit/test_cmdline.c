@@ -1,0 +1,378 @@
+/*
+ * tests/unit/test_cmdline.c - kernel/cmdline.c: strict `key=value` parsing
+ * against an explicit option table (every option kind), exact error reports
+ * for bad input, size suffixes and lists, and cmdline_find.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kernel/cmdline.h"
+#include "kernel/fmt.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static uint64_t v_threads, v_addr, v_size, v_sizes[4];
+static int v_mode, v_nsizes;
+static bool v_smp, v_nosmp;
+
+static const char *const modes[] = {"stosb", "avx512", "nt", NULL};
+
+static int parse_sizes(const struct option *o, const char *value, char *err, size_t errlen)
+{
+    int n = cmdline_parse_size_list(value, v_sizes, ARRAY_LEN(v_sizes));
+    if (n < 0) {
+        hz_snprintf(err, errlen, "bad list \"%s\"", value);
+        return -1;
+    }
+    v_nsizes = n;
+    return 0;
+}
+
+static const struct option opts[] = {
+    {.name = "threads",
+     .kind = OPT_U64,
+     .dest = &v_threads,
+     .accepted = "1..64",
+     .min = 1,
+     .max = 64},
+    {.name = "addr", .kind = OPT_U64, .dest = &v_addr, .accepted = "0..2^64-1"}, /* max 0: none */
+    {.name = "size",
+     .kind = OPT_SIZE,
+     .dest = &v_size,
+     .accepted = "4K..1G",
+     .min = 4096,
+     .max = 1u << 30},
+    {.name = "mode",
+     .kind = OPT_ENUM,
+     .dest = &v_mode,
+     .accepted = "stosb|avx512|nt",
+     .choices = modes},
+    {.name = "smp", .kind = OPT_BOOL, .dest = &v_smp, .accepted = "on|off"},
+    {.name = "nosmp", .kind = OPT_FLAG, .dest = &v_nosmp, .accepted = "(flag)"},
+    {.name = "sizes", .kind = OPT_CUSTOM, .accepted = "size,size,...", .parse = parse_sizes},
+};
+
+static void reset(void)
+{
+    v_threads = v_addr = v_size = 777;
+    v_mode = -1;
+    v_nsizes = -1;
+    v_smp = false;
+    v_nosmp = false;
+    memset(v_sizes, 0, sizeof(v_sizes));
+}
+
+static int parse(const char *line, struct cmdline_error *e)
+{
+    reset();
+    memset(e, 0x55, sizeof(*e));
+    return cmdline_parse(line, opts, ARRAY_LEN(opts), e);
+}
+
+static void expect_ok(const char *line)
+{
+    struct cmdline_error e;
+    if (parse(line, &e) != 0)
+        fail_msg("\"%s\": %s=%s: %s", line, e.option, e.value, e.reason);
+}
+
+static void expect_err(const char *line, const char *option, const char *value, const char *reason,
+                       const char *accepted)
+{
+    struct cmdline_error e;
+    assert_int_equal(parse(line, &e), -1);
+    assert_string_equal(e.option, option);
+    assert_string_equal(e.value, value);
+    assert_string_equal(e.reason, reason);
+    if (accepted)
+        assert_string_equal(e.accepted, accepted);
+    else
+        assert_null(e.accepted);
+}
+
+static void test_good_lines(void **state)
+{
+    expect_ok("threads=8 addr=0x1000 size=2M mode=nt smp=off nosmp sizes=4K,2M");
+    assert_int_equal(v_threads, 8);
+    assert_int_equal(v_addr, 0x1000);
+    assert_int_equal(v_size, 2u << 20);
+    assert_int_equal(v_mode, 2);
+    assert_false(v_smp);
+    assert_true(v_nosmp);
+    assert_int_equal(v_nsizes, 2);
+    assert_int_equal(v_sizes[0], 4096);
+    assert_int_equal(v_sizes[1], 2u << 20);
+
+    expect_ok("smp mode=stosb threads=1"); /* bare bool means true; order is free */
+    assert_true(v_smp);
+    assert_int_equal(v_mode, 0);
+    assert_int_equal(v_threads, 1);
+    assert_int_equal(v_addr, 777); /* untouched */
+    assert_false(v_nosmp);
+
+    static const char *const yes[] = {"smp=1", "smp=yes", "smp=on", "smp=true"};
+    static const char *const no[] = {"smp=0", "smp=no", "smp=off", "smp=false"};
+    for (size_t i = 0; i < ARRAY_LEN(yes); i++) {
+        expect_ok(yes[i]);
+        assert_true(v_smp);
+        expect_ok(no[i]);
+        assert_false(v_smp);
+    }
+}
+
+static void test_numbers(void **state)
+{
+    expect_ok("addr=0");
+    assert_int_equal(v_addr, 0);
+    expect_ok("addr=0XaB");
+    assert_int_equal(v_addr, 0xab);
+    expect_ok("addr=18446744073709551615");
+    assert_int_equal(v_addr, UINT64_MAX);
+    expect_ok("addr=0xFFFFFFFFFFFFFFFF");
+    assert_int_equal(v_addr, UINT64_MAX);
+    expect_ok("addr=007");
+    assert_int_equal(v_addr, 7);
+    expect_ok("threads=64");
+    assert_int_equal(v_threads, 64);
+    expect_ok("size=1G");
+    assert_int_equal(v_size, 1u << 30);
+    expect_ok("size=0x1000");
+    assert_int_equal(v_size, 4096);
+
+    expect_err("addr=18446744073709551616", "addr", "18446744073709551616", "malformed number",
+               "0..2^64-1");
+    expect_err("addr=0x10000000000000000", "addr", "0x10000000000000000", "malformed number",
+               "0..2^64-1");
+    static const char *const bad[] = {"12x", "0x", "-1", "+1", "1.5", "x", "0x0g", "1K"};
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        char line[32];
+        hz_snprintf(line, sizeof(line), "threads=%s", bad[i]);
+        expect_err(line, "threads", bad[i], "malformed number", "1..64");
+    }
+    expect_err("threads=0", "threads", "0", "out of range", "1..64");
+    expect_err("threads=65", "threads", "65", "out of range", "1..64");
+    expect_err("size=2K", "size", "2K", "out of range", "4K..1G");
+    expect_err("size=1025M", "size", "1025M", "out of range", "4K..1G");
+    expect_err("size=4KB", "size", "4KB", "malformed number", "4K..1G");
+    expect_err("size=16777216T", "size", "16777216T", "malformed number", "4K..1G");
+}
+
+static void test_errors(void **state)
+{
+    expect_err("bogus=1", "bogus", "1", "unknown option", NULL);
+    expect_err("bogus", "bogus", "", "unknown option", NULL);
+    expect_err("Threads=2", "Threads", "2", "unknown option", NULL); /* case matters */
+    expect_err("thread=2", "thread", "2", "unknown option", NULL);   /* no prefixes */
+    expect_err("=5", "", "5", "unknown option", NULL);
+    expect_err("threads=2 threads=3", "threads", "3", "given more than once", "1..64");
+    expect_err("nosmp nosmp", "nosmp", "", "given more than once", "(flag)");
+    expect_err("threads", "threads", "", "needs a value", "1..64");
+    expect_err("threads=", "threads", "", "needs a value", "1..64");
+    expect_err("size", "size", "", "needs a value", "4K..1G");
+    expect_err("mode", "mode", "", "needs a value", "stosb|avx512|nt");
+    expect_err("nosmp=1", "nosmp", "1", "takes no value", "(flag)");
+    expect_err("nosmp=", "nosmp", "", "takes no value", "(flag)");
+    expect_err("mode=NT", "mode", "NT", "unknown choice", "stosb|avx512|nt");
+    expect_err("mode=avx", "mode", "avx", "unknown choice", "stosb|avx512|nt");
+    expect_err("smp=maybe", "smp", "maybe", "not a boolean", "on|off");
+    expect_err("sizes=4K,,2M", "sizes", "4K,,2M", "bad list \"4K,,2M\"", "size,size,...");
+    expect_err("sizes", "sizes", "", "bad list \"\"", "size,size,...");
+    /* Only the first '=' splits: the value keeps the rest. */
+    expect_err("mode=a=b", "mode", "a=b", "unknown choice", "stosb|avx512|nt");
+
+    /* Parsing stops at the first bad word; earlier words were stored. */
+    expect_err("size=4K mode=bad threads=5 bogus", "mode", "bad", "unknown choice",
+               "stosb|avx512|nt");
+    assert_int_equal(v_size, 4096);
+    assert_int_equal(v_threads, 777);
+
+    /* Long names and values are cut to the error fields (47 / 63 chars). */
+    char line[200];
+    memset(line, 'k', 60);
+    line[60] = '=';
+    memset(line + 61, 'v', 100);
+    line[161] = 0;
+    struct cmdline_error e;
+    assert_int_equal(parse(line, &e), -1);
+    assert_int_equal(strlen(e.option), sizeof(e.option) - 1);
+    assert_int_equal(strspn(e.option, "k"), sizeof(e.option) - 1);
+    assert_int_equal(strlen(e.value), sizeof(e.value) - 1);
+    assert_int_equal(strspn(e.value, "v"), sizeof(e.value) - 1);
+    assert_string_equal(e.reason, "unknown option");
+
+    /* More options than the parser tracks is reported, not overrun. */
+    static struct option many[129];
+    assert_int_equal(cmdline_parse("", many, ARRAY_LEN(many), &e), -1);
+    assert_string_equal(e.reason, "internal: too many options");
+}
+
+static void test_words_and_separators(void **state)
+{
+    char line[300];
+    /* "threads=" + 247 digits = 255 bytes: accepted. One more: refused. */
+    strcpy(line, "threads=");
+    memset(line + 8, '0', 246);
+    strcpy(line + 254, "9");
+    assert_int_equal(strlen(line), 255);
+    expect_ok(line);
+    assert_int_equal(v_threads, 9);
+    memset(line + 8, '0', 247);
+    strcpy(line + 255, "9");
+    assert_int_equal(strlen(line), 256);
+    struct cmdline_error e;
+    assert_int_equal(parse(line, &e), -1);
+    assert_string_equal(e.reason, "word longer than 255 bytes");
+    assert_int_equal(strlen(e.option), 47);
+    assert_memory_equal(e.option, line, 47);
+    assert_string_equal(e.value, "");
+    assert_null(e.accepted);
+
+    expect_ok("/boot/hugezero.elf threads=3");
+    assert_int_equal(v_threads, 3);
+    expect_ok("  (hd0,gpt2)/hugezero.elf\tnosmp");
+    assert_true(v_nosmp);
+    expect_ok("/boot/hugezero.elf");
+    expect_err("threads=3 /boot/hugezero.elf", "/boot/hugezero.elf", "", "unknown option", NULL);
+    expect_err("/boot/a /boot/b", "/boot/b", "", "unknown option", NULL);
+
+    expect_ok("threads=3\tsize=4K\nnosmp\r\n  smp=on\t");
+    assert_int_equal(v_threads, 3);
+    assert_int_equal(v_size, 4096);
+    assert_true(v_nosmp);
+    assert_true(v_smp);
+
+    expect_ok("");
+    expect_ok("   \t\n\r ");
+    assert_int_equal(v_threads, 777);
+    reset();
+    assert_int_equal(cmdline_parse(NULL, opts, ARRAY_LEN(opts), &e), 0);
+}
+
+static void test_parse_size(void **state)
+{
+    static const struct {
+        const char *s;
+        uint64_t v;
+    } good[] = {
+        {"0", 0},
+        {"4096", 4096},
+        {"4K", 4096},
+        {"4k", 4096},
+        {"2M", 2u << 20},
+        {"32m", 32u << 20},
+        {"1G", 1u << 30},
+        {"1g", 1u << 30},
+        {"1T", 1ull << 40},
+        {"3t", 3ull << 40},
+        {"0x1000", 4096},
+        {"0x10K", 16384},
+        {"18446744073709551615", UINT64_MAX},
+        {"16777215T", UINT64_MAX - ((1ull << 40) - 1)},
+        {"17179869183G", UINT64_MAX - ((1ull << 30) - 1)},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(good); i++) {
+        uint64_t v = 1;
+        if (cmdline_parse_size(good[i].s, &v) != 0 || v != good[i].v)
+            fail_msg("\"%s\" -> %llu", good[i].s, (unsigned long long)v);
+    }
+    static const char *const bad[] = {
+        "",
+        "K",
+        "0x",
+        "4KB",
+        "4 K",
+        " 4K",
+        "1.5M",
+        "-1",
+        "4P",
+        "0xK",
+        "18446744073709551616",
+        "16777216T",
+        "17179869184G",
+        "4Kk",
+    };
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        uint64_t v = 1234;
+        if (cmdline_parse_size(bad[i], &v) != -1 || v != 1234)
+            fail_msg("\"%s\" accepted", bad[i]);
+    }
+}
+
+static void test_parse_size_list(void **state)
+{
+    uint64_t out[4];
+    assert_int_equal(cmdline_parse_size_list("4K,2M,32M,1G", out, 4), 4);
+    assert_int_equal(out[0], 4096);
+    assert_int_equal(out[1], 2u << 20);
+    assert_int_equal(out[2], 32u << 20);
+    assert_int_equal(out[3], 1u << 30);
+    assert_int_equal(cmdline_parse_size_list("1", out, 4), 1);
+    assert_int_equal(out[0], 1);
+    assert_int_equal(cmdline_parse_size_list("4K,2M,32M,1G", out, 3), -1); /* too many */
+    assert_int_equal(cmdline_parse_size_list("4K", out, 0), -1);
+    assert_int_equal(cmdline_parse_size_list("", out, 4), -1);
+    assert_int_equal(cmdline_parse_size_list(",4K", out, 4), -1);
+    assert_int_equal(cmdline_parse_size_list("4K,", out, 4), -1);
+    assert_int_equal(cmdline_parse_size_list("4K,,2M", out, 4), -1);
+    assert_int_equal(cmdline_parse_size_list("4K,0", out, 4), -1); /* zero size */
+    assert_int_equal(cmdline_parse_size_list("4K,2X", out, 4), -1);
+    assert_int_equal(cmdline_parse_size_list("4K 2M", out, 4), -1);
+    /* Items of up to 31 characters. */
+    char item[40];
+    memset(item, '0', 29);
+    strcpy(item + 29, "4K");
+    assert_int_equal(cmdline_parse_size_list(item, out, 4), 1);
+    assert_int_equal(out[0], 4096);
+    memmove(item + 1, item, strlen(item) + 1);
+    assert_int_equal(strlen(item), 32);
+    assert_int_equal(cmdline_parse_size_list(item, out, 4), -1);
+}
+
+static void test_find(void **state)
+{
+    char v[16];
+    memset(v, 'Z', sizeof(v));
+    assert_int_equal(cmdline_find("threads=3 console=ttyS0 x", "console", v, sizeof(v)), 1);
+    assert_string_equal(v, "ttyS0");
+    assert_int_equal(cmdline_find("consoles=x\tconsole=vga", "console", v, sizeof(v)), 1);
+    assert_string_equal(v, "vga");
+    assert_int_equal(cmdline_find("console=a console=b", "console", v, sizeof(v)), 1);
+    assert_string_equal(v, "a");
+    assert_int_equal(cmdline_find("console=", "console", v, sizeof(v)), 1);
+    assert_string_equal(v, "");
+    assert_int_equal(cmdline_find("console=0123456789abcdefgh", "console", v, 5), 1);
+    assert_string_equal(v, "0123");
+
+    memset(v, 'Z', sizeof(v));
+    assert_int_equal(cmdline_find("consoles=x", "console", v, sizeof(v)), 0);
+    assert_int_equal(cmdline_find("xconsole=1 console", "console", v, sizeof(v)), 0);
+    assert_int_equal(cmdline_find("cons=1", "console", v, sizeof(v)), 0);
+    assert_int_equal(cmdline_find("console=ttyS0", "cons", v, sizeof(v)), 0);
+    assert_int_equal(cmdline_find("", "console", v, sizeof(v)), 0);
+    assert_int_equal(cmdline_find("   ", "console", v, sizeof(v)), 0);
+    assert_int_equal(v[0], 'Z'); /* untouched when absent */
+
+    /* A word longer than 255 bytes is never a match. */
+    char line[300];
+    strcpy(line, "console=");
+    memset(line + 8, 'x', 260);
+    line[268] = 0;
+    assert_int_equal(cmdline_find(line, "console", v, sizeof(v)), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_lines), cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_errors),     cmocka_unit_test(test_words_and_separators),
+        cmocka_unit_test(test_parse_size), cmocka_unit_test(test_parse_size_list),
+        cmocka_unit_test(test_find),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -16,6 +16,7 @@
 #include "kernel/console.h"
 #include "kernel/fmt.h"
 #include "kernel/kstring.h"
+#include "kernel/progress.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/stats.h"
@@ -258,8 +259,10 @@ static void bench_clear(void)
             cpu_is_tcg() ? " (TCG: reduced sizes, emulator timings)" : "");
 
     bool touched = false;
+    progress_begin("clear", (unsigned)clear_strategy_count);
     for (size_t i = 0; i < clear_strategy_count; i++) {
         const struct clear_strategy *s = &clear_strategies[i];
+        progress_step((unsigned)i);
         const char *missing;
         char name[48], why[120];
         hz_snprintf(name, sizeof(name), "clear.%s", s->name);
@@ -292,6 +295,7 @@ static void bench_clear(void)
         else
             result_fail(name, "a timed clear left non-zero bytes");
     }
+    progress_step((unsigned)clear_strategy_count);
     print_table();
     if (have_1g)
         frames_1g_put(f, idx);

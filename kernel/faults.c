@@ -7,6 +7,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/fmt.h"
 #include "kernel/console.h"
+#include "kernel/progress.h"
 #include "kernel/record.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
@@ -94,7 +95,10 @@ int fault_pool_setup(struct fault_env *env, size_t max)
     pool_init(&env->pool, storage, (uint32_t)max, env->frame_bytes, zero_fn);
     env->lock = (struct spinlock){0};
     env->nframes = 0;
+    size_t avail = env->frame_bytes == PAGE_SIZE_1G ? frames_1g_free_count(f) : frames_count_2m(f);
+    progress_begin("dirty frames", (unsigned)(avail < max ? avail : max));
     while (env->nframes < max) {
+        progress_step((unsigned)env->nframes);
         uint64_t phys;
         size_t idx;
         if (env->frame_bytes == PAGE_SIZE_1G) {
@@ -115,6 +119,7 @@ int fault_pool_setup(struct fault_env *env, size_t max)
         user_run(smp_cpu_index(), memop_fn, &m); /* an earlier tenant's data */
         env->nframes++;
     }
+    progress_step((unsigned)env->nframes);
     if (!env->nframes) {
         result_skip("fault.setup", "no free frame for the demand region");
         return -1;

@@ -23,3 +23,4 @@ HOST_TESTS += prezero
 HOST_SRCS_prezero := kernel/prezero_core.c kernel/workload.c mm/pool.c kernel/stats.c kernel/fmt.c
 HOST_TESTS += prezero_run
 HOST_SRCS_prezero_run := $(HOST_SRCS_prezero)
+KERNEL_C += kernel/progress.c

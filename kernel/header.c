@@ -5,17 +5,11 @@
 #include "arch/cpu.h"
 #include "build/version.h"
 #include "kernel/console.h"
+#include "kernel/cpu_record.h"
 #include "kernel/record.h"
 
 void header_emit(const struct bootinfo *bi, const char *page_size)
 {
-    static const struct cpu_feature feats[] = {
-        X86_FEATURE_SSE2,    X86_FEATURE_AVX,        X86_FEATURE_AVX2,      X86_FEATURE_AVX512F,
-        X86_FEATURE_ERMS,    X86_FEATURE_FSRM,       X86_FEATURE_FZRM,      X86_FEATURE_FSRS,
-        X86_FEATURE_MOVDIRI, X86_FEATURE_MOVDIR64B,  X86_FEATURE_CLZERO,    X86_FEATURE_CLFLUSHOPT,
-        X86_FEATURE_CLWB,    X86_FEATURE_PDPE1GB,    X86_FEATURE_NX,        X86_FEATURE_RDTSCP,
-        X86_FEATURE_INVTSC,  X86_FEATURE_X2APIC,     X86_FEATURE_XSAVE,     X86_FEATURE_HYPERVISOR,
-    };
     const struct cpu_ident *id = cpu_ident();
     uint64_t usable = memmap_usable_bytes(&bi->map);
     uint64_t frames = memmap_count_1g(&bi->map);
@@ -38,19 +32,7 @@ void header_emit(const struct bootinfo *bi, const char *page_size)
     rec_str(&r, "boot", boot_path_name(bi->path));
     rec_str(&r, "loader", bi->loader);
     rec_str(&r, "cmdline", bi->cmdline);
-    rec_obj_begin(&r, "cpu");
-    rec_str(&r, "vendor", id->vendor);
-    rec_u64(&r, "family", id->family);
-    rec_u64(&r, "model", id->model);
-    rec_u64(&r, "stepping", id->stepping);
-    rec_str(&r, "brand", id->brand);
-    rec_obj_end(&r);
-    rec_str(&r, "hypervisor", id->hypervisor);
-    rec_bool(&r, "tcg", cpu_is_tcg());
-    rec_obj_begin(&r, "features");
-    for (unsigned i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
-        rec_bool(&r, feats[i].name, cpu_has(feats[i]));
-    rec_obj_end(&r);
+    rec_cpu_members(&r);
     rec_obj_begin(&r, "mem");
     rec_u64(&r, "usable_bytes", usable);
     rec_u64(&r, "frames_1g", frames);

@@ -24,3 +24,4 @@ HOST_SRCS_prezero := kernel/prezero_core.c kernel/workload.c mm/pool.c kernel/st
 HOST_TESTS += prezero_run
 HOST_SRCS_prezero_run := $(HOST_SRCS_prezero)
 KERNEL_C += kernel/progress.c
+KERNEL_C += kernel/cpu_record.c

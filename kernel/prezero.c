@@ -18,11 +18,14 @@
 #include "kernel/console.h"
 #include "kernel/faults.h"
 #include "kernel/fmt.h"
+#include "kernel/kstring.h"
+#include "kernel/record.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
 #include "kernel/stats.h"
 #include "mm/demand.h"
+#include "mm/vm.h"
 
 /* ---- options (docs/prezero.md "Options") ------------------------------- */
 
@@ -38,6 +41,8 @@ static uint64_t opt_hold = 50000000;         /* ns */
 static uint64_t opt_idle = IDLE_WORKLOAD_DEFAULT;
 static uint64_t opt_lead_idle = 1000000000;  /* ns */
 static uint64_t opt_seed = 1;
+static uint64_t opt_fault_cpus = 1;
+static uint64_t opt_zero_cpus;
 
 static int policy_opt(const struct option *o, const char *v, char *err, size_t n)
 {
@@ -91,6 +96,12 @@ HZ_OPTION(opt_idle_def, .name = "idle", .kind = OPT_CUSTOM, .parse = time_opt, .
 HZ_OPTION(opt_lead_idle_def, .name = "lead_idle", .kind = OPT_CUSTOM, .parse = time_opt,
           .dest = &opt_lead_idle, .accepted = TIME_FORM,
           .help = "idle time before the workload's first event, every policy (default 1s)");
+HZ_OPTION(opt_fault_cpus_def, .name = "fault_cpus", .kind = OPT_U64, .dest = &opt_fault_cpus,
+          .min = 1, .max = HZ_MAX_CPUS, .accepted = "1..256, at most the CPUs online",
+          .help = "CPUs that fault each population's pages in parallel (default 1)");
+HZ_OPTION(opt_zero_cpus_def, .name = "zero_cpus", .kind = OPT_U64, .dest = &opt_zero_cpus,
+          .max = HZ_MAX_CPUS - 1, .accepted = "0..255; fault_cpus + zero_cpus at most the CPUs online",
+          .help = "policy idle: CPUs that only clear DIRTY frames, all run long (default 0)");
 HZ_OPTION(opt_seed_def, .name = "seed", .kind = OPT_U64, .dest = &opt_seed,
           .accepted = "0..2^64-1", .help = "workload random seed (default 1)");
 
@@ -107,6 +118,8 @@ static struct pz_config make_config(struct pz_policy_cfg pc, uint32_t pages)
     if (opt_idle != IDLE_WORKLOAD_DEFAULT)
         c.wl.idle_ns = opt_idle;
     c.wl.seed = opt_seed;
+    c.wl.cpus = (uint32_t)opt_fault_cpus;
+    c.background = pc.kind == PZ_IDLE && opt_zero_cpus > 0;
     c.wl.zero_request = opt_policy.kind == PZ_BATCH ? opt_policy.batch : pages;
     if (pc.kind == PZ_BATCH && !pc.batch)
         c.policy.batch = c.wl.zero_request;
@@ -167,6 +180,214 @@ static int k_release(void *ctx, uint32_t page, bool zero) { return demand_releas
 static struct fault_env env;
 static uint64_t lat_ns[DEMAND_MAX_SAMPLES];
 
+/* ---- several CPUs: fault_cpus and zero_cpus ------------------------------
+ * One smp_run covers the whole run: the BSP (faulting CPU 0) runs the event
+ * loop; the other faulting CPUs wait at the measurement CPL for a
+ * population (gen changes), touch their share between two barriers and
+ * verify it after; zeroers clear DIRTY frames chunk by chunk until zstop. */
+
+#define TEAM_BARRIER_S 60 /* TSC seconds a barrier waits (TCG clears slowly) */
+#define TEAM_STOP_US 10000000 /* smp_run: after the loop ends, zeroers stop */
+
+struct team {
+    unsigned P, Z;                  /* faulting CPUs (role 0 = the BSP), zeroers */
+    unsigned cpu[HZ_MAX_CPUS];      /* role -> CPU index: P faulting, then Z zeroers */
+    unsigned role[HZ_MAX_CPUS];     /* CPU index -> role */
+    volatile uint32_t gen, quit, zstop;
+    const struct wl_event *ev;      /* the population being faulted */
+    size_t n;
+    uint64_t t0, t1;                /* its first barrier and last touch, TSC */
+    struct smp_barrier bar;
+    size_t not_zero[HZ_MAX_CPUS];   /* by faulting role */
+    uint64_t zcyc[HZ_MAX_CPUS], zchunks[HZ_MAX_CPUS]; /* by zeroer, TSC cycles clearing */
+    uint64_t fb;
+    int rc;                         /* pz_run's */
+};
+static struct team team;
+static uint64_t first_word[PZ_POPULATE_MAX];
+
+struct waiter {
+    volatile uint32_t *a, *b; /* return when *a != seen or *b != 0 */
+    uint32_t seen;
+    uint64_t until;           /* and, when not 0, once the TSC passes it */
+};
+
+/* Runs at the measurement CPL: polling does not go through an emulated ring 0. */
+static void wait_fn(void *arg)
+{
+    struct waiter *w = arg;
+    while (*w->a == w->seen && !*w->b && (!w->until || rdtsc() < w->until))
+        cpu_relax();
+}
+
+static void team_barrier(unsigned cpu)
+{
+    if (!smp_barrier_wait(&team.bar, cpu, tsc_info()->hz * TEAM_BARRIER_S)) {
+        result_fail("prezero.smp", "CPU %u: a faulting CPU missed the barrier for %u s", cpu,
+                    TEAM_BARRIER_S);
+        hz_exit(HZ_FAIL);
+    }
+}
+
+/* Faulting role `role` on CPU `cpu` touches its pages of the population. */
+static void share(unsigned role, unsigned cpu)
+{
+    vm_flush_all(); /* the BSP may have unmapped pages this CPU had cached */
+    team_barrier(cpu);
+    if (role == 0)
+        team.t0 = tsc_start();
+    for (size_t i = 0; i < team.n; i++)
+        if (team.ev[i].cpu == role)
+            first_word[i] = *demand_page(team.ev[i].page, team.fb);
+    team_barrier(cpu);
+    if (role == 0)
+        team.t1 = tsc_stop();
+    for (size_t i = 0; i < team.n; i++) {
+        if (team.ev[i].cpu != role)
+            continue;
+        struct tenant t = {demand_page(team.ev[i].page, team.fb), team.fb};
+        if (first_word[i] != 0 || !fault_verify_zero(t.va, team.fb))
+            team.not_zero[role]++;
+        user_run(cpu, tenant_fn, &t);
+    }
+    team_barrier(cpu);
+}
+
+static uint64_t k_populate(void *ctx, const struct wl_event *ev, size_t n)
+{
+    uint64_t a = tsc_stop();
+    team.ev = ev;
+    team.n = n;
+    __atomic_store_n(&team.gen, team.gen + 1, __ATOMIC_RELEASE);
+    share(0, 0);
+    return tsc_stop() - a - (team.t1 - team.t0);
+}
+
+static void zeroer(unsigned z, unsigned cpu)
+{
+    struct pool *p = &env.pool;
+    while (!__atomic_load_n(&team.zstop, __ATOMIC_ACQUIRE)) {
+        uint32_t idx;
+        uint64_t done = 0;
+        if (demand_waiters()) { /* a fault waits for a frame: let it have one */
+            struct waiter w = {&team.zstop, &team.zstop, 0, rdtsc() + tsc_info()->hz / 50000};
+            user_run(cpu, wait_fn, &w);
+            continue;
+        }
+        spin_lock(&env.lock);
+        int rc = pool_pick_background(p, &idx);
+        if (rc == POOL_OK)
+            rc = pool_zero_begin(p, idx, ZERO_IDLE);
+        spin_unlock(&env.lock);
+        if (rc != POOL_OK) { /* nothing DIRTY: look again in 20 us */
+            struct waiter w = {&team.zstop, &team.zstop, 0, rdtsc() + tsc_info()->hz / 50000};
+            user_run(cpu, wait_fn, &w);
+            continue;
+        }
+        uint64_t a = tsc_start();
+        pool_zero_step(p, idx, opt_chunk, &done); /* the frame is ours: no lock */
+        team.zcyc[z] += tsc_stop() - a;
+        team.zchunks[z] += done != 0;
+        spin_lock(&env.lock);
+        pool_zero_pause(p, idx); /* back to DIRTY for a fault to take, or ZEROED */
+        spin_unlock(&env.lock);
+    }
+}
+
+struct team_run {
+    const struct pz_config *c;
+    const struct pz_ops *ops;
+    struct pz_tally *t;
+    const char **why;
+};
+
+static void team_fn(unsigned cpu, void *arg)
+{
+    struct team_run *tr = arg;
+    unsigned role = team.role[cpu];
+    if (cpu == 0) {
+        team.rc = pz_run(&env.pool, &env.lock, tr->c, tr->ops, tr->t, tr->why);
+        __atomic_store_n(&team.zstop, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&team.quit, 1, __ATOMIC_RELEASE);
+    } else if (role >= team.P) {
+        zeroer(role - team.P, cpu);
+    } else {
+        uint32_t seen = 0;
+        for (;;) {
+            struct waiter w = {&team.gen, &team.quit, seen, 0};
+            user_run(cpu, wait_fn, &w);
+            if (__atomic_load_n(&team.quit, __ATOMIC_ACQUIRE))
+                return;
+            seen = __atomic_load_n(&team.gen, __ATOMIC_ACQUIRE);
+            share(role, cpu);
+        }
+    }
+}
+
+/* Run the loop with P faulting CPUs and Z zeroers (the first P + Z online
+ * CPUs). Returns pz_run's result; a CPU that does not stop is a failure. */
+static int team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *t,
+                    const char **why, unsigned P, unsigned Z, size_t *not_zero)
+{
+    struct smp_set set;
+    struct team_run tr = {c, ops, t, why};
+    memset(&team, 0, sizeof(team));
+    team.P = P;
+    team.Z = Z;
+    team.fb = env.frame_bytes;
+    smp_set_clear(&set);
+    for (unsigned i = 0, k = 0; i < smp_count() && k < P + Z; i++)
+        if (smp_cpu(i)->state == SMP_CPU_ONLINE) {
+            team.cpu[k] = i;
+            team.role[i] = k++;
+            smp_set_add(&set, i);
+        }
+    smp_barrier_init(&team.bar, P);
+    if (P > 1)
+        ops->populate = k_populate;
+    int rc = smp_run(&set, team_fn, &tr, TEAM_STOP_US);
+    ops->populate = 0;
+    if (rc != 0) {
+        result_fail("prezero.smp", "smp_run: %s", rc == -1 ? "a CPU did not stop in time" :
+                    "a CPU of the set is not online");
+        return -1;
+    }
+    for (unsigned r = 0; r < P; r++)
+        *not_zero += team.not_zero[r];
+    for (unsigned z = 0; z < Z; z++) {
+        t->idle_zeroing += team.zcyc[z];
+        t->idle_chunks += team.zchunks[z];
+    }
+    return team.rc;
+}
+
+/* fault_cpus + zero_cpus must fit the CPUs online: a config error otherwise. */
+static void check_cpus(void)
+{
+    unsigned online = smp_online();
+    if (opt_fault_cpus + opt_zero_cpus <= online)
+        return;
+    bool f = opt_fault_cpus > online;
+    char val[24], why[96], buf[HZ_RECORD_MAX];
+    struct rec x;
+    hz_snprintf(val, sizeof(val), "%llu",
+                (unsigned long long)(f ? opt_fault_cpus : opt_zero_cpus));
+    if (online == 1)
+        hz_snprintf(why, sizeof(why), "SMP absent: only the boot CPU is online");
+    else
+        hz_snprintf(why, sizeof(why), "fault_cpus + zero_cpus = %llu but %u CPUs are online",
+                    (unsigned long long)(opt_fault_cpus + opt_zero_cpus), online);
+    kprintf("hugezero: bad option '%s=%s': %s (see docs/options.md)\n",
+            f ? "fault_cpus" : "zero_cpus", val, why);
+    rec_begin(&x, buf, sizeof(buf), "config");
+    rec_str(&x, "option", f ? "fault_cpus" : "zero_cpus");
+    rec_str(&x, "value", val);
+    rec_str(&x, "error", why);
+    rec_str(&x, "accepted", f ? opt_fault_cpus_def.accepted : opt_zero_cpus_def.accepted);
+    record_emit(&x);
+    hz_exit(HZ_CONFIG);
+}
+
 static void check(struct pz_result *r, const char *what, bool ok, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
@@ -175,8 +396,9 @@ static void check(struct pz_result *r, const char *what, bool ok, const char *fm
 {
     char name[80], why[224];
     va_list ap;
-    hz_snprintf(name, sizeof(name), "prezero.%s.%s.%s", wl_kind_names[r->cfg.wl.kind],
-                pz_policy_name(r->cfg.policy.kind), what);
+    hz_snprintf(name, sizeof(name), "prezero.%s.%s%s.%s", wl_kind_names[r->cfg.wl.kind],
+                pz_policy_name(r->cfg.policy.kind),
+                r->cfg.background && !r->zero_cpus ? "_off" : "", what);
     if (ok) {
         result_pass(name);
         return;
@@ -240,14 +462,17 @@ static void finish_pool(struct pz_result *r, uint32_t pages)
           p->count[FRAME_IN_USE], p->count[FRAME_ZEROING], p->n);
 }
 
-/* Run policy pc on the configured workload. Returns 0 (checks reported,
+/* Run policy pc on the configured workload (with the zeroers of zero_cpus
+ * for policy idle unless zeroers_off: then idle periods only wait, nothing
+ * is printed and the checks are named ....idle_off.*). Returns 0 (checks reported,
  * *r filled), or -1 when the run could not start (skip/fail recorded). */
-static int run_one(struct pz_policy_cfg pc, struct pz_result *r)
+static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_off)
 {
     if (fault_pool_setup(&env, opt_pages ? opt_pages : DEMAND_MAX_PAGES) < 0)
         return -1;
     uint32_t pages = opt_pages ? (uint32_t)opt_pages : (uint32_t)env.nframes;
-    *r = (struct pz_result){.cfg = make_config(pc, pages), .ok = true};
+    *r = (struct pz_result){.cfg = make_config(pc, pages), .ok = true, .has_off = r->has_off,
+                            .off_p50 = r->off_p50, .off_p99 = r->off_p99};
     pz_policy_format(r->policy, sizeof(r->policy), &r->cfg.policy);
     r->strategy = env.zero->name;
     r->frames = (uint32_t)env.nframes;
@@ -263,15 +488,22 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r)
         fault_pool_teardown(&env);
         return -1;
     }
-    kprintf("prezero: %s under %s: %u pages of %llu MiB, lead idle %llu ms\n",
-            wl_kind_names[r->cfg.wl.kind], r->policy, pages,
+    kprintf("prezero: %s under %s%s: %u pages of %llu MiB, lead idle %llu ms, %llu faulting "
+            "CPU(s)\n", wl_kind_names[r->cfg.wl.kind], r->policy,
+            zeroers_off ? " with its zeroers off" : "", pages,
             (unsigned long long)(env.frame_bytes >> 20),
-            (unsigned long long)(r->cfg.lead_idle_ns / 1000000));
+            (unsigned long long)(r->cfg.lead_idle_ns / 1000000),
+            (unsigned long long)opt_fault_cpus);
 
     struct kctx k = {.fb = env.frame_bytes};
-    struct pz_ops ops = {&k, tsc_info()->hz, k_now, k_wait_until, k_fault, k_release};
-    const char *why;
-    if (pz_run(&env.pool, &env.lock, &r->cfg, &ops, &r->ns, &why) < 0) {
+    struct pz_ops ops = {&k, tsc_info()->hz, k_now, k_wait_until, k_fault, k_release, 0};
+    const char *why = "CPUs";
+    unsigned P = (unsigned)opt_fault_cpus, Z = r->cfg.background && !zeroers_off ? (unsigned)opt_zero_cpus : 0;
+    r->fault_cpus = P;
+    r->zero_cpus = Z;
+    int rc = P > 1 || Z > 0 ? team_run(&r->cfg, &ops, &r->ns, &why, P, Z, &k.not_zero)
+                            : pz_run(&env.pool, &env.lock, &r->cfg, &ops, &r->ns, &why);
+    if (rc < 0) {
         result_fail("prezero.setup", "bad run parameter: %s", why);
         finish_pool(r, pages);
         fault_pool_teardown(&env);
@@ -302,8 +534,10 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r)
     check(r, "accounting", acc == 0, "%s", why);
     finish_pool(r, pages);
 
-    pz_report_run(r);
-    fault_emit(wl_kind_names[r->cfg.wl.kind], r->policy);
+    if (!zeroers_off) {
+        pz_report_run(r);
+        fault_emit(wl_kind_names[r->cfg.wl.kind], r->policy);
+    }
     fault_pool_teardown(&env);
     return 0;
 }
@@ -313,18 +547,27 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r)
 static void scenario_prezero_run(void)
 {
     static struct pz_result r;
-    run_one(opt_policy, &r);
+    check_cpus();
+    run_one(opt_policy, &r, false);
 }
 
 static void scenario_policies_run(void)
 {
-    static struct pz_result r[PZ_NPOLICIES];
+    static struct pz_result r[PZ_NPOLICIES], off;
     size_t n = 0;
+    check_cpus();
     for (unsigned k = 0; k < PZ_NPOLICIES; k++) {
         struct pz_policy_cfg pc = {(enum pz_policy)k, 0}; /* batch: N from make_config */
         if (k == PZ_BATCH && opt_policy.kind == PZ_BATCH)
             pc.batch = opt_policy.batch;
-        if (run_one(pc, &r[n]) < 0)
+        /* Interference: idle with its zeroers stopped first, then with them. */
+        bool has_off = k == PZ_IDLE && opt_zero_cpus > 0 && run_one(pc, &off, true) == 0;
+        if (has_off) {
+            r[n].has_off = true; /* run_one keeps these; the record carries both */
+            r[n].off_p50 = off.lat.p50;
+            r[n].off_p99 = off.lat.p99;
+        }
+        if (run_one(pc, &r[n], false) < 0)
             break; /* no frames: every other policy would stop the same way */
         n++;
     }

@@ -18,9 +18,11 @@
  * TSC, verification and the `prezero`/`policies` scenarios, and
  * kernel/prezero_report.c prints records and the side-by-side table.
  *
- * One CPU: the loop runs on the BSP and "pending work" for the idle loop is
- * the TSC passing the end of the IDLE period. The pool lock is taken around
- * every pool call, so an SMP zeroer can share the pool later.
+ * The loop runs on the BSP and "pending work" for the idle loop is the TSC
+ * passing the end of the IDLE period. With `fault_cpus=P` the FAULT events
+ * of a population are touched by P CPUs in parallel (ops->populate), and
+ * with `zero_cpus=Z` policy idle gets Z dedicated CPUs that clear DIRTY
+ * frames chunk by chunk, outside the pool lock, for the whole run.
  */
 #ifndef HZ_KERNEL_PREZERO_H
 #define HZ_KERNEL_PREZERO_H
@@ -93,13 +95,22 @@ struct pz_ops {
     void (*wait_until)(void *ctx, uint64_t deadline);
     uint64_t (*fault)(void *ctx, uint32_t page);
     int (*release)(void *ctx, uint32_t page, bool zero);
+    /* Optional (NULL: every FAULT goes to fault()): used when wl.cpus > 1 for
+     * runs of consecutive FAULT events (at most PZ_POPULATE_MAX at a time),
+     * which it touches in parallel, ev[i].page on faulting CPU ev[i].cpu;
+     * returns the ticks of the call that are not workload time, as fault(). */
+    uint64_t (*populate)(void *ctx, const struct wl_event *ev, size_t n);
 };
+
+#define PZ_POPULATE_MAX 512 /* FAULT events handed to populate() at once */
 
 struct pz_config {
     struct pz_policy_cfg policy;
     uint64_t chunk_bytes;  /* idle: most bytes per chunk; multiple of PZ_CHUNK_ALIGN, >= it */
     uint64_t lead_idle_ns; /* idle time before the first event (<= WL_MAX_NS) */
     struct wl_params wl;   /* the workload; wl.pages <= frames in the pool */
+    bool background;       /* idle: dedicated zeroer CPUs clear DIRTY frames, so
+                            * the event loop's idle periods only wait */
 };
 
 /* What one run did. Times in clock ticks unless named _ns. */
@@ -137,7 +148,9 @@ void pz_idle_zero(struct pool *pool, struct spinlock *lock, uint64_t chunk_bytes
  * clearing (policy boot, timed into prezero), the lead idle period, then
  * every event: hold gaps (at_ns ahead of the nominal clock) are waited out
  * busy, IDLE periods are waited out with the idle loop running for policy
- * idle, ZERO_REQUEST clears policy.batch frames for policy batch (others
+ * idle (unless c->background), consecutive FAULTs go to ops->populate when
+ * it is set and wl.cpus > 1 (one call per run of at most PZ_POPULATE_MAX;
+ * its wall time is populate time), ZERO_REQUEST clears policy.batch frames for policy batch (others
  * ignore it), FAULT calls ops->fault and FREE ops->release. Fills *t.
  * Returns 0, or -1 with *why (may be NULL) naming the bad input: a workload
  * parameter (workload_init's names), "pages" also when wl.pages exceeds
@@ -184,6 +197,10 @@ struct pz_result {
     size_t samples_dropped;   /* faults beyond the demand sample buffer */
     struct pool_counters c;   /* pool counters when the workload ended */
     struct pool_summary s;
+    uint32_t fault_cpus;      /* CPUs faulting in parallel (wl.cpus) */
+    uint32_t zero_cpus;       /* dedicated zeroer CPUs that ran (policy idle only) */
+    bool has_off;             /* run=policies, idle with zeroers: the zeroers-off run */
+    uint64_t off_p50, off_p99; /* ... its fault latency p50/p99, ns */
     const char *check;        /* verification mode: "sampled" or "full" */
     bool verified;            /* every handed-out and every unused zeroed frame read zero */
     bool ok;                  /* every check of the run passed */

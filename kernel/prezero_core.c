@@ -141,7 +141,7 @@ static void idle_period(struct pool *pool, struct spinlock *lock, const struct p
     uint64_t len = ticks(ops, ns);
     uint64_t deadline = ops->now(ops->ctx) + len;
     t->idle_ns += ns;
-    if (c->policy.kind == PZ_IDLE)
+    if (c->policy.kind == PZ_IDLE && !c->background)
         pz_idle_zero(pool, lock, c->chunk_bytes, deadline, ops, t);
     ops->wait_until(ops->ctx, deadline);
 }
@@ -162,6 +162,20 @@ static const char *check_config(const struct pool *pool, const struct pz_config 
     if (!pool || c->wl.pages > pool->n)
         return "pages";
     return 0;
+}
+
+/* Hand the buffered FAULT events to ops->populate; times them as faults. */
+static void flush_faults(const struct pz_ops *ops, struct pz_tally *t, const struct wl_event *ev,
+                         size_t *n)
+{
+    if (!*n)
+        return;
+    uint64_t a = ops->now(ops->ctx);
+    uint64_t skip = ops->populate(ops->ctx, ev, *n);
+    t->populate += ops->now(ops->ctx) - a - skip;
+    t->excluded += skip;
+    t->faults += *n;
+    *n = 0;
 }
 
 int pz_run(struct pool *pool, struct spinlock *lock, const struct pz_config *c,
@@ -191,11 +205,22 @@ int pz_run(struct pool *pool, struct spinlock *lock, const struct pz_config *c,
         idle_period(pool, lock, c, ops, t, c->lead_idle_ns);
     }
 
+    static struct wl_event buf[PZ_POPULATE_MAX]; /* the runner is not re-entered */
+    size_t nbuf = 0;
+    bool parallel = ops->populate && c->wl.cpus > 1;
     uint64_t start = ops->now(x), nominal = 0;
     while (workload_next(&g, &e)) {
+        if (!parallel || e.op != WL_FAULT || e.at_ns > nominal)
+            flush_faults(ops, t, buf, &nbuf); /* a run of FAULTs ends */
         if (e.at_ns > nominal) { /* hold time: pages in use, the CPU busy */
             ops->wait_until(x, ops->now(x) + ticks(ops, e.at_ns - nominal));
             nominal = e.at_ns;
+        }
+        if (parallel && e.op == WL_FAULT) {
+            buf[nbuf++] = e;
+            if (nbuf == PZ_POPULATE_MAX)
+                flush_faults(ops, t, buf, &nbuf);
+            continue;
         }
         a = ops->now(x);
         switch (e.op) {
@@ -230,6 +255,7 @@ int pz_run(struct pool *pool, struct spinlock *lock, const struct pz_config *c,
             break;
         }
     }
+    flush_faults(ops, t, buf, &nbuf);
     t->total = ops->now(x) - start - t->excluded;
     return 0;
 }

@@ -32,6 +32,8 @@ void pz_report_run(const struct pz_result *r)
     rec_u64(&x, "frames", r->frames);
     rec_u64(&x, "frame_bytes", r->frame_bytes);
     rec_u64(&x, "seed", w->seed);
+    rec_u64(&x, "fault_cpus", r->fault_cpus);
+    rec_u64(&x, "zero_cpus", r->zero_cpus);
     if (w->kind != WL_VM_BOOT)
         rec_u64(&x, "cycles", w->cycles);
     rec_u64(&x, "faults", t->faults);
@@ -63,6 +65,10 @@ void pz_report_run(const struct pz_result *r)
     rec_u64(&x, "idle_zeroing_ns", t->idle_zeroing);
     rec_u64(&x, "idle_chunks", t->idle_chunks);
     rec_u64(&x, "idle_overrun_max_ns", t->idle_overrun_max);
+    if (r->has_off) {
+        rec_u64(&x, "interference_p50_ns_off", r->off_p50);
+        rec_u64(&x, "interference_p99_ns_off", r->off_p99);
+    }
     rec_str(&x, "check", r->check);
     rec_bool(&x, "verified", r->verified);
     rec_bool(&x, "clock_reliable", tsc_reliable());
@@ -83,6 +89,14 @@ void pz_report_run(const struct pz_result *r)
             (unsigned long long)r->c.taken_prezeroed, pct / 100, pct % 100, p50, p99,
             (unsigned long long)mib(r->s.bytes_fault), (unsigned long long)mib(r->s.bytes_background),
             pre, idl, idz, r->ok ? "" : " [CHECK FAILED]");
+    if (r->has_off) {
+        char o50[16], o99[16];
+        pz_format_ns(o50, sizeof(o50), r->off_p50);
+        pz_format_ns(o99, sizeof(o99), r->off_p99);
+        kprintf("prezero: %s/%s: fault latency with %u zeroer CPU(s) on vs off: p50 %s vs %s, "
+                "p99 %s vs %s\n", wl_kind_names[w->kind], r->policy, r->zero_cpus, p50, o50, p99,
+                o99);
+    }
 }
 
 void pz_report_table(const struct pz_result *r, size_t n)
@@ -90,9 +104,9 @@ void pz_report_table(const struct pz_result *r, size_t n)
     const struct wl_params *w = &r[0].cfg.wl;
     char lead[16];
     pz_format_ns(lead, sizeof(lead), r[0].cfg.lead_idle_ns);
-    kprintf("\npre-zeroing policies: %s, %u x %s pages, %u frames, zero=%s, seed %llu, "
-            "lead idle %s, verify %s%s\n",
-            wl_kind_names[w->kind], w->pages, frame_name(r[0].frame_bytes), r[0].frames,
+    kprintf("\npre-zeroing policies: %s, %u x %s pages, %u frames, %u faulting CPU(s), "
+            "zero=%s, seed %llu, lead idle %s, verify %s%s\n",
+            wl_kind_names[w->kind], w->pages, frame_name(r[0].frame_bytes), r[0].frames, w->cpus,
             r[0].strategy, (unsigned long long)w->seed, lead, r[0].check,
             tsc_reliable() ? "" : " (TSC unreliable: not hardware timings)");
     kprintf("  %-10s %9s %9s %9s %9s %9s %8s %9s %9s %9s %9s %7s\n", "policy", "total",

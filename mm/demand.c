@@ -112,6 +112,46 @@ static void map_page(size_t page, uint32_t idx, uint64_t phys)
     vm_flush_all();
 }
 
+/* True when a frame is being zeroed by a background zeroer: it will come
+ * back DIRTY (paused) or ZEROED. Called with the lock held. */
+static bool background_busy(void)
+{
+    for (uint32_t i = pool->head[FRAME_ZEROING]; i != POOL_NONE; i = pool->f[i].next)
+        if (pool->f[i].origin != ZERO_FAULT)
+            return true;
+    return false;
+}
+
+/* pool_take under the lock. When every free frame is being zeroed by a
+ * background zeroer, wait for one (at most DEMAND_WAIT_S seconds of TSC)
+ * rather than fail; POOL_EBUSY after that. */
+#define POOL_EBUSY (-100)
+static uint32_t waiters; /* faults waiting for a background zeroer */
+
+unsigned demand_waiters(void) { return __atomic_load_n(&waiters, __ATOMIC_ACQUIRE); }
+
+static int take_frame(uint32_t *idx, bool *pre)
+{
+    uint64_t deadline = 0;
+    for (;;) {
+        spin_lock(pool_lock);
+        int rc = pool_take(pool, idx, pre);
+        bool busy = rc == POOL_EEMPTY && background_busy();
+        spin_unlock(pool_lock);
+        if (!busy || (deadline && rdtsc() >= deadline)) {
+            if (deadline)
+                __atomic_fetch_sub(&waiters, 1, __ATOMIC_RELEASE);
+            return busy ? POOL_EBUSY : rc;
+        }
+        if (!deadline) {
+            deadline = rdtsc() + tsc_info()->hz * DEMAND_WAIT_S;
+            __atomic_fetch_add(&waiters, 1, __ATOMIC_ACQ_REL);
+        }
+        for (int k = 0; k < 64; k++)
+            cpu_relax();
+    }
+}
+
 static bool demand_fault(struct trap_frame *f)
 {
     uint64_t va = read_cr2();
@@ -122,19 +162,24 @@ static bool demand_fault(struct trap_frame *f)
     bool pre;
     uint64_t c0 = 0, c1 = 0;
 
-    spin_lock(pool_lock);
-    int rc = pool_take(pool, &idx, &pre);
+    int rc = take_frame(&idx, &pre);
     if (rc == POOL_OK && !pre) {
+        /* The frame is ZEROING[fault] and this CPU's alone: clear it outside
+         * the lock (mm/pool.h), so other CPUs' faults and zeroers go on. */
         c0 = tsc_start();
         rc = pool_zero_step(pool, idx, page_bytes, 0);
         c1 = tsc_stop();
+        spin_lock(pool_lock);
         if (rc == POOL_OK)
             rc = pool_zero_end(pool, idx);
+        spin_unlock(pool_lock);
     }
-    spin_unlock(pool_lock);
     if (rc != POOL_OK) {
         kprintf("demand: fault on page %zu at 0x%llx but the free-frame pool is %s\n", page,
-                (unsigned long long)va, rc == POOL_EEMPTY ? "empty" : "inconsistent");
+                (unsigned long long)va,
+                rc == POOL_EEMPTY  ? "empty"
+                : rc == POOL_EBUSY ? "still all being zeroed after the wait"
+                                   : "inconsistent");
         result_fail("demand.pool", "no free frame for a fault on page %zu", page);
         hz_exit(HZ_FAIL);
     }

@@ -80,8 +80,17 @@ const struct demand_sample *demand_sample(size_t i);
 size_t demand_dropped(void);
 void demand_reset_samples(void);
 
-/* Faults that found the pool empty end the run with a clear error (HZ_FAIL);
- * this is the count of faults taken since demand_init. */
+/* A fault clears its frame outside the pool lock (the frame is ZEROING and
+ * its own), so faults on several CPUs and background zeroers overlap. A
+ * fault that finds no ZEROED or DIRTY frame while a background zeroer holds
+ * one waits for it, at most DEMAND_WAIT_S seconds (TSC). Faults that find
+ * the pool empty, or wait that long, end the run with a clear error
+ * (HZ_FAIL); demand_faults() is the count of faults taken since demand_init. */
+#define DEMAND_WAIT_S 10
 uint64_t demand_faults(void);
+
+/* Faults now waiting for a frame a background zeroer holds; a zeroer that
+ * sees one should pause its frame and not begin another chunk until 0. */
+unsigned demand_waiters(void);
 
 #endif /* HZ_MM_DEMAND_H */

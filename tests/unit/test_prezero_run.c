@@ -93,7 +93,7 @@ static int sim_release(void *ctx, uint32_t page, bool zero)
     return 0;
 }
 
-static const struct pz_ops OPS = {&S, 1000000000, sim_now, sim_wait_until, sim_fault, sim_release};
+static const struct pz_ops OPS = {&S, 1000000000, sim_now, sim_wait_until, sim_fault, sim_release, 0};
 
 /* A pool of n dirty frames (0xA5), clock at 0. */
 static void start(uint32_t n)
@@ -340,6 +340,71 @@ static void test_bad_config(void **state)
     assert_int_equal(t.faults, 2);
 }
 
+/* populate(): consecutive FAULTs of a population arrive together, with the
+ * CPU that owns each page; the ticks it reports as excluded are excluded. */
+static struct {
+    unsigned calls, sizes[8], order[8], cpus[8], k;
+} Pop;
+
+static uint64_t sim_populate(void *ctx, const struct wl_event *ev, size_t n)
+{
+    uint64_t skip = 0;
+    if (Pop.calls < 8)
+        Pop.sizes[Pop.calls] = (unsigned)n;
+    Pop.calls++;
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(ev[i].op, WL_FAULT);
+        if (Pop.k < 8) {
+            Pop.order[Pop.k] = ev[i].page;
+            Pop.cpus[Pop.k] = ev[i].cpu;
+        }
+        Pop.k++;
+        skip += sim_fault(ctx, ev[i].page);
+    }
+    return skip;
+}
+
+static void test_parallel_populate(void **state)
+{
+    start(4);
+    struct pz_config c = config(WL_RESTART, 4, PZ_IDLE, 0);
+    c.wl.cycles = 1;
+    c.wl.idle_ns = 1000000;
+    c.wl.cpus = 2;
+    c.background = true; /* dedicated zeroers would clear: the loop only waits */
+    struct pz_ops ops = OPS;
+    ops.fault = sim_fault;
+    ops.populate = sim_populate;
+    memset(&Pop, 0, sizeof Pop);
+    struct pz_tally t;
+    const char *why;
+    assert_int_equal(pz_run(&P, &L, &c, &ops, &t, &why), 0);
+    assert_int_equal(Pop.calls, 2); /* one call per population */
+    assert_int_equal(Pop.sizes[0], 4);
+    assert_int_equal(Pop.sizes[1], 4);
+    static const unsigned order[4] = {0, 2, 1, 3}, cpus[4] = {0, 1, 0, 1};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(Pop.order[i], order[i]);
+        assert_int_equal(Pop.cpus[i], cpus[i]);
+        assert_int_equal(Pop.order[4 + i], order[i]);
+    }
+    assert_int_equal(t.faults, 8);
+    assert_int_equal(t.excluded, 8 * EXCL);
+    assert_int_equal(t.populate, 8 * (FC + FB)); /* every fault cleared its frame */
+    assert_int_equal(t.idle_chunks, 0);
+    assert_int_equal(P.c.bytes_zeroed[ZERO_IDLE], 0);
+    assert_int_equal(t.idle_ns, 1000000);
+    assert_int_equal(pz_check_accounting(&P, &c.policy, 4, &why), 0);
+
+    /* One CPU: populate is not used even when set. */
+    start(2);
+    c = config(WL_VM_BOOT, 2, PZ_NONE, 0);
+    memset(&Pop, 0, sizeof Pop);
+    assert_int_equal(pz_run(&P, &L, &c, &ops, &t, &why), 0);
+    assert_int_equal(Pop.calls, 0);
+    assert_int_equal(t.faults, 2);
+}
+
 /* Each accounting rule fires on a pool that breaks it. */
 static void test_accounting_rules(void **state)
 {
@@ -392,7 +457,7 @@ int main(void)
         cmocka_unit_test(test_restart_on_free),   cmocka_unit_test(test_restart_none),
         cmocka_unit_test(test_churn_on_free_waste), cmocka_unit_test(test_restart_idle),
         cmocka_unit_test(test_vm_boot_batch),     cmocka_unit_test(test_bad_config),
-        cmocka_unit_test(test_accounting_rules),
+        cmocka_unit_test(test_accounting_rules),  cmocka_unit_test(test_parallel_populate),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -9,23 +9,22 @@
  * One run: fault_pool_setup() fills the pool and dirties every frame (an
  * earlier tenant), demand_init() prepares the region, pz_run() drives the
  * workload; then the frames left ZEROED are verified, the pages still
- * mapped are released, the pool is checked and the frames go back.
+ * mapped are released, the pool is checked and the frames go back. With
+ * fault_cpus > 1 or zero_cpus the run goes through kernel/prezero_smp.c.
  */
 #include "kernel/prezero.h"
+#include "kernel/prezero_priv.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/faults.h"
 #include "kernel/fmt.h"
-#include "kernel/kstring.h"
-#include "kernel/record.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
 #include "kernel/stats.h"
 #include "mm/demand.h"
-#include "mm/vm.h"
 
 /* ---- options (docs/prezero.md "Options") ------------------------------- */
 
@@ -34,15 +33,15 @@
 static struct pz_policy_cfg opt_policy = {PZ_NONE, 0};
 static int opt_workload = WL_VM_BOOT;
 static uint64_t opt_pages;                   /* 0: every frame of the pool */
-static uint64_t opt_chunk = PZ_CHUNK_DEFAULT;
+uint64_t opt_chunk = PZ_CHUNK_DEFAULT;
 static uint64_t opt_cycles = 4;
 static uint64_t opt_think = 100000000;       /* ns */
 static uint64_t opt_hold = 50000000;         /* ns */
 static uint64_t opt_idle = IDLE_WORKLOAD_DEFAULT;
 static uint64_t opt_lead_idle = 1000000000;  /* ns */
 static uint64_t opt_seed = 1;
-static uint64_t opt_fault_cpus = 1;
-static uint64_t opt_zero_cpus;
+uint64_t opt_fault_cpus = 1;
+uint64_t opt_zero_cpus;
 
 static int policy_opt(const struct option *o, const char *v, char *err, size_t n)
 {
@@ -97,10 +96,10 @@ HZ_OPTION(opt_lead_idle_def, .name = "lead_idle", .kind = OPT_CUSTOM, .parse = t
           .dest = &opt_lead_idle, .accepted = TIME_FORM,
           .help = "idle time before the workload's first event, every policy (default 1s)");
 HZ_OPTION(opt_fault_cpus_def, .name = "fault_cpus", .kind = OPT_U64, .dest = &opt_fault_cpus,
-          .min = 1, .max = HZ_MAX_CPUS, .accepted = "1..256, at most the CPUs online",
+          .min = 1, .max = HZ_MAX_CPUS, .accepted = PZ_FAULT_CPUS_ACCEPTED,
           .help = "CPUs that fault each population's pages in parallel (default 1)");
 HZ_OPTION(opt_zero_cpus_def, .name = "zero_cpus", .kind = OPT_U64, .dest = &opt_zero_cpus,
-          .max = HZ_MAX_CPUS - 1, .accepted = "0..255; fault_cpus + zero_cpus at most the CPUs online",
+          .max = HZ_MAX_CPUS - 1, .accepted = PZ_ZERO_CPUS_ACCEPTED,
           .help = "policy idle: CPUs that only clear DIRTY frames, all run long (default 0)");
 HZ_OPTION(opt_seed_def, .name = "seed", .kind = OPT_U64, .dest = &opt_seed,
           .accepted = "0..2^64-1", .help = "workload random seed (default 1)");
@@ -145,12 +144,7 @@ static void k_wait_until(void *ctx, uint64_t deadline)
 
 /* A tenant's writes into every 4 KiB of its page, at the measurement CPL
  * (arch/user.h): bulk stores stay fast where ring 0 is emulated (PVM). */
-struct tenant {
-    volatile uint64_t *va;
-    uint64_t bytes;
-};
-
-static void tenant_fn(void *arg)
+void pz_tenant_fn(void *arg)
 {
     struct tenant *t = arg;
     for (uint64_t off = 0; off < t->bytes; off += 4096)
@@ -169,7 +163,7 @@ static uint64_t k_fault(void *ctx, uint32_t page)
     uint64_t a = tsc_stop();
     if (first != 0 || !fault_verify_zero(t.va, k->fb))
         k->not_zero++;
-    user_run(smp_cpu_index(), tenant_fn, &t);
+    user_run(smp_cpu_index(), pz_tenant_fn, &t);
     return tsc_stop() - a;
 }
 
@@ -177,216 +171,8 @@ static int k_release(void *ctx, uint32_t page, bool zero) { return demand_releas
 
 /* ---- one run ------------------------------------------------------------ */
 
-static struct fault_env env;
+struct fault_env pz_env;
 static uint64_t lat_ns[DEMAND_MAX_SAMPLES];
-
-/* ---- several CPUs: fault_cpus and zero_cpus ------------------------------
- * One smp_run covers the whole run: the BSP (faulting CPU 0) runs the event
- * loop; the other faulting CPUs wait at the measurement CPL for a
- * population (gen changes), touch their share between two barriers and
- * verify it after; zeroers clear DIRTY frames chunk by chunk until zstop. */
-
-#define TEAM_BARRIER_S 60 /* TSC seconds a barrier waits (TCG clears slowly) */
-#define TEAM_STOP_US 10000000 /* smp_run: after the loop ends, zeroers stop */
-
-struct team {
-    unsigned P, Z;                  /* faulting CPUs (role 0 = the BSP), zeroers */
-    unsigned cpu[HZ_MAX_CPUS];      /* role -> CPU index: P faulting, then Z zeroers */
-    unsigned role[HZ_MAX_CPUS];     /* CPU index -> role */
-    volatile uint32_t gen, quit, zstop;
-    const struct wl_event *ev;      /* the population being faulted */
-    size_t n;
-    uint64_t t0, t1;                /* its first barrier and last touch, TSC */
-    struct smp_barrier bar;
-    size_t not_zero[HZ_MAX_CPUS];   /* by faulting role */
-    uint64_t zcyc[HZ_MAX_CPUS], zchunks[HZ_MAX_CPUS]; /* by zeroer, TSC cycles clearing */
-    uint64_t fb;
-    int rc;                         /* pz_run's */
-};
-static struct team team;
-static uint64_t first_word[PZ_POPULATE_MAX];
-
-struct waiter {
-    volatile uint32_t *a, *b; /* return when *a != seen or *b != 0 */
-    uint32_t seen;
-    uint64_t until;           /* and, when not 0, once the TSC passes it */
-};
-
-/* Runs at the measurement CPL: polling does not go through an emulated ring 0. */
-static void wait_fn(void *arg)
-{
-    struct waiter *w = arg;
-    while (*w->a == w->seen && !*w->b && (!w->until || rdtsc() < w->until))
-        cpu_relax();
-}
-
-static void team_barrier(unsigned cpu)
-{
-    if (!smp_barrier_wait(&team.bar, cpu, tsc_info()->hz * TEAM_BARRIER_S)) {
-        result_fail("prezero.smp", "CPU %u: a faulting CPU missed the barrier for %u s", cpu,
-                    TEAM_BARRIER_S);
-        hz_exit(HZ_FAIL);
-    }
-}
-
-/* Faulting role `role` on CPU `cpu` touches its pages of the population. */
-static void share(unsigned role, unsigned cpu)
-{
-    vm_flush_all(); /* the BSP may have unmapped pages this CPU had cached */
-    team_barrier(cpu);
-    if (role == 0)
-        team.t0 = tsc_start();
-    for (size_t i = 0; i < team.n; i++)
-        if (team.ev[i].cpu == role)
-            first_word[i] = *demand_page(team.ev[i].page, team.fb);
-    team_barrier(cpu);
-    if (role == 0)
-        team.t1 = tsc_stop();
-    for (size_t i = 0; i < team.n; i++) {
-        if (team.ev[i].cpu != role)
-            continue;
-        struct tenant t = {demand_page(team.ev[i].page, team.fb), team.fb};
-        if (first_word[i] != 0 || !fault_verify_zero(t.va, team.fb))
-            team.not_zero[role]++;
-        user_run(cpu, tenant_fn, &t);
-    }
-    team_barrier(cpu);
-}
-
-static uint64_t k_populate(void *ctx, const struct wl_event *ev, size_t n)
-{
-    uint64_t a = tsc_stop();
-    team.ev = ev;
-    team.n = n;
-    __atomic_store_n(&team.gen, team.gen + 1, __ATOMIC_RELEASE);
-    share(0, 0);
-    return tsc_stop() - a - (team.t1 - team.t0);
-}
-
-static void zeroer(unsigned z, unsigned cpu)
-{
-    struct pool *p = &env.pool;
-    while (!__atomic_load_n(&team.zstop, __ATOMIC_ACQUIRE)) {
-        uint32_t idx;
-        uint64_t done = 0;
-        if (demand_waiters()) { /* a fault waits for a frame: let it have one */
-            struct waiter w = {&team.zstop, &team.zstop, 0, rdtsc() + tsc_info()->hz / 50000};
-            user_run(cpu, wait_fn, &w);
-            continue;
-        }
-        spin_lock(&env.lock);
-        int rc = pool_pick_background(p, &idx);
-        if (rc == POOL_OK)
-            rc = pool_zero_begin(p, idx, ZERO_IDLE);
-        spin_unlock(&env.lock);
-        if (rc != POOL_OK) { /* nothing DIRTY: look again in 20 us */
-            struct waiter w = {&team.zstop, &team.zstop, 0, rdtsc() + tsc_info()->hz / 50000};
-            user_run(cpu, wait_fn, &w);
-            continue;
-        }
-        uint64_t a = tsc_start();
-        pool_zero_step(p, idx, opt_chunk, &done); /* the frame is ours: no lock */
-        team.zcyc[z] += tsc_stop() - a;
-        team.zchunks[z] += done != 0;
-        spin_lock(&env.lock);
-        pool_zero_pause(p, idx); /* back to DIRTY for a fault to take, or ZEROED */
-        spin_unlock(&env.lock);
-    }
-}
-
-struct team_run {
-    const struct pz_config *c;
-    const struct pz_ops *ops;
-    struct pz_tally *t;
-    const char **why;
-};
-
-static void team_fn(unsigned cpu, void *arg)
-{
-    struct team_run *tr = arg;
-    unsigned role = team.role[cpu];
-    if (cpu == 0) {
-        team.rc = pz_run(&env.pool, &env.lock, tr->c, tr->ops, tr->t, tr->why);
-        __atomic_store_n(&team.zstop, 1, __ATOMIC_RELEASE);
-        __atomic_store_n(&team.quit, 1, __ATOMIC_RELEASE);
-    } else if (role >= team.P) {
-        zeroer(role - team.P, cpu);
-    } else {
-        uint32_t seen = 0;
-        for (;;) {
-            struct waiter w = {&team.gen, &team.quit, seen, 0};
-            user_run(cpu, wait_fn, &w);
-            if (__atomic_load_n(&team.quit, __ATOMIC_ACQUIRE))
-                return;
-            seen = __atomic_load_n(&team.gen, __ATOMIC_ACQUIRE);
-            share(role, cpu);
-        }
-    }
-}
-
-/* Run the loop with P faulting CPUs and Z zeroers (the first P + Z online
- * CPUs). Returns pz_run's result; a CPU that does not stop is a failure. */
-static int team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *t,
-                    const char **why, unsigned P, unsigned Z, size_t *not_zero)
-{
-    struct smp_set set;
-    struct team_run tr = {c, ops, t, why};
-    memset(&team, 0, sizeof(team));
-    team.P = P;
-    team.Z = Z;
-    team.fb = env.frame_bytes;
-    smp_set_clear(&set);
-    for (unsigned i = 0, k = 0; i < smp_count() && k < P + Z; i++)
-        if (smp_cpu(i)->state == SMP_CPU_ONLINE) {
-            team.cpu[k] = i;
-            team.role[i] = k++;
-            smp_set_add(&set, i);
-        }
-    smp_barrier_init(&team.bar, P);
-    if (P > 1)
-        ops->populate = k_populate;
-    int rc = smp_run(&set, team_fn, &tr, TEAM_STOP_US);
-    ops->populate = 0;
-    if (rc != 0) {
-        result_fail("prezero.smp", "smp_run: %s", rc == -1 ? "a CPU did not stop in time" :
-                    "a CPU of the set is not online");
-        return -1;
-    }
-    for (unsigned r = 0; r < P; r++)
-        *not_zero += team.not_zero[r];
-    for (unsigned z = 0; z < Z; z++) {
-        t->idle_zeroing += team.zcyc[z];
-        t->idle_chunks += team.zchunks[z];
-    }
-    return team.rc;
-}
-
-/* fault_cpus + zero_cpus must fit the CPUs online: a config error otherwise. */
-static void check_cpus(void)
-{
-    unsigned online = smp_online();
-    if (opt_fault_cpus + opt_zero_cpus <= online)
-        return;
-    bool f = opt_fault_cpus > online;
-    char val[24], why[96], buf[HZ_RECORD_MAX];
-    struct rec x;
-    hz_snprintf(val, sizeof(val), "%llu",
-                (unsigned long long)(f ? opt_fault_cpus : opt_zero_cpus));
-    if (online == 1)
-        hz_snprintf(why, sizeof(why), "SMP absent: only the boot CPU is online");
-    else
-        hz_snprintf(why, sizeof(why), "fault_cpus + zero_cpus = %llu but %u CPUs are online",
-                    (unsigned long long)(opt_fault_cpus + opt_zero_cpus), online);
-    kprintf("hugezero: bad option '%s=%s': %s (see docs/options.md)\n",
-            f ? "fault_cpus" : "zero_cpus", val, why);
-    rec_begin(&x, buf, sizeof(buf), "config");
-    rec_str(&x, "option", f ? "fault_cpus" : "zero_cpus");
-    rec_str(&x, "value", val);
-    rec_str(&x, "error", why);
-    rec_str(&x, "accepted", f ? opt_fault_cpus_def.accepted : opt_zero_cpus_def.accepted);
-    record_emit(&x);
-    hz_exit(HZ_CONFIG);
-}
 
 static void check(struct pz_result *r, const char *what, bool ok, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -453,7 +239,7 @@ static void finish_pool(struct pz_result *r, uint32_t pages)
     for (uint32_t i = 0; i < pages; i++)
         if (demand_mapped(i))
             demand_release(i, false, 0);
-    struct pool *p = &env.pool;
+    struct pool *p = &pz_env.pool;
     int rc = pool_check(p, &why, &bad);
     bool all_free = p->count[FRAME_IN_USE] == 0 && p->count[FRAME_ZEROING] == 0 &&
                     p->count[FRAME_DIRTY] + p->count[FRAME_ZEROED] == p->n;
@@ -468,52 +254,52 @@ static void finish_pool(struct pz_result *r, uint32_t pages)
  * *r filled), or -1 when the run could not start (skip/fail recorded). */
 static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_off)
 {
-    if (fault_pool_setup(&env, opt_pages ? opt_pages : DEMAND_MAX_PAGES) < 0)
+    if (fault_pool_setup(&pz_env, opt_pages ? opt_pages : DEMAND_MAX_PAGES) < 0)
         return -1;
-    uint32_t pages = opt_pages ? (uint32_t)opt_pages : (uint32_t)env.nframes;
+    uint32_t pages = opt_pages ? (uint32_t)opt_pages : (uint32_t)pz_env.nframes;
     *r = (struct pz_result){.cfg = make_config(pc, pages), .ok = true, .has_off = r->has_off,
                             .off_p50 = r->off_p50, .off_p99 = r->off_p99};
     pz_policy_format(r->policy, sizeof(r->policy), &r->cfg.policy);
-    r->strategy = env.zero->name;
-    r->frames = (uint32_t)env.nframes;
-    r->frame_bytes = env.frame_bytes;
+    r->strategy = pz_env.zero->name;
+    r->frames = (uint32_t)pz_env.nframes;
+    r->frame_bytes = pz_env.frame_bytes;
     r->check = fault_verify_mode();
-    if (env.nframes < pages) {
-        result_skip("prezero.setup", "pages=%u but the pool has %zu frames", pages, env.nframes);
-        fault_pool_teardown(&env);
+    if (pz_env.nframes < pages) {
+        result_skip("prezero.setup", "pages=%u but the pool has %zu frames", pages, pz_env.nframes);
+        fault_pool_teardown(&pz_env);
         return -1;
     }
-    if (demand_init(&env.pool, &env.lock, pages) < 0) {
+    if (demand_init(&pz_env.pool, &pz_env.lock, pages) < 0) {
         result_fail("prezero.setup", "could not set up the demand region");
-        fault_pool_teardown(&env);
+        fault_pool_teardown(&pz_env);
         return -1;
     }
     kprintf("prezero: %s under %s%s: %u pages of %llu MiB, lead idle %llu ms, %llu faulting "
             "CPU(s)\n", wl_kind_names[r->cfg.wl.kind], r->policy,
             zeroers_off ? " with its zeroers off" : "", pages,
-            (unsigned long long)(env.frame_bytes >> 20),
+            (unsigned long long)(pz_env.frame_bytes >> 20),
             (unsigned long long)(r->cfg.lead_idle_ns / 1000000),
             (unsigned long long)opt_fault_cpus);
 
-    struct kctx k = {.fb = env.frame_bytes};
+    struct kctx k = {.fb = pz_env.frame_bytes};
     struct pz_ops ops = {&k, tsc_info()->hz, k_now, k_wait_until, k_fault, k_release, 0};
     const char *why = "CPUs";
     unsigned P = (unsigned)opt_fault_cpus, Z = r->cfg.background && !zeroers_off ? (unsigned)opt_zero_cpus : 0;
     r->fault_cpus = P;
     r->zero_cpus = Z;
-    int rc = P > 1 || Z > 0 ? team_run(&r->cfg, &ops, &r->ns, &why, P, Z, &k.not_zero)
-                            : pz_run(&env.pool, &env.lock, &r->cfg, &ops, &r->ns, &why);
+    int rc = P > 1 || Z > 0 ? pz_team_run(&r->cfg, &ops, &r->ns, &why, P, Z, &k.not_zero)
+                            : pz_run(&pz_env.pool, &pz_env.lock, &r->cfg, &ops, &r->ns, &why);
     if (rc < 0) {
         result_fail("prezero.setup", "bad run parameter: %s", why);
         finish_pool(r, pages);
-        fault_pool_teardown(&env);
+        fault_pool_teardown(&pz_env);
         return -1;
     }
     tally_to_ns(&r->ns);
     uint64_t sample_hits = collect_samples(r);
-    r->c = env.pool.c;
-    pool_summarise(&env.pool, &r->s);
-    size_t bad_unused = verify_unused(&env.pool);
+    r->c = pz_env.pool.c;
+    pool_summarise(&pz_env.pool, &r->s);
+    size_t bad_unused = verify_unused(&pz_env.pool);
     r->verified = k.not_zero == 0 && bad_unused == 0;
 
     check(r, "zeroed", r->verified, "%zu of %llu faulted frames and %zu of %u unused zeroed frames not zero (%s check)",
@@ -530,7 +316,7 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
           (unsigned long long)r->c.frees, (unsigned long long)r->ns.frees,
           (unsigned long long)r->ns.release_errors, (unsigned long long)sample_hits,
           (unsigned long long)r->c.taken_prezeroed);
-    int acc = pz_check_accounting(&env.pool, &r->cfg.policy, r->frames, &why);
+    int acc = pz_check_accounting(&pz_env.pool, &r->cfg.policy, r->frames, &why);
     check(r, "accounting", acc == 0, "%s", why);
     finish_pool(r, pages);
 
@@ -538,7 +324,7 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
         pz_report_run(r);
         fault_emit(wl_kind_names[r->cfg.wl.kind], r->policy);
     }
-    fault_pool_teardown(&env);
+    fault_pool_teardown(&pz_env);
     return 0;
 }
 
@@ -547,7 +333,7 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
 static void scenario_prezero_run(void)
 {
     static struct pz_result r;
-    check_cpus();
+    pz_check_cpus();
     run_one(opt_policy, &r, false);
 }
 
@@ -555,7 +341,7 @@ static void scenario_policies_run(void)
 {
     static struct pz_result r[PZ_NPOLICIES], off;
     size_t n = 0;
-    check_cpus();
+    pz_check_cpus();
     for (unsigned k = 0; k < PZ_NPOLICIES; k++) {
         struct pz_policy_cfg pc = {(enum pz_policy)k, 0}; /* batch: N from make_config */
         if (k == PZ_BATCH && opt_policy.kind == PZ_BATCH)

@@ -16,7 +16,8 @@
  * are portable C (kernel/prezero_core.c, host-tested with a simulated
  * demand region and clock); kernel/prezero.c supplies real #PF faults, the
  * TSC, verification and the `prezero`/`policies` scenarios, and
- * kernel/prezero_report.c prints records and the side-by-side table.
+ * kernel/prezero_report.c prints records and the side-by-side table;
+ * kernel/prezero_smp.c runs faulting CPUs and dedicated zeroers in parallel.
  *
  * The loop runs on the BSP and "pending work" for the idle loop is the TSC
  * passing the end of the IDLE period. With `fault_cpus=P` the FAULT events

@@ -25,3 +25,4 @@ HOST_TESTS += prezero_run
 HOST_SRCS_prezero_run := $(HOST_SRCS_prezero)
 KERNEL_C += kernel/progress.c
 KERNEL_C += kernel/cpu_record.c
+KERNEL_C += kernel/prezero_smp.c

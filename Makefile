@@ -10,6 +10,9 @@
 #
 # Toolchain: the host gcc by default; CROSS=x86_64-elf- or CC=clang also work.
 
+# `make` alone builds `all`, whatever rule an included rules.mk defines first.
+.DEFAULT_GOAL := all
+
 CROSS ?=
 ifeq ($(origin CC),default)
 CC := $(CROSS)gcc

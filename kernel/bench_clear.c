@@ -37,11 +37,12 @@ static char only[160];       /* strategies=: "" means all */
 static int chunks_opt(const struct option *o, const char *v, char *err, size_t n)
 {
     int k = cmdline_parse_size_list(v, chunks, MAX_CHUNKS);
+    if (k < 0)
+        return hz_snprintf(err, n, "malformed size list (1..8 non-zero sizes, K/M/G suffixes)"), -1;
     for (int i = 0; i < k; i++)
         if (chunks[i] & 63)
-            k = -1;
-    if (k < 0)
-        return hz_snprintf(err, n, "need 1..8 sizes, each a multiple of 64"), -1;
+            return hz_snprintf(err, n, "size %llu is not a multiple of 64",
+                               (unsigned long long)chunks[i]), -1;
     nchunks = (size_t)k;
     return 0;
 }

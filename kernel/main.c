@@ -72,6 +72,18 @@ static void print_memmap(void)
 
 static struct tsc_refs clocks;
 
+/* SSE2 is architectural in x86-64, but an emulator can hide it; without it
+ * MFENCE/LFENCE (the timing fences) raise #UD. SDM Vol. 2A "MFENCE". */
+static void require_cpu(void)
+{
+    if (cpu_has(X86_FEATURE_SSE2))
+        return;
+    kprintf("hugezero: this CPU lacks sse2 (CPUID 1 EDX[26]), needed for the MFENCE/LFENCE "
+            "timing fences; nothing can be measured\n");
+    result_skip("cpu.sse2", "missing CPU feature sse2");
+    hz_exit(HZ_CONFIG);
+}
+
 /* ACPI tables: CPUs for SMP, clocks for TSC calibration, reset and S5. */
 static void init_acpi(void)
 {
@@ -138,6 +150,7 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     char fpubuf[64];
     fpu_describe(fpu, fpubuf, sizeof(fpubuf));
     kprintf("fpu: enabled %s\n", fpubuf);
+    require_cpu();                         /* before any fenced TSC read */
     init_acpi();                           /* before mm_init: reads the BIOS area at 0x40E */
     tsc_calibrate(&clocks);                /* after ACPI: PM timer and HPET as references */
     ownership_snapshot(&bi);               /* before anything could write what we don't own */
@@ -155,11 +168,13 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
         hz_exit(HZ_FAIL);
     user_init(); /* measurement CPL: after mm_init (stacks) and fpu_init */
     smp_init(&bi); /* APs from the MADT: after mm_init (AP stacks, trampoline page), TSC, options */
-    if (boot_ok < 0 || bi.ndiag)
-        result_fail("boot.info", "%zu problem(s) in the boot information (see boot: lines)",
+    if (boot_ok < 0 || bi.ndiag) { /* e.g. a command line that could not be read */
+        result_fail("boot.info", "%zu problem(s) in the boot information (see boot: lines); "
+                    "nothing is run on a configuration that was not read whole",
                     bi.ndiag + bi.ndiag_dropped);
-    else
-        result_pass("boot.info");
+        hz_exit(result_status());
+    }
+    result_pass("boot.info");
     if (opt_selftest != SELFTEST_NONE)
         selftest(opt_selftest);
     scenarios_run(); /* run=: after mm_init, fpu_init, TSC and ACPI */

@@ -39,6 +39,14 @@ class ExitStatus(unittest.TestCase):
         for (rc, to), want in cases:
             self.assertEqual(runner.map_exit(rc, to), want, (rc, to))
 
+    def test_status_needs_the_kernels_summary(self):
+        # QEMU exit 1 is "(0 << 1) | 1" but also QEMU's own start-up error.
+        self.assertEqual(runner.checked_status(0, []), 125)
+        self.assertEqual(runner.checked_status(0, [{"t": "header"}]), 125)
+        self.assertEqual(runner.checked_status(0, [{"t": "summary", "status": 0}]), 0)
+        self.assertEqual(runner.checked_status(3, [{"t": "summary", "status": 0}]), 125)
+        self.assertEqual(runner.checked_status(124, []), 124)
+
     def test_parse_size(self):
         self.assertEqual(qemu.parse_size("2G"), 2 << 30)
         self.assertEqual(qemu.parse_size("512M"), 512 << 20)

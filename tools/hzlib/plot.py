@@ -110,11 +110,15 @@ def plot_threads(rs, outdir, work, machine):
         return [], ["thread_scaling: no clear records with threads > 1"]
     series = {}
     for r in recs:
+        if r["threads"] == 1 and not any(o["threads"] > 1 and o.get("bytes") == r.get("bytes")
+                                         for o in recs):
+            continue  # a single-thread run of another size (e.g. run=clear's in-cache target)
         key = (str(r.get("strategy", "?")), results.human_size(r.get("chunk", "?")),
                str(r.get("cache")))
         series.setdefault(key, {}).setdefault(r["threads"], []).append(_value(r))
     series = {k: v for k, v in series.items() if any(t > 1 for t in v)}
-    peak = max(_value(r) for r in recs if r["threads"] > 1)
+    peaks = [r.get("gbps") for r in rs.of_type("smp_peak") if isinstance(r.get("gbps"), (int, float))]
+    peak = peaks[-1] if peaks else max(_value(r) for r in recs if r["threads"] > 1)
     plots = []
     for i, ((strat, chunk, cache), pts) in enumerate(sorted(series.items())):
         data = os.path.join(work, "threads%d.dat" % i)
@@ -172,6 +176,7 @@ def plot_all(rs, outdir):
     """Draw every plot the records allow. Returns (files, messages)."""
     if not terminal():
         return [], ["plots skipped: gnuplot with a png terminal not found (apt-get install gnuplot-nox)"]
+    outdir = os.path.abspath(outdir)  # gnuplot runs in a scratch folder
     os.makedirs(outdir, exist_ok=True)
     machine = results.machine(rs)
     files, msgs = [], []

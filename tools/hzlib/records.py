@@ -53,7 +53,16 @@ def _reject_constant(name):
     raise RecordError("%s is not JSON (RFC 8259)" % name)
 
 
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+def _finite_float(text):
+    """1e999 parses as infinity in Python; RFC 8259 numbers are finite and
+    json.dumps would write them back as `Infinity`, which is not JSON."""
+    v = float(text)
+    if v in (float("inf"), float("-inf")):
+        raise RecordError("number %s is out of range" % text)
+    return v
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
 
 def parse_record(text):
@@ -66,6 +75,8 @@ def parse_record(text):
         raise RecordError("no JSON object after %r" % PREFIX)
     try:
         obj, _ = _DECODER.raw_decode(text)
+    except RecordError:
+        raise
     except json.JSONDecodeError as e:
         raise RecordError("%s (column %d)" % (e.msg, e.pos + 1)) from None
     if not isinstance(obj, dict):

@@ -36,6 +36,17 @@ def map_exit(qemu_rc, timed_out):
     return NO_STATUS
 
 
+def checked_status(status, recs):
+    """A kernel status counts only when the kernel's own `summary` record
+    agrees; otherwise QEMU failed before or without the kernel (125)."""
+    if status in (TIMEOUT, NO_STATUS):
+        return status
+    summaries = [r for r in recs if r.get("t") == "summary"]
+    if not summaries or summaries[-1].get("status") != status:
+        return NO_STATUS
+    return status
+
+
 class Console:
     """Live console: prints each finished line without escape sequences; on
     a terminal, `progress` records become one line rewritten in place."""
@@ -198,7 +209,7 @@ def boot(cfg, outdir, timeout, console=None):
     with open(os.path.join(outdir, "qemu.stderr"), "rb") as f:
         stderr = f.read().decode(errors="replace")
     results.write_records(outdir, recs)
-    status = map_exit(rc, timed_out)
+    status = checked_status(map_exit(rc, timed_out), recs)
     header = next((r for r in recs if r["t"] == "header"), {})
     meta = {
         "qemu_argv": argv, "qemu_cmdline": " ".join(shlex.quote(a) for a in argv),

@@ -12,9 +12,9 @@
  * structure the region needs is allocated by demand_init(), so the fault
  * path never allocates.
  *
- * Timing: service time runs from the TSC read in the #PF entry stub
+ * Timing: service time runs from the TSC read in the #PF entry code
  * (arch/trap.asm, just after the registers are saved) to just before the
- * handler returns to the stub for IRETQ; clear time brackets the zeroing.
+ * handler returns to the entry code for IRETQ; clear time brackets the zeroing.
  * Both are TSC cycles, kept in memory and printed after the workload, so
  * serial output never lands inside a measured fault.
  */

@@ -26,3 +26,5 @@ HOST_SRCS_prezero_run := $(HOST_SRCS_prezero)
 KERNEL_C += kernel/progress.c
 KERNEL_C += kernel/cpu_record.c
 KERNEL_C += kernel/prezero_smp.c
+HOST_TESTS += prezero_idle
+HOST_SRCS_prezero_idle := $(HOST_SRCS_prezero)

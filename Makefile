@@ -1,5 +1,6 @@
 # hugezero - one top-level Makefile; each folder lists its own sources in a
-# rules.mk fragment (boot/ arch/ mm/ kernel/ tests/ tools/), included below.
+# rules.mk fragment (boot/ arch/ lib/ mm/ kernel/ bench/ prezero/
+# tests/ tools/), included below.
 #
 #   make            build/hugezero.elf and build/hugezero.iso (checked)
 #   make pxe        build/pxe/: GRUB netboot tree for BIOS and UEFI
@@ -48,7 +49,8 @@ HCFLAGS := -std=gnu11 -O2 -g -I. -DHZ_HOSTED $(WARN) -MMD -MP
 KERNEL_C :=
 KERNEL_ASM :=
 HOST_TESTS :=
-include boot/rules.mk arch/rules.mk mm/rules.mk kernel/rules.mk tools/rules.mk
+include boot/rules.mk arch/rules.mk lib/rules.mk mm/rules.mk kernel/rules.mk bench/rules.mk \
+	prezero/rules.mk tools/rules.mk
 # Last: the generic host-test rules need every HOST_TESTS entry above.
 include tests/rules.mk
 

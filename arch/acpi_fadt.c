@@ -14,7 +14,7 @@
  */
 #include "arch/acpi.h"
 #include "arch/acpi_priv.h"
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 #define FADT_V1_LEN 116
 #define GAS_LEN 12

@@ -6,8 +6,8 @@
  */
 #include "arch/acpi.h"
 #include "arch/acpi_priv.h"
-#include "kernel/fmt.h"
-#include "kernel/kstring.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 
 #include <stdarg.h>
 

@@ -15,7 +15,7 @@
  */
 #include "arch/acpi.h"
 #include "arch/acpi_priv.h"
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 #define MADT_ENTRIES 44 /* offset of the first entry */
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "arch/acpi.h"
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 /* x86 is little-endian, so a byte copy is the little-endian read; the
  * builtin compiles to one load even under -ffreestanding. */

@@ -17,7 +17,7 @@
  */
 #include "arch/acpi.h"
 #include "arch/acpi_priv.h"
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 #define SRAT_ENTRIES 48 /* offset of the first entry */
 

@@ -6,7 +6,7 @@
 #include "arch/cpu.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "kernel/fmt.h"
+#include "lib/fmt.h"
 
 #define APIC_BASE_BSP (1ull << 8)
 #define APIC_BASE_EXTD (1ull << 10) /* x2APIC mode */

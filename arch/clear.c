@@ -11,8 +11,8 @@
 #include "arch/clear.h"
 #include "arch/fpu.h"
 #include "arch/x86.h"
-#include "kernel/kstring.h"
-#include "kernel/record.h"
+#include "lib/kstring.h"
+#include "lib/record.h"
 
 /* Word access to memory also written bytewise (and by asm): no aliasing games. */
 typedef uint64_t __attribute__((may_alias)) word_t;

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "arch/cpu.h"
-#include "kernel/stats.h"
+#include "lib/stats.h"
 
 /* XCR0 state-component bits (SDM Vol. 1 §13.1, §13.3). */
 #define XCR0_X87 (1ull << 0)

@@ -4,7 +4,7 @@
  */
 #include "arch/cpu.h"
 #include "arch/x86.h"
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 #define BASIC_LEAVES 0x20u
 #define EXT_LEAVES 0x20u

@@ -16,7 +16,7 @@
 #include "arch/clear.h" /* XCR0_* bits */
 #include "arch/cpu.h"
 #include "arch/x86.h"
-#include "kernel/fmt.h"
+#include "lib/fmt.h"
 
 /* The XCR0 value fpu_init() wrote (every CPU writes the same one). */
 static uint64_t xcr0_written;

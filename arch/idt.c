@@ -6,7 +6,7 @@
 #include "arch/gdt.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
-#include "kernel/record.h"
+#include "lib/record.h"
 #include "kernel/results.h"
 
 struct idt_gate {

@@ -4,8 +4,8 @@
 #include "arch/tsc.h"
 #include "arch/cpu.h"
 #include "kernel/console.h"
-#include "kernel/kstring.h"
-#include "kernel/record.h"
+#include "lib/kstring.h"
+#include "lib/record.h"
 
 #define PIT_HZ 1193182u
 #define PM_TIMER_HZ 3579545u

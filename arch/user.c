@@ -6,10 +6,10 @@
 #include "arch/gdt.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
-#include "kernel/cmdline.h"
+#include "lib/cmdline.h"
 #include "kernel/console.h"
-#include "kernel/kstring.h"
-#include "kernel/record.h"
+#include "lib/kstring.h"
+#include "lib/record.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 

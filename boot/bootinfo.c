@@ -7,8 +7,8 @@
 
 #include <stdarg.h>
 
-#include "kernel/fmt.h"
-#include "kernel/kstring.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 
 void bootinfo_init(struct bootinfo *bi)
 {

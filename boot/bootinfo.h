@@ -63,7 +63,7 @@ struct bootinfo {
  * map_source "none"). */
 void bootinfo_init(struct bootinfo *bi);
 
-/* Record a parsing problem (printf-style as hz_snprintf, kernel/fmt.h;
+/* Record a parsing problem (printf-style as hz_snprintf, lib/fmt.h;
  * truncated to BOOT_DIAG_LEN - 1 characters). Past BOOT_DIAG_MAX entries
  * only ndiag_dropped is counted. */
 void boot_diag(struct bootinfo *bi, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

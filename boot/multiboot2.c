@@ -25,7 +25,7 @@
  */
 #include "boot/bootinfo.h"
 
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 #define MB2_INFO_MAX (1u << 20) /* larger total_size values are rejected */
 

@@ -27,7 +27,7 @@
 
 #include <stddef.h>
 
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 #define HVM_START_MAGIC 0x336ec578u
 

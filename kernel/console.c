@@ -4,10 +4,10 @@
 #include "kernel/console.h"
 #include "arch/serial.h"
 #include "arch/x86.h"
-#include "kernel/cmdline.h"
-#include "kernel/fmt.h"
-#include "kernel/kstring.h"
-#include "kernel/spinlock.h"
+#include "lib/cmdline.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "lib/spinlock.h"
 
 static struct uart chosen = {UART_PIO, 0x3f8, 115200, false}; /* console= */
 static struct uart uart;                                        /* in use */

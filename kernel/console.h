@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "kernel/record.h"
+#include "lib/record.h"
 
 /* Bring up the console: COM1 at 115200 unless `console=` was given (the
  * option is applied by console_option_parse through the option table). */

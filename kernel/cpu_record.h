@@ -6,7 +6,7 @@
 #ifndef HZ_KERNEL_CPU_RECORD_H
 #define HZ_KERNEL_CPU_RECORD_H
 
-#include "kernel/record.h"
+#include "lib/record.h"
 
 /* Add the members `cpu` (vendor, family, model, stepping, brand),
  * `hypervisor`, `tcg` and `features` (one bool per zeroing-relevant CPUID

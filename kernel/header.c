@@ -6,7 +6,7 @@
 #include "build/version.h"
 #include "kernel/console.h"
 #include "kernel/cpu_record.h"
-#include "kernel/record.h"
+#include "lib/record.h"
 
 void header_emit(const struct bootinfo *bi, const char *page_size)
 {

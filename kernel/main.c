@@ -14,7 +14,7 @@
 #include "kernel/header.h"
 #include "kernel/options.h"
 #include "kernel/ownership.h"
-#include "kernel/record.h"
+#include "lib/record.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"

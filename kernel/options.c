@@ -3,7 +3,7 @@
  */
 #include "kernel/options.h"
 #include "kernel/console.h"
-#include "kernel/record.h"
+#include "lib/record.h"
 
 extern const struct option __start_hz_options[], __stop_hz_options[];
 

@@ -6,7 +6,7 @@
 #ifndef HZ_KERNEL_OPTIONS_H
 #define HZ_KERNEL_OPTIONS_H
 
-#include "kernel/cmdline.h"
+#include "lib/cmdline.h"
 
 /* Exceptions the `selftest=` option raises on purpose. */
 enum selftest_kind { SELFTEST_NONE, SELFTEST_UD, SELFTEST_PF, SELFTEST_GP, SELFTEST_DE, SELFTEST_BP };

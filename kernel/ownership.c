@@ -6,7 +6,7 @@
 #include "kernel/ownership.h"
 #include "arch/acpi.h"
 #include "kernel/console.h"
-#include "kernel/fmt.h"
+#include "lib/fmt.h"
 #include "kernel/results.h"
 
 extern char __kernel_start[], __data_start[];

@@ -4,7 +4,7 @@
 #include "kernel/progress.h"
 #include "arch/tsc.h"
 #include "kernel/console.h"
-#include "kernel/record.h"
+#include "lib/record.h"
 
 static const char *phase;
 static unsigned total;

@@ -4,9 +4,9 @@
 #include "kernel/results.h"
 #include "arch/cpu.h"
 #include "arch/x86.h"
-#include "kernel/cmdline.h"
+#include "lib/cmdline.h"
 #include "kernel/console.h"
-#include "kernel/fmt.h"
+#include "lib/fmt.h"
 #include "kernel/power.h"
 
 static unsigned n_pass, n_fail, n_skip;

@@ -2,10 +2,10 @@
  * kernel/scenario.c - the `run=` option and the scenario registry.
  */
 #include "kernel/scenario.h"
-#include "kernel/cmdline.h"
+#include "lib/cmdline.h"
 #include "kernel/console.h"
-#include "kernel/fmt.h"
-#include "kernel/kstring.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 
 extern const struct scenario __start_hz_scenarios[], __stop_hz_scenarios[];
 

@@ -12,7 +12,7 @@
 #include "arch/user.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 #include "kernel/smp_priv.h"
 
 void smp_set_clear(struct smp_set *s) { memset(s, 0, sizeof(*s)); }

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/spinlock.h"
+#include "lib/spinlock.h"
 #include "mm/pool.h"
 
 /* PML4 entry 128 (64 TiB): far above any identity-mapped RAM, and in the
@@ -34,7 +34,7 @@
 #define DEMAND_BASE 0x0000400000000000ull
 #define DEMAND_MAX_PAGES 512               /* 512 GiB of 1 GiB pages, or 1 GiB of 2 MiB */
 #define DEMAND_MAX_SAMPLES 4096
-#define DEMAND_MAX_FRAMES 1024 /* pool frames the region can map (kernel/faults.h FAULT_POOL_MAX) */
+#define DEMAND_MAX_FRAMES 1024 /* pool frames the region can map (bench/faults.h FAULT_POOL_MAX) */
 
 struct demand_sample {
     uint32_t page;       /* page index in the region */

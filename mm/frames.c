@@ -7,7 +7,7 @@
  */
 #include "mm/frames.h"
 
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 #include "mm/frames_priv.h"
 #include "mm/paging.h"
 

@@ -10,7 +10,7 @@
  */
 #include "mm/frames.h"
 
-#include "kernel/fmt.h"
+#include "lib/fmt.h"
 #include "mm/frames_priv.h"
 #include "mm/paging.h"
 

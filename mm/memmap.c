@@ -17,7 +17,7 @@
  */
 #include "mm/memmap.h"
 
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 
 #define PAGE_4K 4096ull
 

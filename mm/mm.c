@@ -3,7 +3,7 @@
  */
 #include "mm/mm.h"
 #include "kernel/console.h"
-#include "kernel/record.h"
+#include "lib/record.h"
 #include "mm/mtrr.h"
 #include "mm/paging.h"
 

@@ -7,8 +7,8 @@
  */
 #include "mm/mtrr.h"
 
-#include "kernel/fmt.h"
-#include "kernel/kstring.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 
 #ifndef HZ_HOSTED
 #include "arch/cpu.h"

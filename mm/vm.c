@@ -5,7 +5,7 @@
 #include "arch/cpu.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
-#include "kernel/kstring.h"
+#include "lib/kstring.h"
 #include "mm/paging.h"
 
 extern char __kernel_start[], __rodata_start[], __data_start[], __kernel_end[];

@@ -1,15 +1,36 @@
-"""docs/options.md must list every option the kernel declares (HZ_OPTION)."""
+"""Docs that list things must match the code: docs/options.md lists every
+option the kernel declares (HZ_OPTION); README's tree table lists every
+source folder; includes keep to the layering docs/hacking.md describes."""
 import pathlib
 import re
 import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DECL = re.compile(r'HZ_OPTION\(\s*\w+\s*,\s*\.name\s*=\s*"([a-z0-9_]+)"', re.S)
+INCLUDE = re.compile(r'^#include "([a-z_]+)/([a-z0-9_]+\.h)"', re.M)
+
+
+def kernel_folders():
+    """The folders whose rules.mk adds kernel sources (KERNEL_C/KERNEL_ASM),
+    as the top-level Makefile includes them."""
+    text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
+    line = re.search(r"^include ((?:\S+/rules\.mk\s*)+)$", text, re.M).group(1)
+    folders = [p.split("/")[0] for p in line.split()]
+    return [f for f in folders if "KERNEL_" in (ROOT / f / "rules.mk").read_text()]
+
+
+def includes(folder):
+    """[(file, included folder, included header)] of one folder's C files."""
+    out = []
+    for src in sorted((ROOT / folder).glob("*.[ch]")):
+        for sub, hdr in INCLUDE.findall(src.read_text()):
+            out.append((src.relative_to(ROOT).as_posix(), sub, hdr))
+    return out
 
 
 def kernel_options():
     names = set()
-    for sub in ("arch", "boot", "kernel", "mm"):
+    for sub in kernel_folders():
         for src in (ROOT / sub).glob("*.c"):
             names.update(DECL.findall(src.read_text()))
     return names
@@ -31,6 +52,38 @@ class OptionsDocumented(unittest.TestCase):
         listed = set(re.findall(r"^\| `([a-z0-9_]+)` \|", doc, re.M))
         stale = sorted(listed - kernel_options())
         self.assertEqual(stale, [], "docs/options.md lists options the kernel lacks")
+
+
+class Layout(unittest.TestCase):
+    def test_folders_found(self):
+        self.assertEqual(
+            kernel_folders(), ["boot", "arch", "lib", "mm", "kernel", "bench", "prezero"]
+        )
+
+    def test_readme_tree_lists_every_folder(self):
+        readme = (ROOT / "README.md").read_text()
+        listed = set(re.findall(r"^\| `([a-z_]+)/` \|", readme, re.M))
+        missing = sorted(set(kernel_folders()) - listed)
+        self.assertEqual(missing, [], "folders missing from README's tree table")
+
+    def test_lib_includes_only_lib(self):
+        bad = [i for i in includes("lib") if i[1] != "lib"]
+        self.assertEqual(bad, [], "lib/ must include nothing else of the project")
+
+    def test_kernel_does_not_include_programs(self):
+        bad = [i for i in includes("kernel") if i[1] in ("bench", "prezero")]
+        self.assertEqual(bad, [], "kernel/ must not include bench/ or prezero/")
+
+    def test_lower_layers_include_only_console_and_results(self):
+        bad = []
+        for folder in ("boot", "arch", "mm"):
+            bad += [
+                i
+                for i in includes(folder)
+                if i[1] in ("bench", "prezero")
+                or (i[1] == "kernel" and i[2] not in ("console.h", "results.h"))
+            ]
+        self.assertEqual(bad, [], "boot/, arch/, mm/ include from kernel/ only console.h, results.h")
 
 
 if __name__ == "__main__":

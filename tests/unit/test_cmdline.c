@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_cmdline.c - kernel/cmdline.c: strict `key=value` parsing
+ * tests/unit/test_cmdline.c - lib/cmdline.c: strict `key=value` parsing
  * against an explicit option table (every option kind), exact error reports
  * for bad input, size suffixes and lists, and cmdline_find.
  */
@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "kernel/cmdline.h"
-#include "kernel/fmt.h"
+#include "lib/cmdline.h"
+#include "lib/fmt.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_fmt.c - kernel/fmt.c (hz_snprintf, fmt_fixed) against exact
+ * tests/unit/test_fmt.c - lib/fmt.c (hz_snprintf, fmt_fixed) against exact
  * expected strings: conversions, flags, widths, precision, length modifiers,
  * extreme values, truncation and malformed format strings.
  */
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "kernel/fmt.h"
+#include "lib/fmt.h"
 
 /*
  * hz_snprintf without the printf format attribute, so that deliberately

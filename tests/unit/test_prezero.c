@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "kernel/prezero.h"
+#include "prezero/prezero.h"
 
 static void test_policy_parse(void **state)
 {

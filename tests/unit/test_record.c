@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_record.c - kernel/record.c (the "@hz {json}" writer,
+ * tests/unit/test_record.c - lib/record.c (the "@hz {json}" writer,
  * docs/results.md): exact lines for every member type, escaping, nesting,
  * overflow of small buffers, depth limits and unbalanced calls. Every line
  * produced is also run through a small strict JSON validator below.
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "kernel/record.h"
+#include "lib/record.h"
 
 /* A strict JSON validator (RFC 8259 grammar, no whitespace) for every line. */
 static bool j_value(const char **p, int depth);

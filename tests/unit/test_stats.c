@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_stats.c - kernel/stats.c against hand-computed values
+ * tests/unit/test_stats.c - lib/stats.c against hand-computed values
  * (expected cv figures checked with exact integer arithmetic:
  * isqrt(10^8 * n^2 var) / sum).
  */
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "kernel/stats.h"
+#include "lib/stats.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

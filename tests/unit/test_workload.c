@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "kernel/workload.h"
+#include "prezero/workload.h"
 
 static void test_splitmix64_reference(void **state)
 {

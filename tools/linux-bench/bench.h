@@ -1,7 +1,7 @@
 /*
  * tools/linux-bench/bench.h - the Linux user-space twin of the kernel's clear
  * measurements: the same strategy routines (arch/clear_*), statistics
- * (kernel/stats.c) and record writer (kernel/record.c), run on a hugetlb
+ * (lib/stats.c) and record writer (lib/record.c), run on a hugetlb
  * region, so that numbers from hugezero and from Linux can be compared line
  * by line. Records: docs/results.md (`header` with "boot":"linux", `linux_fault`,
  * `clear`, `pass`/`fail`/`skip`, `summary`).
@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "arch/clear.h"
-#include "kernel/stats.h"
+#include "lib/stats.h"
 
 #define LB_MAX_CHUNKS 16
 #define LB_MAX_REPEATS 1000

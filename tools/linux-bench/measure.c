@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "arch/x86.h"
-#include "kernel/fmt.h"
-#include "kernel/record.h"
+#include "lib/fmt.h"
+#include "lib/record.h"
 
 struct cell {
     struct clear_result res;

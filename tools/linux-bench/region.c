@@ -20,8 +20,8 @@
 #include <sys/mman.h>
 
 #include "arch/x86.h"
-#include "kernel/fmt.h"
-#include "kernel/record.h"
+#include "lib/fmt.h"
+#include "lib/record.h"
 
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26

@@ -1,0 +1,32 @@
+/*
+ * bench/bench_clear.h - the single-thread clear benchmark (`run=clear`):
+ * every supported strategy of arch/clear.h at every chunk size, on a target
+ * larger than the LLC (cold: WBINVD before each timed clear) and one smaller
+ * (warm and cold), plus the first clear of frames never touched since boot;
+ * each timed clear is preceded by a non-zero dirtying pass (zero-store
+ * elimination) and followed by a full zero check. A separate correctness
+ * pass runs every strategy over odd sizes and alignments inside guard bytes.
+ * Results are `clear` records, `pass`/`fail`/`skip` records per strategy and
+ * a human table sorted by GB/s naming the fastest strategy per chunk size.
+ */
+#ifndef HZ_BENCH_BENCH_CLEAR_H
+#define HZ_BENCH_BENCH_CLEAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/clear.h"
+
+/*
+ * Run strategy s over every contract-legal and -illegal (offset, size) pair
+ * of a fixed list inside buf (at least CLEAR_VERIFY_BUF bytes, 4 KiB-aligned, owned by
+ * the caller), with 256 guard bytes each side. Legal calls must zero exactly
+ * the target; illegal ones must be rejected by clear_checked() with nothing
+ * written. Returns true, or false with a reason in why (cap bytes).
+ */
+#define CLEAR_VERIFY_BUF (1048640 + 4096 + 2 * 256)
+
+bool clear_correctness(const struct clear_strategy *s, uint8_t *buf, char *why, size_t cap);
+
+#endif /* HZ_BENCH_BENCH_CLEAR_H */

@@ -1,0 +1,353 @@
+/*
+ * bench/bench_smp.c - the `smp` scenario: thread scaling of every supported
+ * clear strategy (arch/clear.h) at 1, 2, 4, 8, 16 and all online CPUs, then
+ * the QEMU-preallocation-like fill (bench/bench_smp_fill.c).
+ *
+ * The target (smp_bytes) is split into one contiguous piece per CPU
+ * (bench/split.h), inside the CPU's own NUMA node when the SRAT gives
+ * domains. Each repeat: every CPU dirties its piece, all wait at a barrier,
+ * clear (timed by each CPU), wait at a barrier (the BSP times barrier to
+ * barrier: the wall time), then check every byte of their piece. Records:
+ * `clear` (threads = CPUs, via clear_record), then `smp_peak` and one
+ * `smp_scale` per cell with its fraction of the peak (docs/results.md).
+ */
+#include "bench/bench_smp.h"
+#include "arch/cpu.h"
+#include "arch/tsc.h"
+#include "lib/cmdline.h"
+#include "kernel/console.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "kernel/results.h"
+#include "kernel/scenario.h"
+#include "mm/paging.h"
+
+#define MAX_COUNTS 6
+#define MAX_CELLS 96 /* >= strategies x MAX_COUNTS */
+
+static uint64_t opt_bytes /* 0: 1 GiB, 64 MiB under TCG */, opt_chunk = 2ull << 20, opt_repeats = 5;
+static uint32_t opt_skip_mask; /* strategies left out by smp_strategies= */
+static bool opt_strategies_given;
+
+static int chunk_opt(const struct option *o, const char *v, char *err, size_t n)
+{
+    uint64_t c;
+    if (cmdline_parse_size(v, &c) < 0 || c < 4096 || c > (1ull << 30) || (c & (c - 1)))
+        return hz_snprintf(err, n, "want a power of two from 4K to 1G"), -1;
+    opt_chunk = c;
+    return 0;
+}
+
+static int strategies_opt(const struct option *o, const char *v, char *err, size_t n)
+{
+    uint32_t want = 0;
+    if (clear_strategy_count > 32)
+        return hz_snprintf(err, n, "more than 32 strategies"), -1;
+    for (const char *p = v;;) {
+        size_t len = 0;
+        while (p[len] && p[len] != ',')
+            len++;
+        size_t i = 0;
+        while (i < clear_strategy_count && (strlen(clear_strategies[i].name) != len ||
+                                            strncmp(clear_strategies[i].name, p, len) != 0))
+            i++;
+        if (i == clear_strategy_count)
+            return hz_snprintf(err, n, "no strategy '%.*s'", (int)len, p), -1;
+        want |= 1u << i;
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    opt_skip_mask = ~want;
+    opt_strategies_given = true;
+    return 0;
+}
+
+HZ_OPTION(opt_smp_bytes, .name = "smp_bytes", .kind = OPT_SIZE, .dest = &opt_bytes,
+          .min = 2ull << 20, .max = 1ull << 40, .accepted = "2M..1T",
+          .help = "bytes each smp scaling measurement clears, all CPUs together (default 1G)");
+HZ_OPTION(opt_smp_chunk, .name = "smp_chunk", .kind = OPT_CUSTOM, .parse = chunk_opt,
+          .accepted = "power of two 4K..1G",
+          .help = "bytes per call of the clear routine in the smp scenario (default 2M)");
+HZ_OPTION(opt_smp_repeats, .name = "smp_repeats", .kind = OPT_U64, .dest = &opt_repeats, .min = 1,
+          .max = 1000, .accepted = "1..1000",
+          .help = "timed repeats per (strategy, threads) in the smp scenario (default 5)");
+HZ_OPTION(opt_smp_strategies, .name = "smp_strategies", .kind = OPT_CUSTOM, .parse = strategies_opt,
+          .accepted = "NAME[,NAME...] (docs/strategies.md)",
+          .help = "strategies the smp scaling runs (default: every supported one)");
+
+struct cell {
+    const struct clear_strategy *s;
+    unsigned threads;
+    uint64_t gbps_x1000, wall_min_ns, wall_median_ns;
+    uint64_t cpu_ns[HZ_MAX_CPUS]; /* by slot: the CPU's own best clear time */
+    bool numa, verified;
+};
+
+static struct cell cells[MAX_CELLS];
+static unsigned ncells;
+static struct smp_job job;
+static struct smp_target target;
+static unsigned order[HZ_MAX_CPUS];
+static int32_t order_dom[HZ_MAX_CPUS];
+
+/* 1, 2, 4, 8, 16 and all; only counts up to `online`, each once. */
+static unsigned thread_counts(unsigned online, unsigned *out)
+{
+    static const unsigned want[] = {1, 2, 4, 8, 16};
+    unsigned n = 0;
+    for (unsigned i = 0; i < 5 && want[i] < online; i++)
+        out[n++] = want[i];
+    out[n++] = online;
+    return n;
+}
+
+/* Plan pieces for `threads` CPUs: per node when numa, else (or when a node
+ * lacks memory) flat. Returns true when the per-node plan was used. */
+static bool plan(unsigned threads, uint64_t bytes, uint64_t unit, bool numa)
+{
+    if (numa &&
+        split_plan(bytes, unit, threads, order_dom, target.ext, target.next, job.piece) == SPLIT_OK)
+        return true;
+    split_plan(bytes, unit, threads, NULL, target.ext, target.next, job.piece);
+    return false;
+}
+
+static void fmt_gbps(char *buf, size_t cap, uint64_t x1000) { fmt_fixed(buf, cap, x1000, 3); }
+
+/* Measure one (strategy, threads) cell; false when the run must stop. */
+static bool measure(struct cell *c, uint64_t bytes, uint64_t unit, bool numa)
+{
+    static uint64_t walls[1000];
+    uint64_t min_cyc = UINT64_MAX;
+    job.n = c->threads;
+    memcpy(job.cpu, order, sizeof(unsigned) * c->threads);
+    c->numa = plan(c->threads, bytes, unit, numa);
+    c->verified = true;
+    for (unsigned k = 0; k < c->threads; k++)
+        c->cpu_ns[k] = UINT64_MAX;
+    for (int r = -1; r < (int)opt_repeats; r++) { /* -1: the untimed warm-up */
+        job.seed = (uint64_t)(r + 2);
+        int rc = smp_job_run(&job);
+        if (rc < 0) {
+            result_fail("smp.run", "%s with %u threads: %s", c->s->name, c->threads,
+                        rc == -3 ? "a barrier timed out" : "a CPU got stuck or went offline");
+            return false;
+        }
+        if (r >= 0)
+            walls[r] = tsc_to_ns(job.wall_cyc);
+        if (r >= 0 && job.wall_cyc < min_cyc)
+            min_cyc = job.wall_cyc;
+        for (unsigned k = 0; k < c->threads; k++) {
+            uint64_t ns = tsc_to_ns(job.cyc[k]);
+            if (r >= 0 && ns < c->cpu_ns[k])
+                c->cpu_ns[k] = ns;
+            if (job.bad[k] && c->verified) {
+                c->verified = false;
+                kprintf("smp: %s, %u threads: CPU %u left a non-zero byte at 0x%llx\n", c->s->name,
+                        c->threads, job.cpu[k], (unsigned long long)job.bad_addr[k]);
+            }
+        }
+    }
+    struct clear_result res = {.strategy = c->s->name,
+                               .chunk = opt_chunk,
+                               .bytes = bytes,
+                               .cache = "warm",
+                               .threads = c->threads,
+                               .repeats = (unsigned)opt_repeats,
+                               .min_cyc = min_cyc,
+                               .verified = c->verified,
+                               .source = "hugezero"};
+    stats_compute(&res.ns, walls, opt_repeats);
+    char line[HZ_RECORD_MAX], g[24], per[24];
+    record_emit_line(clear_record(line, sizeof(line), &res));
+    c->wall_min_ns = res.ns.min;
+    c->wall_median_ns = res.ns.median;
+    c->gbps_x1000 = stats_gbps_x1000(bytes, res.ns.min);
+    fmt_gbps(g, sizeof(g), c->gbps_x1000);
+    fmt_gbps(per, sizeof(per), c->gbps_x1000 / c->threads);
+    kprintf("smp: %-12s %3u threads %s: %s GB/s (%s per thread), wall %llu us%s\n", c->s->name,
+            c->threads, c->numa ? "per-node" : "flat", g, per,
+            (unsigned long long)(res.ns.min / 1000), c->verified ? "" : ", NOT ZERO");
+    return true;
+}
+
+/* The bandwidth peak: the best all-thread non-temporal cell, else (no
+ * non-temporal strategy ran) the best all-thread cell. NULL when none. */
+static const struct cell *find_peak(unsigned online, bool *nt)
+{
+    for (int want_nt = 1; want_nt >= 0; want_nt--) {
+        const struct cell *best = 0;
+        for (unsigned i = 0; i < ncells; i++)
+            if (cells[i].threads == online && cells[i].s->nontemporal == want_nt &&
+                (!best || cells[i].gbps_x1000 > best->gbps_x1000))
+                best = &cells[i];
+        if (best) {
+            *nt = want_nt;
+            return best;
+        }
+    }
+    return 0;
+}
+
+static uint64_t pct_x100(uint64_t v, uint64_t peak) { return peak ? v * 10000 / peak : 0; }
+
+static void scale_record(const struct cell *c, uint64_t bytes, uint64_t peak)
+{
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (unsigned k = 0; k < c->threads; k++) {
+        lo = c->cpu_ns[k] < lo ? c->cpu_ns[k] : lo;
+        hi = c->cpu_ns[k] > hi ? c->cpu_ns[k] : hi;
+    }
+    rec_begin(&r, buf, sizeof(buf), "smp_scale");
+    rec_str(&r, "strategy", c->s->name);
+    rec_u64(&r, "threads", c->threads);
+    rec_u64(&r, "bytes", bytes);
+    rec_u64(&r, "chunk", opt_chunk);
+    rec_str(&r, "placement", c->numa ? "per-node" : "flat");
+    rec_fixed(&r, "gbps", c->gbps_x1000, 3);
+    rec_fixed(&r, "gbps_per_thread", c->gbps_x1000 / c->threads, 3);
+    rec_fixed(&r, "pct_peak", pct_x100(c->gbps_x1000, peak), 2);
+    rec_u64(&r, "wall_min_ns", c->wall_min_ns);
+    rec_u64(&r, "wall_median_ns", c->wall_median_ns);
+    rec_u64(&r, "cpu_min_ns", lo);
+    rec_u64(&r, "cpu_max_ns", hi);
+    rec_bool(&r, "verified", c->verified);
+    rec_arr_begin(&r, "cpus");
+    for (unsigned k = 0; k < c->threads; k++)
+        rec_u64(&r, 0, order[k]);
+    rec_arr_end(&r);
+    rec_arr_begin(&r, "cpu_ns");
+    for (unsigned k = 0; k < c->threads; k++)
+        rec_u64(&r, 0, c->cpu_ns[k]);
+    rec_arr_end(&r);
+    record_emit(&r);
+}
+
+/* The table (GB/s and % of peak per strategy and thread count) and the
+ * smp_peak / smp_scale records. */
+static void report(uint64_t bytes, unsigned online, const unsigned *counts, unsigned nc)
+{
+    bool nt = false;
+    const struct cell *peak = find_peak(online, &nt);
+    if (!peak)
+        return;
+    char line[256], g[24];
+    size_t len;
+    fmt_gbps(g, sizeof(g), peak->gbps_x1000);
+    kprintf("smp: peak %s GB/s: %s with %u threads (%s)\n", g, peak->s->name, peak->threads,
+            nt ? "best all-thread non-temporal figure"
+               : "best all-thread figure: no non-temporal strategy ran");
+    len = (size_t)hz_snprintf(line, sizeof(line), "smp:   %-12s", "threads:");
+    for (unsigned i = 0; i < nc && len < sizeof(line); i++)
+        len += (size_t)hz_snprintf(line + len, sizeof(line) - len, " %14u", counts[i]);
+    kprintf("%s\n", line);
+    for (unsigned i = 0, j; i < ncells; i = j) { /* one row per strategy */
+        len = (size_t)hz_snprintf(line, sizeof(line), "smp:   %-12s", cells[i].s->name);
+        for (j = i; j < ncells && cells[j].s == cells[i].s && len < sizeof(line); j++) {
+            fmt_gbps(g, sizeof(g), cells[j].gbps_x1000);
+            len += (size_t)hz_snprintf(
+                line + len, sizeof(line) - len, " %8s %4llu%%", g,
+                (unsigned long long)(pct_x100(cells[j].gbps_x1000, peak->gbps_x1000) / 100));
+        }
+        kprintf("%s\n", line);
+    }
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    rec_begin(&r, buf, sizeof(buf), "smp_peak");
+    rec_fixed(&r, "gbps", peak->gbps_x1000, 3);
+    rec_str(&r, "strategy", peak->s->name);
+    rec_u64(&r, "threads", peak->threads);
+    rec_bool(&r, "nontemporal", nt);
+    rec_u64(&r, "bytes", bytes);
+    record_emit(&r);
+    for (unsigned i = 0; i < ncells; i++)
+        scale_record(&cells[i], bytes, peak->gbps_x1000);
+}
+
+/* Every selected, supported strategy at every thread count. False when a
+ * run failed so badly (stuck CPU, broken barrier) that nothing more runs. */
+static bool scaling(uint64_t bytes, uint64_t unit, bool numa, const unsigned *counts, unsigned nc)
+{
+    ncells = 0;
+    for (size_t i = 0; i < clear_strategy_count; i++) {
+        const struct clear_strategy *s = &clear_strategies[i];
+        const char *missing;
+        char name[48];
+        if (opt_skip_mask & (1u << i))
+            continue;
+        hz_snprintf(name, sizeof(name), "smp.verify.%s", s->name);
+        if (!clear_supported(s, &missing)) {
+            result_skip(name, "missing CPU feature %s", missing);
+            continue;
+        }
+        bool ok = true;
+        job.s = s;
+        for (unsigned c = 0; c < nc && ncells < MAX_CELLS; c++) {
+            struct cell *cell = &cells[ncells++];
+            cell->s = s;
+            cell->threads = counts[c];
+            if (!measure(cell, bytes, unit, numa)) {
+                ncells--; /* no figures: not reported */
+                return false;
+            }
+            ok &= cell->verified;
+        }
+        if (ok)
+            result_pass(name);
+        else
+            result_fail(name, "a CPU's piece was not all zero after the clear (see above)");
+    }
+    return true;
+}
+
+static void smp_scenario(void)
+{
+    unsigned online = smp_bench_order(order), counts[MAX_COUNTS], nc, nd = 0;
+    int32_t doms[HZ_MAX_CPUS];
+    bool known = true;
+    nc = thread_counts(online, counts);
+    for (unsigned k = 0; k < online; k++) {
+        unsigned d = 0;
+        order_dom[k] = smp_cpu(order[k])->domain;
+        known &= order_dom[k] >= 0;
+        while (d < nd && doms[d] != order_dom[k])
+            d++;
+        if (d == nd)
+            doms[nd++] = order_dom[k];
+    }
+    bool numa = known && nd >= 2;
+    uint64_t unit = opt_chunk < PAGE_SIZE_2M ? opt_chunk : PAGE_SIZE_2M;
+    uint64_t want = opt_bytes ? opt_bytes : cpu_is_tcg() ? 64ull << 20 : 1ull << 30;
+    uint64_t bytes = want / unit * unit;
+    if (smp_target_take(&target, bytes, false, numa ? doms : 0, numa ? nd : 0) < 0) {
+        result_skip("smp.scaling", "no free frame for the target");
+        return;
+    }
+    if (target.bytes / unit * unit < bytes) {
+        kprintf("smp: only %llu MiB free for the target (smp_bytes=%llu MiB)\n",
+                (unsigned long long)(target.bytes >> 20), (unsigned long long)(bytes >> 20));
+        bytes = target.bytes / unit * unit;
+    }
+    kprintf("smp: scaling: %llu MiB (%zu extent(s), %s frames), chunk %llu KiB, %u CPU(s) online, "
+            "%u node(s)%s, best of %llu\n",
+            (unsigned long long)(bytes >> 20), target.next,
+            target.frame_bytes == PAGE_SIZE_1G ? "1 GiB" : "2 MiB",
+            (unsigned long long)(opt_chunk >> 10), online, nd, numa ? " (per-node pieces)" : "",
+            (unsigned long long)opt_repeats);
+    job.ext = target.ext;
+    job.next = target.next;
+    job.chunk = opt_chunk;
+    job.timeout_us = smp_job_timeout_us(3 * bytes); /* dirty, clear, verify */
+    bool go_on = scaling(bytes, unit, numa, counts, nc);
+    report(bytes, online, counts, nc);
+    smp_target_release(&target);
+    if (go_on)
+        smp_fill_run(order, online, counts, nc);
+}
+
+HZ_SCENARIO(
+    scenario_smp, .name = "smp", .run = smp_scenario, .order = 40, .in_default = true,
+    .help = "thread scaling of every clear strategy, then the QEMU-like fill of all free frames");

@@ -1,0 +1,101 @@
+/*
+ * bench/bench_smp.h - pieces shared by the `smp` scenario's parts
+ * (bench/bench_smp.c: thread scaling; bench/bench_smp_fill.c: the
+ * QEMU-preallocation-like fill): the target memory and one timed
+ * multi-CPU clear ("job"), both in bench/bench_smp_job.c.
+ */
+#ifndef HZ_BENCH_BENCH_SMP_H
+#define HZ_BENCH_BENCH_SMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/clear.h"
+#include "kernel/smp.h"
+#include "bench/split.h"
+#include "mm/frames.h"
+
+#define SMP_TARGET_MAX 1024 /* extents (runs of adjacent frames) */
+
+/* Frames taken from mm/frames.h for a clear target. */
+struct smp_target {
+    struct split_extent ext[SMP_TARGET_MAX]; /* grouped by domain when asked */
+    size_t next;
+    uint64_t bytes;           /* sum of ext[].bytes */
+    uint64_t frame_bytes;     /* 1 GiB (frames_1g list) or 2 MiB (small pool) */
+    size_t g1[FRAMES_MAX_1G]; /* indices of the 1 GiB frames held */
+    size_t n1g;
+    bool table_full; /* stopped early: SMP_TARGET_MAX extents */
+};
+
+/*
+ * Take memory for up to `want` bytes: 1 GiB frames while any is free, else
+ * 2 MiB frames. With ndom > 0 (1 GiB frames only), up to `want` bytes are
+ * taken in each domain doms[0..ndom) (SRAT memory affinity), and the
+ * extents are grouped in that order. `whole` rounds each domain's amount up
+ * to whole frames; otherwise the last extent may cover part of a frame. The
+ * result may hold less than asked (t->bytes says how much). Returns 0, or -1
+ * when no frame at all could be taken.
+ */
+int smp_target_take(struct smp_target *t, uint64_t want, bool whole, const int32_t *doms,
+                    unsigned ndom);
+
+/* Give every frame back. */
+void smp_target_release(struct smp_target *t);
+
+struct smp_job;
+
+/* What one CPU's part of a job needs, passed as the single argument of a
+ * CPL 3 call (arch/user.h user_run). */
+struct smp_job_part {
+    struct smp_job *j;
+    unsigned slot, cpu;
+};
+
+/* One timed clear on n CPUs; slots are positions in cpu[]. */
+struct smp_job {
+    const struct clear_strategy *s;
+    const struct split_extent *ext;
+    size_t next;
+    unsigned n;
+    unsigned cpu[HZ_MAX_CPUS];             /* slot -> CPU index */
+    uint16_t slot[HZ_MAX_CPUS];            /* CPU index -> slot */
+    struct split_piece piece[HZ_MAX_CPUS]; /* by slot, in target space */
+    uint64_t chunk;                        /* bytes per call of s->fn */
+    uint64_t seed;                         /* dirty pattern */
+    uint64_t timeout_us;
+    struct smp_barrier bar;
+    /* results of the last smp_job_run, by slot */
+    uint64_t cyc[HZ_MAX_CPUS]; /* the slot's own clear time, TSC cycles */
+    uint64_t wall_cyc;         /* slot 0: leaving barrier 1 to leaving barrier 2 */
+    bool bad[HZ_MAX_CPUS];     /* a non-zero byte was found after the clear */
+    uint64_t bad_addr[HZ_MAX_CPUS];
+    volatile bool barrier_failed;
+    struct smp_job_part part[HZ_MAX_CPUS]; /* by slot */
+};
+
+/*
+ * Run the job: on every CPU of cpu[0..n) at once, at the measurement CPL
+ * (arch/user.h: CPL 3 where the hypervisor emulates ring 0), dirty its piece
+ * (clear_dirty), wait at the barrier, clear its piece in calls of at most
+ * `chunk` bytes, wait at the barrier, then check every byte of its piece.
+ * Returns 0; -1 when a CPU got stuck (kernel/smp.h smp_run), -2 when the
+ * CPUs are not all online, -3 when a barrier timed out.
+ */
+int smp_job_run(struct smp_job *j);
+
+/* Timeout for a job touching `bytes` bytes: 30 s plus 5 MB/s (TCG-proof). */
+uint64_t smp_job_timeout_us(uint64_t bytes);
+
+/* Participants: every online CPU, the BSP first, domains taken in turn so
+ * that any prefix spreads over the NUMA nodes. Returns the count. */
+unsigned smp_bench_order(unsigned *cpu);
+
+/*
+ * The QEMU-preallocation-like part (bench/bench_smp_fill.c): zero every
+ * free 1 GiB frame (else 2 MiB frames), up to smp_fill=, with counts[i] of
+ * the CPUs cpu[0..online) for each i, and report seconds per TiB.
+ */
+void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, unsigned nc);
+
+#endif /* HZ_BENCH_BENCH_SMP_H */

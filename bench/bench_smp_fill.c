@@ -1,0 +1,151 @@
+/*
+ * bench/bench_smp_fill.c - the QEMU-like part of the `smp` scenario: zero
+ * every free 1 GiB frame (else every free 2 MiB frame), as a hypervisor
+ * preallocating guest RAM does (QEMU -mem-prealloc with its preallocation
+ * threads: contiguous parts of the memory, whole pages per thread, never
+ * more busy threads than pages). For 1, 2, 4, 8, 16 and all CPUs: dirty,
+ * barrier, clear in 2 MiB calls, barrier, check every byte; report the wall
+ * time and the seconds one TiB would take at that rate (`smp_fill` records,
+ * docs/results.md).
+ */
+#include "bench/bench_smp.h"
+#include "arch/tsc.h"
+#include "arch/x86.h"
+#include "lib/cmdline.h"
+#include "kernel/console.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "lib/record.h"
+#include "kernel/results.h"
+#include "mm/paging.h"
+
+enum { FILL_ALL, FILL_NONE, FILL_BYTES };
+static int fill_mode = FILL_ALL;
+static uint64_t fill_bytes;
+static char fill_strategy[24] = "rep_stosb";
+
+static int fill_opt(const struct option *o, const char *v, char *err, size_t n)
+{
+    if (strcmp(v, "all") == 0)
+        fill_mode = FILL_ALL;
+    else if (strcmp(v, "none") == 0)
+        fill_mode = FILL_NONE;
+    else if (cmdline_parse_size(v, &fill_bytes) == 0 && fill_bytes >= PAGE_SIZE_2M)
+        fill_mode = FILL_BYTES;
+    else
+        return hz_snprintf(err, n, "want all, none or a size of at least 2M"), -1;
+    return 0;
+}
+
+static int fill_strategy_opt(const struct option *o, const char *v, char *err, size_t n)
+{
+    if (!clear_find(v) || strlen(v) >= sizeof(fill_strategy))
+        return hz_snprintf(err, n, "no strategy '%s'", v), -1;
+    hz_snprintf(fill_strategy, sizeof(fill_strategy), "%s", v);
+    return 0;
+}
+
+HZ_OPTION(opt_smp_fill, .name = "smp_fill", .kind = OPT_CUSTOM, .parse = fill_opt,
+          .accepted = "all|none|SIZE (SIZE >= 2M, rounded up to whole frames)",
+          .help = "memory the smp scenario's QEMU-like fill zeroes (default all free frames)");
+HZ_OPTION(opt_smp_fill_strategy, .name = "smp_fill_strategy", .kind = OPT_CUSTOM,
+          .parse = fill_strategy_opt, .accepted = "a clear strategy name (docs/strategies.md)",
+          .help = "strategy of the smp scenario's fill (default rep_stosb, as Linux clear_page)");
+
+static struct smp_target target;
+static struct smp_job job;
+
+static void fill_record(unsigned threads, unsigned busy, uint64_t wall_ns, uint64_t cpu_max_ns,
+                        bool verified)
+{
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    uint64_t ns_per_tib = mul_div_u64(wall_ns, 1ull << 40, target.bytes);
+    rec_begin(&r, buf, sizeof(buf), "smp_fill");
+    rec_str(&r, "strategy", job.s->name);
+    rec_u64(&r, "threads", threads);
+    rec_u64(&r, "busy_threads", busy);
+    rec_u64(&r, "frames", target.bytes / target.frame_bytes);
+    rec_u64(&r, "frame_bytes", target.frame_bytes);
+    rec_u64(&r, "bytes", target.bytes);
+    rec_u64(&r, "wall_ns", wall_ns);
+    rec_u64(&r, "cpu_max_ns", cpu_max_ns);
+    rec_fixed(&r, "gbps", stats_gbps_x1000(target.bytes, wall_ns), 3);
+    rec_fixed(&r, "s_per_tib", ns_per_tib / 1000000, 3);
+    rec_bool(&r, "verified", verified);
+    record_emit(&r);
+
+    char g[24], s[24];
+    fmt_fixed(g, sizeof(g), stats_gbps_x1000(target.bytes, wall_ns), 3);
+    fmt_fixed(s, sizeof(s), ns_per_tib / 1000000, 3);
+    kprintf("smp: fill %3u threads (%u busy): %llu MiB in %llu ms = %s GB/s, %s s/TiB%s\n", threads,
+            busy, (unsigned long long)(target.bytes >> 20), (unsigned long long)(wall_ns / 1000000),
+            g, s, verified ? "" : ", NOT ZERO");
+}
+
+/* One thread count; false when the run must stop (stuck CPU, barrier). */
+static bool fill_once(const unsigned *cpu, unsigned threads, bool *verified)
+{
+    job.n = threads;
+    memcpy(job.cpu, cpu, sizeof(unsigned) * threads);
+    split_plan(target.bytes, target.frame_bytes, threads, 0, target.ext, target.next, job.piece);
+    job.seed = 1000 + threads;
+    int rc = smp_job_run(&job);
+    if (rc < 0) {
+        result_fail("smp.fill.run", "%u threads: %s", threads,
+                    rc == -3 ? "a barrier timed out" : "a CPU got stuck or went offline");
+        return false;
+    }
+    unsigned busy = 0;
+    uint64_t cpu_max = 0;
+    bool ok = true;
+    for (unsigned k = 0; k < threads; k++) {
+        busy += job.piece[k].bytes != 0;
+        if (tsc_to_ns(job.cyc[k]) > cpu_max)
+            cpu_max = tsc_to_ns(job.cyc[k]);
+        if (job.bad[k]) {
+            ok = false;
+            kprintf("smp: fill, %u threads: CPU %u left a non-zero byte at 0x%llx\n", threads,
+                    job.cpu[k], (unsigned long long)job.bad_addr[k]);
+        }
+    }
+    fill_record(threads, busy, tsc_to_ns(job.wall_cyc), cpu_max, ok);
+    *verified &= ok;
+    return true;
+}
+
+void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, unsigned nc)
+{
+    const char *missing;
+    if (fill_mode == FILL_NONE) {
+        kprintf("smp: fill skipped (smp_fill=none)\n");
+        return;
+    }
+    job.s = clear_find(fill_strategy);
+    if (!clear_supported(job.s, &missing)) {
+        result_skip("smp.fill.verify", "smp_fill_strategy=%s: missing CPU feature %s",
+                    fill_strategy, missing);
+        return;
+    }
+    if (smp_target_take(&target, fill_mode == FILL_ALL ? UINT64_MAX : fill_bytes, true, 0, 0) < 0) {
+        result_skip("smp.fill.verify", "no free frame to fill");
+        return;
+    }
+    kprintf("smp: fill: %llu frame(s) of %s = %llu MiB with %s, %u CPU(s)%s\n",
+            (unsigned long long)(target.bytes / target.frame_bytes),
+            target.frame_bytes == PAGE_SIZE_1G ? "1 GiB" : "2 MiB",
+            (unsigned long long)(target.bytes >> 20), job.s->name, online,
+            target.table_full ? " (extent table full: not every free frame)" : "");
+    job.ext = target.ext;
+    job.next = target.next;
+    job.chunk = PAGE_SIZE_2M;
+    job.timeout_us = smp_job_timeout_us(3 * target.bytes);
+    bool verified = true, finished = true;
+    for (unsigned i = 0; i < nc && finished; i++)
+        finished = fill_once(cpu, counts[i], &verified);
+    if (!verified)
+        result_fail("smp.fill.verify", "a frame was not all zero after the fill (see above)");
+    else if (finished)
+        result_pass("smp.fill.verify");
+    smp_target_release(&target);
+}

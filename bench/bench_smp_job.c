@@ -1,0 +1,197 @@
+/*
+ * bench/bench_smp_job.c - target memory and one timed multi-CPU clear for
+ * the `smp` scenario (bench/bench_smp.h). Memory affinity comes from the
+ * ACPI SRAT (ACPI 6.5 §5.2.16.2) when there is one.
+ */
+#include "bench/bench_smp.h"
+#include "arch/acpi.h"
+#include "arch/tsc.h"
+#include "arch/user.h"
+#include "arch/x86.h"
+#include "lib/kstring.h"
+#include "mm/mm.h"
+#include "mm/paging.h"
+
+static int32_t mem_domain(uint64_t pa)
+{
+    const struct acpi_srat *s = &acpi_get()->srat;
+    return s->present ? (int32_t)acpi_srat_mem_domain(s, pa) : -1;
+}
+
+/* Append [base, base + bytes), merging with an adjacent last extent of the
+ * same domain. False when the table is full. */
+static bool add_ext(struct smp_target *t, uint64_t base, uint64_t bytes, int32_t dom)
+{
+    struct split_extent *last = t->next ? &t->ext[t->next - 1] : 0;
+    if (last && last->base + last->bytes == base && last->domain == dom) {
+        last->bytes += bytes;
+    } else if (t->next == SMP_TARGET_MAX) {
+        t->table_full = true;
+        return false;
+    } else {
+        t->ext[t->next++] = (struct split_extent){base, bytes, dom};
+    }
+    t->bytes += bytes;
+    return true;
+}
+
+static void take_1g(struct smp_target *t, uint64_t want, bool whole, const int32_t *doms,
+                    unsigned ndom)
+{
+    static size_t idx[FRAMES_MAX_1G];
+    static bool keep[FRAMES_MAX_1G];
+    struct frames *f = mm_frames();
+    size_t n = 0;
+    while (n < FRAMES_MAX_1G && frames_1g_take(f, &idx[n]) == FRAMES_OK)
+        keep[n++] = false;
+    for (unsigned r = 0; r < (ndom ? ndom : 1); r++) {
+        uint64_t got = 0;
+        for (size_t i = 0; i < n && got < want; i++) {
+            uint64_t base = frames_1g_base(f, idx[i]);
+            if (keep[i] || (ndom && mem_domain(base) != doms[r]))
+                continue;
+            uint64_t len = whole || want - got >= PAGE_SIZE_1G ? PAGE_SIZE_1G : want - got;
+            if (!add_ext(t, base, len, mem_domain(base)))
+                break;
+            keep[i] = true;
+            got += len;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        if (keep[i])
+            t->g1[t->n1g++] = idx[i];
+        else
+            frames_1g_put(f, idx[i]);
+}
+
+int smp_target_take(struct smp_target *t, uint64_t want, bool whole, const int32_t *doms,
+                    unsigned ndom)
+{
+    struct frames *f = mm_frames();
+    memset(t, 0, sizeof(*t));
+    if (frames_1g_free_count(f)) {
+        t->frame_bytes = PAGE_SIZE_1G;
+        take_1g(t, want, whole, doms, ndom);
+    } else {
+        t->frame_bytes = PAGE_SIZE_2M;
+        uint64_t pa;
+        while (t->bytes < want && frames_alloc(f, PAGE_SIZE_2M, FRAMES_NO_LIMIT, &pa) == FRAMES_OK)
+            if (!add_ext(t, pa, PAGE_SIZE_2M, mem_domain(pa))) {
+                frames_free(f, pa, PAGE_SIZE_2M);
+                break;
+            }
+    }
+    return t->next ? 0 : -1;
+}
+
+void smp_target_release(struct smp_target *t)
+{
+    struct frames *f = mm_frames();
+    for (size_t i = 0; i < t->n1g; i++)
+        frames_1g_put(f, t->g1[i]);
+    if (t->frame_bytes == PAGE_SIZE_2M)
+        for (size_t i = 0; i < t->next; i++)
+            for (uint64_t pa = t->ext[i].base; pa < t->ext[i].base + t->ext[i].bytes;
+                 pa += PAGE_SIZE_2M)
+                frames_free(f, pa, PAGE_SIZE_2M);
+    t->next = t->n1g = 0;
+    t->bytes = 0;
+}
+
+unsigned smp_bench_order(unsigned *cpu)
+{
+    static bool used[HZ_MAX_CPUS];
+    int32_t doms[HZ_MAX_CPUS];
+    unsigned nd = 0, n = 0, count = smp_count();
+    for (unsigned i = 0; i < count; i++) {
+        used[i] = smp_cpu(i)->state != SMP_CPU_ONLINE;
+        unsigned d = 0;
+        while (d < nd && doms[d] != smp_cpu(i)->domain)
+            d++;
+        if (d == nd && !used[i])
+            doms[nd++] = smp_cpu(i)->domain;
+    }
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (unsigned d = 0; d < nd; d++)
+            for (unsigned i = 0; i < count; i++)
+                if (!used[i] && smp_cpu(i)->domain == doms[d]) {
+                    used[i] = progress = true;
+                    cpu[n++] = i;
+                    break;
+                }
+    }
+    return n;
+}
+
+uint64_t smp_job_timeout_us(uint64_t bytes) { return 30000000ull + bytes / 5; }
+
+/* One CPU's part, at the measurement CPL: memory work, the TSC and the
+ * barrier only (nothing privileged, no GS: see arch/user.h). */
+static void job_part(void *arg)
+{
+    struct smp_job_part *p = arg;
+    struct smp_job *j = p->j;
+    unsigned k = p->slot, cpu = p->cpu;
+    uint64_t to = mul_div_u64(j->timeout_us, tsc_info()->hz, 1000000);
+    struct split_iter it;
+    uint64_t base, len;
+
+    split_iter_init(&it, j->ext, j->next, j->piece[k].off, j->piece[k].bytes);
+    while (split_iter_next(&it, &base, &len))
+        clear_dirty((void *)(uintptr_t)base, len, j->seed * HZ_MAX_CPUS + k);
+    if (!smp_barrier_wait(&j->bar, cpu, to)) {
+        j->barrier_failed = true;
+        return;
+    }
+    uint64_t t0 = tsc_start();
+    split_iter_init(&it, j->ext, j->next, j->piece[k].off, j->piece[k].bytes);
+    while (split_iter_next(&it, &base, &len))
+        for (uint64_t off = 0; off < len; off += j->chunk)
+            j->s->fn((void *)(uintptr_t)(base + off), len - off < j->chunk ? len - off : j->chunk);
+    uint64_t t1 = tsc_stop();
+    bool ok = smp_barrier_wait(&j->bar, cpu, to);
+    uint64_t t2 = tsc_stop();
+    if (!ok) {
+        j->barrier_failed = true;
+        return;
+    }
+    j->cyc[k] = t1 - t0;
+    if (k == 0)
+        j->wall_cyc = t2 - t0;
+    split_iter_init(&it, j->ext, j->next, j->piece[k].off, j->piece[k].bytes);
+    while (split_iter_next(&it, &base, &len)) {
+        size_t first;
+        if (!clear_verify_zero((const void *)(uintptr_t)base, len, &first)) {
+            j->bad[k] = true;
+            j->bad_addr[k] = base + first;
+            break;
+        }
+    }
+}
+
+static void job_fn(unsigned cpu, void *arg)
+{
+    struct smp_job *j = arg;
+    user_run(cpu, job_part, &j->part[j->slot[cpu]]);
+}
+
+int smp_job_run(struct smp_job *j)
+{
+    struct smp_set set;
+    smp_set_clear(&set);
+    smp_barrier_init(&j->bar, j->n);
+    j->barrier_failed = false;
+    j->wall_cyc = 0;
+    for (unsigned k = 0; k < j->n; k++) {
+        j->cyc[k] = 0;
+        j->bad[k] = false;
+        j->slot[j->cpu[k]] = (uint16_t)k;
+        j->part[k] = (struct smp_job_part){j, k, j->cpu[k]};
+        smp_set_add(&set, j->cpu[k]);
+    }
+    int rc = smp_run(&set, job_fn, j, j->timeout_us);
+    if (rc < 0)
+        return rc;
+    return j->barrier_failed ? -3 : 0;
+}

@@ -1,0 +1,245 @@
+/*
+ * bench/faults.c - frame pool set-up and the demand-fault self-test.
+ */
+#include "bench/faults.h"
+#include "arch/tsc.h"
+#include "arch/user.h"
+#include "lib/cmdline.h"
+#include "lib/fmt.h"
+#include "kernel/console.h"
+#include "kernel/progress.h"
+#include "lib/record.h"
+#include "kernel/results.h"
+#include "kernel/scenario.h"
+#include "kernel/smp.h"
+#include "lib/stats.h"
+#include "mm/demand.h"
+#include "mm/mm.h"
+#include "mm/mtrr.h"
+#include "mm/paging.h"
+
+static struct pool_frame storage[FAULT_POOL_MAX];
+static uint64_t fault_pages = 0; /* 0: every frame in the pool */
+static int verify_full;
+static const char *const verify_modes[] = {"sampled", "full", 0};
+static char zero_name[24] = "rep_stosb";
+
+static int zero_opt(const struct option *o, const char *v, char *err, size_t n)
+{
+    const struct clear_strategy *s = clear_find(v);
+    if (!s)
+        return hz_snprintf(err, n, "no strategy '%s'", v), -1;
+    hz_snprintf(zero_name, sizeof(zero_name), "%s", v);
+    return 0;
+}
+
+HZ_OPTION(opt_fault_pages, .name = "fault_pages", .kind = OPT_U64, .dest = &fault_pages,
+          .min = 1, .max = DEMAND_MAX_PAGES, .accepted = "1..512",
+          .help = "pages the fault scenarios touch (default: every free frame)");
+HZ_OPTION(opt_verify, .name = "verify", .kind = OPT_ENUM, .dest = &verify_full,
+          .choices = verify_modes, .accepted = "sampled|full",
+          .help = "check faulted frames fully or by sampling (default sampled)");
+HZ_OPTION(opt_zero, .name = "zero", .kind = OPT_CUSTOM, .parse = zero_opt,
+          .accepted = "a clear strategy name (docs/strategies.md)",
+          .help = "strategy that zeroes frames in faults and pre-zeroing (default rep_stosb)");
+
+const char *fault_verify_mode(void) { return verify_modes[verify_full]; }
+
+/* Bulk memory work runs at the measurement CPL (arch/user.h): through the
+ * fault path's own stack when called from the #PF handler. */
+struct memop {
+    enum { OP_ZERO, OP_DIRTY, OP_VERIFY } op;
+    void *p;
+    uint64_t bytes;
+    bool zero; /* OP_VERIFY result */
+};
+
+static const struct clear_strategy *active;
+static bool verify_words(const volatile uint64_t *q, uint64_t bytes);
+
+static void memop_fn(void *arg)
+{
+    struct memop *m = arg;
+    if (m->op == OP_ZERO)
+        active->fn(m->p, m->bytes);
+    else if (m->op == OP_DIRTY)
+        clear_dirty(m->p, m->bytes, (uintptr_t)m->p);
+    else
+        m->zero = verify_words(m->p, m->bytes);
+}
+
+static void zero_fn(void *dst, size_t bytes)
+{
+    struct memop m = {OP_ZERO, dst, bytes, false};
+    user_run_fault(smp_cpu_index(), memop_fn, &m);
+}
+
+int fault_pool_setup(struct fault_env *env, size_t max)
+{
+    struct frames *f = mm_frames();
+    const char *missing;
+    env->zero = clear_find(zero_name);
+    if (!clear_supported(env->zero, &missing)) {
+        result_skip("fault.setup", "zero=%s needs %s, which this CPU lacks", zero_name, missing);
+        return -1;
+    }
+    active = env->zero;
+    env->frame_bytes = frames_1g_free_count(f) ? PAGE_SIZE_1G : PAGE_SIZE_2M;
+    if (max > FAULT_POOL_MAX)
+        max = FAULT_POOL_MAX;
+    if (env->frame_bytes == PAGE_SIZE_2M) {
+        kprintf("faults: no free 1 GiB frame: using 2 MiB frames instead\n");
+        if (max > DEMAND_MAX_PAGES)
+            max = DEMAND_MAX_PAGES;
+    }
+    pool_init(&env->pool, storage, (uint32_t)max, env->frame_bytes, zero_fn);
+    env->lock = (struct spinlock){0};
+    env->nframes = 0;
+    size_t avail = env->frame_bytes == PAGE_SIZE_1G ? frames_1g_free_count(f) : frames_count_2m(f);
+    progress_begin("dirty frames", (unsigned)(avail < max ? avail : max));
+    while (env->nframes < max) {
+        progress_step((unsigned)env->nframes);
+        uint64_t phys;
+        size_t idx;
+        if (env->frame_bytes == PAGE_SIZE_1G) {
+            if (frames_1g_take(f, &idx) != FRAMES_OK)
+                break;
+            phys = frames_1g_base(f, idx);
+        } else if (frames_alloc(f, PAGE_SIZE_2M, FRAMES_NO_LIMIT, &phys) != FRAMES_OK) {
+            break;
+        }
+        int mt = mm_mem_type(phys, env->frame_bytes);
+        if (mt != MC_WB && mt != MC_NONE) { /* benchmarks must run on write-back memory */
+            kprintf("faults: frame 0x%llx is %s, not WB: left out\n", (unsigned long long)phys,
+                    mem_cache_name(mt));
+            continue;
+        }
+        pool_add(&env->pool, phys, 0);
+        struct memop m = {OP_DIRTY, (void *)(uintptr_t)phys, env->frame_bytes, false};
+        user_run(smp_cpu_index(), memop_fn, &m); /* an earlier tenant's data */
+        env->nframes++;
+    }
+    progress_step((unsigned)env->nframes);
+    if (!env->nframes) {
+        result_skip("fault.setup", "no free frame for the demand region");
+        return -1;
+    }
+    kprintf("faults: pool of %zu x %llu MiB frames, dirtied; zeroing with %s\n", env->nframes,
+            (unsigned long long)(env->frame_bytes >> 20), env->zero->name);
+    return 0;
+}
+
+void fault_pool_teardown(struct fault_env *env)
+{
+    struct frames *f = mm_frames();
+    for (uint32_t i = 0; i < env->nframes; i++) {
+        uint64_t phys = pool_phys(&env->pool, i);
+        if (env->frame_bytes == PAGE_SIZE_1G)
+            frames_1g_put(f, (size_t)frames_1g_find(f, phys));
+        else
+            frames_free(f, phys, PAGE_SIZE_2M);
+    }
+    env->nframes = 0;
+}
+
+bool fault_verify_zero(const volatile void *p, uint64_t bytes)
+{
+    struct memop m = {OP_VERIFY, (void *)(uintptr_t)p, bytes, false};
+    user_run(smp_cpu_index(), memop_fn, &m);
+    return m.zero;
+}
+
+static bool verify_words(const volatile uint64_t *q, uint64_t bytes)
+{
+    uint64_t words = bytes / 8, acc = 0;
+    if (verify_full) {
+        for (uint64_t i = 0; i < words; i++)
+            acc |= q[i];
+        return acc == 0;
+    }
+    uint64_t x = 0x9e3779b97f4a7c15ull ^ bytes; /* splitmix64 stream of line offsets */
+    for (uint64_t i = 0; i < 512 && i < words; i++)
+        acc |= q[i] | q[words - 1 - i];
+    for (int s = 0; s < 62; s++) {
+        x += 0x9e3779b97f4a7c15ull;
+        uint64_t z = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        uint64_t line = ((z ^ (z >> 31)) % (bytes / 64)) * 8;
+        for (int w = 0; w < 8; w++)
+            acc |= q[line + w];
+    }
+    return acc == 0;
+}
+
+size_t fault_emit(const char *workload, const char *policy)
+{
+    static uint64_t ns[DEMAND_MAX_SAMPLES];
+    char buf[HZ_RECORD_MAX];
+    size_t n = demand_nsamples();
+    for (size_t i = 0; i < n; i++) {
+        const struct demand_sample *s = demand_sample(i);
+        struct rec r;
+        ns[i] = tsc_to_ns(s->service_cyc);
+        rec_begin(&r, buf, sizeof(buf), "fault");
+        if (workload)
+            rec_str(&r, "workload", workload);
+        rec_str(&r, "policy", policy);
+        rec_u64(&r, "page", s->page);
+        rec_u64(&r, "bytes", demand_page_bytes());
+        rec_u64(&r, "service_ns", ns[i]);
+        rec_u64(&r, "clear_ns", tsc_to_ns(s->clear_cyc));
+        rec_u64(&r, "service_cyc", s->service_cyc);
+        rec_bool(&r, "prezeroed", s->prezeroed);
+        rec_hex(&r, "frame", s->phys);
+        record_emit(&r);
+    }
+    struct stats st;
+    stats_compute(&st, ns, n);
+    kprintf("faults (%s): %zu x %llu MiB: service min %llu us, median %llu us, max %llu us%s\n",
+            policy, n, (unsigned long long)(demand_page_bytes() >> 20),
+            (unsigned long long)(st.min / 1000), (unsigned long long)(st.median / 1000),
+            (unsigned long long)(st.max / 1000), tsc_reliable() ? "" : " (unreliable clock)");
+    return n;
+}
+
+void fault_selftest(void)
+{
+    static struct fault_env env;
+    if (fault_pool_setup(&env, fault_pages ? fault_pages : FAULT_POOL_MAX) < 0)
+        return;
+    size_t n = fault_pages && fault_pages < env.nframes ? fault_pages : env.nframes;
+    if (demand_init(&env.pool, &env.lock, n) < 0) {
+        result_fail("fault.demand", "could not set up the demand region");
+        return;
+    }
+    size_t bad = 0;
+    for (size_t p = 0; p < n; p++) {
+        volatile uint64_t *va = demand_page(p, env.frame_bytes);
+        uint64_t first = *va; /* the faulting access: a read, like a first touch */
+        if (first != 0 || !fault_verify_zero(va, env.frame_bytes))
+            bad++;
+        *va = 0x5a5a5a5a5a5a5a5aull; /* written through the new mapping */
+    }
+    if (bad)
+        result_fail("fault.zeroed", "%zu of %zu faulted pages were not zero (%s check)", bad, n,
+                    fault_verify_mode());
+    else
+        result_pass("fault.zeroed");
+    if (demand_faults() != n)
+        result_fail("fault.count", "%llu faults for %zu pages", (unsigned long long)demand_faults(), n);
+    else
+        result_pass("fault.count");
+    fault_emit(0, "none");
+    for (size_t p = 0; p < n; p++)
+        demand_release(p, false, 0);
+    const char *why;
+    uint32_t badidx;
+    if (pool_check(&env.pool, &why, &badidx) != POOL_OK)
+        result_fail("fault.pool", "pool does not balance: %s (frame %u)", why, badidx);
+    else
+        result_pass("fault.pool");
+    fault_pool_teardown(&env);
+}
+
+HZ_SCENARIO(scenario_fault, .name = "fault", .run = fault_selftest, .order = 20, .in_default = true,
+            .help = "demand-fault self-test: touch every page of the demand region once");

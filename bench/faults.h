@@ -1,0 +1,54 @@
+/*
+ * bench/faults.h - the free-frame pool the fault scenarios share, and the
+ * demand-fault self-test (`run=fault`): touch N pages of the demand region
+ * (mm/demand.h), check each reads back zero and that exactly N faults were
+ * taken, and print per-fault service and clear times.
+ */
+#ifndef HZ_BENCH_FAULTS_H
+#define HZ_BENCH_FAULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/clear.h"
+#include "lib/spinlock.h"
+#include "mm/pool.h"
+
+#define FAULT_POOL_MAX 1024
+
+struct fault_env {
+    struct pool pool;
+    struct spinlock lock;
+    const struct clear_strategy *zero; /* the strategy faults and zeroers use */
+    uint64_t frame_bytes;              /* 1 GiB, or 2 MiB in the fallback */
+    size_t nframes;
+};
+
+/*
+ * Fill env->pool with up to `max` free frames: every free 1 GiB frame, or
+ * when there is none, 2 MiB frames (saying so), and dirty each with a
+ * non-zero pattern as an earlier tenant would have left it. The zeroing
+ * strategy is the `zero=` option (checked against the CPU). Returns 0, or -1
+ * after a `skip` (no frames) or `fail` record.
+ */
+int fault_pool_setup(struct fault_env *env, size_t max);
+
+/* Give the pool's frames back to the allocator (pool must be all free). */
+void fault_pool_teardown(struct fault_env *env);
+
+/* True when [p, p + bytes) reads back zero: every byte with `verify=full`,
+ * else the first and last 4 KiB and 62 pseudo-random 64-byte lines
+ * (`verify=sampled`, the default). The mode name is fault_verify_mode(). */
+bool fault_verify_zero(const volatile void *p, uint64_t bytes);
+const char *fault_verify_mode(void);
+
+/* Print `fault` records for the demand samples (workload names the
+ * workload, or NULL to leave the member out; policy the pre-zero policy in
+ * force) and a latency summary line; returns the sample count. */
+size_t fault_emit(const char *workload, const char *policy);
+
+/* The `run=fault` scenario. */
+void fault_selftest(void);
+
+#endif /* HZ_BENCH_FAULTS_H */

@@ -1,0 +1,8 @@
+# bench/ - the measurement programs: `run=fault` (and the frame pool set-up),
+# `run=clear` with its correctness check, `run=smp` (thread scaling, peak,
+# fill) and the split arithmetic behind it (portable, unit-tested).
+KERNEL_C += bench/faults.c bench/bench_clear.c bench/clear_verify.c bench/split.c \
+	bench/bench_smp.c bench/bench_smp_job.c bench/bench_smp_fill.c
+
+HOST_TESTS += smp_split
+HOST_SRCS_smp_split := bench/split.c

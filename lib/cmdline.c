@@ -1,0 +1,223 @@
+/*
+ * lib/cmdline.c - strict `key=value` command-line parser.
+ */
+#include "lib/cmdline.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+
+#define WORD_MAX 256
+#define OPTIONS_MAX 128
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Copy the next word into w; returns the position after it, or NULL at end.
+ * *toolong is set when the word does not fit. */
+static const char *next_word(const char *p, char *w, int *toolong)
+{
+    while (*p && is_space(*p))
+        p++;
+    if (!*p)
+        return 0;
+    size_t n = 0;
+    *toolong = 0;
+    for (; *p && !is_space(*p); p++) {
+        if (n + 1 < WORD_MAX)
+            w[n++] = *p;
+        else
+            *toolong = 1;
+    }
+    w[n] = 0;
+    return p;
+}
+
+static int parse_u64(const char *s, uint64_t *out, const char **end)
+{
+    uint64_t v = 0;
+    unsigned base = 10;
+    const char *p = s;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    }
+    const char *digits = p;
+    for (;; p++) {
+        unsigned d;
+        if (*p >= '0' && *p <= '9')
+            d = (unsigned)(*p - '0');
+        else if (base == 16 && *p >= 'a' && *p <= 'f')
+            d = (unsigned)(*p - 'a' + 10);
+        else if (base == 16 && *p >= 'A' && *p <= 'F')
+            d = (unsigned)(*p - 'A' + 10);
+        else
+            break;
+        if (v > (UINT64_MAX - d) / base)
+            return -1;
+        v = v * base + d;
+    }
+    if (p == digits)
+        return -1;
+    *out = v;
+    *end = p;
+    return 0;
+}
+
+int cmdline_parse_size(const char *s, uint64_t *out)
+{
+    uint64_t v;
+    const char *e;
+    if (parse_u64(s, &v, &e) < 0)
+        return -1;
+    unsigned shift = 0;
+    switch (*e) {
+    case 0:
+        break;
+    case 'k': case 'K': shift = 10; e++; break;
+    case 'm': case 'M': shift = 20; e++; break;
+    case 'g': case 'G': shift = 30; e++; break;
+    case 't': case 'T': shift = 40; e++; break;
+    default:
+        return -1;
+    }
+    if (*e || (shift && v > (UINT64_MAX >> shift)))
+        return -1;
+    *out = v << shift;
+    return 0;
+}
+
+int cmdline_parse_size_list(const char *s, uint64_t *out, size_t max)
+{
+    char item[32];
+    size_t count = 0;
+    for (const char *p = s;;) {
+        size_t n = 0;
+        while (p[n] && p[n] != ',')
+            n++;
+        if (n == 0 || n >= sizeof(item) || count == max)
+            return -1;
+        memcpy(item, p, n);
+        item[n] = 0;
+        if (cmdline_parse_size(item, &out[count]) < 0 || out[count] == 0)
+            return -1;
+        count++;
+        if (!p[n])
+            return (int)count;
+        p += n + 1;
+    }
+}
+
+static void set_err(struct cmdline_error *err, const char *opt, const char *val,
+                    const char *accepted, const char *reason)
+{
+    hz_snprintf(err->option, sizeof(err->option), "%s", opt);
+    hz_snprintf(err->value, sizeof(err->value), "%s", val ? val : "");
+    hz_snprintf(err->reason, sizeof(err->reason), "%s", reason);
+    err->accepted = accepted;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+    static const char *const yes[] = {"1", "yes", "on", "true", ""};
+    static const char *const no[] = {"0", "no", "off", "false"};
+    for (unsigned i = 0; i < 5; i++)
+        if (strcmp(v, yes[i]) == 0)
+            return *out = true, 0;
+    for (unsigned i = 0; i < 4; i++)
+        if (strcmp(v, no[i]) == 0)
+            return *out = false, 0;
+    return -1;
+}
+
+/* Check and store one value; returns 0 or -1 with a reason in why. */
+static int apply(const struct option *o, const char *val, int bare, char *why, size_t wl)
+{
+    uint64_t v;
+    const char *end;
+    switch (o->kind) {
+    case OPT_FLAG:
+        if (!bare)
+            return hz_snprintf(why, wl, "takes no value"), -1;
+        *(bool *)o->dest = true;
+        return 0;
+    case OPT_BOOL:
+        if (parse_bool(val, (bool *)o->dest) < 0)
+            return hz_snprintf(why, wl, "not a boolean"), -1;
+        return 0;
+    case OPT_CUSTOM:
+        return o->parse(o, val, why, wl);
+    default:
+        break;
+    }
+    if (bare || !*val)
+        return hz_snprintf(why, wl, "needs a value"), -1;
+    if (o->kind == OPT_ENUM) {
+        for (int i = 0; o->choices[i]; i++)
+            if (strcmp(val, o->choices[i]) == 0)
+                return *(int *)o->dest = i, 0;
+        return hz_snprintf(why, wl, "unknown choice"), -1;
+    }
+    int bad = o->kind == OPT_SIZE ? cmdline_parse_size(val, &v) : parse_u64(val, &v, &end) < 0 || *end;
+    if (bad)
+        return hz_snprintf(why, wl, "malformed number"), -1;
+    uint64_t max = o->max ? o->max : UINT64_MAX;
+    if (v < o->min || v > max)
+        return hz_snprintf(why, wl, "out of range"), -1;
+    *(uint64_t *)o->dest = v;
+    return 0;
+}
+
+int cmdline_parse(const char *cmdline, const struct option *opts, size_t n,
+                  struct cmdline_error *err)
+{
+    bool seen[OPTIONS_MAX] = {0};
+    char w[WORD_MAX];
+    int toolong, first = 1;
+    if (n > OPTIONS_MAX) {
+        set_err(err, "", "", 0, "internal: too many options");
+        return -1;
+    }
+    for (const char *p = cmdline; p && (p = next_word(p, w, &toolong)); first = 0) {
+        if (toolong) {
+            set_err(err, w, "", 0, "word longer than 255 bytes");
+            return -1;
+        }
+        /* Some loaders pass the image path first ("/boot/hugezero.elf"). */
+        if (first && (w[0] == '/' || w[0] == '('))
+            continue;
+        char *eq = strchr(w, '=');
+        const char *val = eq ? eq + 1 : "";
+        if (eq)
+            *eq = 0;
+        size_t i = 0;
+        while (i < n && strcmp(opts[i].name, w) != 0)
+            i++;
+        if (i == n) {
+            set_err(err, w, val, 0, "unknown option");
+            return -1;
+        }
+        if (seen[i]) {
+            set_err(err, w, val, opts[i].accepted, "given more than once");
+            return -1;
+        }
+        seen[i] = true;
+        char why[CMDLINE_ERR_LEN];
+        if (apply(&opts[i], val, !eq, why, sizeof(why)) < 0) {
+            set_err(err, w, val, opts[i].accepted, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int cmdline_find(const char *cmdline, const char *key, char *val, size_t cap)
+{
+    char w[WORD_MAX];
+    int toolong;
+    size_t k = strlen(key);
+    for (const char *p = cmdline; (p = next_word(p, w, &toolong));) {
+        if (!toolong && strncmp(w, key, k) == 0 && w[k] == '=') {
+            hz_snprintf(val, cap, "%s", w + k + 1);
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * lib/fmt.h - a small snprintf for the freestanding kernel (no floating
+ * point: the kernel is built with -mgeneral-regs-only). Portable C; the host
+ * unit tests build it too.
+ */
+#ifndef HZ_LIB_FMT_H
+#define HZ_LIB_FMT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Format into buf (cap bytes, always NUL-terminated when cap > 0). Supports
+ * %% %c %s %d %i %u %x %X %p with flags '-' and '0', a width, a precision for
+ * %s (including ".*"), and the length modifiers l, ll and z. Returns the
+ * length the full output would have had (as C's vsnprintf). An unknown
+ * conversion is copied through literally, never read as an argument.
+ */
+int hz_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap);
+int hz_snprintf(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * Write `value / 10^digits` as a decimal with exactly `digits` fraction
+ * digits (digits 0..9) into buf; "123.045" for (123045, 3). Returns the
+ * length written (excluding NUL), or 0 when cap is too small.
+ */
+size_t fmt_fixed(char *buf, size_t cap, uint64_t value, unsigned digits);
+
+#endif /* HZ_LIB_FMT_H */

@@ -1,0 +1,198 @@
+/*
+ * lib/stats.c - integer summary statistics (lib/stats.h).
+ *
+ * No floating point (the kernel is built with -mgeneral-regs-only) and no
+ * 128-bit division from libgcc (the kernel links without it): 128-bit
+ * quotients come from u128_div() below, a shift-and-subtract long division.
+ * Only 128-bit add, subtract, multiply, shift and compare are used, which the
+ * compiler emits inline.
+ */
+#include "lib/stats.h"
+
+#include <stdbool.h>
+
+typedef unsigned __int128 u128;
+
+#define U128_MAX (~(u128)0)
+
+/* floor(a / d) and a mod d for d != 0 (d == 0 gives 0 and a). */
+static u128 u128_div(u128 a, u128 d, u128 *rem)
+{
+    u128 q = 0, r = 0;
+
+    if (d == 0) {
+        if (rem)
+            *rem = a;
+        return 0;
+    }
+    if ((a >> 64) == 0 && (d >> 64) == 0) {
+        uint64_t x = (uint64_t)a, y = (uint64_t)d;
+        if (rem)
+            *rem = x % y;
+        return x / y;
+    }
+    for (int i = 127; i >= 0; i--) {
+        bool carry = (r >> 127) != 0; /* r << 1 would lose a bit: r' >= 2^128 > d */
+        r = (r << 1) | ((a >> i) & 1);
+        if (carry || r >= d) {
+            r -= d;
+            q |= (u128)1 << i;
+        }
+    }
+    if (rem)
+        *rem = r;
+    return q;
+}
+
+/* a / d rounded to nearest (halves up), saturated to 64 bits; 0 for d == 0. */
+static uint64_t div_round_sat(u128 a, u128 d)
+{
+    u128 r;
+    u128 q = u128_div(a, d, &r);
+    if (d == 0)
+        return 0;
+    if (r >= d - r) /* r * 2 >= d without overflow */
+        q++;
+    return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+}
+
+/* a * b; *ovf is set (and U128_MAX returned) when the product needs > 128 bits. */
+static u128 mul_u128_u64(u128 a, uint64_t b, bool *ovf)
+{
+    u128 lo = (u128)(uint64_t)a * b;
+    u128 hi = (u128)(uint64_t)(a >> 64) * b;
+    u128 res = lo + (hi << 64);
+    if ((hi >> 64) != 0 || res < lo) {
+        *ovf = true;
+        return U128_MAX;
+    }
+    return res;
+}
+
+uint64_t stats_isqrt(u128 v)
+{
+    u128 res = 0, bit = (u128)1 << 126;
+
+    while (bit > v)
+        bit >>= 2;
+    while (bit) {
+        if (v >= res + bit) {
+            v -= res + bit;
+            res = (res >> 1) + bit;
+        } else {
+            res >>= 1;
+        }
+        bit >>= 2;
+    }
+    return (uint64_t)res;
+}
+
+static void sift_down(uint64_t *v, size_t root, size_t n)
+{
+    for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= n)
+            return;
+        if (child + 1 < n && v[child + 1] > v[child])
+            child++;
+        if (v[root] >= v[child])
+            return;
+        uint64_t t = v[root];
+        v[root] = v[child];
+        v[child] = t;
+        root = child;
+    }
+}
+
+static void heapsort_u64(uint64_t *v, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(v, i, n);
+    for (size_t end = n; end-- > 1;) {
+        uint64_t t = v[0];
+        v[0] = v[end];
+        v[end] = t;
+        sift_down(v, 0, end);
+    }
+}
+
+/*
+ * cv = sd / mean with sd the population deviation. With M = sum, q = floor(M
+ * / n), r = M - q n and S2 = sum (x - q)^2, the identity n S2 = n sum (x -
+ * mean)^2 + r^2 gives V = n S2 - r^2 = n^2 var exactly, so cv = sqrt(V) / M
+ * and 10^4 cv rounded down is isqrt(10^8 V) / M.
+ */
+static uint64_t cv_x100(const uint64_t *v, size_t n, u128 sum, uint64_t q)
+{
+    u128 r = sum - (u128)q * n;
+    u128 s2 = 0;
+    bool ovf = false;
+
+    for (size_t i = 0; i < n; i++) {
+        uint64_t d = v[i] >= q ? v[i] - q : q - v[i];
+        u128 t = (u128)d * d;
+        s2 += t;
+        if (s2 < t) {
+            s2 = U128_MAX;
+            ovf = true;
+            break;
+        }
+    }
+    u128 ns2 = ovf ? U128_MAX : mul_u128_u64(s2, n, &ovf);
+    if (ovf) {
+        /* Astronomical spread: sd ~ isqrt(S2 / n), good to the last digit. */
+        uint64_t sd = stats_isqrt(u128_div(s2, n, NULL));
+        return (uint64_t)u128_div((u128)sd * 10000u, q ? q : 1, NULL);
+    }
+    u128 var_n2 = ns2 - r * r;
+    bool big = false;
+    u128 scaled = mul_u128_u64(var_n2, 100000000u, &big);
+    if (!big)
+        return (uint64_t)u128_div(stats_isqrt(scaled), sum, NULL);
+    return (uint64_t)u128_div((u128)stats_isqrt(var_n2) * 10000u, sum, NULL);
+}
+
+void stats_compute(struct stats *s, uint64_t *v, size_t n)
+{
+    s->n = n;
+    s->min = s->max = s->median = s->mean = s->cv_x100 = 0;
+    if (n == 0)
+        return;
+
+    heapsort_u64(v, n);
+    u128 sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += v[i]; /* n < 2^64 terms below 2^64: cannot wrap */
+
+    s->min = v[0];
+    s->max = v[n - 1];
+    s->median = v[(n - 1) / 2];
+    s->mean = (uint64_t)u128_div(sum, n, NULL);
+    if (n >= 2 && sum != 0)
+        s->cv_x100 = cv_x100(v, n, sum, s->mean);
+}
+
+uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned pct)
+{
+    if (n == 0)
+        return 0;
+    if (pct > 100)
+        pct = 100;
+    u128 rem;
+    u128 rank = u128_div((u128)pct * n, 100, &rem);
+    if (rem)
+        rank++;
+    if (rank == 0)
+        rank = 1;
+    return sorted[(size_t)rank - 1];
+}
+
+uint64_t stats_gbps_x1000(uint64_t bytes, uint64_t ns)
+{
+    return ns ? div_round_sat((u128)bytes * 1000u, ns) : 0;
+}
+
+uint64_t stats_cpb_x1000(uint64_t cycles, uint64_t bytes)
+{
+    return bytes ? div_round_sat((u128)cycles * 1000u, bytes) : 0;
+}

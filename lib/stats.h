@@ -1,0 +1,57 @@
+/*
+ * lib/stats.h - summary statistics over repeated measurements, in integer
+ * arithmetic only (the kernel has no floating point). Portable C: the kernel,
+ * tools/linux-bench and the host unit tests share it.
+ *
+ * Rounding is always stated: "rounded down" is floor, "rounded to nearest"
+ * rounds halves up. Intermediate products use unsigned __int128, so no
+ * function here overflows silently; results that do not fit in 64 bits
+ * saturate at UINT64_MAX.
+ */
+#ifndef HZ_LIB_STATS_H
+#define HZ_LIB_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct stats {
+    size_t n;
+    uint64_t min, max, median, mean; /* same unit as the samples */
+    uint64_t cv_x100;                /* coefficient of variation, percent x 100 */
+};
+
+/*
+ * Sort v[0..n) ascending in place (heapsort: no recursion, no allocation)
+ * and fill *s. median is the lower middle for even n (v[(n - 1) / 2]); mean
+ * is rounded down. cv_x100 = 10000 * sd / mean rounded down, where sd is the
+ * population standard deviation (divide by n), computed exactly from the
+ * integer sums while 10^8 * n * sum((x - floor(mean))^2) < 2^128 (always for
+ * timing data); past that from floor square roots, at most one unit low. 0
+ * when the mean is 0 or n < 2. n == 0 (v may then be NULL) gives all zeros.
+ */
+void stats_compute(struct stats *s, uint64_t *v, size_t n);
+
+/*
+ * Nearest-rank percentile of an ascending array: the value at rank
+ * ceil(pct * n / 100), i.e. sorted[rank - 1]. pct 0 is taken as the minimum
+ * (rank 1); pct above 100 as 100 (the maximum). 0 when n == 0.
+ */
+uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned pct);
+
+/*
+ * 10^9 bytes/s x 1000 ("GB/s" with three decimals) for `bytes` cleared in
+ * `ns` nanoseconds: bytes * 1000 / ns rounded to nearest (1 byte/ns is
+ * 1 GB/s). 0 for ns 0; saturates at UINT64_MAX.
+ */
+uint64_t stats_gbps_x1000(uint64_t bytes, uint64_t ns);
+
+/*
+ * TSC cycles per byte x 1000: cycles * 1000 / bytes rounded to nearest.
+ * 0 for bytes 0; saturates at UINT64_MAX.
+ */
+uint64_t stats_cpb_x1000(uint64_t cycles, uint64_t bytes);
+
+/* floor(sqrt(v)) for any 128-bit v (bit-by-bit, integer only). */
+uint64_t stats_isqrt(unsigned __int128 v);
+
+#endif /* HZ_LIB_STATS_H */

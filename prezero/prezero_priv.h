@@ -1,0 +1,58 @@
+/*
+ * prezero/prezero_priv.h - what prezero/prezero.c (options, the single-CPU
+ * environment, one run, the scenarios) and prezero/prezero_smp.c (the
+ * fault_cpus/zero_cpus team) share. Not for other subsystems: they use
+ * prezero/prezero.h.
+ */
+#ifndef HZ_PREZERO_PREZERO_PRIV_H
+#define HZ_PREZERO_PREZERO_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/faults.h"
+#include "prezero/prezero.h"
+
+/* The `accepted` text of fault_cpus= and zero_cpus=, in the option table
+ * and in the config record pz_check_cpus() prints. */
+#define PZ_FAULT_CPUS_ACCEPTED "1..256, at most the CPUs online"
+#define PZ_ZERO_CPUS_ACCEPTED "0..255; fault_cpus + zero_cpus at most the CPUs online"
+
+/* Options, defined in prezero/prezero.c (docs/prezero.md "Options"). */
+extern uint64_t opt_chunk;      /* prezero_chunk=, bytes: multiple of 4 KiB in 4K..1G */
+extern uint64_t opt_fault_cpus; /* fault_cpus=, 1..HZ_MAX_CPUS */
+extern uint64_t opt_zero_cpus;  /* zero_cpus=, 0..HZ_MAX_CPUS - 1 */
+
+/* The pool, its lock and the clear strategy of the current run (set up by
+ * fault_pool_setup() in prezero/prezero.c, read by the team's CPUs). */
+extern struct fault_env pz_env;
+
+/* A tenant's page: va mapped, bytes its size (4 KiB multiple). */
+struct tenant {
+    volatile uint64_t *va;
+    uint64_t bytes;
+};
+
+/* user_run() body (arg: a struct tenant): write a non-zero word into every
+ * 4 KiB of the page, as a tenant dirties it. prezero/prezero.c. */
+void pz_tenant_fn(void *arg);
+
+/*
+ * Run the loop of config c with P faulting CPUs (P > 1 sets ops->populate
+ * for the run) and Z dedicated zeroers, the first P + Z online CPUs, CPU 0
+ * running pz_run(). Adds the zeroers' TSC cycles and chunks to
+ * t->idle_zeroing and t->idle_chunks, and the faulted frames that did not
+ * read zero to *not_zero. Returns pz_run's result (*why as it set it), or
+ * -1 after a fail record when a CPU did not stop or was not online; a
+ * faulting CPU that misses a barrier for 60 s ends the run (HZ_FAIL).
+ * prezero/prezero_smp.c.
+ */
+int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *t,
+                const char **why, unsigned P, unsigned Z, size_t *not_zero);
+
+/* fault_cpus + zero_cpus must fit the CPUs online: return when they do,
+ * else print a `config` record and end the run with HZ_CONFIG.
+ * prezero/prezero_smp.c. */
+void pz_check_cpus(void);
+
+#endif /* HZ_PREZERO_PREZERO_PRIV_H */

@@ -1,0 +1,138 @@
+/*
+ * prezero/prezero_report.c - what the pre-zeroing runner prints: one
+ * `prezero` record per run (docs/results.md), a human line per run, and
+ * the side-by-side table of the policies of one workload.
+ */
+#include "prezero/prezero.h"
+#include "arch/tsc.h"
+#include "kernel/console.h"
+#include "lib/fmt.h"
+#include "lib/record.h"
+
+/* "1 GiB" / "2 MiB" */
+static const char *frame_name(uint64_t fb) { return fb == (1ull << 30) ? "1 GiB" : "2 MiB"; }
+
+static uint64_t mib(uint64_t bytes) { return bytes >> 20; }
+
+void pz_report_run(const struct pz_result *r)
+{
+    char buf[HZ_RECORD_MAX];
+    struct rec x;
+    const struct pz_tally *t = &r->ns;
+    const struct wl_params *w = &r->cfg.wl;
+    uint32_t pct = pz_hit_pct_x100(r->c.taken_prezeroed, r->c.taken);
+
+    rec_begin(&x, buf, sizeof(buf), "prezero");
+    rec_str(&x, "workload", wl_kind_names[w->kind]);
+    rec_str(&x, "policy", r->policy);
+    if (r->cfg.policy.kind == PZ_IDLE)
+        rec_u64(&x, "chunk_bytes", r->cfg.chunk_bytes);
+    rec_str(&x, "strategy", r->strategy);
+    rec_u64(&x, "pages", w->pages);
+    rec_u64(&x, "frames", r->frames);
+    rec_u64(&x, "frame_bytes", r->frame_bytes);
+    rec_u64(&x, "seed", w->seed);
+    rec_u64(&x, "fault_cpus", r->fault_cpus);
+    rec_u64(&x, "zero_cpus", r->zero_cpus);
+    if (w->kind != WL_VM_BOOT)
+        rec_u64(&x, "cycles", w->cycles);
+    rec_u64(&x, "faults", t->faults);
+    rec_u64(&x, "frees", t->frees);
+    rec_u64(&x, "prezeroed_hits", r->c.taken_prezeroed);
+    rec_fixed(&x, "hit_pct", pct, 2);
+    rec_u64(&x, "total_ns", t->total);
+    rec_u64(&x, "populate_ns", t->populate);
+    rec_u64(&x, "free_ns", t->free_time);
+    rec_u64(&x, "prezero_ns", t->prezero);
+    rec_u64(&x, "lat_min_ns", r->lat.min);
+    rec_u64(&x, "lat_p50_ns", r->lat.p50);
+    rec_u64(&x, "lat_p90_ns", r->lat.p90);
+    rec_u64(&x, "lat_p99_ns", r->lat.p99);
+    rec_u64(&x, "lat_max_ns", r->lat.max);
+    rec_u64(&x, "samples", r->lat.n);
+    rec_u64(&x, "samples_dropped", r->samples_dropped);
+    rec_u64(&x, "bytes_zeroed_fault", r->s.bytes_fault);
+    rec_u64(&x, "bytes_zeroed_background", r->s.bytes_background);
+    rec_obj_begin(&x, "bytes_zeroed");
+    for (unsigned o = 0; o < ZERO_NORIGINS; o++)
+        rec_u64(&x, pool_origin_name(o), r->c.bytes_zeroed[o]);
+    rec_obj_end(&x);
+    rec_u64(&x, "zeroed_twice", r->c.zeroed_twice);
+    rec_u64(&x, "zeroed_unused", r->s.zeroed_unused);
+    rec_u64(&x, "partial_bytes", r->s.partial_bytes);
+    rec_u64(&x, "idle_ns", t->idle_ns);
+    rec_u64(&x, "lead_idle_ns", t->lead_idle_ns);
+    rec_u64(&x, "idle_zeroing_ns", t->idle_zeroing);
+    rec_u64(&x, "idle_chunks", t->idle_chunks);
+    rec_u64(&x, "idle_overrun_max_ns", t->idle_overrun_max);
+    if (r->has_off) {
+        rec_u64(&x, "interference_p50_ns_off", r->off_p50);
+        rec_u64(&x, "interference_p99_ns_off", r->off_p99);
+    }
+    rec_str(&x, "check", r->check);
+    rec_bool(&x, "verified", r->verified);
+    rec_bool(&x, "clock_reliable", tsc_reliable());
+    record_emit(&x);
+
+    char tot[16], pop[16], p50[16], p99[16], pre[16], idz[16], idl[16];
+    pz_format_ns(tot, sizeof(tot), t->total);
+    pz_format_ns(pop, sizeof(pop), t->populate);
+    pz_format_ns(p50, sizeof(p50), r->lat.p50);
+    pz_format_ns(p99, sizeof(p99), r->lat.p99);
+    pz_format_ns(pre, sizeof(pre), t->prezero);
+    pz_format_ns(idz, sizeof(idz), t->idle_zeroing);
+    pz_format_ns(idl, sizeof(idl), t->idle_ns);
+    kprintf("prezero: %s/%s: total %s (faults %s), %llu faults, %llu pre-zeroed (%u.%02u%%), "
+            "p50 %s, p99 %s; cleared %llu MiB in faults, %llu MiB elsewhere; prezero %s; "
+            "idle %s, %s clearing%s\n",
+            wl_kind_names[w->kind], r->policy, tot, pop, (unsigned long long)t->faults,
+            (unsigned long long)r->c.taken_prezeroed, pct / 100, pct % 100, p50, p99,
+            (unsigned long long)mib(r->s.bytes_fault), (unsigned long long)mib(r->s.bytes_background),
+            pre, idl, idz, r->ok ? "" : " [CHECK FAILED]");
+    if (r->has_off) {
+        char o50[16], o99[16];
+        pz_format_ns(o50, sizeof(o50), r->off_p50);
+        pz_format_ns(o99, sizeof(o99), r->off_p99);
+        kprintf("prezero: %s/%s: fault latency with %u zeroer CPU(s) on vs off: p50 %s vs %s, "
+                "p99 %s vs %s\n", wl_kind_names[w->kind], r->policy, r->zero_cpus, p50, o50, p99,
+                o99);
+    }
+}
+
+void pz_report_table(const struct pz_result *r, size_t n)
+{
+    const struct wl_params *w = &r[0].cfg.wl;
+    char lead[16];
+    pz_format_ns(lead, sizeof(lead), r[0].cfg.lead_idle_ns);
+    kprintf("\npre-zeroing policies: %s, %u x %s pages, %u frames, %u faulting CPU(s), "
+            "zero=%s, seed %llu, lead idle %s, verify %s%s\n",
+            wl_kind_names[w->kind], w->pages, frame_name(r[0].frame_bytes), r[0].frames, w->cpus,
+            r[0].strategy, (unsigned long long)w->seed, lead, r[0].check,
+            tsc_reliable() ? "" : " (TSC unreliable: not hardware timings)");
+    kprintf("  %-10s %9s %9s %9s %9s %9s %8s %9s %9s %9s %9s %7s\n", "policy", "total",
+            "in faults", "p50", "p99", "max", "hits", "MiB fault", "MiB other", "prezero",
+            "idle clr", "unused");
+    char line[512];
+    size_t len = (size_t)hz_snprintf(line, sizeof(line), "%s %u x %s:", wl_kind_names[w->kind],
+                                     w->pages, frame_name(r[0].frame_bytes));
+    for (size_t i = 0; i < n; i++) {
+        const struct pz_result *q = &r[i];
+        char v[7][16];
+        uint32_t pct = pz_hit_pct_x100(q->c.taken_prezeroed, q->c.taken);
+        uint64_t ns[7] = {q->ns.total, q->ns.populate, q->lat.p50, q->lat.p99, q->lat.max,
+                          q->ns.prezero, q->ns.idle_zeroing};
+        for (int k = 0; k < 7; k++)
+            pz_format_ns(v[k], sizeof(v[k]), ns[k]);
+        kprintf("  %-10s %9s %9s %9s %9s %9s %4u.%02u%% %9llu %9llu %9s %9s %7u%s\n", q->policy,
+                v[0], v[1], v[2], v[3], v[4], pct / 100, pct % 100,
+                (unsigned long long)mib(q->s.bytes_fault),
+                (unsigned long long)mib(q->s.bytes_background), v[5], v[6], q->s.zeroed_unused,
+                q->ok ? "" : "  CHECK FAILED");
+        if (len < sizeof(line))
+            len += (size_t)hz_snprintf(line + len, sizeof(line) - len, "%s %s %s p99 %s",
+                                       i ? ";" : "", q->policy, v[0], v[3]);
+        if (q->ns.prezero && len < sizeof(line))
+            len += (size_t)hz_snprintf(line + len, sizeof(line) - len, " (+%s pre-zeroing)", v[5]);
+    }
+    kprintf("%s\n", line);
+}

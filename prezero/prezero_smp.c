@@ -1,0 +1,226 @@
+/*
+ * prezero/prezero_smp.c - the several-CPU half of the pre-zeroing runner
+ * (prezero/prezero_priv.h, docs/prezero.md): with fault_cpus=P the FAULT
+ * events of a population are touched by P CPUs in parallel, and with
+ * zero_cpus=Z policy idle gets Z CPUs that only clear DIRTY frames; and the
+ * check that P + Z fits the CPUs online. prezero/prezero.c runs it.
+ */
+#include "prezero/prezero_priv.h"
+#include "arch/tsc.h"
+#include "arch/user.h"
+#include "kernel/console.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "lib/record.h"
+#include "kernel/results.h"
+#include "kernel/smp.h"
+#include "mm/demand.h"
+#include "mm/vm.h"
+
+/* ---- several CPUs: fault_cpus and zero_cpus ------------------------------
+ * One smp_run covers the whole run: the BSP (faulting CPU 0) runs the event
+ * loop; the other faulting CPUs wait at the measurement CPL for a
+ * population (gen changes), touch their share between two barriers and
+ * verify it after; zeroers clear DIRTY frames chunk by chunk until zstop. */
+
+#define TEAM_BARRIER_S 60 /* TSC seconds a barrier waits (TCG clears slowly) */
+#define TEAM_STOP_US 10000000 /* smp_run: after the loop ends, zeroers stop */
+
+struct team {
+    unsigned P, Z;                  /* faulting CPUs (role 0 = the BSP), zeroers */
+    unsigned cpu[HZ_MAX_CPUS];      /* role -> CPU index: P faulting, then Z zeroers */
+    unsigned role[HZ_MAX_CPUS];     /* CPU index -> role */
+    volatile uint32_t gen, quit, zstop;
+    const struct wl_event *ev;      /* the population being faulted */
+    size_t n;
+    uint64_t t0, t1;                /* its first barrier and last touch, TSC */
+    struct smp_barrier bar;
+    size_t not_zero[HZ_MAX_CPUS];   /* by faulting role */
+    uint64_t zcyc[HZ_MAX_CPUS], zchunks[HZ_MAX_CPUS]; /* by zeroer, TSC cycles clearing */
+    uint64_t fb;
+    int rc;                         /* pz_run's */
+};
+static struct team team;
+static uint64_t first_word[PZ_POPULATE_MAX];
+
+struct waiter {
+    volatile uint32_t *a, *b; /* return when *a != seen or *b != 0 */
+    uint32_t seen;
+    uint64_t until;           /* and, when not 0, once the TSC passes it */
+};
+
+/* Runs at the measurement CPL: polling does not go through an emulated ring 0. */
+static void wait_fn(void *arg)
+{
+    struct waiter *w = arg;
+    while (*w->a == w->seen && !*w->b && (!w->until || rdtsc() < w->until))
+        cpu_relax();
+}
+
+static void team_barrier(unsigned cpu)
+{
+    if (!smp_barrier_wait(&team.bar, cpu, tsc_info()->hz * TEAM_BARRIER_S)) {
+        result_fail("prezero.smp", "CPU %u: a faulting CPU missed the barrier for %u s", cpu,
+                    TEAM_BARRIER_S);
+        hz_exit(HZ_FAIL);
+    }
+}
+
+/* Faulting role `role` on CPU `cpu` touches its pages of the population. */
+static void share(unsigned role, unsigned cpu)
+{
+    vm_flush_all(); /* the BSP may have unmapped pages this CPU had cached */
+    team_barrier(cpu);
+    if (role == 0)
+        team.t0 = tsc_start();
+    for (size_t i = 0; i < team.n; i++)
+        if (team.ev[i].cpu == role)
+            first_word[i] = *demand_page(team.ev[i].page, team.fb);
+    team_barrier(cpu);
+    if (role == 0)
+        team.t1 = tsc_stop();
+    for (size_t i = 0; i < team.n; i++) {
+        if (team.ev[i].cpu != role)
+            continue;
+        struct tenant t = {demand_page(team.ev[i].page, team.fb), team.fb};
+        if (first_word[i] != 0 || !fault_verify_zero(t.va, team.fb))
+            team.not_zero[role]++;
+        user_run(cpu, pz_tenant_fn, &t);
+    }
+    team_barrier(cpu);
+}
+
+static uint64_t k_populate(void *ctx, const struct wl_event *ev, size_t n)
+{
+    uint64_t a = tsc_stop();
+    team.ev = ev;
+    team.n = n;
+    __atomic_store_n(&team.gen, team.gen + 1, __ATOMIC_RELEASE);
+    share(0, 0);
+    return tsc_stop() - a - (team.t1 - team.t0);
+}
+
+static void zeroer(unsigned z, unsigned cpu)
+{
+    struct pool *p = &pz_env.pool;
+    while (!__atomic_load_n(&team.zstop, __ATOMIC_ACQUIRE)) {
+        uint32_t idx;
+        uint64_t done = 0;
+        if (demand_waiters()) { /* a fault waits for a frame: let it have one */
+            struct waiter w = {&team.zstop, &team.zstop, 0, rdtsc() + tsc_info()->hz / 50000};
+            user_run(cpu, wait_fn, &w);
+            continue;
+        }
+        spin_lock(&pz_env.lock);
+        int rc = pool_pick_background(p, &idx);
+        if (rc == POOL_OK)
+            rc = pool_zero_begin(p, idx, ZERO_IDLE);
+        spin_unlock(&pz_env.lock);
+        if (rc != POOL_OK) { /* nothing DIRTY: look again in 20 us */
+            struct waiter w = {&team.zstop, &team.zstop, 0, rdtsc() + tsc_info()->hz / 50000};
+            user_run(cpu, wait_fn, &w);
+            continue;
+        }
+        uint64_t a = tsc_start();
+        pool_zero_step(p, idx, opt_chunk, &done); /* the frame is ours: no lock */
+        team.zcyc[z] += tsc_stop() - a;
+        team.zchunks[z] += done != 0;
+        spin_lock(&pz_env.lock);
+        pool_zero_pause(p, idx); /* back to DIRTY for a fault to take, or ZEROED */
+        spin_unlock(&pz_env.lock);
+    }
+}
+
+struct team_run {
+    const struct pz_config *c;
+    const struct pz_ops *ops;
+    struct pz_tally *t;
+    const char **why;
+};
+
+static void team_fn(unsigned cpu, void *arg)
+{
+    struct team_run *tr = arg;
+    unsigned role = team.role[cpu];
+    if (cpu == 0) {
+        team.rc = pz_run(&pz_env.pool, &pz_env.lock, tr->c, tr->ops, tr->t, tr->why);
+        __atomic_store_n(&team.zstop, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&team.quit, 1, __ATOMIC_RELEASE);
+    } else if (role >= team.P) {
+        zeroer(role - team.P, cpu);
+    } else {
+        uint32_t seen = 0;
+        for (;;) {
+            struct waiter w = {&team.gen, &team.quit, seen, 0};
+            user_run(cpu, wait_fn, &w);
+            if (__atomic_load_n(&team.quit, __ATOMIC_ACQUIRE))
+                return;
+            seen = __atomic_load_n(&team.gen, __ATOMIC_ACQUIRE);
+            share(role, cpu);
+        }
+    }
+}
+
+/* Run the loop with P faulting CPUs and Z zeroers (the first P + Z online
+ * CPUs). Returns pz_run's result; a CPU that does not stop is a failure. */
+int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *t,
+                const char **why, unsigned P, unsigned Z, size_t *not_zero)
+{
+    struct smp_set set;
+    struct team_run tr = {c, ops, t, why};
+    memset(&team, 0, sizeof(team));
+    team.P = P;
+    team.Z = Z;
+    team.fb = pz_env.frame_bytes;
+    smp_set_clear(&set);
+    for (unsigned i = 0, k = 0; i < smp_count() && k < P + Z; i++)
+        if (smp_cpu(i)->state == SMP_CPU_ONLINE) {
+            team.cpu[k] = i;
+            team.role[i] = k++;
+            smp_set_add(&set, i);
+        }
+    smp_barrier_init(&team.bar, P);
+    if (P > 1)
+        ops->populate = k_populate;
+    int rc = smp_run(&set, team_fn, &tr, TEAM_STOP_US);
+    ops->populate = 0;
+    if (rc != 0) {
+        result_fail("prezero.smp", "smp_run: %s", rc == -1 ? "a CPU did not stop in time" :
+                    "a CPU of the set is not online");
+        return -1;
+    }
+    for (unsigned r = 0; r < P; r++)
+        *not_zero += team.not_zero[r];
+    for (unsigned z = 0; z < Z; z++) {
+        t->idle_zeroing += team.zcyc[z];
+        t->idle_chunks += team.zchunks[z];
+    }
+    return team.rc;
+}
+
+/* fault_cpus + zero_cpus must fit the CPUs online: a config error otherwise. */
+void pz_check_cpus(void)
+{
+    unsigned online = smp_online();
+    if (opt_fault_cpus + opt_zero_cpus <= online)
+        return;
+    bool f = opt_fault_cpus > online;
+    char val[24], why[96], buf[HZ_RECORD_MAX];
+    struct rec x;
+    hz_snprintf(val, sizeof(val), "%llu",
+                (unsigned long long)(f ? opt_fault_cpus : opt_zero_cpus));
+    if (online == 1)
+        hz_snprintf(why, sizeof(why), "SMP absent: only the boot CPU is online");
+    else
+        hz_snprintf(why, sizeof(why), "fault_cpus + zero_cpus = %llu but %u CPUs are online",
+                    (unsigned long long)(opt_fault_cpus + opt_zero_cpus), online);
+    kprintf("hugezero: bad option '%s=%s': %s (see docs/options.md)\n",
+            f ? "fault_cpus" : "zero_cpus", val, why);
+    rec_begin(&x, buf, sizeof(buf), "config");
+    rec_str(&x, "option", f ? "fault_cpus" : "zero_cpus");
+    rec_str(&x, "value", val);
+    rec_str(&x, "error", why);
+    rec_str(&x, "accepted", f ? PZ_FAULT_CPUS_ACCEPTED : PZ_ZERO_CPUS_ACCEPTED);
+    record_emit(&x);
+    hz_exit(HZ_CONFIG);
+}

@@ -123,8 +123,7 @@ int acpi_rsdp_scan(const struct acpi_range *ranges, size_t n, struct acpi_rsdp *
         if (base > UINT64_MAX - 15)
             continue;
         /* end - a >= 20 keeps a + 16 from wrapping. */
-        for (uint64_t a = (base + 15) & ~(uint64_t)15; a < end && end - a >= RSDP_V1_LEN;
-             a += 16) {
+        for (uint64_t a = (base + 15) & ~(uint64_t)15; a < end && end - a >= RSDP_V1_LEN; a += 16) {
             const uint8_t *c = acpi_ptr(a);
             if (memcmp(c, "RSD PTR ", 8) != 0)
                 continue;
@@ -192,8 +191,8 @@ static const uint8_t *table_at(uint64_t addr, uint64_t limit, const char *what, 
         return NULL;
     }
     if (addr >= limit || limit - addr < ACPI_HDR_LEN) {
-        acpi_diag(d, "%s at 0x%llx: header not below limit 0x%llx", what,
-                  (unsigned long long)addr, (unsigned long long)limit);
+        acpi_diag(d, "%s at 0x%llx: header not below limit 0x%llx", what, (unsigned long long)addr,
+                  (unsigned long long)limit);
         return NULL;
     }
     const uint8_t *t = acpi_ptr(addr);
@@ -298,8 +297,7 @@ int acpi_tables_walk(const struct acpi_rsdp *rsdp, uint64_t limit, struct acpi_t
     return 0;
 }
 
-const struct acpi_table *acpi_find_table(const struct acpi_tables *t, const char *sig,
-                                         size_t index)
+const struct acpi_table *acpi_find_table(const struct acpi_tables *t, const char *sig, size_t index)
 {
     for (size_t i = 0; i < t->n; i++)
         if (memcmp(t->t[i].sig, sig, 4) == 0 && index-- == 0)
@@ -324,8 +322,8 @@ const uint8_t *acpi_next_entry(const uint8_t *t, uint32_t len, size_t *off, cons
     }
     const uint8_t *e = t + *off;
     if (e[1] < 2 || e[1] > len - *off) {
-        acpi_diag(d, "%s: entry type %u at offset %zu has Length %u (table ends at %u)", what,
-                  e[0], *off, e[1], len);
+        acpi_diag(d, "%s: entry type %u at offset %zu has Length %u (table ends at %u)", what, e[0],
+                  *off, e[1], len);
         return NULL;
     }
     *off += e[1];

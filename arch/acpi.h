@@ -127,9 +127,9 @@ struct acpi_table {
 struct acpi_tables {
     struct acpi_table t[ACPI_TABLES_MAX];
     size_t n;
-    size_t dropped;   /* tables beyond ACPI_TABLES_MAX */
-    bool xsdt;        /* root is the XSDT (else the RSDT) */
-    uint64_t root;    /* address of the root table used; 0 if none */
+    size_t dropped; /* tables beyond ACPI_TABLES_MAX */
+    bool xsdt;      /* root is the XSDT (else the RSDT) */
+    uint64_t root;  /* address of the root table used; 0 if none */
 };
 
 /*
@@ -260,15 +260,15 @@ struct acpi_fadt {
     bool present;
     uint8_t revision;
     uint32_t length;
-    uint32_t flags;      /* Fixed Feature Flags, offset 112 */
-    bool hw_reduced;     /* HW_REDUCED_ACPI */
-    uint64_t dsdt;       /* X_DSDT (offset 140) when present and non-zero, else DSDT (40) */
+    uint32_t flags;           /* Fixed Feature Flags, offset 112 */
+    bool hw_reduced;          /* HW_REDUCED_ACPI */
+    uint64_t dsdt;            /* X_DSDT (offset 140) when present and non-zero, else DSDT (40) */
     struct acpi_gas pm_timer; /* X_PM_TMR_BLK (208) or PM_TMR_BLK (76) as I/O */
     bool pm_timer_32bit;      /* TMR_VAL_EXT: 32-bit counter, else 24-bit */
     struct acpi_gas pm1a_cnt, pm1b_cnt; /* X_ at 172/184, else 64/68 as I/O */
-    bool reset_supported;     /* RESET_REG_SUP, table reaches 129, RESET_REG address != 0 */
-    struct acpi_gas reset_reg; /* offset 116 */
-    uint8_t reset_value;       /* offset 128 */
+    bool reset_supported;          /* RESET_REG_SUP, table reaches 129, RESET_REG address != 0 */
+    struct acpi_gas reset_reg;     /* offset 116 */
+    uint8_t reset_value;           /* offset 128 */
     struct acpi_gas sleep_control; /* SLEEP_CONTROL_REG (244), HW-reduced S5 */
 };
 
@@ -299,7 +299,7 @@ int acpi_dsdt_find_s5(const void *p, size_t avail, struct acpi_s5 *out, struct a
 
 struct acpi_hpet {
     bool present;
-    uint32_t block_id; /* Event Timer Block ID (offset 36) */
+    uint32_t block_id;    /* Event Timer Block ID (offset 36) */
     struct acpi_gas base; /* BASE_ADDRESS (offset 40), normally memory space */
     uint8_t number;       /* HPET Number */
     uint16_t min_tick;    /* Main Counter Minimum Clock_tick in Periodic Mode */

@@ -36,8 +36,8 @@ static bool has(uint32_t len, size_t off, size_t size) { return off + size <= le
  * 32-bit I/O port at legacy_off, 8 * the byte at len_off bits wide (access
  * size 0, undefined). All zero when neither is set.
  */
-static struct acpi_gas pm_block(const uint8_t *t, uint32_t len, size_t legacy_off,
-                                size_t len_off, size_t x_off)
+static struct acpi_gas pm_block(const uint8_t *t, uint32_t len, size_t legacy_off, size_t len_off,
+                                size_t x_off)
 {
     if (has(len, x_off, GAS_LEN)) {
         struct acpi_gas g = acpi_rd_gas(t, x_off);

@@ -123,8 +123,7 @@ size_t acpi_summary(const struct acpi_info *ai, char *buf, size_t cap)
         put(buf, cap, &pos, "; MADT %zu/%zu CPUs, %zu IOAPIC, LAPIC 0x%llx", m->ncpu_enabled,
             m->ncpu, m->nioapic, (unsigned long long)m->lapic_addr);
     if (ai->srat.present)
-        put(buf, cap, &pos, "; SRAT %zu CPU + %zu memory affinities", ai->srat.ncpu,
-            ai->srat.nmem);
+        put(buf, cap, &pos, "; SRAT %zu CPU + %zu memory affinities", ai->srat.ncpu, ai->srat.nmem);
     const struct acpi_fadt *f = &ai->fadt;
     if (f->present) {
         put(buf, cap, &pos, "; FADT rev %u%s", f->revision, f->hw_reduced ? " hw-reduced" : "");

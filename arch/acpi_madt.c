@@ -86,8 +86,8 @@ int acpi_madt_parse(const void *p, size_t avail, struct acpi_madt *out, struct a
             continue;
         }
         if (elen < need) {
-            acpi_diag(d, "APIC: type %u entry at offset %zu: Length %u < %u", type,
-                      (size_t)(e - t), elen, need);
+            acpi_diag(d, "APIC: type %u entry at offset %zu: Length %u < %u", type, (size_t)(e - t),
+                      elen, need);
             out->skipped++;
             continue;
         }

@@ -82,8 +82,8 @@ int acpi_srat_parse(const void *p, size_t avail, struct acpi_srat *out, struct a
             continue;
         }
         if (elen < need) {
-            acpi_diag(d, "SRAT: type %u entry at offset %zu: Length %u < %u", type,
-                      (size_t)(e - t), elen, need);
+            acpi_diag(d, "SRAT: type %u entry at offset %zu: Length %u < %u", type, (size_t)(e - t),
+                      elen, need);
             out->skipped++;
             continue;
         }

@@ -27,32 +27,33 @@
 
 /* XCR0 state-component bits (SDM Vol. 1 §13.1, §13.3). */
 #define XCR0_X87 (1ull << 0)
-#define XCR0_SSE (1ull << 1)       /* XMM registers, MXCSR */
-#define XCR0_AVX (1ull << 2)       /* upper halves of YMM0-15 */
-#define XCR0_OPMASK (1ull << 5)    /* k0-k7 */
-#define XCR0_ZMM_HI256 (1ull << 6) /* upper halves of ZMM0-15 */
-#define XCR0_HI16_ZMM (1ull << 7)  /* ZMM16-31 */
-#define XCR0_YMM_STATE (XCR0_SSE | XCR0_AVX)                                  /* XCR0[2:1] */
-#define XCR0_ZMM_STATE (XCR0_YMM_STATE | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM) /* +[7:5] */
+#define XCR0_SSE (1ull << 1)                 /* XMM registers, MXCSR */
+#define XCR0_AVX (1ull << 2)                 /* upper halves of YMM0-15 */
+#define XCR0_OPMASK (1ull << 5)              /* k0-k7 */
+#define XCR0_ZMM_HI256 (1ull << 6)           /* upper halves of ZMM0-15 */
+#define XCR0_HI16_ZMM (1ull << 7)            /* ZMM16-31 */
+#define XCR0_YMM_STATE (XCR0_SSE | XCR0_AVX) /* XCR0[2:1] */
+/* XCR0[2:1] and [7:5] */
+#define XCR0_ZMM_STATE (XCR0_YMM_STATE | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM)
 
 #define CLEAR_MAX_NEED 2 /* CPUID bits a row can require */
 #define CLEAR_MAX_FAST 3 /* CPUID bits a row can list as making it faster */
 
 /* One table row. Adding a strategy is one routine file and one row. */
 struct clear_strategy {
-    const char *name;                   /* "rep_stosb" ... (records, options) */
+    const char *name; /* "rep_stosb" ... (records, options) */
     void (*fn)(void *dst, size_t bytes);
-    const char *insn;                   /* the store instruction(s), for docs/tables */
+    const char *insn;                        /* the store instruction(s), for docs/tables */
     struct cpu_feature need[CLEAR_MAX_NEED]; /* CPUID bits required ... */
-    uint8_t n_need;                     /* ... how many of need[] are used */
+    uint8_t n_need;                          /* ... how many of need[] are used */
     struct cpu_feature fast[CLEAR_MAX_FAST]; /* not required, reported: e.g. erms */
     uint8_t n_fast;
-    bool simd;                          /* uses XMM/YMM/ZMM: OS must enable SSE */
-    uint64_t xcr0;                      /* XCR0 bits the OS must have set (0: none) */
-    bool line64;                        /* clears whole cache lines: needs 64-byte lines */
-    uint32_t align;                     /* dst alignment, bytes (power of two) */
-    uint32_t multiple;                  /* bytes must be a multiple of this */
-    bool nontemporal;                   /* stores bypass the caches (NT/WC or CLZERO) */
+    bool simd;         /* uses XMM/YMM/ZMM: OS must enable SSE */
+    uint64_t xcr0;     /* XCR0 bits the OS must have set (0: none) */
+    bool line64;       /* clears whole cache lines: needs 64-byte lines */
+    uint32_t align;    /* dst alignment, bytes (power of two) */
+    uint32_t multiple; /* bytes must be a multiple of this */
+    bool nontemporal;  /* stores bypass the caches (NT/WC or CLZERO) */
 };
 
 /* The routines (contract: dst alignment / bytes multiple, in bytes). */
@@ -84,8 +85,8 @@ const struct clear_strategy *clear_find(const char *name);
  */
 struct clear_env {
     bool (*has)(struct cpu_feature f); /* CPUID bit test: cpu_has() */
-    bool sse_on;           /* SSE usable: CR4.OSFXSR=1, CR0.EM=0, CR0.TS=0 (SDM Vol. 3A
-                              §13.1); user space on Linux: always */
+    bool sse_on;                       /* SSE usable: CR4.OSFXSR=1, CR0.EM=0, CR0.TS=0 (SDM Vol. 3A
+                                          §13.1); user space on Linux: always */
     bool osxsave;          /* CR4.OSXSAVE (hosted: CPUID.1:ECX.OSXSAVE[27], read live) */
     uint64_t xcr0;         /* XCR0 when osxsave, else 0 (hosted: XGETBV(0); kernel:
                               fpu_xcr0(), the value arch/fpu.c wrote) */
@@ -147,10 +148,10 @@ struct clear_result {
     uint64_t bytes;       /* bytes cleared per repeat (all calls, all threads) */
     const char *cache;    /* "warm", "cold" or "first_touch" */
     unsigned threads, repeats;
-    struct stats ns;      /* nanoseconds per repeat (stats_compute) */
-    uint64_t min_cyc;     /* fewest TSC cycles of any repeat */
-    bool verified;        /* every repeat read back all zero */
-    const char *source;   /* "hugezero" (the kernel) or "linux" (tools/linux-bench) */
+    struct stats ns;    /* nanoseconds per repeat (stats_compute) */
+    uint64_t min_cyc;   /* fewest TSC cycles of any repeat */
+    bool verified;      /* every repeat read back all zero */
+    const char *source; /* "hugezero" (the kernel) or "linux" (tools/linux-bench) */
 };
 
 /*

@@ -14,10 +14,7 @@ static uint32_t leaf7_1[4];             /* leaf 7 subleaf 1 */
 static uint32_t ext[EXT_LEAVES][4];     /* 0x80000000 + i */
 static struct cpu_ident ident;
 
-static void copy_regs(char *dst, const uint32_t *regs, int n)
-{
-    memcpy(dst, regs, (size_t)n * 4);
-}
+static void copy_regs(char *dst, const uint32_t *regs, int n) { memcpy(dst, regs, (size_t)n * 4); }
 
 void cpu_init(void)
 {

@@ -21,7 +21,7 @@ struct cpu_feature {
     const char *name;
 };
 
-#define X86_FEATURE(name_, leaf_, sub_, reg_, bit_)                                               \
+#define X86_FEATURE(name_, leaf_, sub_, reg_, bit_)                                                \
     ((struct cpu_feature){(leaf_), (sub_), (reg_), (bit_), (name_)})
 
 /* Features that matter for zeroing, paging, timing and SMP. */

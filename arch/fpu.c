@@ -29,7 +29,7 @@ unsigned fpu_init(void)
     unsigned on = FPU_X87;
 
     uint64_t cr0 = read_cr0();
-    cr0 |= CR0_MP | CR0_NE;   /* WAIT honours TS; native x87 error reporting */
+    cr0 |= CR0_MP | CR0_NE;              /* WAIT honours TS; native x87 error reporting */
     cr0 &= ~(uint64_t)(CR0_EM | CR0_TS); /* no x87 emulation, no lazy-FPU #NM */
     write_cr0(cr0);
 

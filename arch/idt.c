@@ -2,12 +2,12 @@
  * arch/idt.c - IDT for the 32 exception vectors (NMI is vector 2) and the
  * crash report (SDM Vol. 3A §6.10-§6.15, Table 6-1 for names and error codes).
  */
-#include "arch/trap.h"
 #include "arch/gdt.h"
+#include "arch/trap.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
-#include "lib/record.h"
 #include "kernel/results.h"
+#include "lib/record.h"
 
 struct idt_gate {
     uint16_t off_lo, sel;
@@ -23,10 +23,10 @@ static trap_handler_fn handlers[32];
 static volatile int crashing;
 
 static const char *const names[32] = {
-    "#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "CSO", "#TS",
-    "#NP", "#SS", "#GP", "#PF", "vector 15", "#MF", "#AC", "#MC", "#XM", "#VE", "#CP",
-    "vector 22", "vector 23", "vector 24", "vector 25", "vector 26", "vector 27",
-    "#HV", "#VC", "#SX", "vector 31"};
+    "#DE",       "#DB",       "NMI",       "#BP",       "#OF", "#BR", "#UD",       "#NM",
+    "#DF",       "CSO",       "#TS",       "#NP",       "#SS", "#GP", "#PF",       "vector 15",
+    "#MF",       "#AC",       "#MC",       "#XM",       "#VE", "#CP", "vector 22", "vector 23",
+    "vector 24", "vector 25", "vector 26", "vector 27", "#HV", "#VC", "#SX",       "vector 31"};
 
 const char *trap_name(uint64_t vector) { return vector < 32 ? names[vector] : "vector"; }
 
@@ -37,7 +37,9 @@ void idt_init(void)
         idt[v] = (struct idt_gate){
             .off_lo = (uint16_t)a,
             .sel = GDT_KERNEL_CS,
-            .ist = v == 2 ? IST_NMI : (v == 8 || v == 18) ? IST_FAULT : 0,
+            .ist = v == 2                ? IST_NMI
+                   : (v == 8 || v == 18) ? IST_FAULT
+                                         : 0,
             .type_attr = 0x8e, /* P, DPL 0, 64-bit interrupt gate: IF cleared */
             .off_mid = (uint16_t)(a >> 16),
             .off_hi = (uint32_t)(a >> 32),
@@ -82,12 +84,13 @@ static void crash_report(const struct trap_frame *f)
     const uint64_t *regs = &f->rax;
 
     kprintf("\n*** hugezero crash: %s (vector %llu) error code 0x%llx at rip 0x%llx\n",
-            trap_name(f->vector), (unsigned long long)f->vector,
-            (unsigned long long)f->error_code, (unsigned long long)f->rip);
+            trap_name(f->vector), (unsigned long long)f->vector, (unsigned long long)f->error_code,
+            (unsigned long long)f->rip);
     if (f->vector == 14)
         kprintf("    cr2 0x%016llx (%s %s, %s)\n", (unsigned long long)cr2,
                 f->error_code & 1 ? "protection violation" : "not present",
-                f->error_code & 2 ? "write" : "read", f->error_code & 16 ? "instruction fetch" : "data");
+                f->error_code & 2 ? "write" : "read",
+                f->error_code & 16 ? "instruction fetch" : "data");
     for (unsigned i = 0; i < 15; i += 3)
         kprintf("    %-3s 0x%016llx  %-3s 0x%016llx  %-3s 0x%016llx\n", rn[i],
                 (unsigned long long)regs[i], rn[i + 1], (unsigned long long)regs[i + 1], rn[i + 2],

@@ -16,8 +16,8 @@
 struct trap_frame {
     uint64_t tsc; /* RDTSC right after the entry code saved the registers (TSC cycles) */
     uint64_t rax, rbx, rcx, rdx, rsi, rdi, rbp, r8, r9, r10, r11, r12, r13, r14, r15; /* stub */
-    uint64_t vector, error_code;                                                   /* stub */
-    uint64_t rip, cs, rflags, rsp, ss;                                             /* CPU */
+    uint64_t vector, error_code;                                                      /* stub */
+    uint64_t rip, cs, rflags, rsp, ss;                                                /* CPU */
 };
 _Static_assert(sizeof(struct trap_frame) == 23 * 8, "trap frame layout is shared with trap.asm");
 

@@ -79,13 +79,28 @@ static void add(const char *name, uint64_t hz, bool measured)
 static uint64_t median3(uint64_t (*fn)(uint64_t, uint64_t), uint64_t a, uint64_t b)
 {
     uint64_t x = fn(a, b), y = fn(a, b), z = fn(a, b);
-    if (x > y) { uint64_t t = x; x = y; y = t; }
-    if (y > z) { uint64_t t = y; y = z; z = t; }
-    if (x > y) { uint64_t t = x; x = y; y = t; }
+    if (x > y) {
+        uint64_t t = x;
+        x = y;
+        y = t;
+    }
+    if (y > z) {
+        uint64_t t = y;
+        y = z;
+        z = t;
+    }
+    if (x > y) {
+        uint64_t t = x;
+        x = y;
+        y = t;
+    }
     return y;
 }
 static uint64_t pit_fn(uint64_t a, uint64_t b) { return measure_pit(); }
-static uint64_t pm_fn(uint64_t port, uint64_t wide) { return measure_pm_timer((uint16_t)port, wide); }
+static uint64_t pm_fn(uint64_t port, uint64_t wide)
+{
+    return measure_pm_timer((uint16_t)port, wide);
+}
 static uint64_t hpet_fn(uint64_t base, uint64_t b) { return measure_hpet(base); }
 
 void tsc_calibrate(const struct tsc_refs *refs)
@@ -133,7 +148,8 @@ void tsc_calibrate(const struct tsc_refs *refs)
     for (unsigned i = 0; i < info.nclock; i++) {
         if (!info.clock[i].measured || !info.clock[i].hz)
             continue;
-        uint64_t d = info.clock[i].hz > info.hz ? info.clock[i].hz - info.hz : info.hz - info.clock[i].hz;
+        uint64_t d =
+            info.clock[i].hz > info.hz ? info.clock[i].hz - info.hz : info.hz - info.clock[i].hz;
         uint64_t ppm = d * 1000000 / info.hz;
         if (ppm > info.spread_ppm)
             info.spread_ppm = ppm;

@@ -34,11 +34,11 @@ struct tsc_clock {
 };
 
 struct tsc_info {
-    uint64_t hz;                 /* chosen TSC frequency */
-    const char *source;          /* name of the chosen clock */
-    bool invariant;              /* CPUID 0x80000007 EDX[8] */
-    bool tcg;                    /* under QEMU TCG */
-    uint64_t spread_ppm;         /* max |f - hz| / hz over the other clocks, ppm */
+    uint64_t hz;         /* chosen TSC frequency */
+    const char *source;  /* name of the chosen clock */
+    bool invariant;      /* CPUID 0x80000007 EDX[8] */
+    bool tcg;            /* under QEMU TCG */
+    uint64_t spread_ppm; /* max |f - hz| / hz over the other clocks, ppm */
     struct tsc_clock clock[TSC_MAX_CLOCKS];
     unsigned nclock;
 };

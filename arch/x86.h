@@ -87,9 +87,18 @@ static inline void wrmsr(uint32_t msr, uint64_t v)
     __asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)) : "memory");
 }
 
-static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port)); }
-static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port)); }
-static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port)); }
+static inline void outb(uint16_t port, uint8_t v)
+{
+    __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port));
+}
+static inline void outw(uint16_t port, uint16_t v)
+{
+    __asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port));
+}
+static inline void outl(uint16_t port, uint32_t v)
+{
+    __asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port));
+}
 
 static inline uint8_t inb(uint16_t port)
 {
@@ -112,14 +121,20 @@ static inline uint32_t inl(uint16_t port)
         __asm__ volatile("mov %%cr" #n ", %0" : "=r"(v));                                          \
         return v;                                                                                  \
     }                                                                                              \
-    static inline void write_cr##n(uint64_t v) { __asm__ volatile("mov %0, %%cr" #n ::"r"(v) : "memory"); }
+    static inline void write_cr##n(uint64_t v)                                                     \
+    {                                                                                              \
+        __asm__ volatile("mov %0, %%cr" #n ::"r"(v) : "memory");                                   \
+    }
 HZ_DEFINE_CR(0)
 HZ_DEFINE_CR(2)
 HZ_DEFINE_CR(3)
 HZ_DEFINE_CR(4)
 #undef HZ_DEFINE_CR
 
-static inline void invlpg(const volatile void *va) { __asm__ volatile("invlpg (%0)" ::"r"(va) : "memory"); }
+static inline void invlpg(const volatile void *va)
+{
+    __asm__ volatile("invlpg (%0)" ::"r"(va) : "memory");
+}
 static inline void wbinvd(void) { __asm__ volatile("wbinvd" ::: "memory"); }
 static inline void cli(void) { __asm__ volatile("cli" ::: "memory"); }
 static inline void sti(void) { __asm__ volatile("sti" ::: "memory"); }

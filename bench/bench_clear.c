@@ -12,13 +12,13 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "lib/cmdline.h"
 #include "kernel/console.h"
-#include "lib/fmt.h"
-#include "lib/kstring.h"
 #include "kernel/progress.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
+#include "lib/cmdline.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 #include "lib/stats.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
@@ -42,7 +42,8 @@ static int chunks_opt(const struct option *o, const char *v, char *err, size_t n
     for (int i = 0; i < k; i++)
         if (chunks[i] & 63)
             return hz_snprintf(err, n, "size %llu is not a multiple of 64",
-                               (unsigned long long)chunks[i]), -1;
+                               (unsigned long long)chunks[i]),
+                   -1;
     nchunks = (size_t)k;
     return 0;
 }
@@ -177,7 +178,8 @@ static void first_touch(const struct clear_strategy *s, uint64_t phys, uint64_t 
     uint64_t cyc = timed_clear(s, w.dst, bytes, bytes);
     work(&w, W_VERIFY);
     ns[0] = tsc_to_ns(cyc);
-    struct clear_result cr = {s->name, bytes, bytes, "first_touch", 1, 1, {0}, cyc, w.zero, "hugezero"};
+    struct clear_result cr = {s->name, bytes, bytes, "first_touch", 1,
+                              1,       {0},   cyc,   w.zero,        "hugezero"};
     stats_compute(&cr.ns, ns, 1);
     char buf[HZ_RECORD_MAX];
     record_emit_line(clear_record(buf, sizeof(buf), &cr));
@@ -213,7 +215,8 @@ static void print_table(void)
             continue;
         kprintf("  chunk %8llu KiB: fastest %-13s %4llu.%03llu GB/s\n",
                 (unsigned long long)(chunks[c] >> 10), best->s->name,
-                (unsigned long long)(best->gbps_x1000 / 1000), (unsigned long long)(best->gbps_x1000 % 1000));
+                (unsigned long long)(best->gbps_x1000 / 1000),
+                (unsigned long long)(best->gbps_x1000 % 1000));
     }
     for (size_t i = 0; i < nrows; i++)
         for (size_t j = i + 1; j < nrows; j++)
@@ -226,7 +229,8 @@ static void print_table(void)
     for (size_t i = 0; i < nrows; i++)
         kprintf("  %-13s %10llu %10llu %-6s %6llu.%03llu\n", rows[i].s->name,
                 (unsigned long long)rows[i].chunk, (unsigned long long)rows[i].bytes, rows[i].cache,
-                (unsigned long long)(rows[i].gbps_x1000 / 1000), (unsigned long long)(rows[i].gbps_x1000 % 1000));
+                (unsigned long long)(rows[i].gbps_x1000 / 1000),
+                (unsigned long long)(rows[i].gbps_x1000 % 1000));
 }
 
 static void bench_clear(void)
@@ -254,7 +258,8 @@ static void bench_clear(void)
         small = (big / 4) & ~4095ull;
     uint8_t *base = (uint8_t *)(uintptr_t)arena;
     kprintf("clear: large target %llu MiB at 0x%llx (LLC %llu KiB%s), small target %llu KiB, "
-            "%llu repeats%s\n", (unsigned long long)(big >> 20), (unsigned long long)arena,
+            "%llu repeats%s\n",
+            (unsigned long long)(big >> 20), (unsigned long long)arena,
             (unsigned long long)(llc >> 10), llc && big < 4 * llc ? ", NOT 4x LLC" : "",
             (unsigned long long)(small >> 10), (unsigned long long)repeats,
             cpu_is_tcg() ? " (TCG: reduced sizes, emulator timings)" : "");

@@ -14,12 +14,12 @@
 #include "bench/bench_smp.h"
 #include "arch/cpu.h"
 #include "arch/tsc.h"
-#include "lib/cmdline.h"
 #include "kernel/console.h"
-#include "lib/fmt.h"
-#include "lib/kstring.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
+#include "lib/cmdline.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
 #include "mm/paging.h"
 
 #define MAX_COUNTS 6

@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "arch/clear.h"
-#include "kernel/smp.h"
 #include "bench/split.h"
+#include "kernel/smp.h"
 #include "mm/frames.h"
 
 #define SMP_TARGET_MAX 1024 /* extents (runs of adjacent frames) */

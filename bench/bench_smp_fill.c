@@ -8,15 +8,15 @@
  * time and the seconds one TiB would take at that rate (`smp_fill` records,
  * docs/results.md).
  */
-#include "bench/bench_smp.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "lib/cmdline.h"
+#include "bench/bench_smp.h"
 #include "kernel/console.h"
+#include "kernel/results.h"
+#include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/record.h"
-#include "kernel/results.h"
 #include "mm/paging.h"
 
 enum { FILL_ALL, FILL_NONE, FILL_BYTES };

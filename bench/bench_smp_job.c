@@ -3,11 +3,11 @@
  * the `smp` scenario (bench/bench_smp.h). Memory affinity comes from the
  * ACPI SRAT (ACPI 6.5 §5.2.16.2) when there is one.
  */
-#include "bench/bench_smp.h"
 #include "arch/acpi.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
+#include "bench/bench_smp.h"
 #include "lib/kstring.h"
 #include "mm/mm.h"
 #include "mm/paging.h"

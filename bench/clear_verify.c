@@ -24,17 +24,30 @@ bool clear_correctness(const struct clear_strategy *s, uint8_t *buf, char *why, 
             clear_guard_fill(dst + n, GUARD, GUARD_BYTE);
             int rc = clear_checked(s, dst, n);
             if (legal && rc != 0)
-                return hz_snprintf(why, cap, "rejected legal size %zu at offset %u", n, offsets[i]), false;
+                return hz_snprintf(why, cap, "rejected legal size %zu at offset %u", n, offsets[i]),
+                       false;
             if (!legal && rc == 0)
-                return hz_snprintf(why, cap, "accepted illegal size %zu at offset %u", n, offsets[i]), false;
+                return hz_snprintf(why, cap, "accepted illegal size %zu at offset %u", n,
+                                   offsets[i]),
+                       false;
             if (legal && !clear_verify_zero(dst, n, &bad))
-                return hz_snprintf(why, cap, "size %zu at offset %u: byte %zu not zero", n, offsets[i], bad), false;
+                return hz_snprintf(why, cap, "size %zu at offset %u: byte %zu not zero", n,
+                                   offsets[i], bad),
+                       false;
             if (!legal && dst[0] == 0)
-                return hz_snprintf(why, cap, "rejected size %zu at offset %u but wrote it", n, offsets[i]), false;
+                return hz_snprintf(why, cap, "rejected size %zu at offset %u but wrote it", n,
+                                   offsets[i]),
+                       false;
             if (!clear_guard_check(buf, GUARD + offsets[i], GUARD_BYTE, &bad))
-                return hz_snprintf(why, cap, "size %zu at offset %u: wrote %zu bytes before the range", n, offsets[i], GUARD + offsets[i] - bad), false;
+                return hz_snprintf(why, cap,
+                                   "size %zu at offset %u: wrote %zu bytes before the range", n,
+                                   offsets[i], GUARD + offsets[i] - bad),
+                       false;
             if (!clear_guard_check(dst + n, GUARD, GUARD_BYTE, &bad))
-                return hz_snprintf(why, cap, "size %zu at offset %u: wrote byte %zu after the range", n, offsets[i], bad), false;
+                return hz_snprintf(why, cap,
+                                   "size %zu at offset %u: wrote byte %zu after the range", n,
+                                   offsets[i], bad),
+                       false;
         }
     }
     return true;

@@ -4,14 +4,14 @@
 #include "bench/faults.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "lib/cmdline.h"
-#include "lib/fmt.h"
 #include "kernel/console.h"
 #include "kernel/progress.h"
-#include "lib/record.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
+#include "lib/cmdline.h"
+#include "lib/fmt.h"
+#include "lib/record.h"
 #include "lib/stats.h"
 #include "mm/demand.h"
 #include "mm/mm.h"
@@ -33,8 +33,8 @@ static int zero_opt(const struct option *o, const char *v, char *err, size_t n)
     return 0;
 }
 
-HZ_OPTION(opt_fault_pages, .name = "fault_pages", .kind = OPT_U64, .dest = &fault_pages,
-          .min = 1, .max = DEMAND_MAX_PAGES, .accepted = "1..512",
+HZ_OPTION(opt_fault_pages, .name = "fault_pages", .kind = OPT_U64, .dest = &fault_pages, .min = 1,
+          .max = DEMAND_MAX_PAGES, .accepted = "1..512",
           .help = "pages the fault scenarios touch (default: every free frame)");
 HZ_OPTION(opt_verify, .name = "verify", .kind = OPT_ENUM, .dest = &verify_full,
           .choices = verify_modes, .accepted = "sampled|full",
@@ -226,7 +226,8 @@ void fault_selftest(void)
     else
         result_pass("fault.zeroed");
     if (demand_faults() != n)
-        result_fail("fault.count", "%llu faults for %zu pages", (unsigned long long)demand_faults(), n);
+        result_fail("fault.count", "%llu faults for %zu pages", (unsigned long long)demand_faults(),
+                    n);
     else
         result_pass("fault.count");
     fault_emit(0, "none");

@@ -37,7 +37,7 @@ struct bootinfo {
     /* "multiboot2-mmap" (tag 6), "multiboot2-efi-mmap" (tag 17), "pvh-memmap",
      * or "none" when the loader gave no usable map */
     const char *map_source;
-    struct memmap map;              /* normalised (mm/memmap.h) */
+    struct memmap map; /* normalised (mm/memmap.h) */
 
     /* ACPI RSDP (ACPI 6.5 §5.2.5.3): a copy (Multiboot2 tags 14/15 carry the
      * structure itself, spec §3.6.16/§3.6.17) or its physical address (PVH
@@ -51,7 +51,7 @@ struct bootinfo {
     /* the loader's info block, end exclusive: the Multiboot2 block
      * (total_size bytes, cut at `limit`), or the hvm_start_info itself (PVH) */
     uint64_t info_start, info_end;
-    uint64_t efi_systab;           /* EFI system table (tag 12), 0 if none */
+    uint64_t efi_systab; /* EFI system table (tag 12), 0 if none */
 
     /* Problems found while parsing: each is reported, none is followed. */
     char diag[BOOT_DIAG_MAX][BOOT_DIAG_LEN];

@@ -10,7 +10,7 @@
 #include "lib/spinlock.h"
 
 static struct uart chosen = {UART_PIO, 0x3f8, 115200, false}; /* console= */
-static struct uart uart;                                        /* in use */
+static struct uart uart;                                      /* in use */
 static struct spinlock lock;
 static volatile int crash_mode;
 

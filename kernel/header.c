@@ -16,9 +16,9 @@ void header_emit(const struct bootinfo *bi, const char *page_size)
 
     kprintf("hugezero %s (%s), booted by %s via %s\n", HZ_VERSION, HZ_COMMIT,
             bi->loader[0] ? bi->loader : "(no loader name)", boot_path_name(bi->path));
-    kprintf("cpu: %s, family 0x%x model 0x%x stepping %u%s%s\n", id->brand[0] ? id->brand : id->vendor,
-            id->family, id->model, id->stepping, id->hypervisor[0] ? ", hypervisor " : "",
-            id->hypervisor);
+    kprintf("cpu: %s, family 0x%x model 0x%x stepping %u%s%s\n",
+            id->brand[0] ? id->brand : id->vendor, id->family, id->model, id->stepping,
+            id->hypervisor[0] ? ", hypervisor " : "", id->hypervisor);
     kprintf("memory: %llu MiB usable in %zu ranges, %llu 1 GiB-aligned frames\n",
             (unsigned long long)(usable >> 20), bi->map.n, (unsigned long long)frames);
     if (cpu_is_tcg())

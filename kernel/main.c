@@ -6,21 +6,21 @@
 #include "arch/cpu.h"
 #include "arch/fpu.h"
 #include "arch/gdt.h"
+#include "arch/trap.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "arch/trap.h"
 #include "boot/bootinfo.h"
 #include "kernel/console.h"
 #include "kernel/header.h"
 #include "kernel/options.h"
 #include "kernel/ownership.h"
-#include "lib/record.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
+#include "lib/record.h"
 #include "mm/mm.h"
 
-#define MB2_BOOTLOADER_MAGIC 0x36d76289u /* Multiboot2 spec §3.2 */
+#define MB2_BOOTLOADER_MAGIC 0x36d76289u  /* Multiboot2 spec §3.2 */
 #define EARLY_MAPPED_LIMIT 0x100000000ull /* boot/entry.asm maps 4 GiB */
 
 void kmain(uint32_t proto, uint32_t info, uint32_t magic);
@@ -98,11 +98,13 @@ static void init_acpi(void)
         return;
     acpi_summary(ai, line, sizeof(line));
     kprintf("acpi: %s\n", line);
-    if (ai->fadt.present && ai->fadt.pm_timer.space == ACPI_SPACE_IO && ai->fadt.pm_timer.addr < 0x10000) {
+    if (ai->fadt.present && ai->fadt.pm_timer.space == ACPI_SPACE_IO &&
+        ai->fadt.pm_timer.addr < 0x10000) {
         clocks.pm_timer_port = (uint16_t)ai->fadt.pm_timer.addr;
         clocks.pm_timer_32bit = ai->fadt.pm_timer_32bit;
     }
-    if (ai->hpet.present && ai->hpet.base.space == ACPI_SPACE_MEM && ai->hpet.base.addr < (1ull << 32))
+    if (ai->hpet.present && ai->hpet.base.space == ACPI_SPACE_MEM &&
+        ai->hpet.base.addr < (1ull << 32))
         clocks.hpet_base = ai->hpet.base.addr;
 }
 
@@ -140,7 +142,7 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     cpu_init();                                        /* CPUID table: before anything asks */
     gdt_init_cpu(0);                                   /* TSS with IST stacks, before the IDT */
     idt_init();                                        /* crash reports from here on */
-    unsigned fpu = fpu_init();                         /* x87/SSE/AVX/AVX-512 state for strategies */
+    unsigned fpu = fpu_init(); /* x87/SSE/AVX/AVX-512 state for strategies */
 
     kprintf("\nhugezero: starting\n");
     for (size_t i = 0; i < bi.ndiag; i++)
@@ -150,10 +152,10 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     char fpubuf[64];
     fpu_describe(fpu, fpubuf, sizeof(fpubuf));
     kprintf("fpu: enabled %s\n", fpubuf);
-    require_cpu();                         /* before any fenced TSC read */
-    init_acpi();                           /* before mm_init: reads the BIOS area at 0x40E */
-    tsc_calibrate(&clocks);                /* after ACPI: PM timer and HPET as references */
-    ownership_snapshot(&bi);               /* before anything could write what we don't own */
+    require_cpu();           /* before any fenced TSC read */
+    init_acpi();             /* before mm_init: reads the BIOS area at 0x40E */
+    tsc_calibrate(&clocks);  /* after ACPI: PM timer and HPET as references */
+    ownership_snapshot(&bi); /* before anything could write what we don't own */
 
     if (console_ok < 0) /* options_parse() reports it as a config error */
         kprintf("hugezero: console= not applied: %s\n", err);
@@ -166,10 +168,11 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     }
     if (mm_init(&bi) < 0) /* frames + page tables: before any benchmark */
         hz_exit(HZ_FAIL);
-    user_init(); /* measurement CPL: after mm_init (stacks) and fpu_init */
+    user_init();   /* measurement CPL: after mm_init (stacks) and fpu_init */
     smp_init(&bi); /* APs from the MADT: after mm_init (AP stacks, trampoline page), TSC, options */
     if (boot_ok < 0 || bi.ndiag) { /* e.g. a command line that could not be read */
-        result_fail("boot.info", "%zu problem(s) in the boot information (see boot: lines); "
+        result_fail("boot.info",
+                    "%zu problem(s) in the boot information (see boot: lines); "
                     "nothing is run on a configuration that was not read whole",
                     bi.ndiag + bi.ndiag_dropped);
         hz_exit(result_status());

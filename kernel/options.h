@@ -9,10 +9,17 @@
 #include "lib/cmdline.h"
 
 /* Exceptions the `selftest=` option raises on purpose. */
-enum selftest_kind { SELFTEST_NONE, SELFTEST_UD, SELFTEST_PF, SELFTEST_GP, SELFTEST_DE, SELFTEST_BP };
+enum selftest_kind {
+    SELFTEST_NONE,
+    SELFTEST_UD,
+    SELFTEST_PF,
+    SELFTEST_GP,
+    SELFTEST_DE,
+    SELFTEST_BP
+};
 
 extern const char *const selftest_names[]; /* indexed by enum selftest_kind */
-extern int opt_selftest; /* enum selftest_kind */
+extern int opt_selftest;                   /* enum selftest_kind */
 extern bool opt_help;
 
 /*

@@ -6,8 +6,8 @@
 #include "kernel/ownership.h"
 #include "arch/acpi.h"
 #include "kernel/console.h"
-#include "lib/fmt.h"
 #include "kernel/results.h"
+#include "lib/fmt.h"
 
 extern char __kernel_start[], __data_start[];
 
@@ -45,7 +45,8 @@ void ownership_snapshot(const struct bootinfo *bi)
     for (size_t i = 0; i < t->n; i++)
         add("acpi", t->t[i].addr, t->t[i].length);
     kprintf("ownership: %u regions checksummed (kernel text+rodata, boot information, %zu ACPI "
-            "tables)\n", nregions, t->n);
+            "tables)\n",
+            nregions, t->n);
 }
 
 void ownership_check(void)

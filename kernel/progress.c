@@ -27,7 +27,8 @@ void progress_step(unsigned done)
     finished = done >= total;
     last = now;
     uint64_t elapsed_ns = tsc_to_ns(now - start);
-    uint64_t eta_s = done ? elapsed_ns / done * (total - (done < total ? done : total)) / 1000000000u : 0;
+    uint64_t eta_s =
+        done ? elapsed_ns / done * (total - (done < total ? done : total)) / 1000000000u : 0;
     char buf[256];
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "progress");

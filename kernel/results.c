@@ -4,10 +4,10 @@
 #include "kernel/results.h"
 #include "arch/cpu.h"
 #include "arch/x86.h"
-#include "lib/cmdline.h"
 #include "kernel/console.h"
-#include "lib/fmt.h"
 #include "kernel/power.h"
+#include "lib/cmdline.h"
+#include "lib/fmt.h"
 
 static unsigned n_pass, n_fail, n_skip;
 static volatile int exiting;
@@ -15,9 +15,10 @@ static volatile int exiting;
 enum { EXIT_AUTO, EXIT_HALT, EXIT_REBOOT, EXIT_POWEROFF };
 static const char *const exit_choices[] = {"auto", "halt", "reboot", "poweroff", 0};
 static int on_exit_mode = EXIT_AUTO;
-HZ_OPTION(opt_on_exit, .name = "on_exit", .kind = OPT_ENUM, .dest = &on_exit_mode,
-          .choices = exit_choices, .accepted = "auto|halt|reboot|poweroff",
-          .help = "what to do at the end: auto = QEMU isa-debug-exit under a hypervisor, else halt");
+HZ_OPTION(
+    opt_on_exit, .name = "on_exit", .kind = OPT_ENUM, .dest = &on_exit_mode,
+    .choices = exit_choices, .accepted = "auto|halt|reboot|poweroff",
+    .help = "what to do at the end: auto = QEMU isa-debug-exit under a hypervisor, else halt");
 
 /* Print one check record; reason may be NULL (pass). */
 static void emit(const char *type, const char *name, const char *reason)

@@ -13,8 +13,10 @@ enum hz_status { HZ_PASS = 0, HZ_FAIL = 1, HZ_SKIPPED = 2, HZ_CONFIG = 3, HZ_CRA
 /* Emit a `pass`, `fail` or `skip` record for check `name` (and a human line
  * for fail/skip); `reason` is printf-style. */
 void result_pass(const char *name);
-void result_fail(const char *name, const char *reason_fmt, ...) __attribute__((format(printf, 2, 3)));
-void result_skip(const char *name, const char *reason_fmt, ...) __attribute__((format(printf, 2, 3)));
+void result_fail(const char *name, const char *reason_fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void result_skip(const char *name, const char *reason_fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* HZ_FAIL if any fail, else HZ_SKIPPED if something was skipped and nothing
  * passed, else HZ_PASS. */

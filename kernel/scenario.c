@@ -2,8 +2,8 @@
  * kernel/scenario.c - the `run=` option and the scenario registry.
  */
 #include "kernel/scenario.h"
-#include "lib/cmdline.h"
 #include "kernel/console.h"
+#include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 

@@ -18,8 +18,8 @@ struct scenario {
 };
 
 #define HZ_SCENARIO(var_, ...)                                                                     \
-    static const struct scenario var_ __attribute__((used, section("hz_scenarios"), aligned(8))) = \
-        {__VA_ARGS__}
+    static const struct scenario var_                                                              \
+        __attribute__((used, section("hz_scenarios"), aligned(8))) = {__VA_ARGS__}
 
 /* Run the scenarios `run=` selected, lowest order first. */
 void scenarios_run(void);

@@ -92,11 +92,10 @@ typedef void (*smp_fn)(unsigned cpu, void *arg);
 /*
  * Run fn(cpu, arg) on every CPU of `set` and wait until all have returned.
  * fn runs at CPL 0 with interrupts off (measured memory work inside it goes
- * through arch/user.h user_run). Call on the BSP only. When the BSP (index 0) is in the set it runs fn
- * itself after handing the work to the others. Waits at most `timeout_us`
- * microseconds (TSC) after the BSP's own call: a CPU that has not finished
- * by then is printed, marked SMP_CPU_STUCK and never given work again.
- * Returns 0 when every CPU finished; -1 when one got stuck (the caller
+ * through arch/user.h user_run). Call on the BSP only. When the BSP (index 0) is in the set it runs
+ * fn itself after handing the work to the others. Waits at most `timeout_us` microseconds (TSC)
+ * after the BSP's own call: a CPU that has not finished by then is printed, marked SMP_CPU_STUCK
+ * and never given work again. Returns 0 when every CPU finished; -1 when one got stuck (the caller
  * reports a failure: its fn may still be running); -2 without running
  * anything when called off the BSP, the set is empty or holds a CPU that is
  * not online.

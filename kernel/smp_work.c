@@ -7,13 +7,13 @@
  * LOCK-prefixed SUB, which is ordered with every load and store (§9.2.2,
  * §9.1.2.2).
  */
-#include "kernel/smp.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
-#include "lib/kstring.h"
+#include "kernel/smp.h"
 #include "kernel/smp_priv.h"
+#include "lib/kstring.h"
 
 void smp_set_clear(struct smp_set *s) { memset(s, 0, sizeof(*s)); }
 

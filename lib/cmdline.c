@@ -71,10 +71,26 @@ int cmdline_parse_size(const char *s, uint64_t *out)
     switch (*e) {
     case 0:
         break;
-    case 'k': case 'K': shift = 10; e++; break;
-    case 'm': case 'M': shift = 20; e++; break;
-    case 'g': case 'G': shift = 30; e++; break;
-    case 't': case 'T': shift = 40; e++; break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        e++;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        e++;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        e++;
+        break;
+    case 't':
+    case 'T':
+        shift = 40;
+        e++;
+        break;
     default:
         return -1;
     }
@@ -155,7 +171,8 @@ static int apply(const struct option *o, const char *val, int bare, char *why, s
                 return *(int *)o->dest = i, 0;
         return hz_snprintf(why, wl, "unknown choice"), -1;
     }
-    int bad = o->kind == OPT_SIZE ? cmdline_parse_size(val, &v) : parse_u64(val, &v, &end) < 0 || *end;
+    int bad =
+        o->kind == OPT_SIZE ? cmdline_parse_size(val, &v) : parse_u64(val, &v, &end) < 0 || *end;
     if (bad)
         return hz_snprintf(why, wl, "malformed number"), -1;
     uint64_t max = o->max ? o->max : UINT64_MAX;

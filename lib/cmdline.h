@@ -31,9 +31,9 @@ struct option {
     const char *name;
     enum opt_kind kind;
     void *dest;
-    const char *accepted; /* the accepted form, printed in errors, e.g. "1..1000" */
-    const char *help;     /* one line for docs and `help` output */
-    uint64_t min, max;    /* OPT_U64 / OPT_SIZE bounds, inclusive */
+    const char *accepted;       /* the accepted form, printed in errors, e.g. "1..1000" */
+    const char *help;           /* one line for docs and `help` output */
+    uint64_t min, max;          /* OPT_U64 / OPT_SIZE bounds, inclusive */
     const char *const *choices; /* OPT_ENUM, NULL-terminated */
     /* OPT_CUSTOM: parse value (never NULL; "" for a bare key). Return 0, or
      * -1 after writing a short reason into err (errlen bytes). */
@@ -42,12 +42,12 @@ struct option {
 
 /* Declare an option in the hz_options section (kernel and host builds). */
 #define HZ_OPTION(var_, ...)                                                                       \
-    static const struct option var_ __attribute__((used, section("hz_options"), aligned(8))) = {   \
-        __VA_ARGS__}
+    static const struct option var_                                                                \
+        __attribute__((used, section("hz_options"), aligned(8))) = {__VA_ARGS__}
 
 struct cmdline_error {
-    char option[48];  /* the key, or the word if it has no '=' */
-    char value[64];   /* the value given, "" for a bare word */
+    char option[48]; /* the key, or the word if it has no '=' */
+    char value[64];  /* the value given, "" for a bare word */
     char reason[CMDLINE_ERR_LEN];
     const char *accepted; /* accepted form of the option, or NULL if unknown */
 };

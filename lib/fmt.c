@@ -101,7 +101,9 @@ int hz_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
         }
         case 'd':
         case 'i': {
-            long long v = lng >= 2 ? va_arg(ap, long long) : lng == 1 ? va_arg(ap, long) : va_arg(ap, int);
+            long long v = lng >= 2   ? va_arg(ap, long long)
+                          : lng == 1 ? va_arg(ap, long)
+                                     : va_arg(ap, int);
             u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
             n = 0;
             if (v < 0 && zero && !left) { /* as C: the sign goes before the zeros */
@@ -117,7 +119,7 @@ int hz_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
         case 'u':
         case 'x':
         case 'X':
-            u = lng >= 2 ? va_arg(ap, unsigned long long)
+            u = lng >= 2   ? va_arg(ap, unsigned long long)
                 : lng == 1 ? va_arg(ap, unsigned long)
                            : va_arg(ap, unsigned int);
             n = utoa(tmp, u, *p == 'u' ? 10 : 16, *p == 'X');

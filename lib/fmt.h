@@ -18,8 +18,7 @@
  * conversion is copied through literally, never read as an argument.
  */
 int hz_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap);
-int hz_snprintf(char *buf, size_t cap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+int hz_snprintf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * Write `value / 10^digits` as a decimal with exactly `digits` fraction

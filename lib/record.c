@@ -10,15 +10,9 @@
 #define TRUNC_MARK ",\"trunc\":true"
 
 /* Bytes kept free for closers of all open containers, the marker and NUL. */
-static size_t reserve(const struct rec *r)
-{
-    return (size_t)r->depth + 1 + sizeof(TRUNC_MARK);
-}
+static size_t reserve(const struct rec *r) { return (size_t)r->depth + 1 + sizeof(TRUNC_MARK); }
 
-static bool room(const struct rec *r, size_t n)
-{
-    return r->len + n + reserve(r) <= r->cap;
-}
+static bool room(const struct rec *r, size_t n) { return r->len + n + reserve(r) <= r->cap; }
 
 static void raw(struct rec *r, const char *s, size_t n)
 {
@@ -121,7 +115,8 @@ void rec_u64(struct rec *r, const char *key, uint64_t val)
 {
     char t[24];
     if (!skipping(r))
-        member(r, key, t, (size_t)hz_snprintf(t, sizeof(t), "%llu", (unsigned long long)val), false);
+        member(r, key, t, (size_t)hz_snprintf(t, sizeof(t), "%llu", (unsigned long long)val),
+               false);
 }
 
 void rec_i64(struct rec *r, const char *key, int64_t val)

@@ -24,9 +24,9 @@ struct rec {
     char *buf;
     size_t cap;
     size_t len;
-    bool overflow;                    /* something did not fit: see rec_end */
-    int depth;                        /* open containers beyond the record */
-    int dropped;                      /* containers dropped for lack of room */
+    bool overflow; /* something did not fit: see rec_end */
+    int depth;     /* open containers beyond the record */
+    int dropped;   /* containers dropped for lack of room */
     bool need_comma[HZ_RECORD_DEPTH + 1];
     bool in_array[HZ_RECORD_DEPTH + 1];
 };

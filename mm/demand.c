@@ -15,8 +15,8 @@ static struct pool *pool;
 static struct spinlock *pool_lock;
 static size_t npages;
 static uint64_t page_bytes;
-static bool leaf_1g;                      /* 1 GiB pages as PDPTE PS=1 */
-static uint64_t *pdpt;                    /* the region's PDPT */
+static bool leaf_1g;                       /* 1 GiB pages as PDPTE PS=1 */
+static uint64_t *pdpt;                     /* the region's PDPT */
 static uint64_t pd_phys[DEMAND_MAX_PAGES]; /* 2 MiB pages: the region's page directories */
 /* 1 GiB pages without pdpe1gb: one ready page directory per pool frame, so a
  * fault installs a single PDPTE (its 512 PDEs were written at demand_init). */
@@ -32,8 +32,14 @@ static bool demand_fault(struct trap_frame *f);
 size_t demand_pages(void) { return npages; }
 uint64_t demand_page_bytes(void) { return page_bytes; }
 bool demand_mapped(size_t page) { return page < npages && mapped[page]; }
-size_t demand_nsamples(void) { return nsamples < DEMAND_MAX_SAMPLES ? nsamples : DEMAND_MAX_SAMPLES; }
-const struct demand_sample *demand_sample(size_t i) { return i < demand_nsamples() ? &samples[i] : 0; }
+size_t demand_nsamples(void)
+{
+    return nsamples < DEMAND_MAX_SAMPLES ? nsamples : DEMAND_MAX_SAMPLES;
+}
+const struct demand_sample *demand_sample(size_t i)
+{
+    return i < demand_nsamples() ? &samples[i] : 0;
+}
 size_t demand_dropped(void) { return dropped; }
 uint64_t demand_faults(void) { return nfaults; }
 
@@ -191,7 +197,8 @@ static bool demand_fault(struct trap_frame *f)
     size_t slot = __atomic_fetch_add(&nsamples, 1, __ATOMIC_RELAXED);
     uint64_t end = tsc_stop();
     if (slot < DEMAND_MAX_SAMPLES)
-        samples[slot] = (struct demand_sample){(uint32_t)page, idx, phys, end - f->tsc, c1 - c0, pre};
+        samples[slot] =
+            (struct demand_sample){(uint32_t)page, idx, phys, end - f->tsc, c1 - c0, pre};
     else
         __atomic_fetch_add(&dropped, 1, __ATOMIC_RELAXED);
     return true;

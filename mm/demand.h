@@ -8,9 +8,9 @@
  *
  * Page size is the pool's frame size: 1 GiB (a PDPTE with PS=1 when the CPU
  * has pdpe1gb, else a PDPTE to the frame's own page directory of 512 x
- * 2 MiB PDEs, written by demand_init) or 2 MiB (the fallback when no 1 GiB frame exists). Every paging
- * structure the region needs is allocated by demand_init(), so the fault
- * path never allocates.
+ * 2 MiB PDEs, written by demand_init) or 2 MiB (the fallback when no 1 GiB frame exists). Every
+ * paging structure the region needs is allocated by demand_init(), so the fault path never
+ * allocates.
  *
  * Timing: service time runs from the TSC read in the #PF entry code
  * (arch/trap.asm, just after the registers are saved) to just before the
@@ -32,17 +32,18 @@
  * lower canonical half, because PVM-style hypervisors reserve the upper half
  * and fault any CPL 3 access there (arch/user.h). */
 #define DEMAND_BASE 0x0000400000000000ull
-#define DEMAND_MAX_PAGES 512               /* 512 GiB of 1 GiB pages, or 1 GiB of 2 MiB */
+#define DEMAND_MAX_PAGES 512 /* 512 GiB of 1 GiB pages, or 1 GiB of 2 MiB */
 #define DEMAND_MAX_SAMPLES 4096
-#define DEMAND_MAX_FRAMES 1024 /* pool frames the region can map (bench/faults.h FAULT_POOL_MAX) */
+/* Pool frames the region can map (bench/faults.h FAULT_POOL_MAX). */
+#define DEMAND_MAX_FRAMES 1024
 
 struct demand_sample {
-    uint32_t page;       /* page index in the region */
-    uint32_t pool_idx;   /* frame index in the pool */
-    uint64_t phys;       /* frame's physical base */
+    uint32_t page;        /* page index in the region */
+    uint32_t pool_idx;    /* frame index in the pool */
+    uint64_t phys;        /* frame's physical base */
     uint64_t service_cyc; /* #PF entry to handler return, TSC cycles */
-    uint64_t clear_cyc;  /* zeroing in the fault path (0 when pre-zeroed) */
-    bool prezeroed;      /* the frame was already zero */
+    uint64_t clear_cyc;   /* zeroing in the fault path (0 when pre-zeroed) */
+    bool prezeroed;       /* the frame was already zero */
 };
 
 /*

@@ -44,8 +44,8 @@ static size_t exclusions(const struct bootinfo *bi, struct frame_excl *x)
 {
     size_t n = 0;
     x[n++] = (struct frame_excl){0, 0x100000, "first MiB"};
-    x[n++] = (struct frame_excl){(uintptr_t)__kernel_start, (uintptr_t)__kernel_end,
-                                 "kernel image"};
+    x[n++] =
+        (struct frame_excl){(uintptr_t)__kernel_start, (uintptr_t)__kernel_end, "kernel image"};
     if (bi->info_end > bi->info_start)
         x[n++] = (struct frame_excl){bi->info_start, bi->info_end, "boot information"};
     for (size_t i = 0; i < bi->nmodules && n < FRAMES_MAX_EXCL - 1; i++)

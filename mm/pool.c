@@ -299,7 +299,10 @@ enum frame_state pool_state(const struct pool *p, uint32_t idx)
     return valid_idx(p, idx) ? (enum frame_state)p->f[idx].state : FRAME_NSTATES;
 }
 
-uint64_t pool_phys(const struct pool *p, uint32_t idx) { return valid_idx(p, idx) ? p->f[idx].phys : 0; }
+uint64_t pool_phys(const struct pool *p, uint32_t idx)
+{
+    return valid_idx(p, idx) ? p->f[idx].phys : 0;
+}
 
 uint64_t pool_progress(const struct pool *p, uint32_t idx)
 {
@@ -374,8 +377,8 @@ int pool_check(const struct pool *p, const char **why, uint32_t *bad_idx)
     uint64_t uses = 0, frees = 0, fault_zeroing = 0;
     for (uint32_t i = 0; i < p->n; i++) {
         const struct pool_frame *f = &p->f[i];
-        bool held = f->state == FRAME_IN_USE ||
-                    (f->state == FRAME_ZEROING && f->origin == ZERO_FAULT);
+        bool held =
+            f->state == FRAME_IN_USE || (f->state == FRAME_ZEROING && f->origin == ZERO_FAULT);
         if (f->uses - f->frees != (held ? 1u : 0u))
             return fail(why, bad_idx, "frame handed out twice or freed unheld", i);
         bool cursor = f->state == FRAME_DIRTY || f->state == FRAME_ZEROING;
@@ -407,7 +410,6 @@ const char *pool_state_name(unsigned state)
 
 const char *pool_origin_name(unsigned origin)
 {
-    static const char *const names[ZERO_NORIGINS] = {"fault", "idle", "boot", "on_free",
-                                                     "batch"};
+    static const char *const names[ZERO_NORIGINS] = {"fault", "idle", "boot", "on_free", "batch"};
     return origin < ZERO_NORIGINS ? names[origin] : "?";
 }

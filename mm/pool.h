@@ -82,16 +82,16 @@ struct pool_frame {
 };
 
 struct pool_counters {
-    uint64_t taken;           /* successful pool_take calls (frames handed out) */
-    uint64_t taken_prezeroed; /* ... of which got a ZEROED frame */
-    uint64_t frees;           /* successful pool_free calls */
-    uint64_t zero_started;    /* ZEROING sessions begun at progress 0 */
-    uint64_t zero_resumed;    /* ZEROING sessions begun on a partial frame */
-    uint64_t zero_paused;     /* sessions ended by pool_zero_pause */
-    uint64_t zero_completed;  /* sessions ended by pool_zero_end */
+    uint64_t taken;                       /* successful pool_take calls (frames handed out) */
+    uint64_t taken_prezeroed;             /* ... of which got a ZEROED frame */
+    uint64_t frees;                       /* successful pool_free calls */
+    uint64_t zero_started;                /* ZEROING sessions begun at progress 0 */
+    uint64_t zero_resumed;                /* ZEROING sessions begun on a partial frame */
+    uint64_t zero_paused;                 /* sessions ended by pool_zero_pause */
+    uint64_t zero_completed;              /* sessions ended by pool_zero_end */
     uint64_t bytes_zeroed[ZERO_NORIGINS]; /* bytes cleared, by origin */
-    uint64_t zeroed_twice;    /* completed zeroings of frames already ZEROED */
-    uint64_t bytes_wasted;    /* bytes cleared on frames already ZEROED */
+    uint64_t zeroed_twice;                /* completed zeroings of frames already ZEROED */
+    uint64_t bytes_wasted;                /* bytes cleared on frames already ZEROED */
 };
 
 struct pool {
@@ -194,8 +194,7 @@ int pool_pick_background(const struct pool *p, uint32_t *idx);
  * DIRTY. Linux's clear_pages() bound is 32 MiB per chunk (docs/prezero.md).
  */
 int pool_zero_frame(struct pool *p, uint32_t idx, enum zero_origin origin);
-int pool_zero_some(struct pool *p, uint32_t max_frames, enum zero_origin origin,
-                   uint32_t *zeroed);
+int pool_zero_some(struct pool *p, uint32_t max_frames, enum zero_origin origin, uint32_t *zeroed);
 int pool_idle_chunk(struct pool *p, uint64_t chunk_bytes, uint64_t *cleared);
 
 /* Accessors; out-of-range idx gives FRAME_NSTATES / 0. */
@@ -205,9 +204,9 @@ uint64_t pool_progress(const struct pool *p, uint32_t idx);
 
 /* End-of-run figures computed by one walk over the frames. */
 struct pool_summary {
-    uint32_t zeroed_unused;  /* frames ZEROED at the end: pre-zeroed, never used */
-    uint64_t partial_bytes;  /* cleared bytes sitting in DIRTY frames' cursors */
-    uint64_t bytes_fault;    /* bytes_zeroed[ZERO_FAULT] */
+    uint32_t zeroed_unused;    /* frames ZEROED at the end: pre-zeroed, never used */
+    uint64_t partial_bytes;    /* cleared bytes sitting in DIRTY frames' cursors */
+    uint64_t bytes_fault;      /* bytes_zeroed[ZERO_FAULT] */
     uint64_t bytes_background; /* every other origin added up */
 };
 void pool_summarise(const struct pool *p, struct pool_summary *s);

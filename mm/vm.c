@@ -74,7 +74,7 @@ static int map_table(uint64_t *table, unsigned level, uint64_t base)
             continue; /* NULL page */
         if (!must_split(pa, size, level)) {
             uint64_t fl = leaf_flags(pa, size);
-            table[i] = level == PT_LEVEL_PT ? pte_make_4k(pa, fl)
+            table[i] = level == PT_LEVEL_PT   ? pte_make_4k(pa, fl)
                        : level == PT_LEVEL_PD ? pte_make_2m(pa, fl)
                                               : pte_make_1g(pa, fl);
             continue;

@@ -21,12 +21,12 @@
 #include "mm/frames.h"
 
 struct vm_info {
-    bool pages_1g;      /* direct map uses 1 GiB pages */
-    bool nx;            /* NX used for data */
-    uint64_t map_end;   /* identity map covers [0, map_end) */
-    unsigned tables;    /* page-table pages allocated */
-    unsigned split_1g;  /* 1 GiB ranges mapped with smaller pages */
-    unsigned mixed_1g;  /* ... of which because the MTRR type is mixed */
+    bool pages_1g;     /* direct map uses 1 GiB pages */
+    bool nx;           /* NX used for data */
+    uint64_t map_end;  /* identity map covers [0, map_end) */
+    unsigned tables;   /* page-table pages allocated */
+    unsigned split_1g; /* 1 GiB ranges mapped with smaller pages */
+    unsigned mixed_1g; /* ... of which because the MTRR type is mixed */
 };
 
 /*

@@ -13,18 +13,18 @@
  * fault_cpus > 1 or zero_cpus the run goes through prezero/prezero_smp.c.
  */
 #include "prezero/prezero.h"
-#include "prezero/prezero_priv.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "lib/cmdline.h"
-#include "kernel/console.h"
 #include "bench/faults.h"
-#include "lib/fmt.h"
+#include "kernel/console.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
+#include "lib/cmdline.h"
+#include "lib/fmt.h"
 #include "lib/stats.h"
 #include "mm/demand.h"
+#include "prezero/prezero_priv.h"
 
 /* ---- options (docs/prezero.md "Options") ------------------------------- */
 
@@ -32,13 +32,13 @@
 
 static struct pz_policy_cfg opt_policy = {PZ_NONE, 0};
 static int opt_workload = WL_VM_BOOT;
-static uint64_t opt_pages;                   /* 0: every frame of the pool */
+static uint64_t opt_pages; /* 0: every frame of the pool */
 uint64_t opt_chunk = PZ_CHUNK_DEFAULT;
 static uint64_t opt_cycles = 4;
-static uint64_t opt_think = 100000000;       /* ns */
-static uint64_t opt_hold = 50000000;         /* ns */
+static uint64_t opt_think = 100000000; /* ns */
+static uint64_t opt_hold = 50000000;   /* ns */
 static uint64_t opt_idle = IDLE_WORKLOAD_DEFAULT;
-static uint64_t opt_lead_idle = 1000000000;  /* ns */
+static uint64_t opt_lead_idle = 1000000000; /* ns */
 static uint64_t opt_seed = 1;
 uint64_t opt_fault_cpus = 1;
 uint64_t opt_zero_cpus;
@@ -84,14 +84,16 @@ HZ_OPTION(opt_chunk_def, .name = "prezero_chunk", .kind = OPT_CUSTOM, .parse = c
 HZ_OPTION(opt_cycles_def, .name = "cycles", .kind = OPT_U64, .dest = &opt_cycles, .min = 1,
           .max = 100000, .accepted = "1..100000",
           .help = "churn/burst cycles, restart restarts (default 4)");
-HZ_OPTION(opt_think_def, .name = "think", .kind = OPT_CUSTOM, .parse = time_opt,
-          .dest = &opt_think, .accepted = TIME_FORM,
+HZ_OPTION(opt_think_def, .name = "think", .kind = OPT_CUSTOM, .parse = time_opt, .dest = &opt_think,
+          .accepted = TIME_FORM,
           .help = "churn: mean idle time between jobs, exponential (default 100ms)");
 HZ_OPTION(opt_hold_def, .name = "hold", .kind = OPT_CUSTOM, .parse = time_opt, .dest = &opt_hold,
-          .accepted = TIME_FORM, .help = "churn/restart/burst: busy time pages are held (default 50ms)");
+          .accepted = TIME_FORM,
+          .help = "churn/restart/burst: busy time pages are held (default 50ms)");
 HZ_OPTION(opt_idle_def, .name = "idle", .kind = OPT_CUSTOM, .parse = time_opt, .dest = &opt_idle,
           .accepted = TIME_FORM,
-          .help = "burst: idle before each burst (default 1s); restart: between free and refault (default 0)");
+          .help = "burst: idle before each burst (default 1s); restart: between free and refault "
+                  "(default 0)");
 HZ_OPTION(opt_lead_idle_def, .name = "lead_idle", .kind = OPT_CUSTOM, .parse = time_opt,
           .dest = &opt_lead_idle, .accepted = TIME_FORM,
           .help = "idle time before the workload's first event, every policy (default 1s)");
@@ -101,8 +103,8 @@ HZ_OPTION(opt_fault_cpus_def, .name = "fault_cpus", .kind = OPT_U64, .dest = &op
 HZ_OPTION(opt_zero_cpus_def, .name = "zero_cpus", .kind = OPT_U64, .dest = &opt_zero_cpus,
           .max = HZ_MAX_CPUS - 1, .accepted = PZ_ZERO_CPUS_ACCEPTED,
           .help = "policy idle: CPUs that only clear DIRTY frames, all run long (default 0)");
-HZ_OPTION(opt_seed_def, .name = "seed", .kind = OPT_U64, .dest = &opt_seed,
-          .accepted = "0..2^64-1", .help = "workload random seed (default 1)");
+HZ_OPTION(opt_seed_def, .name = "seed", .kind = OPT_U64, .dest = &opt_seed, .accepted = "0..2^64-1",
+          .help = "workload random seed (default 1)");
 
 /* The configured run for policy pc, `pages` pages. Every policy gets the
  * same event stream: ZERO_REQUEST carries the batch size (the configured
@@ -130,8 +132,8 @@ static struct pz_config make_config(struct pz_policy_cfg pc, uint32_t pages)
 #define TENANT_WORD 0x7e7a17e7a17e7a17ull
 
 struct kctx {
-    uint64_t fb;       /* page bytes */
-    size_t not_zero;   /* frames that did not read zero when handed to a fault */
+    uint64_t fb;     /* page bytes */
+    size_t not_zero; /* frames that did not read zero when handed to a fault */
 };
 
 static uint64_t k_now(void *ctx) { return tsc_stop(); }
@@ -198,8 +200,8 @@ static void check(struct pz_result *r, const char *what, bool ok, const char *fm
 
 static void tally_to_ns(struct pz_tally *t)
 {
-    uint64_t *f[] = {&t->total, &t->populate, &t->free_time, &t->prezero, &t->idle_zeroing,
-                     &t->idle_overrun_max, &t->excluded};
+    uint64_t *f[] = {&t->total,        &t->populate,         &t->free_time, &t->prezero,
+                     &t->idle_zeroing, &t->idle_overrun_max, &t->excluded};
     for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
         *f[i] = tsc_to_ns(*f[i]);
 }
@@ -257,8 +259,11 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
     if (fault_pool_setup(&pz_env, opt_pages ? opt_pages : DEMAND_MAX_PAGES) < 0)
         return -1;
     uint32_t pages = opt_pages ? (uint32_t)opt_pages : (uint32_t)pz_env.nframes;
-    *r = (struct pz_result){.cfg = make_config(pc, pages), .ok = true, .has_off = r->has_off,
-                            .off_p50 = r->off_p50, .off_p99 = r->off_p99};
+    *r = (struct pz_result){.cfg = make_config(pc, pages),
+                            .ok = true,
+                            .has_off = r->has_off,
+                            .off_p50 = r->off_p50,
+                            .off_p99 = r->off_p99};
     pz_policy_format(r->policy, sizeof(r->policy), &r->cfg.policy);
     r->strategy = pz_env.zero->name;
     r->frames = (uint32_t)pz_env.nframes;
@@ -275,16 +280,17 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
         return -1;
     }
     kprintf("prezero: %s under %s%s: %u pages of %llu MiB, lead idle %llu ms, %llu faulting "
-            "CPU(s)\n", wl_kind_names[r->cfg.wl.kind], r->policy,
-            zeroers_off ? " with its zeroers off" : "", pages,
-            (unsigned long long)(pz_env.frame_bytes >> 20),
+            "CPU(s)\n",
+            wl_kind_names[r->cfg.wl.kind], r->policy, zeroers_off ? " with its zeroers off" : "",
+            pages, (unsigned long long)(pz_env.frame_bytes >> 20),
             (unsigned long long)(r->cfg.lead_idle_ns / 1000000),
             (unsigned long long)opt_fault_cpus);
 
     struct kctx k = {.fb = pz_env.frame_bytes};
     struct pz_ops ops = {&k, tsc_info()->hz, k_now, k_wait_until, k_fault, k_release, 0};
     const char *why = "CPUs";
-    unsigned P = (unsigned)opt_fault_cpus, Z = r->cfg.background && !zeroers_off ? (unsigned)opt_zero_cpus : 0;
+    unsigned P = (unsigned)opt_fault_cpus,
+             Z = r->cfg.background && !zeroers_off ? (unsigned)opt_zero_cpus : 0;
     r->fault_cpus = P;
     r->zero_cpus = Z;
     int rc = P > 1 || Z > 0 ? pz_team_run(&r->cfg, &ops, &r->ns, &why, P, Z, &k.not_zero)
@@ -302,7 +308,8 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
     size_t bad_unused = verify_unused(&pz_env.pool);
     r->verified = k.not_zero == 0 && bad_unused == 0;
 
-    check(r, "zeroed", r->verified, "%zu of %llu faulted frames and %zu of %u unused zeroed frames not zero (%s check)",
+    check(r, "zeroed", r->verified,
+          "%zu of %llu faulted frames and %zu of %u unused zeroed frames not zero (%s check)",
           k.not_zero, (unsigned long long)r->ns.faults, bad_unused, r->s.zeroed_unused, r->check);
     uint64_t want = workload_faults(&r->cfg.wl);
     bool counts = r->ns.faults == want && demand_faults() == want && r->c.taken == want &&
@@ -312,10 +319,9 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
           "%llu FAULT events, %llu faults taken, %llu frames handed out (want %llu); %llu frees "
           "vs %llu, %llu release errors; %llu pre-zeroed samples vs %llu",
           (unsigned long long)r->ns.faults, (unsigned long long)demand_faults(),
-          (unsigned long long)r->c.taken, (unsigned long long)want,
-          (unsigned long long)r->c.frees, (unsigned long long)r->ns.frees,
-          (unsigned long long)r->ns.release_errors, (unsigned long long)sample_hits,
-          (unsigned long long)r->c.taken_prezeroed);
+          (unsigned long long)r->c.taken, (unsigned long long)want, (unsigned long long)r->c.frees,
+          (unsigned long long)r->ns.frees, (unsigned long long)r->ns.release_errors,
+          (unsigned long long)sample_hits, (unsigned long long)r->c.taken_prezeroed);
     int acc = pz_check_accounting(&pz_env.pool, &r->cfg.policy, r->frames, &why);
     check(r, "accounting", acc == 0, "%s", why);
     finish_pool(r, pages);

@@ -33,8 +33,8 @@
 #include <stdint.h>
 
 #include "lib/spinlock.h"
-#include "prezero/workload.h"
 #include "mm/pool.h"
+#include "prezero/workload.h"
 
 enum pz_policy { PZ_NONE, PZ_BOOT, PZ_ON_FREE, PZ_IDLE, PZ_BATCH, PZ_NPOLICIES };
 
@@ -118,12 +118,12 @@ struct pz_config {
 struct pz_tally {
     uint64_t faults, frees, idles, requests; /* events handled, by kind */
     uint64_t release_errors;                 /* FREE of a page that was not mapped */
-    uint64_t total;      /* first event to last event done, minus excluded */
-    uint64_t populate;   /* inside FAULT events (touch to return), minus excluded */
-    uint64_t free_time;  /* inside FREE events (on_free clearing included) */
-    uint64_t prezero;    /* boot clearing before the workload + batch requests */
-    uint64_t lead_idle_ns; /* nominal ns of the idle period before the first event */
-    uint64_t idle_ns;    /* nominal ns of every idle period, the lead one included */
+    uint64_t total;                          /* first event to last event done, minus excluded */
+    uint64_t populate;         /* inside FAULT events (touch to return), minus excluded */
+    uint64_t free_time;        /* inside FREE events (on_free clearing included) */
+    uint64_t prezero;          /* boot clearing before the workload + batch requests */
+    uint64_t lead_idle_ns;     /* nominal ns of the idle period before the first event */
+    uint64_t idle_ns;          /* nominal ns of every idle period, the lead one included */
     uint64_t idle_zeroing;     /* part of the idle periods spent in idle chunks */
     uint64_t idle_overrun_max; /* longest a chunk ran past its idle period's end */
     uint64_t idle_chunks;      /* pool_idle_chunk calls that cleared something */
@@ -140,8 +140,8 @@ struct pz_tally {
  * DIRTY; never waits. Adds to t->idle_zeroing, idle_chunks and
  * idle_overrun_max. The lock is taken around each chunk.
  */
-void pz_idle_zero(struct pool *pool, struct spinlock *lock, uint64_t chunk_bytes,
-                  uint64_t deadline, const struct pz_ops *ops, struct pz_tally *t);
+void pz_idle_zero(struct pool *pool, struct spinlock *lock, uint64_t chunk_bytes, uint64_t deadline,
+                  const struct pz_ops *ops, struct pz_tally *t);
 
 /*
  * Run the workload c->wl under c->policy over `pool` (every frame free; the
@@ -189,22 +189,22 @@ int pz_check_accounting(const struct pool *p, const struct pz_policy_cfg *pc,
 
 struct pz_result {
     struct pz_config cfg;
-    char policy[24];          /* pz_policy_format() of cfg.policy */
-    const char *strategy;     /* clear strategy name (`zero=`) */
-    uint32_t frames;          /* frames in the pool */
-    uint64_t frame_bytes;     /* 1 GiB, or 2 MiB in the fallback */
-    struct pz_tally ns;       /* the tally with every tick field converted to ns */
-    struct pz_lat lat;        /* per-fault service time, ns */
-    size_t samples_dropped;   /* faults beyond the demand sample buffer */
-    struct pool_counters c;   /* pool counters when the workload ended */
+    char policy[24];        /* pz_policy_format() of cfg.policy */
+    const char *strategy;   /* clear strategy name (`zero=`) */
+    uint32_t frames;        /* frames in the pool */
+    uint64_t frame_bytes;   /* 1 GiB, or 2 MiB in the fallback */
+    struct pz_tally ns;     /* the tally with every tick field converted to ns */
+    struct pz_lat lat;      /* per-fault service time, ns */
+    size_t samples_dropped; /* faults beyond the demand sample buffer */
+    struct pool_counters c; /* pool counters when the workload ended */
     struct pool_summary s;
-    uint32_t fault_cpus;      /* CPUs faulting in parallel (wl.cpus) */
-    uint32_t zero_cpus;       /* dedicated zeroer CPUs that ran (policy idle only) */
-    bool has_off;             /* run=policies, idle with zeroers: the zeroers-off run */
+    uint32_t fault_cpus;       /* CPUs faulting in parallel (wl.cpus) */
+    uint32_t zero_cpus;        /* dedicated zeroer CPUs that ran (policy idle only) */
+    bool has_off;              /* run=policies, idle with zeroers: the zeroers-off run */
     uint64_t off_p50, off_p99; /* ... its fault latency p50/p99, ns */
-    const char *check;        /* verification mode: "sampled" or "full" */
-    bool verified;            /* every handed-out and every unused zeroed frame read zero */
-    bool ok;                  /* every check of the run passed */
+    const char *check;         /* verification mode: "sampled" or "full" */
+    bool verified;             /* every handed-out and every unused zeroed frame read zero */
+    bool ok;                   /* every check of the run passed */
 };
 
 /* Print the `prezero` record of one run (docs/results.md) and a human line. */

@@ -4,13 +4,12 @@
  * the idle loop and the result arithmetic. Prints nothing; the host unit
  * tests (tests/unit/test_prezero.c) drive it with a simulated demand region.
  */
-#include "prezero/prezero.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/stats.h"
+#include "prezero/prezero.h"
 
-static const char *const policy_names[PZ_NPOLICIES] = {"none", "boot", "on_free", "idle",
-                                                       "batch"};
+static const char *const policy_names[PZ_NPOLICIES] = {"none", "boot", "on_free", "idle", "batch"};
 
 const char *pz_policy_name(unsigned kind) { return kind < PZ_NPOLICIES ? policy_names[kind] : "?"; }
 
@@ -113,8 +112,8 @@ static uint64_t ticks(const struct pz_ops *ops, uint64_t ns)
     return ns / 1000000000u * ops->hz + ns % 1000000000u * ops->hz / 1000000000u;
 }
 
-void pz_idle_zero(struct pool *pool, struct spinlock *lock, uint64_t chunk_bytes,
-                  uint64_t deadline, const struct pz_ops *ops, struct pz_tally *t)
+void pz_idle_zero(struct pool *pool, struct spinlock *lock, uint64_t chunk_bytes, uint64_t deadline,
+                  const struct pz_ops *ops, struct pz_tally *t)
 {
     for (;;) {
         uint64_t a = ops->now(ops->ctx);
@@ -212,7 +211,7 @@ int pz_run(struct pool *pool, struct spinlock *lock, const struct pz_config *c,
     while (workload_next(&g, &e)) {
         if (!parallel || e.op != WL_FAULT || e.at_ns > nominal)
             flush_faults(ops, t, buf, &nbuf); /* a run of FAULTs ends */
-        if (e.at_ns > nominal) { /* hold time: pages in use, the CPU busy */
+        if (e.at_ns > nominal) {              /* hold time: pages in use, the CPU busy */
             ops->wait_until(x, ops->now(x) + ticks(ops, e.at_ns - nominal));
             nominal = e.at_ns;
         }

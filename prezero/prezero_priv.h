@@ -47,8 +47,8 @@ void pz_tenant_fn(void *arg);
  * faulting CPU that misses a barrier for 60 s ends the run (HZ_FAIL).
  * prezero/prezero_smp.c.
  */
-int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *t,
-                const char **why, unsigned P, unsigned Z, size_t *not_zero);
+int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *t, const char **why,
+                unsigned P, unsigned Z, size_t *not_zero);
 
 /* fault_cpus + zero_cpus must fit the CPUs online: return when they do,
  * else print a `config` record and end the run with HZ_CONFIG.

@@ -3,11 +3,11 @@
  * `prezero` record per run (docs/results.md), a human line per run, and
  * the side-by-side table of the policies of one workload.
  */
-#include "prezero/prezero.h"
 #include "arch/tsc.h"
 #include "kernel/console.h"
 #include "lib/fmt.h"
 #include "lib/record.h"
+#include "prezero/prezero.h"
 
 /* "1 GiB" / "2 MiB" */
 static const char *frame_name(uint64_t fb) { return fb == (1ull << 30) ? "1 GiB" : "2 MiB"; }
@@ -87,15 +87,16 @@ void pz_report_run(const struct pz_result *r)
             "idle %s, %s clearing%s\n",
             wl_kind_names[w->kind], r->policy, tot, pop, (unsigned long long)t->faults,
             (unsigned long long)r->c.taken_prezeroed, pct / 100, pct % 100, p50, p99,
-            (unsigned long long)mib(r->s.bytes_fault), (unsigned long long)mib(r->s.bytes_background),
-            pre, idl, idz, r->ok ? "" : " [CHECK FAILED]");
+            (unsigned long long)mib(r->s.bytes_fault),
+            (unsigned long long)mib(r->s.bytes_background), pre, idl, idz,
+            r->ok ? "" : " [CHECK FAILED]");
     if (r->has_off) {
         char o50[16], o99[16];
         pz_format_ns(o50, sizeof(o50), r->off_p50);
         pz_format_ns(o99, sizeof(o99), r->off_p99);
         kprintf("prezero: %s/%s: fault latency with %u zeroer CPU(s) on vs off: p50 %s vs %s, "
-                "p99 %s vs %s\n", wl_kind_names[w->kind], r->policy, r->zero_cpus, p50, o50, p99,
-                o99);
+                "p99 %s vs %s\n",
+                wl_kind_names[w->kind], r->policy, r->zero_cpus, p50, o50, p99, o99);
     }
 }
 
@@ -109,9 +110,8 @@ void pz_report_table(const struct pz_result *r, size_t n)
             wl_kind_names[w->kind], w->pages, frame_name(r[0].frame_bytes), r[0].frames, w->cpus,
             r[0].strategy, (unsigned long long)w->seed, lead, r[0].check,
             tsc_reliable() ? "" : " (TSC unreliable: not hardware timings)");
-    kprintf("  %-10s %9s %9s %9s %9s %9s %8s %9s %9s %9s %9s %7s\n", "policy", "total",
-            "in faults", "p50", "p99", "max", "hits", "MiB fault", "MiB other", "prezero",
-            "idle clr", "unused");
+    kprintf("  %-10s %9s %9s %9s %9s %9s %8s %9s %9s %9s %9s %7s\n", "policy", "total", "in faults",
+            "p50", "p99", "max", "hits", "MiB fault", "MiB other", "prezero", "idle clr", "unused");
     char line[512];
     size_t len = (size_t)hz_snprintf(line, sizeof(line), "%s %u x %s:", wl_kind_names[w->kind],
                                      w->pages, frame_name(r[0].frame_bytes));
@@ -119,8 +119,8 @@ void pz_report_table(const struct pz_result *r, size_t n)
         const struct pz_result *q = &r[i];
         char v[7][16];
         uint32_t pct = pz_hit_pct_x100(q->c.taken_prezeroed, q->c.taken);
-        uint64_t ns[7] = {q->ns.total, q->ns.populate, q->lat.p50, q->lat.p99, q->lat.max,
-                          q->ns.prezero, q->ns.idle_zeroing};
+        uint64_t ns[7] = {q->ns.total, q->ns.populate, q->lat.p50,        q->lat.p99,
+                          q->lat.max,  q->ns.prezero,  q->ns.idle_zeroing};
         for (int k = 0; k < 7; k++)
             pz_format_ns(v[k], sizeof(v[k]), ns[k]);
         kprintf("  %-10s %9s %9s %9s %9s %9s %4u.%02u%% %9llu %9llu %9s %9s %7u%s\n", q->policy,

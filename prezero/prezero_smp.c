@@ -5,17 +5,17 @@
  * zero_cpus=Z policy idle gets Z CPUs that only clear DIRTY frames; and the
  * check that P + Z fits the CPUs online. prezero/prezero.c runs it.
  */
-#include "prezero/prezero_priv.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "kernel/console.h"
+#include "kernel/results.h"
+#include "kernel/smp.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/record.h"
-#include "kernel/results.h"
-#include "kernel/smp.h"
 #include "mm/demand.h"
 #include "mm/vm.h"
+#include "prezero/prezero_priv.h"
 
 /* ---- several CPUs: fault_cpus and zero_cpus ------------------------------
  * One smp_run covers the whole run: the BSP (faulting CPU 0) runs the event
@@ -23,22 +23,22 @@
  * population (gen changes), touch their share between two barriers and
  * verify it after; zeroers clear DIRTY frames chunk by chunk until zstop. */
 
-#define TEAM_BARRIER_S 60 /* TSC seconds a barrier waits (TCG clears slowly) */
+#define TEAM_BARRIER_S 60     /* TSC seconds a barrier waits (TCG clears slowly) */
 #define TEAM_STOP_US 10000000 /* smp_run: after the loop ends, zeroers stop */
 
 struct team {
-    unsigned P, Z;                  /* faulting CPUs (role 0 = the BSP), zeroers */
-    unsigned cpu[HZ_MAX_CPUS];      /* role -> CPU index: P faulting, then Z zeroers */
-    unsigned role[HZ_MAX_CPUS];     /* CPU index -> role */
+    unsigned P, Z;              /* faulting CPUs (role 0 = the BSP), zeroers */
+    unsigned cpu[HZ_MAX_CPUS];  /* role -> CPU index: P faulting, then Z zeroers */
+    unsigned role[HZ_MAX_CPUS]; /* CPU index -> role */
     volatile uint32_t gen, quit, zstop;
-    const struct wl_event *ev;      /* the population being faulted */
+    const struct wl_event *ev; /* the population being faulted */
     size_t n;
-    uint64_t t0, t1;                /* its first barrier and last touch, TSC */
+    uint64_t t0, t1; /* its first barrier and last touch, TSC */
     struct smp_barrier bar;
-    size_t not_zero[HZ_MAX_CPUS];   /* by faulting role */
+    size_t not_zero[HZ_MAX_CPUS];                     /* by faulting role */
     uint64_t zcyc[HZ_MAX_CPUS], zchunks[HZ_MAX_CPUS]; /* by zeroer, TSC cycles clearing */
     uint64_t fb;
-    int rc;                         /* pz_run's */
+    int rc; /* pz_run's */
 };
 static struct team team;
 static uint64_t first_word[PZ_POPULATE_MAX];
@@ -46,7 +46,7 @@ static uint64_t first_word[PZ_POPULATE_MAX];
 struct waiter {
     volatile uint32_t *a, *b; /* return when *a != seen or *b != 0 */
     uint32_t seen;
-    uint64_t until;           /* and, when not 0, once the TSC passes it */
+    uint64_t until; /* and, when not 0, once the TSC passes it */
 };
 
 /* Runs at the measurement CPL: polling does not go through an emulated ring 0. */
@@ -163,8 +163,8 @@ static void team_fn(unsigned cpu, void *arg)
 
 /* Run the loop with P faulting CPUs and Z zeroers (the first P + Z online
  * CPUs). Returns pz_run's result; a CPU that does not stop is a failure. */
-int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *t,
-                const char **why, unsigned P, unsigned Z, size_t *not_zero)
+int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *t, const char **why,
+                unsigned P, unsigned Z, size_t *not_zero)
 {
     struct smp_set set;
     struct team_run tr = {c, ops, t, why};
@@ -185,8 +185,8 @@ int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *
     int rc = smp_run(&set, team_fn, &tr, TEAM_STOP_US);
     ops->populate = 0;
     if (rc != 0) {
-        result_fail("prezero.smp", "smp_run: %s", rc == -1 ? "a CPU did not stop in time" :
-                    "a CPU of the set is not online");
+        result_fail("prezero.smp", "smp_run: %s",
+                    rc == -1 ? "a CPU did not stop in time" : "a CPU of the set is not online");
         return -1;
     }
     for (unsigned r = 0; r < P; r++)
@@ -207,8 +207,7 @@ void pz_check_cpus(void)
     bool f = opt_fault_cpus > online;
     char val[24], why[96], buf[HZ_RECORD_MAX];
     struct rec x;
-    hz_snprintf(val, sizeof(val), "%llu",
-                (unsigned long long)(f ? opt_fault_cpus : opt_zero_cpus));
+    hz_snprintf(val, sizeof(val), "%llu", (unsigned long long)(f ? opt_fault_cpus : opt_zero_cpus));
     if (online == 1)
         hz_snprintf(why, sizeof(why), "SMP absent: only the boot CPU is online");
     else

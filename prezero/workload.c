@@ -131,16 +131,21 @@ uint64_t workload_faults(const struct wl_params *p)
 {
     if (!p || check_params(p))
         return 0;
-    uint64_t pops = p->kind == WL_VM_BOOT ? 1 : p->kind == WL_RESTART ? (uint64_t)p->cycles + 1
-                                                                      : p->cycles;
+    uint64_t pops = p->kind == WL_VM_BOOT   ? 1
+                    : p->kind == WL_RESTART ? (uint64_t)p->cycles + 1
+                                            : p->cycles;
     return pops * p->pages;
 }
 
 static void emit(struct wl_gen *g, struct wl_event *e, enum wl_op op, uint64_t arg, uint32_t page,
                  uint32_t cpu)
 {
-    *e = (struct wl_event){
-        .at_ns = g->now, .arg = arg, .page = page, .cpu = cpu, .cycle = g->cycle, .op = (uint8_t)op};
+    *e = (struct wl_event){.at_ns = g->now,
+                           .arg = arg,
+                           .page = page,
+                           .cpu = cpu,
+                           .cycle = g->cycle,
+                           .op = (uint8_t)op};
 }
 
 /* Next page of a population or free pass, CPUs interleaved step by step. */
@@ -163,10 +168,14 @@ static bool touch(struct wl_gen *g, struct wl_event *e, enum wl_op op)
 static enum phase after_faults(const struct wl_gen *g)
 {
     switch (g->p.kind) {
-    case WL_CHURN: return PH_HOLD;
-    case WL_RESTART: return g->cycle < g->p.cycles ? PH_HOLD : PH_END;
-    case WL_BURST: return g->cycle + 1 < g->p.cycles ? PH_HOLD : PH_END;
-    default: return PH_END;
+    case WL_CHURN:
+        return PH_HOLD;
+    case WL_RESTART:
+        return g->cycle < g->p.cycles ? PH_HOLD : PH_END;
+    case WL_BURST:
+        return g->cycle + 1 < g->p.cycles ? PH_HOLD : PH_END;
+    default:
+        return PH_END;
     }
 }
 

@@ -80,7 +80,7 @@ struct wl_rng {
 struct wl_gen {
     struct wl_params p;
     struct wl_rng rng;
-    uint64_t now;   /* nominal ns */
+    uint64_t now; /* nominal ns */
     uint32_t cycle;
     uint32_t step, cpu; /* position in the current population or free pass */
     uint8_t phase;

@@ -51,8 +51,8 @@ static inline uint8_t *arena_alloc(size_t n)
 /* n zeroed bytes (n <= 4096) ending exactly where a PROT_NONE page starts. */
 static inline uint8_t *guarded(size_t n)
 {
-    uint8_t *m = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+    uint8_t *m =
+        mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
     if (m == MAP_FAILED || n > 4096 || mprotect(m + 4096, 4096, PROT_NONE) != 0)
         abort();
     return m + 4096 - n;

@@ -27,7 +27,9 @@ static struct pool_frame frames[NF];
 static struct pool P;
 
 /* Every call to the clear function, as (frame offset in mem, bytes). */
-static struct { uint64_t off, bytes; } calls[256];
+static struct {
+    uint64_t off, bytes;
+} calls[256];
 static size_t ncalls;
 
 static inline void test_clear(void *dst, size_t bytes)

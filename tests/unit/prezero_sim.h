@@ -22,8 +22,8 @@
 
 #define FB (64u * 1024) /* frame bytes */
 #define MAXF 4
-#define FC 100u   /* ticks a fault costs besides clearing */
-#define EXCL 7u   /* ticks of each fault reported as verification (excluded) */
+#define FC 100u /* ticks a fault costs besides clearing */
+#define EXCL 7u /* ticks of each fault reported as verification (excluded) */
 #define CHUNK (16u * 1024)
 
 static uint8_t mem[MAXF * FB] __attribute__((aligned(4096)));
@@ -32,10 +32,10 @@ static struct pool P;
 static struct spinlock L;
 
 static struct sim {
-    uint64_t t;             /* the clock: ticks = ns (hz 1e9) */
-    uint32_t map[MAXF];     /* page -> pool index */
+    uint64_t t;         /* the clock: ticks = ns (hz 1e9) */
+    uint32_t map[MAXF]; /* page -> pool index */
     bool mapped[MAXF];
-    unsigned not_zero;      /* frames handed to a fault that were not all zero */
+    unsigned not_zero; /* frames handed to a fault that were not all zero */
     unsigned waits;
 } S;
 
@@ -96,7 +96,8 @@ static int sim_release(void *ctx, uint32_t page, bool zero)
     return 0;
 }
 
-static const struct pz_ops OPS = {&S, 1000000000, sim_now, sim_wait_until, sim_fault, sim_release, 0};
+static const struct pz_ops OPS = {&S,        1000000000,  sim_now, sim_wait_until,
+                                  sim_fault, sim_release, 0};
 
 /* A pool of n dirty frames (0xA5), clock at 0. */
 static void start(uint32_t n)

@@ -257,7 +257,7 @@ static void test_walk_bad_entries(void **state)
     uint8_t *root = arena_alloc(root_size("XSDT", 6) + 4);
     uint8_t *t1 = plain_table("HPET", 56);
     uint8_t *t3 = plain_table("APIC", 44);
-    t3[40] = 1; /* checksum now off by one */
+    t3[40] = 1;                                               /* checksum now off by one */
     uint8_t *t4 = table_init(arena_alloc(48), "SRAT", 1, 20); /* Length < header */
     uint8_t *t2 = plain_table("FACP", 100);
     uint64_t limit = addr(t2) + 64;

@@ -315,10 +315,10 @@ static void test_fadt_short(void **state)
 static void test_fadt_long(void **state)
 {
     uint8_t *t = fadt_new(276, 6, ACPI_FADT_RESET_REG_SUP);
-    wr64(t + 140, 0x100000000ull);                             /* X_DSDT */
-    wr_gas(t + 184, ACPI_SPACE_MEM, 16, 2, 0xFED80000);         /* X_PM1b_CNT_BLK */
-    wr_gas(t + 208, ACPI_SPACE_IO, 32, 3, 0xB008);              /* X_PM_TMR_BLK */
-    wr_gas(t + 244, ACPI_SPACE_IO, 8, 1, 0x404);                /* SLEEP_CONTROL_REG */
+    wr64(t + 140, 0x100000000ull);                      /* X_DSDT */
+    wr_gas(t + 184, ACPI_SPACE_MEM, 16, 2, 0xFED80000); /* X_PM1b_CNT_BLK */
+    wr_gas(t + 208, ACPI_SPACE_IO, 32, 3, 0xB008);      /* X_PM_TMR_BLK */
+    wr_gas(t + 244, ACPI_SPACE_IO, 8, 1, 0x404);        /* SLEEP_CONTROL_REG */
     table_sum(t);
     assert_int_equal(acpi_fadt_parse(t, 276, &fadt, &d), 0);
     assert_int_equal(fadt.dsdt, 0x100000000ull);
@@ -355,7 +355,7 @@ static uint8_t *dsdt_with(const char *aml, size_t n)
 #define S5_OK(s, a, b)                                                                             \
     do {                                                                                           \
         uint8_t *t_ = DSDT(s);                                                                     \
-        assert_int_equal(acpi_dsdt_find_s5(t_, ACPI_HDR_LEN + sizeof(s) - 1, &s5, &d), 0);        \
+        assert_int_equal(acpi_dsdt_find_s5(t_, ACPI_HDR_LEN + sizeof(s) - 1, &s5, &d), 0);         \
         assert_true(s5.found);                                                                     \
         assert_int_equal(s5.slp_typa, (a));                                                        \
         assert_int_equal(s5.slp_typb, (b));                                                        \
@@ -363,7 +363,7 @@ static uint8_t *dsdt_with(const char *aml, size_t n)
 #define S5_MISSING(s)                                                                              \
     do {                                                                                           \
         uint8_t *t_ = DSDT(s);                                                                     \
-        assert_int_equal(acpi_dsdt_find_s5(t_, ACPI_HDR_LEN + sizeof(s) - 1, &s5, &d), -1);       \
+        assert_int_equal(acpi_dsdt_find_s5(t_, ACPI_HDR_LEN + sizeof(s) - 1, &s5, &d), -1);        \
         assert_false(s5.found);                                                                    \
         assert_string_equal(d.msg[d.n - 1], "DSDT: \\_S5 package not found");                      \
     } while (0)
@@ -375,8 +375,8 @@ static void test_s5_found(void **state)
     /* Name (\_S5, Package (4) {Zero, One, Zero, Zero}) */
     S5_OK("\x08\\_S5_\x12\x06\x04\x00\x01\x00\x00", 0, 1);
     /* Two-byte PkgLength (0x42 0x01 = 18) with padding inside the package */
-    S5_OK("\x08_S5_\x12\x42\x01\x02\x0A\x07\x0A\x06\xA3\xA3\xA3\xA3\xA3\xA3\xA3\xA3\xA3\xA3\xA3",
-          7, 6);
+    S5_OK("\x08_S5_\x12\x42\x01\x02\x0A\x07\x0A\x06\xA3\xA3\xA3\xA3\xA3\xA3\xA3\xA3\xA3\xA3\xA3", 7,
+          6);
     /* One element: SLP_TYPb 0 */
     S5_OK("\x08_S5_\x12\x04\x01\x0A\x05", 5, 0);
     /* A "_S5_" in a string comes first and is passed over */
@@ -387,12 +387,12 @@ static void test_s5_found(void **state)
 static void test_s5_not_found(void **state)
 {
     S5_MISSING("\x14\x08_PTS\x01\x70\x68\x60");
-    S5_MISSING("\x0D_S5_\x00"); /* only in a string */
-    S5_MISSING("\x08_S5_\x0A\x05"); /* a Name, but not a package */
+    S5_MISSING("\x0D_S5_\x00");             /* only in a string */
+    S5_MISSING("\x08_S5_\x0A\x05");         /* a Name, but not a package */
     S5_MISSING("\x08_S5_\x12\x08\x04\x0A"); /* PkgLength runs past the table */
     S5_MISSING("\x08_S5_\x12\x03\x02\x0A"); /* BytePrefix without its byte */
-    S5_MISSING("\x08_S5_\x12\x42"); /* PkgLength's second byte missing */
-    S5_MISSING("\x08_S5_\x12\x02\x00"); /* zero elements */
+    S5_MISSING("\x08_S5_\x12\x42");         /* PkgLength's second byte missing */
+    S5_MISSING("\x08_S5_\x12\x02\x00");     /* zero elements */
     assert_int_equal(d.n, 7);
     S5_MISSING("\x08_S5_\x12\x08\x02\x0B\x05\x00\x0B\x05\x00"); /* WordPrefix: not read */
     assert_string_equal(d.msg[7], "DSDT: \\_S5 element 0: opcode 0x0b not read");

@@ -17,10 +17,10 @@
 #include "arch/clear.h"
 #include "arch/cpu.h"
 
-#define GUARD 256          /* guard bytes each side of the target */
+#define GUARD 256 /* guard bytes each side of the target */
 #define GUARD_BYTE 0xa5
-#define MAX_OFF 256        /* dst offsets tried: 0 .. MAX_OFF in steps of align */
-#define BIG (2u << 20)     /* largest size tried: 2 MiB (+ a few lines) */
+#define MAX_OFF 256    /* dst offsets tried: 0 .. MAX_OFF in steps of align */
+#define BIG (2u << 20) /* largest size tried: 2 MiB (+ a few lines) */
 #define BUF_BYTES (GUARD + MAX_OFF + BIG + 4096 + GUARD)
 
 static uint8_t *buf; /* 4 KiB aligned, BUF_BYTES */
@@ -99,7 +99,7 @@ static void test_contract(void **state)
         expect_rejected(s, a, 2 * m + r);
     }
     assert_int_equal(clear_checked(s, NULL, 64), -1);
-    assert_int_equal(clear_checked(s, NULL, 0), 0);   /* nothing to write */
+    assert_int_equal(clear_checked(s, NULL, 0), 0);    /* nothing to write */
     assert_int_equal(clear_checked(s, buf + 1, 0), 0); /* even misaligned */
     uintptr_t top = (UINTPTR_MAX - 63) & ~(uintptr_t)(a - 1);
     assert_false(clear_contract_ok(s, (void *)top, 128)); /* would wrap */
@@ -267,20 +267,28 @@ static void test_helpers(void **state)
 
 static void test_record(void **state)
 {
-    struct clear_result r = {
-        .strategy = "rep_stosb", .chunk = 2097152, .bytes = 1073741824, .cache = "warm",
-        .threads = 1, .repeats = 5,
-        .ns = {.n = 5, .min = 100000000, .median = 110000000, .max = 130000000,
-               .mean = 112000000, .cv_x100 = 1234},
-        .min_cyc = 300000000, .verified = true, .source = "linux"};
+    struct clear_result r = {.strategy = "rep_stosb",
+                             .chunk = 2097152,
+                             .bytes = 1073741824,
+                             .cache = "warm",
+                             .threads = 1,
+                             .repeats = 5,
+                             .ns = {.n = 5,
+                                    .min = 100000000,
+                                    .median = 110000000,
+                                    .max = 130000000,
+                                    .mean = 112000000,
+                                    .cv_x100 = 1234},
+                             .min_cyc = 300000000,
+                             .verified = true,
+                             .source = "linux"};
     char line[512];
-    assert_string_equal(
-        clear_record(line, sizeof(line), &r),
-        "@hz {\"t\":\"clear\",\"v\":1,\"strategy\":\"rep_stosb\",\"chunk\":2097152,"
-        "\"bytes\":1073741824,\"cache\":\"warm\",\"threads\":1,\"repeats\":5,"
-        "\"min_ns\":100000000,\"median_ns\":110000000,\"max_ns\":130000000,"
-        "\"gbps\":10.737,\"gbps_median\":9.761,\"cpb\":0.279,\"cv_pct\":12.34,"
-        "\"verified\":true,\"source\":\"linux\"}");
+    assert_string_equal(clear_record(line, sizeof(line), &r),
+                        "@hz {\"t\":\"clear\",\"v\":1,\"strategy\":\"rep_stosb\",\"chunk\":2097152,"
+                        "\"bytes\":1073741824,\"cache\":\"warm\",\"threads\":1,\"repeats\":5,"
+                        "\"min_ns\":100000000,\"median_ns\":110000000,\"max_ns\":130000000,"
+                        "\"gbps\":10.737,\"gbps_median\":9.761,\"cpb\":0.279,\"cv_pct\":12.34,"
+                        "\"verified\":true,\"source\":\"linux\"}");
 
     struct clear_result z = {.strategy = "avx512_nt", .cache = "cold", .source = "hugezero"};
     assert_string_equal(

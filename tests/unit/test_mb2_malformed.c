@@ -206,12 +206,9 @@ static void test_unusable_blocks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_tag_size),
-        cmocka_unit_test(test_tag_past_limit),
-        cmocka_unit_test(test_missing_end_tag),
-        cmocka_unit_test(test_map_entry_sizes),
-        cmocka_unit_test(test_strings),
-        cmocka_unit_test(test_overflowing_entries),
+        cmocka_unit_test(test_bad_tag_size),    cmocka_unit_test(test_tag_past_limit),
+        cmocka_unit_test(test_missing_end_tag), cmocka_unit_test(test_map_entry_sizes),
+        cmocka_unit_test(test_strings),         cmocka_unit_test(test_overflowing_entries),
         cmocka_unit_test(test_unusable_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

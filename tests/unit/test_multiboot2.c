@@ -82,12 +82,18 @@ static void test_efi_good(void **state)
     assert_memory_equal(bi.rsdp, rsdp_v2, 36);
     /* conventional memory and loader data merge into [1M, 9M) */
     static const struct ent want[] = {
-        {0, 0xa0000, MEM_USABLE},               {0xa0000, 0x100000, MEM_RESERVED},
-        {0x100000, 0x900000, MEM_USABLE},       {0x900000, 0x910000, MEM_ACPI},
-        {0x910000, 0x920000, MEM_NVS},          {0x920000, 0x940000, MEM_RESERVED},
-        {0x940000, 0x40000000, MEM_USABLE},     {0xffc00000, 0x100000000, MEM_RESERVED},
-        {0x100000000, 0x100100000, MEM_BAD},    {0x100100000, 0x180000000, MEM_USABLE},
-        {0x200000000, 0x240000000, MEM_PMEM},   {0x240000000, 0x240010000, MEM_RESERVED},
+        {0, 0xa0000, MEM_USABLE},
+        {0xa0000, 0x100000, MEM_RESERVED},
+        {0x100000, 0x900000, MEM_USABLE},
+        {0x900000, 0x910000, MEM_ACPI},
+        {0x910000, 0x920000, MEM_NVS},
+        {0x920000, 0x940000, MEM_RESERVED},
+        {0x940000, 0x40000000, MEM_USABLE},
+        {0xffc00000, 0x100000000, MEM_RESERVED},
+        {0x100000000, 0x100100000, MEM_BAD},
+        {0x100100000, 0x180000000, MEM_USABLE},
+        {0x200000000, 0x240000000, MEM_PMEM},
+        {0x240000000, 0x240010000, MEM_RESERVED},
     };
     check_ranges(want, 12);
     assert_int_equal(memmap_count_1g(&bi.map), 1);
@@ -179,10 +185,8 @@ static void test_modules(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bios_good),
-        cmocka_unit_test(test_efi_good),
-        cmocka_unit_test(test_efi_fallbacks),
-        cmocka_unit_test(test_acpi),
+        cmocka_unit_test(test_bios_good),     cmocka_unit_test(test_efi_good),
+        cmocka_unit_test(test_efi_fallbacks), cmocka_unit_test(test_acpi),
         cmocka_unit_test(test_modules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -139,7 +139,7 @@ static void test_illegal_zeroing_transitions(void **state)
     assert_int_equal(pool_take(&P, &i, &pre), POOL_OK); /* frame 0, ZEROING[fault] */
     struct snap s;
     take_snap(&s);
-    assert_int_equal(pool_zero_pause(&P, 0), POOL_ESTATE);     /* a fault cannot pause */
+    assert_int_equal(pool_zero_pause(&P, 0), POOL_ESTATE); /* a fault cannot pause */
     assert_int_equal(pool_zero_begin(&P, 0, ZERO_IDLE), POOL_ESTATE);
     assert_int_equal(pool_zero_frame(&P, 0, ZERO_IDLE), POOL_ESTATE); /* wrong owner */
     assert_int_equal(pool_zero_begin(&P, 1, ZERO_FAULT), POOL_EINVAL);
@@ -233,14 +233,30 @@ static void test_random_sequences_stay_balanced(void **state)
         take_snap(&s);
         int rc;
         switch (rand() % 8) {
-        case 0: rc = pool_take(&P, &out, &pre); break;
-        case 1: rc = pool_free(&P, i, rand() & 1); break;
-        case 2: rc = pool_zero_begin(&P, i, (enum zero_origin)(rand() % ZERO_NORIGINS)); break;
-        case 3: rc = pool_zero_step(&P, i, (uint64_t)(rand() % 5) * 8192, NULL); break;
-        case 4: rc = pool_zero_pause(&P, i); break;
-        case 5: rc = pool_zero_end(&P, i); break;
-        case 6: rc = pool_idle_chunk(&P, 24 * 1024, NULL); break;
-        default: rc = pool_zero_frame(&P, i, (enum zero_origin)(rand() % ZERO_NORIGINS)); break;
+        case 0:
+            rc = pool_take(&P, &out, &pre);
+            break;
+        case 1:
+            rc = pool_free(&P, i, rand() & 1);
+            break;
+        case 2:
+            rc = pool_zero_begin(&P, i, (enum zero_origin)(rand() % ZERO_NORIGINS));
+            break;
+        case 3:
+            rc = pool_zero_step(&P, i, (uint64_t)(rand() % 5) * 8192, NULL);
+            break;
+        case 4:
+            rc = pool_zero_pause(&P, i);
+            break;
+        case 5:
+            rc = pool_zero_end(&P, i);
+            break;
+        case 6:
+            rc = pool_idle_chunk(&P, 24 * 1024, NULL);
+            break;
+        default:
+            rc = pool_zero_frame(&P, i, (enum zero_origin)(rand() % ZERO_NORIGINS));
+            break;
         }
         if (rc != POOL_OK)
             assert_unchanged(&s);

@@ -29,9 +29,12 @@ static void test_policy_parse(void **state)
     assert_int_equal(p.batch, 1);
     assert_int_equal(pz_policy_parse("batch=4294967295", &p), 0);
     assert_int_equal(p.batch, 4294967295u);
-    static const char *const bad[] = {"",         "batch",       "batch=",  "batch=0",
-                                      "batch=4x", "batch=-1",    "batch= 2", "batch=4294967296",
-                                      "Idle",     "none ",       "on-free", "idle=1",
+    static const char *const bad[] = {"",         "batch",
+                                      "batch=",   "batch=0",
+                                      "batch=4x", "batch=-1",
+                                      "batch= 2", "batch=4294967296",
+                                      "Idle",     "none ",
+                                      "on-free",  "idle=1",
                                       "nonex",    "batch=99999999999999999999"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         p = (struct pz_policy_cfg){PZ_IDLE, 9};
@@ -60,16 +63,33 @@ static void test_parse_ns(void **state)
     static const struct {
         const char *s;
         uint64_t ns;
-    } good[] = {{"0", 0},           {"0s", 0},          {"250ns", 250},
-                {"10us", 10000},    {"100ms", 100000000}, {"2s", 2000000000},
-                {"007ms", 7000000}, {"18446744073709551615ns", UINT64_MAX}};
+    } good[] = {{"0", 0},
+                {"0s", 0},
+                {"250ns", 250},
+                {"10us", 10000},
+                {"100ms", 100000000},
+                {"2s", 2000000000},
+                {"007ms", 7000000},
+                {"18446744073709551615ns", UINT64_MAX}};
     for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
         assert_int_equal(pz_parse_ns(good[i].s, UINT64_MAX, &ns), 0);
         assert_int_equal(ns, good[i].ns);
     }
-    static const char *const bad[] = {"",     "5",     "ms",   "1.5s", "10 ms", "-1s", "+1s",
-                                      "10m",  "10S",   "1sec", "s1",   " 1s",   "1s ",
-                                      "18446744073709551616ns", "18446744073709551615us"};
+    static const char *const bad[] = {"",
+                                      "5",
+                                      "ms",
+                                      "1.5s",
+                                      "10 ms",
+                                      "-1s",
+                                      "+1s",
+                                      "10m",
+                                      "10S",
+                                      "1sec",
+                                      "s1",
+                                      " 1s",
+                                      "1s ",
+                                      "18446744073709551616ns",
+                                      "18446744073709551615us"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         ns = 42;
         assert_int_equal(pz_parse_ns(bad[i], UINT64_MAX, &ns), -1);

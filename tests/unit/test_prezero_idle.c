@@ -24,7 +24,7 @@ static void test_vm_boot_idle_lead(void **state)
     assert_int_equal(P.c.taken_prezeroed, 2);
     assert_int_equal(P.c.bytes_zeroed[ZERO_IDLE], 11 * CHUNK);
     assert_int_equal(P.c.bytes_zeroed[ZERO_FAULT], (FB - 3 * CHUNK) + FB);
-    assert_int_equal(P.c.zero_paused, 9); /* 3 per frame touched by idle */
+    assert_int_equal(P.c.zero_paused, 9);  /* 3 per frame touched by idle */
     assert_int_equal(P.c.zero_resumed, 9); /* 3 + 3 + 2 by idle, 1 by the fault */
     assert_int_equal(t.total, 4 * FC + (FB - 3 * CHUNK) + FB);
 }
@@ -134,8 +134,10 @@ static void test_parallel_populate(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vm_boot_idle_lead), cmocka_unit_test(test_idle_loop_edges),
-        cmocka_unit_test(test_restart_idle),      cmocka_unit_test(test_parallel_populate),
+        cmocka_unit_test(test_vm_boot_idle_lead),
+        cmocka_unit_test(test_idle_loop_edges),
+        cmocka_unit_test(test_restart_idle),
+        cmocka_unit_test(test_parallel_populate),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -44,7 +44,7 @@ static struct bootinfo bi;
 
 /* QEMU -m 2G's PVH memory map (the E820 table it also gives SeaBIOS). */
 static const struct memmap_entry qemu_2g[] = {
-    {0, 0x9fc00, 1, 0},           {0x9fc00, 0x400, 2, 0},     {0xf0000, 0x10000, 2, 0},
+    {0, 0x9fc00, 1, 0},           {0x9fc00, 0x400, 2, 0},      {0xf0000, 0x10000, 2, 0},
     {0x100000, 0x7fee0000, 1, 0}, {0x7ffe0000, 0x20000, 2, 0}, {0xfeffc000, 0x4000, 2, 0},
     {0xfffc0000, 0x40000, 2, 0},
 };
@@ -302,14 +302,10 @@ static void test_bootinfo_helpers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_qemu_good),
-        cmocka_unit_test(test_bad_header),
-        cmocka_unit_test(test_version0),
-        cmocka_unit_test(test_bad_pointers),
-        cmocka_unit_test(test_cmdline),
-        cmocka_unit_test(test_limits_on_counts),
-        cmocka_unit_test(test_overflows),
-        cmocka_unit_test(test_rsdp),
+        cmocka_unit_test(test_qemu_good),        cmocka_unit_test(test_bad_header),
+        cmocka_unit_test(test_version0),         cmocka_unit_test(test_bad_pointers),
+        cmocka_unit_test(test_cmdline),          cmocka_unit_test(test_limits_on_counts),
+        cmocka_unit_test(test_overflows),        cmocka_unit_test(test_rsdp),
         cmocka_unit_test(test_bootinfo_helpers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

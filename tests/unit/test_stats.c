@@ -198,10 +198,14 @@ static void test_isqrt(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_empty_and_single), cmocka_unit_test(test_odd_even),
-        cmocka_unit_test(test_flat_and_zero),    cmocka_unit_test(test_many_samples),
-        cmocka_unit_test(test_extreme_values),   cmocka_unit_test(test_sort_matches_qsort),
-        cmocka_unit_test(test_percentile),       cmocka_unit_test(test_rates),
+        cmocka_unit_test(test_empty_and_single),
+        cmocka_unit_test(test_odd_even),
+        cmocka_unit_test(test_flat_and_zero),
+        cmocka_unit_test(test_many_samples),
+        cmocka_unit_test(test_extreme_values),
+        cmocka_unit_test(test_sort_matches_qsort),
+        cmocka_unit_test(test_percentile),
+        cmocka_unit_test(test_rates),
         cmocka_unit_test(test_isqrt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,11 +3,11 @@
  * published vectors, the fixed-point ln against libm, the exponential
  * distribution's moments, and the exact event streams of each workload.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 
 #include <cmocka.h>
 
@@ -108,8 +108,8 @@ static void test_exp_mean_and_shape(void **state)
         above += t > mean;
     }
     long double m = sum / n, sd = sqrtl(sq / n - m * m);
-    assert_true(fabsl(m / mean - 1) < 0.02L);  /* mean within 2% */
-    assert_true(fabsl(sd / mean - 1) < 0.03L); /* exponential: sd == mean */
+    assert_true(fabsl(m / mean - 1) < 0.02L);                      /* mean within 2% */
+    assert_true(fabsl(sd / mean - 1) < 0.03L);                     /* exponential: sd == mean */
     assert_true(fabsl((long double)above / n - expl(-1)) < 0.01L); /* P(T > mean) = 1/e */
 }
 

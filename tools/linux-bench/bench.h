@@ -26,12 +26,12 @@
 #define LB_MAX_STRATEGIES 32
 
 struct bench_opts {
-    uint64_t size;                        /* bytes cleared per repeat */
-    uint64_t chunks[LB_MAX_CHUNKS];       /* bytes per call */
+    uint64_t size;                  /* bytes cleared per repeat */
+    uint64_t chunks[LB_MAX_CHUNKS]; /* bytes per call */
     size_t n_chunks;
     const struct clear_strategy *strategies[LB_MAX_STRATEGIES];
     size_t n_strategies;
-    unsigned repeats;                     /* timed repeats (a warm-up comes first) */
+    unsigned repeats; /* timed repeats (a warm-up comes first) */
     bool quick;
 };
 
@@ -39,16 +39,16 @@ enum backing { BACKING_HUGETLB_1G, BACKING_HUGETLB_2M, BACKING_THP, BACKING_COUN
 
 struct region {
     uint8_t *base;
-    size_t size;        /* bytes used (opts.size) */
-    size_t map_bytes;   /* bytes mapped: size rounded up to page_bytes */
-    size_t page_bytes;  /* huge page size of the backing */
+    size_t size;       /* bytes used (opts.size) */
+    size_t map_bytes;  /* bytes mapped: size rounded up to page_bytes */
+    size_t page_bytes; /* huge page size of the backing */
     enum backing backing;
     /* Linux's fault path: mmap + first write to every page, per repeat. */
     unsigned repeats;
     struct stats fault_ns; /* ns per repeat */
     uint64_t fault_min_cyc;
     uint64_t mmap_ns_median; /* the mmap() call alone */
-    uint64_t thp_bytes;   /* THP backing: AnonHugePages of the process after the touch */
+    uint64_t thp_bytes;      /* THP backing: AnonHugePages of the process after the touch */
 };
 
 /* Pass/fail/skip counters behind the summary record. */

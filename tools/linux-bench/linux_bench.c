@@ -28,7 +28,6 @@
 #include "kernel/cpu_record.h"
 #include "lib/record.h"
 
-
 #define DEFAULT_SIZE (1ull << 30)
 #define DEFAULT_CHUNKS "4K,2M,32M,1G"
 #define QUICK_SIZE (8ull << 20)
@@ -89,10 +88,26 @@ static int parse_size(const char *s, uint64_t *out)
     if (errno == ERANGE)
         return -1;
     switch (*end) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    case 't': case 'T': shift = 40; end++; break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        end++;
+        break;
+    case 't':
+    case 'T':
+        shift = 40;
+        end++;
+        break;
     }
     if (*end || v == 0 || v > (UINT64_MAX >> shift))
         return -1;
@@ -109,8 +124,9 @@ static void usage(FILE *f)
                "  --strategies LIST names or 'all' (default all):");
     for (size_t i = 0; i < clear_strategy_count; i++)
         fprintf(f, "%s%s", i % 7 ? " " : "\n                      ", clear_strategies[i].name);
-    fprintf(f, "\n  --repeats N       timed repeats after one warm-up, 1..%d (default 5)\n"
-               "  --quick           8M region, chunks " QUICK_CHUNKS ", 2 repeats (for tests)\n",
+    fprintf(f,
+            "\n  --repeats N       timed repeats after one warm-up, 1..%d (default 5)\n"
+            "  --quick           8M region, chunks " QUICK_CHUNKS ", 2 repeats (for tests)\n",
             LB_MAX_REPEATS);
 }
 
@@ -168,11 +184,13 @@ static void parse_strategies(struct bench_opts *o, const char *list)
 
 static void parse_options(struct bench_opts *o, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"size", required_argument, NULL, 's'},       {"chunks", required_argument, NULL, 'c'},
-        {"strategies", required_argument, NULL, 'S'}, {"repeats", required_argument, NULL, 'r'},
-        {"quick", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"size", required_argument, NULL, 's'},
+                                             {"chunks", required_argument, NULL, 'c'},
+                                             {"strategies", required_argument, NULL, 'S'},
+                                             {"repeats", required_argument, NULL, 'r'},
+                                             {"quick", no_argument, NULL, 'q'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     const char *size = NULL, *chunks = NULL, *strategies = "all", *repeats = NULL;
     int ch;
 
@@ -180,12 +198,24 @@ static void parse_options(struct bench_opts *o, int argc, char **argv)
     memset(o, 0, sizeof(*o));
     while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
         switch (ch) {
-        case 's': size = optarg; break;
-        case 'c': chunks = optarg; break;
-        case 'S': strategies = optarg; break;
-        case 'r': repeats = optarg; break;
-        case 'q': o->quick = true; break;
-        case 'h': usage(stdout); exit(0);
+        case 's':
+            size = optarg;
+            break;
+        case 'c':
+            chunks = optarg;
+            break;
+        case 'S':
+            strategies = optarg;
+            break;
+        case 'r':
+            repeats = optarg;
+            break;
+        case 'q':
+            o->quick = true;
+            break;
+        case 'h':
+            usage(stdout);
+            exit(0);
         default:
             die_usage("bad option or missing value: %s", argv[optind - 1]);
         }
@@ -231,7 +261,8 @@ static void header_record(int argc, char **argv, const struct region *r)
     rec_str(&rec, "cmdline", cmd);
     rec_cpu_members(&rec);
     rec_obj_begin(&rec, "mem");
-    rec_u64(&rec, "usable_bytes", (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE));
+    rec_u64(&rec, "usable_bytes",
+            (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE));
     rec_u64(&rec, "frames_1g", r->backing == BACKING_HUGETLB_1G ? r->map_bytes >> 30 : 0);
     rec_u64(&rec, "ranges", 0);
     rec_str(&rec, "source", "linux");
@@ -253,8 +284,8 @@ static int summary_record(const struct tally *t, int status)
     rec_u64(&r, "status", (uint64_t)status);
     rec_str(&r, "status_name", names[status]);
     lb_emit(rec_end(&r));
-    printf("linux-bench: %u passed, %u failed, %u skipped: exit status %d (%s)\n", t->pass,
-           t->fail, t->skip, status, names[status]);
+    printf("linux-bench: %u passed, %u failed, %u skipped: exit status %d (%s)\n", t->pass, t->fail,
+           t->skip, status, names[status]);
     return status;
 }
 
@@ -283,15 +314,16 @@ int main(int argc, char **argv)
         rec_begin(&rec, buf, sizeof(buf), "config");
         rec_str(&rec, "option", "--size");
         rec_str(&rec, "value", lb_size_str(o.size, a, sizeof(a)));
-        rec_str(&rec, "error", "no hugetlb, THP or plain anonymous region of this size could be mapped");
+        rec_str(&rec, "error",
+                "no hugetlb, THP or plain anonymous region of this size could be mapped");
         rec_str(&rec, "accepted", "a size this machine can map");
         lb_emit(rec_end(&rec));
         return summary_record(&t, 3);
     }
     header_record(argc, argv, &r);
     printf("region: %s at %p, %s used of %zu mapped, pinned to CPU %d, %u repeats + 1 warm-up\n",
-           backing_name(r.backing), (void *)r.base, lb_size_str(r.size, a, sizeof(a)),
-           r.map_bytes, cpu, o.repeats);
+           backing_name(r.backing), (void *)r.base, lb_size_str(r.size, a, sizeof(a)), r.map_bytes,
+           cpu, o.repeats);
     region_report(&r);
     measure_all(&o, &r, &t);
     region_unmap(&r);

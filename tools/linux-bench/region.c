@@ -68,8 +68,8 @@ static long read_pool(const char *dir, const char *file)
 /* THP: over-map by one huge page, trim to a 2 MiB-aligned window, advise. */
 static void *map_thp(size_t len)
 {
-    uint8_t *raw = mmap(NULL, len + SZ_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                        -1, 0);
+    uint8_t *raw =
+        mmap(NULL, len + SZ_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED)
         return NULL;
     uint8_t *p = (uint8_t *)(((uintptr_t)raw + SZ_2M - 1) & ~(uintptr_t)(SZ_2M - 1));

@@ -7,6 +7,8 @@
 #   make run        boot in QEMU (KVM if usable, else TCG); BOOT=direct|iso|uefi|pxe
 #   make test       every test: host unit tests, tool tests, QEMU boot tests
 #   make bench      the long measurements under KVM (not tests)
+#   make format     clang-format -i every C file; make format-check (part of
+#                   make test) fails on any file .clang-format would change
 #   make qemu-gdb   direct boot, QEMU waits for gdb on :1234
 #
 # Toolchain: the host gcc by default; CROSS=x86_64-elf- or CC=clang also work.
@@ -56,7 +58,7 @@ include tests/rules.mk
 
 KOBJS := $(KERNEL_ASM:%.asm=$(B)/k/%.asm.o) $(KERNEL_C:%.c=$(B)/k/%.o)
 
-.PHONY: all iso pxe run test test-unit test-boot bench qemu-gdb deps clean
+.PHONY: all iso pxe run test test-unit test-boot bench qemu-gdb deps clean format format-check
 all: $(B)/hugezero.elf $(B)/hugezero.iso
 
 # Version and commit as a generated header, rewritten only when they change,
@@ -100,7 +102,7 @@ run:
 
 test:
 	@tools/deps.sh
-	@$(MAKE) --no-print-directory all pxe host-tests linux-bench
+	@$(MAKE) --no-print-directory format-check all pxe host-tests linux-bench
 	tests/run-all
 
 test-unit: host-tests
@@ -120,6 +122,17 @@ qemu-gdb: $(B)/hugezero.elf
 
 deps:
 	@tools/deps.sh
+
+# The C style is .clang-format (clang-format 14, Debian 12's); every C file
+# of the tree, kernel, host tests and tools alike (build/ aside).
+CLANG_FORMAT ?= clang-format
+FORMAT_C = $(shell find . -path ./$(B) -prune -o -path ./.git -prune -o -name '*.[ch]' -print | sort)
+format:
+	@$(CLANG_FORMAT) -i $(FORMAT_C)
+
+format-check:
+	@$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_C) || \
+		{ echo "format-check: C files differ from .clang-format; run 'make format'" >&2; exit 1; }
 
 clean:
 	rm -rf $(B)

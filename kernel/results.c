@@ -5,6 +5,7 @@
 #include "arch/cpu.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
+#include "kernel/lava.h"
 #include "kernel/power.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
@@ -90,6 +91,7 @@ _Noreturn void hz_exit(enum hz_status s)
     rec_u64(&r, "status", (uint64_t)s);
     rec_str(&r, "status_name", status_name(s));
     record_emit(&r);
+    lava_print(); /* results=lava: after the last record, before the status line */
     kprintf("hugezero: exit status %d (%s)\n", (int)s, status_name(s));
 
     switch (on_exit_mode) {

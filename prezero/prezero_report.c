@@ -5,6 +5,7 @@
  */
 #include "arch/tsc.h"
 #include "kernel/console.h"
+#include "kernel/lava.h"
 #include "lib/fmt.h"
 #include "lib/record.h"
 #include "prezero/prezero.h"
@@ -73,6 +74,9 @@ void pz_report_run(const struct pz_result *r)
     rec_bool(&x, "verified", r->verified);
     rec_bool(&x, "clock_reliable", tsc_reliable());
     record_emit(&x);
+    if (r->verified) /* results=lava: median fault latency, ns -> us x 1000 */
+        lava_measure(LAVA_MIN, r->lat.p50, "us", "prezero.%s.%s.fault_p50", wl_kind_names[w->kind],
+                     pz_policy_name(r->cfg.policy.kind));
 
     char tot[16], pop[16], p50[16], p99[16], pre[16], idz[16], idl[16];
     pz_format_ns(tot, sizeof(tot), t->total);

@@ -24,7 +24,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from hzlib import qemu, records  # noqa: E402
+from hzlib import probe, qemu, records  # noqa: E402
 
 
 def hz_run(outdir, args, mem, hugepages):
@@ -71,8 +71,9 @@ def main():
     out.mkdir(parents=True)
     mem = "6G"
     huge = qemu.hugetlbfs_mount() is not None and qemu.hugepages_free() >= qemu.parse_size(mem)
-    if not qemu.kvm_usable():
-        print("bench: /dev/kvm is not usable: running under TCG, figures are emulator timings")
+    problem = probe.kvm_problem()
+    if problem:
+        print("bench: KVM unusable (%s): running under TCG, figures are emulator timings" % problem)
     print("bench: guest RAM from %s" % ("hugetlbfs" if huge else "ordinary host pages (no free huge pages)"))
 
     hz = hz_run(out / "clear", ["run=clear"], mem, huge)

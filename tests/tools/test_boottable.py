@@ -103,11 +103,13 @@ class Checks(unittest.TestCase):
         self.assertEqual(errs, ["no record matching: config option=bogus",
                                 "serial log does not match /exit status 3/"])
 
-    def test_kvm_case_skips_without_kvm(self):
+    def test_kvm_case_skips_only_without_kvm(self):
         from unittest import mock
-        with mock.patch.object(boot.qemu, "kvm_usable", return_value=False):
-            self.assertEqual(boot.run_case(case("[k]\naccel = kvm\n")),
-                             ("SKIP", ["/dev/kvm not usable"], 0.0))
+        with tempfile.TemporaryDirectory() as d, \
+                mock.patch.object(boot.probe, "kvm_problem", return_value="/dev/kvm: busy"):
+            verdict, details, _ = boot.run_case(case("[k]\naccel = kvm\n"), outbase=d)
+            self.assertEqual(os.listdir(d), [])  # nothing ran, no results folder
+        self.assertEqual((verdict, details), ("SKIP", ["--accel kvm: KVM unusable: /dev/kvm: busy"]))
 
 
 if __name__ == "__main__":

@@ -42,7 +42,8 @@ def cmd_run(a):
         outdir = None
         outdir = runner.new_results_dir(a.results, a.boot)
         console = None if a.quiet else runner.Console()
-        out = runner.boot(cfg, outdir, a.timeout, console)
+        out = runner.boot(cfg, outdir, a.timeout, console,
+                          say=lambda text: print("hz: " + text, file=sys.stderr, flush=True))
     except qemu.ConfigError as e:
         print("hz: %s" % e, file=sys.stderr)
         if outdir and not os.path.exists(os.path.join(outdir, "serial.log")):
@@ -134,7 +135,7 @@ def parser():
     r = sub.add_parser("run", help="boot build/hugezero.elf in QEMU and save a results folder")
     r.add_argument("--boot", choices=qemu.BOOTS, default="direct")
     r.add_argument("--accel", choices=("auto", "kvm", "tcg"), default="auto")
-    r.add_argument("--cpu", help="QEMU -cpu model (default: host under KVM, max under TCG)")
+    r.add_argument("--cpu", help="QEMU -cpu model (default: probed under KVM, max under TCG)")
     r.add_argument("-m", dest="mem", default="4G", help="guest RAM (QEMU -m, default 4G)")
     r.add_argument("--smp", type=int, default=1)
     r.add_argument("--machine", default="q35", help="QEMU machine type (default q35)")

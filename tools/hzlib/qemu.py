@@ -69,24 +69,6 @@ class BootConfig:
         self.extra = list(extra or [])
 
 
-def kvm_usable():
-    """True when /dev/kvm opens read-write (exists, permitted, not busy)."""
-    try:
-        fd = os.open("/dev/kvm", os.O_RDWR | os.O_CLOEXEC)
-    except OSError:
-        return False
-    os.close(fd)
-    return True
-
-
-def resolve_accel(accel):
-    if accel == "auto":
-        return "kvm" if kvm_usable() else "tcg"
-    if accel == "kvm" and not kvm_usable():
-        raise ConfigError("--accel kvm: /dev/kvm is missing or not usable (open O_RDWR failed)")
-    return accel
-
-
 def parse_size(s):
     """Bytes in a QEMU -m size: a number with optional K/M/G/T suffix
     (powers of 1024); no suffix means MiB as in QEMU. ValueError if bad."""
@@ -211,11 +193,9 @@ def prepare(cfg, workdir):
     return out
 
 
-def command(cfg, media, accel):
-    """The full QEMU argv: common devices + accel/CPU/memory + media."""
-    # +invtsc: QEMU hides the invariant-TSC bit by default (it blocks
-    # migration); hugezero needs it to call its timings reliable.
-    cpu = cfg.cpu or ("host,+invtsc" if accel == "kvm" else "max")
+def command(cfg, media, accel, cpu):
+    """The full QEMU argv: common devices + accel/CPU/memory + media. accel
+    and cpu come from probe.choose(), the one place that picks them."""
     argv = [QEMU, "-nodefaults", "-machine", cfg.machine, "-accel", accel, "-cpu", cpu,
             "-m", str(cfg.mem), "-smp", str(cfg.smp) + (",maxcpus=%d" % cfg.maxcpus if cfg.maxcpus else ""),
             "-display", "none", "-vga", "none", "-no-reboot", "-monitor", "none",

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from . import ROOT, qemu, records as rec, results
+from . import ROOT, probe, qemu, records as rec, results
 
 TIMEOUT = 124
 NO_STATUS = 125
@@ -188,19 +188,24 @@ def new_results_dir(base, boot):
             path = os.path.join(base, "%s-%s-%d" % (stamp, boot, n))
 
 
-def boot(cfg, outdir, timeout, console=None):
+def boot(cfg, outdir, timeout, console=None, say=None):
     """Boot cfg once; write serial.log, qemu.stderr, records.jsonl,
-    summary.csv and meta.json into outdir. Raises qemu.ConfigError when the
-    run cannot be set up."""
+    summary.csv and meta.json into outdir. The accelerator and -cpu model
+    come from probe.choose(); say(text), when given, gets its line (and a
+    note before a probe). Raises qemu.ConfigError (probe.KvmUnusable
+    included) when the run cannot be set up."""
+    choice = probe.choose(cfg, say)
     os.makedirs(outdir, exist_ok=True)
-    accel = qemu.resolve_accel(cfg.accel)
+    accel = choice.accel
+    if say:
+        say(choice.line())
     with tempfile.TemporaryDirectory(prefix="hz-run-") as work:
         media = qemu.prepare(cfg, work)
         if os.path.exists(os.path.join(work, "grub.cfg")):
             with open(os.path.join(work, "grub.cfg")) as src, \
                     open(os.path.join(outdir, "grub.cfg"), "w") as dst:
                 dst.write(src.read())
-        argv = qemu.command(cfg, media, accel)
+        argv = qemu.command(cfg, media, accel, choice.cpu)
         started = datetime.datetime.now(datetime.timezone.utc)
         rc, timed_out, elapsed = run_qemu(argv, timeout, os.path.join(outdir, "serial.log"),
                                           os.path.join(outdir, "qemu.stderr"), console)
@@ -215,7 +220,8 @@ def boot(cfg, outdir, timeout, console=None):
         "qemu_argv": argv, "qemu_cmdline": " ".join(shlex.quote(a) for a in argv),
         "qemu_version": qemu.version(), "host_cpu": host_cpu(),
         "host_kernel": platform.release(), "cmdline": cfg.args, "boot": cfg.boot,
-        "accel": accel, "mem": cfg.mem, "smp": cfg.smp, "timeout_s": timeout,
+        "accel": accel, "cpu_model": choice.cpu, "cpu_fallback_reason": choice.reason,
+        "mem": cfg.mem, "smp": cfg.smp, "timeout_s": timeout,
         "started_utc": started.strftime("%Y-%m-%dT%H:%M:%SZ"), "elapsed_s": round(elapsed, 3),
         "qemu_exit": rc, "timed_out": timed_out, "exit_status": status,
         "status_name": STATUS_NAMES.get(status, str(status)),
@@ -226,4 +232,4 @@ def boot(cfg, outdir, timeout, console=None):
         f.write("\n")
     return Outcome(status=status, qemu_rc=rc, timed_out=timed_out, elapsed=elapsed,
                    records=recs, diags=diags, outdir=outdir, argv=argv, accel=accel,
-                   stderr=stderr, meta=meta)
+                   stderr=stderr, meta=meta, choice=choice)

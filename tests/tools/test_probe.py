@@ -1,0 +1,212 @@
+"""tools/hzlib/probe.py: the KVM CPU-model probe, its cache and the
+messages for an unusable KVM, against a fake qemu-system-x86_64 on PATH.
+
+The fake imitates QEMU 7.2 on an AMD EPYC under nested KVM: `-cpu
+host,+invtsc` and `max` abort with "failed to set MSR 0x10a" (stderr, then
+SIGABRT); the models named in $FAKE_QEMU_OK (|-separated) boot and print a
+header and a summary record; any other model prints only warnings and exits
+1. Every boot appends its -cpu to $FAKE_QEMU_LOG.
+"""
+
+import errno
+import os
+import shutil
+import tempfile
+import unittest
+from unittest import mock
+
+import hztest  # noqa: F401  (import paths)
+from hzlib import probe, qemu
+
+FAKE_QEMU = r"""#!/bin/sh
+if [ "$1" = --version ]; then echo "QEMU emulator version ${FAKE_QEMU_VERSION:-7.2.0} (fake)"; exit 0; fi
+cpu= prev=
+for a in "$@"; do [ "$prev" = -cpu ] && cpu=$a; prev=$a; done
+if [ "$cpu" = help ]; then
+    printf 'Available CPUs:\nx86 EPYC-Milan          (alias configured by machine type)\n'
+    printf 'x86 EPYC-Milan-v1       AMD EPYC-Milan Processor\nx86 EPYC-Rome           (alias)\n'
+    printf 'x86 SapphireRapids      (alias)\nx86 max                 Enables all features\n'
+    exit 0
+fi
+echo "$cpu" >> "$FAKE_QEMU_LOG"
+if [ -n "$FAKE_KVM_INIT_FAIL" ]; then
+    echo "Could not access KVM kernel module: No such file or directory" >&2
+    echo "qemu-system-x86_64: failed to initialize kvm: No such file or directory" >&2
+    exit 1
+fi
+case "|$FAKE_QEMU_OK|" in *"|$cpu|"*)
+    printf '@hz {"t":"header","v":1}\r\n@hz {"t":"summary","v":1,"pass":0,"fail":0,"skip":0,"status":0}\r\n'
+    exit 1;;
+esac
+case "$cpu" in host,+invtsc|max)
+    echo "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69" >&2
+    echo "qemu-system-x86_64: ../../target/i386/kvm/kvm.c:3183: kvm_buf_set_msrs: Assertion failed." >&2
+    kill -ABRT $$;;
+esac
+echo "qemu-system-x86_64: warning: host doesn't support requested feature: CPUID.01H:ECX.pni [bit 0]" >&2
+exit 1
+"""
+
+ZEN4 = ("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
+        "model name\t: AMD EPYC\nstepping\t: 1\nflags\t\t: fpu sse2 avx512f\n\nprocessor\t: 1\n")
+
+
+class ProbeTest(unittest.TestCase):
+    def setUp(self):
+        self.d = tempfile.mkdtemp(prefix="hz-test-probe-")
+        self.addCleanup(shutil.rmtree, self.d)
+        fake = os.path.join(self.d, "bin", "qemu-system-x86_64")
+        os.makedirs(os.path.dirname(fake))
+        with open(fake, "w") as f:
+            f.write(FAKE_QEMU)
+        os.chmod(fake, 0o755)
+        self.log = os.path.join(self.d, "boots")
+        env = {"PATH": os.path.dirname(fake) + os.pathsep + os.environ["PATH"],
+               "FAKE_QEMU_LOG": self.log, "FAKE_QEMU_OK": "host,+invtsc,-arch-capabilities"}
+        patcher = mock.patch.dict(os.environ, env)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+        self.addCleanup(probe._failed.clear)
+        self.kernel = self.file("hugezero.elf", "")
+        self.dev = self.file("kvm", "")  # a regular file opens O_RDWR like a usable /dev/kvm
+        self.cpuinfo = self.file("cpuinfo", ZEN4)
+        self.cache = os.path.join(self.d, "build", "qemu-probe.json")
+
+    def file(self, name, text):
+        path = os.path.join(self.d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def boots(self):
+        if not os.path.exists(self.log):
+            return []
+        with open(self.log) as f:
+            return f.read().split()
+
+    def choose(self, accel="auto", cpu=None, dev=None):
+        cfg = qemu.BootConfig(accel=accel, cpu=cpu, kernel=self.kernel)
+        return probe.choose(cfg, cache=self.cache, dev=dev or self.dev, cpuinfo=self.cpuinfo)
+
+
+class Decision(ProbeTest):
+    def test_host_cpu_and_named_model(self):
+        cpu = probe.host_cpu(self.cpuinfo)
+        self.assertEqual((cpu["vendor"], cpu["family"], cpu["model"], cpu["stepping"], cpu["name"]),
+                         ("AuthenticAMD", 0x19, 0x11, 1, "AMD EPYC"))
+        self.assertEqual(probe.host_cpu_string(cpu),
+                         "AuthenticAMD family 0x19 model 0x11 stepping 1 (AMD EPYC)")
+        known = probe.qemu_models()
+        self.assertIn("EPYC-Milan-v1", known)
+        # QEMU 7.2 lacks EPYC-Genoa: the newest family-0x19 model it has is Milan.
+        self.assertEqual(probe.candidates(cpu, known),
+                         ["host,+invtsc", "host,+invtsc,-arch-capabilities",
+                          "EPYC-Milan,+invtsc", "max"])
+        self.assertEqual(probe.named_model(cpu, known + ["EPYC-Genoa"]), "EPYC-Genoa")
+        intel = {"vendor": "GenuineIntel", "family": 6}
+        self.assertEqual(probe.named_model(intel, known), "SapphireRapids")
+        self.assertEqual(probe.candidates({"vendor": "CentaurHauls", "family": 7}, known),
+                         ["host,+invtsc", "host,+invtsc,-arch-capabilities", "max"])
+
+    def test_msr_abort_falls_back_to_no_arch_capabilities(self):
+        c = self.choose()
+        self.assertEqual((c.accel, c.cpu), ("kvm", "host,+invtsc,-arch-capabilities"))
+        self.assertEqual(c.refused, [("host,+invtsc", "error: failed to set MSR 0x10a to 0x69")])
+        self.assertEqual(c.line(), "KVM, -cpu host,+invtsc,-arch-capabilities (probed): "
+                                   "host,+invtsc refused (error: failed to set MSR 0x10a to 0x69)")
+        self.assertEqual(self.boots(), ["host,+invtsc", "host,+invtsc,-arch-capabilities"])
+
+    def test_first_candidate_that_boots_has_no_reason(self):
+        os.environ["FAKE_QEMU_OK"] = "host,+invtsc"
+        c = self.choose(accel="kvm")
+        self.assertEqual((c.cpu, c.reason, c.refused), ("host,+invtsc", None, []))
+
+    def test_named_model_after_both_host_forms(self):
+        os.environ["FAKE_QEMU_OK"] = "EPYC-Milan,+invtsc"
+        c = self.choose()
+        self.assertEqual(c.cpu, "EPYC-Milan,+invtsc")
+        self.assertEqual(c.refused, [
+            ("host,+invtsc", "error: failed to set MSR 0x10a to 0x69"),
+            ("host,+invtsc,-arch-capabilities",
+             "QEMU exit status 1 without the kernel's summary record")])
+
+    def test_no_model_boots_is_an_error_not_tcg(self):
+        os.environ["FAKE_QEMU_OK"] = "none"
+        for accel in ("auto", "kvm"):
+            with self.assertRaisesRegex(qemu.ConfigError, "^no CPU model boots hugezero under KVM: "
+                                        r"host,\+invtsc refused \(error: failed to set MSR 0x10a"):
+                self.choose(accel)
+            self.assertEqual(len(self.boots()), 4)  # the failure is remembered, not re-probed
+        self.assertFalse(os.path.exists(self.cache))
+
+    def test_given_cpu_and_tcg_are_not_probed(self):
+        self.assertEqual(self.choose(cpu="EPYC-Rome").line(), "KVM, -cpu EPYC-Rome (--cpu)")
+        self.assertEqual(self.choose(accel="tcg").line(), "TCG, -cpu max (--accel tcg)")
+        self.assertEqual(self.boots(), [])
+
+
+class Cache(ProbeTest):
+    def test_second_choice_boots_nothing(self):
+        self.choose()
+        c = self.choose(accel="kvm")
+        self.assertEqual(c.cpu, "host,+invtsc,-arch-capabilities")
+        self.assertEqual(c.how, "probed earlier, %s" % os.path.relpath(self.cache))
+        self.assertIn("failed to set MSR 0x10a", c.reason)
+        self.assertEqual(len(self.boots()), 2)
+
+    def test_changed_host_or_qemu_probes_again(self):
+        self.choose()
+        self.file("cpuinfo", ZEN4.replace("model\t\t: 17", "model\t\t: 1"))  # now a Milan
+        os.environ["FAKE_QEMU_OK"] = "EPYC-Milan,+invtsc"
+        self.assertEqual(self.choose().cpu, "EPYC-Milan,+invtsc")
+        self.assertEqual(len(self.boots()), 2 + 3)
+        os.environ["FAKE_QEMU_VERSION"] = "8.2.2"
+        os.environ["FAKE_QEMU_OK"] = "host,+invtsc"
+        self.assertEqual(self.choose().cpu, "host,+invtsc")
+        self.assertEqual(len(self.boots()), 2 + 3 + 1)
+
+    def test_broken_cache_is_probed_again(self):
+        os.makedirs(os.path.dirname(self.cache))
+        with open(self.cache, "w") as f:
+            f.write("{not json")
+        self.assertEqual(self.choose().cpu, "host,+invtsc,-arch-capabilities")
+        self.assertEqual(len(self.boots()), 2)
+
+
+class Unusable(ProbeTest):
+    def test_missing_device_names_the_cause(self):
+        dev = os.path.join(self.d, "no-kvm")
+        self.assertEqual(probe.kvm_problem(dev, self.cpuinfo),
+                         "%s does not exist: the CPU shows no svm or vmx flag: hardware "
+                         "virtualisation is off in the firmware or not given to this VM" % dev)
+        svm = self.file("cpuinfo-svm", ZEN4.replace("avx512f", "avx512f svm"))
+        self.assertIn("kvm_amd or kvm_intel module is not loaded", probe.kvm_problem(dev, svm))
+
+    def test_permission_and_busy(self):
+        for err, want in ((errno.EACCES, "permission denied (add this user to group kvm"),
+                          (errno.EBUSY, "is busy: another hypervisor")):
+            with mock.patch("os.open", side_effect=OSError(err, os.strerror(err))):
+                self.assertIn(want, probe.kvm_problem("/dev/kvm", self.cpuinfo))
+        self.assertIsNone(probe.kvm_problem(self.dev, self.cpuinfo))
+
+    def test_auto_runs_tcg_and_kvm_fails_with_the_line(self):
+        dev = os.path.join(self.d, "no-kvm")
+        c = self.choose(accel="auto", dev=dev)
+        self.assertEqual((c.accel, c.cpu), ("tcg", "max"))
+        self.assertEqual(c.line(), "TCG, -cpu max (--accel auto): KVM unusable: %s" %
+                         probe.kvm_problem(dev, self.cpuinfo))
+        with self.assertRaisesRegex(probe.KvmUnusable, "^--accel kvm: KVM unusable: .*does not exist"):
+            self.choose(accel="kvm", dev=dev)
+        self.assertEqual(self.boots(), [])
+
+    def test_qemu_cannot_start_kvm(self):
+        os.environ["FAKE_KVM_INIT_FAIL"] = "1"
+        c = self.choose()
+        self.assertEqual(c.accel, "tcg")
+        self.assertEqual(c.reason, "KVM unusable: QEMU cannot start KVM: "
+                                   "Could not access KVM kernel module: No such file or directory")
+        self.assertEqual(len(self.boots()), 1)  # no further models tried
+
+
+if __name__ == "__main__":
+    unittest.main()

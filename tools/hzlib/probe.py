@@ -1,0 +1,288 @@
+"""Which accelerator and QEMU -cpu model boot hugezero on this host.
+
+Every QEMU boot (`hz run`, the boot tests, `make bench`) takes its
+accelerator and CPU model from choose(); nothing else picks a -cpu.
+
+KVM. QEMU's `-cpu host` copies the host CPU, and QEMU then sets MSRs for it
+that a hypervisor underneath may refuse: on an AMD EPYC under nested KVM,
+QEMU 7.2 aborts with "failed to set MSR 0x10a" (IA32_ARCH_CAPABILITIES,
+SDM Vol. 4 §2.1, an Intel MSR that KVM emulates). So before the first KVM
+boot, the kernel is booted once with `run=none` under each candidate, in
+this order, and the first that reaches the kernel's `summary` record wins:
+
+  1. host,+invtsc
+  2. host,+invtsc,-arch-capabilities
+  3. the newest named model of the host's vendor and family that this QEMU
+     lists in `-cpu help` (NAMED below), with +invtsc
+  4. max
+
+(+invtsc: QEMU hides the invariant-TSC bit, CPUID 0x80000007 EDX bit 8, by
+default because it blocks migration; hugezero needs it to trust its clock.)
+The answer is cached in build/qemu-probe.json per (QEMU version, host CPU
+model string, host kernel release, hugezero version); any change re-probes.
+
+KVM unusable (no /dev/kvm, no permission, busy, or QEMU cannot initialise
+it): one line names the cause. `--accel auto` then runs TCG with `-cpu max`;
+`--accel kvm` fails with that line (KvmUnusable).
+"""
+
+import errno
+import fcntl
+import json
+import os
+import platform
+import re
+import subprocess
+import tempfile
+import threading
+
+from . import BUILD, qemu, records
+
+CACHE = os.path.join(BUILD, "qemu-probe.json")
+PROBE_TIMEOUT = 90  # seconds per candidate; run=none takes ~10 s under nested KVM
+PROBE_MEM = "256M"
+HOST = ("host,+invtsc", "host,+invtsc,-arch-capabilities")
+
+# Named QEMU models per (CPUID vendor, family), newest first; the first one
+# this QEMU lists is tried (QEMU 7.2 knows EPYC-Milan but not EPYC-Genoa).
+NAMED = {
+    ("AuthenticAMD", 0x1a): ("EPYC-Turin", "EPYC-Genoa", "EPYC-Milan"),
+    ("AuthenticAMD", 0x19): ("EPYC-Genoa", "EPYC-Milan"),
+    ("AuthenticAMD", 0x17): ("EPYC-Rome", "EPYC"),
+    ("AuthenticAMD", 0x15): ("Opteron_G5", "Opteron_G4"),
+    ("HygonGenuine", 0x18): ("Dhyana",),
+    ("GenuineIntel", 0x6): ("GraniteRapids", "SapphireRapids", "Cooperlake", "Icelake-Server",
+                            "Cascadelake-Server", "Skylake-Server", "Broadwell", "Haswell",
+                            "IvyBridge", "SandyBridge", "Westmere", "Nehalem"),
+}
+
+# QEMU's own words when the KVM accelerator itself cannot start.
+_KVM_INIT = re.compile(r"could not access kvm kernel module|failed to initiali[sz]e kvm", re.I)
+
+
+class KvmUnusable(qemu.ConfigError):
+    """KVM cannot start at all; the message is one line naming the cause."""
+
+
+class Choice:
+    """accel "kvm" or "tcg"; cpu the -cpu argument; reason why this is not
+    the first choice (None when it is); refused [(model, QEMU's error)];
+    how the choice was made ("probed", "--cpu", "--accel auto", ...)."""
+
+    def __init__(self, accel, cpu, how, reason=None, refused=()):
+        self.accel, self.cpu, self.how = accel, cpu, how
+        self.reason, self.refused = reason, list(refused)
+
+    def line(self):
+        """The one line printed before a boot, e.g. "KVM, -cpu
+        host,+invtsc,-arch-capabilities (probed): host,+invtsc refused
+        (error: failed to set MSR 0x10a to 0x69)"."""
+        text = "%s, -cpu %s (%s)" % (self.accel.upper(), self.cpu, self.how)
+        return text + (": " + self.reason if self.reason else "")
+
+
+def kvm_problem(dev="/dev/kvm", cpuinfo="/proc/cpuinfo"):
+    """None when dev opens read-write, else one line naming the cause."""
+    try:
+        fd = os.open(dev, os.O_RDWR | os.O_CLOEXEC)
+    except OSError as e:
+        if e.errno == errno.ENOENT:
+            flags = host_cpu(cpuinfo).get("flags", ())
+            if "svm" in flags or "vmx" in flags:
+                why = "the kvm_amd or kvm_intel module is not loaded (modprobe kvm_amd or kvm_intel)"
+            else:
+                why = ("the CPU shows no svm or vmx flag: hardware virtualisation is off in the "
+                       "firmware or not given to this VM")
+            return "%s does not exist: %s" % (dev, why)
+        if e.errno in (errno.EACCES, errno.EPERM):
+            return ("%s: permission denied (add this user to group kvm: "
+                    "sudo adduser $USER kvm, then log in again)" % dev)
+        if e.errno == errno.EBUSY:
+            return "%s is busy: another hypervisor holds the virtualisation extensions" % dev
+        return "%s: %s" % (dev, e.strerror)
+    os.close(fd)
+    return None
+
+
+def host_cpu(cpuinfo="/proc/cpuinfo"):
+    """The first CPU of /proc/cpuinfo: vendor, family, model, stepping
+    (ints), name (model name) and flags (set); {} if unreadable."""
+    out = {}
+    try:
+        with open(cpuinfo) as f:
+            for line in f:
+                if not line.strip():
+                    break
+                key, _, val = line.partition(":")
+                key, val = key.strip(), val.strip()
+                if key == "vendor_id":
+                    out["vendor"] = val
+                elif key in ("cpu family", "model", "stepping") and val.isdigit():
+                    out[key.replace("cpu ", "")] = int(val)
+                elif key == "model name":
+                    out["name"] = val
+                elif key == "flags":
+                    out["flags"] = set(val.split())
+    except OSError:
+        pass
+    return out
+
+
+def host_cpu_string(cpu):
+    """"AuthenticAMD family 0x19 model 0x11 stepping 1 (AMD EPYC)"."""
+    return "%s family %#x model %#x stepping %s (%s)" % (
+        cpu.get("vendor", "?"), cpu.get("family", 0), cpu.get("model", 0),
+        cpu.get("stepping", "?"), cpu.get("name", "?"))
+
+
+def qemu_models():
+    """The x86 CPU model names `qemu-system-x86_64 -cpu help` lists."""
+    try:
+        p = subprocess.run([qemu.QEMU, "-cpu", "help"], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [l.split()[1] for l in p.stdout.decode(errors="replace").splitlines()
+            if l.startswith("x86 ") and len(l.split()) > 1]
+
+
+def named_model(cpu, known):
+    """The newest NAMED model for cpu's vendor and family in `known`, or None."""
+    for name in NAMED.get((cpu.get("vendor"), cpu.get("family")), ()):
+        if name in known:
+            return name
+    return None
+
+
+def candidates(cpu, known):
+    """The -cpu arguments to try under KVM, in order (module comment)."""
+    named = named_model(cpu, known)
+    return list(HOST) + ([named + ",+invtsc"] if named else []) + ["max"]
+
+
+def qemu_error(stderr, rc, timed_out, timeout=PROBE_TIMEOUT):
+    """QEMU's first line that is not a warning, without the program name;
+    else what happened instead of the summary record."""
+    for line in stderr.splitlines():
+        line = re.sub(r"^\S*qemu-system-x86_64: ", "", line.strip())
+        if line and not line.startswith("warning:"):
+            return line
+    if timed_out:
+        return "no summary record within %g s" % timeout
+    if rc is None:
+        return "the guest stopped (KVM internal error)"
+    if rc < 0:
+        return "QEMU killed by signal %d" % -rc
+    return "QEMU exit status %d without the kernel's summary record" % rc
+
+
+def try_model(kernel, cpu, timeout=PROBE_TIMEOUT):
+    """Boot kernel with run=none under KVM and -cpu cpu; None when the
+    summary record arrives, else QEMU's reason (qemu_error)."""
+    from . import runner  # runner.boot calls choose(): import at use, not load
+    cfg = qemu.BootConfig(accel="kvm", mem=PROBE_MEM, args="run=none", prealloc=False,
+                          kernel=kernel)
+    with tempfile.TemporaryDirectory(prefix="hz-probe-") as work:
+        argv = qemu.command(cfg, qemu.prepare(cfg, work), "kvm", cpu)
+        serial, err = os.path.join(work, "serial.log"), os.path.join(work, "stderr")
+        rc, timed_out, _ = runner.run_qemu(argv, timeout, serial, err)
+        with open(serial, "rb") as f:
+            recs = records.extract(f.read())[0]
+        with open(err, "rb") as f:
+            stderr = f.read().decode(errors="replace")
+    if any(r.get("t") == "summary" for r in recs):
+        return None
+    return qemu_error(stderr, rc, timed_out, timeout)
+
+
+def probe_kvm(kernel, cands, timeout=PROBE_TIMEOUT):
+    """(first candidate that boots, [(refused candidate, reason)]).
+    KvmUnusable when QEMU says KVM itself cannot start; ConfigError when
+    no candidate boots."""
+    refused = []
+    for cpu in cands:
+        why = try_model(kernel, cpu, timeout)
+        if why is None:
+            return cpu, refused
+        if _KVM_INIT.search(why):
+            raise KvmUnusable("QEMU cannot start KVM: " + why)
+        refused.append((cpu, why))
+    raise qemu.ConfigError("no CPU model boots hugezero under KVM: " + refused_text(refused))
+
+
+def refused_text(refused):
+    return "; ".join("%s refused (%s)" % r for r in refused)
+
+
+def hugezero_version():
+    """HZ_VERSION from build/version.h (written by make), or "unknown"."""
+    try:
+        with open(os.path.join(BUILD, "version.h")) as f:
+            m = re.search(r'HZ_VERSION "([^"]*)"', f.read())
+        return m.group(1) if m else "unknown"
+    except OSError:
+        return "unknown"
+
+
+def cache_key(cpuinfo="/proc/cpuinfo"):
+    return {"qemu": qemu.version(), "host_cpu": host_cpu_string(host_cpu(cpuinfo)),
+            "host_kernel": platform.release(), "hugezero": hugezero_version()}
+
+
+_lock = threading.Lock()
+_failed = {}  # key text -> ConfigError of a failed probe (kept for this process only)
+
+
+def probed_model(kernel, cache=CACHE, cpuinfo="/proc/cpuinfo", say=None):
+    """(cpu, refused, from_cache) for KVM on this host, probing once per
+    cache key; say(text) is told before a probe boot starts."""
+    key = cache_key(cpuinfo)
+    ktext = json.dumps(key, sort_keys=True)
+    with _lock:
+        if ktext in _failed:
+            raise _failed[ktext]
+        os.makedirs(os.path.dirname(cache), exist_ok=True)
+        with open(cache + ".lock", "w") as lk:
+            fcntl.flock(lk, fcntl.LOCK_EX)  # another hz on this tree probes at the same time
+            try:
+                with open(cache) as f:
+                    old = json.load(f)
+                if old.get("key") == key:
+                    return old["cpu"], [tuple(r) for r in old["refused"]], True
+            except (OSError, ValueError, KeyError, TypeError):
+                pass
+            if say:
+                say("probing QEMU CPU models under KVM (once per host, cached in %s)"
+                    % os.path.relpath(cache))
+            try:
+                cpu, refused = probe_kvm(kernel, candidates(host_cpu(cpuinfo), qemu_models()))
+            except qemu.ConfigError as e:
+                _failed[ktext] = e
+                raise
+            with open(cache + ".tmp", "w") as f:
+                json.dump({"key": key, "cpu": cpu, "refused": refused}, f, indent=2)
+                f.write("\n")
+            os.replace(cache + ".tmp", cache)
+            return cpu, refused, False
+
+
+def choose(cfg, say=None, cache=CACHE, dev="/dev/kvm", cpuinfo="/proc/cpuinfo"):
+    """The Choice for BootConfig cfg. Raises KvmUnusable (`--accel kvm`
+    without a usable KVM) or ConfigError (no model boots, missing kernel)."""
+    if cfg.accel == "tcg":
+        return Choice("tcg", cfg.cpu or "max", "--accel tcg")
+    problem = kvm_problem(dev, cpuinfo)
+    if problem is None and cfg.cpu:
+        return Choice("kvm", cfg.cpu, "--cpu")
+    if problem is None:
+        if not os.path.exists(cfg.kernel):
+            raise qemu.ConfigError("%s not found: run make" % cfg.kernel)
+        try:
+            cpu, refused, cached = probed_model(cfg.kernel, cache, cpuinfo, say)
+            how = "probed earlier, %s" % os.path.relpath(cache) if cached else "probed"
+            return Choice("kvm", cpu, how, refused_text(refused) or None, refused)
+        except KvmUnusable as e:
+            problem = str(e)
+    if cfg.accel == "kvm":
+        raise KvmUnusable("--accel kvm: KVM unusable: " + problem)
+    return Choice("tcg", cfg.cpu or "max", "--accel auto", "KVM unusable: " + problem)

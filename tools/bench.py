@@ -1,42 +1,124 @@
 #!/usr/bin/env python3
 """tools/bench.py - `make bench`: hugezero against Linux on this machine.
 
-1. Boots hugezero under KVM (direct boot, -cpu host, -mem-prealloc, and
-   hugetlbfs-backed guest RAM when the host has enough free huge pages) with
-   the default clear suite (run=clear), and takes the best single-thread
-   GB/s on the large target.
+1. Boots hugezero under KVM (direct boot; accelerator and -cpu from
+   tools/hzlib/probe.py through `hz run`) with the default clear suite
+   (run=clear), and takes the best single-thread GB/s on the large target.
 2. Boots it again for 1 GiB demand faults zeroed with that best strategy.
 3. Runs tools/linux-bench (the same strategies in Linux user space on a
-   1 GiB hugetlb page when one is reserved) in the same session.
+   1 GiB hugetlb page) in the same session.
 4. Prints the two ratios of the clear-strategies issue:
      hugezero best single-thread GB/s / Linux best user-space GB/s   (target >= 1.0)
      hugezero 1 GiB fault service time / Linux 1 GiB hugetlb fault    (target <= 0.45)
 5. Runs every pre-zeroing policy on vm_boot (run=policies) and prints the
    vm_boot total time of none, idle and boot and the pre-zeroed fault latency
    (targets: a pre-zeroed fault <= 20 us; pre-zeroed vm_boot <= 1% of none).
-Everything lands under results/bench-<UTC time>/. These are figures, not tests.
+
+Guest RAM comes from hugetlbfs (tools/hzlib/hugepages.py): pages already free
+on a mounted hugetlbfs, or, as root, 2 MiB pages reserved and a hugetlbfs
+mounted for each boot and given back after it, also on failure, SIGINT,
+SIGTERM or SIGHUP. Otherwise the bench says what to run and marks every
+figure "4 KiB-backed". linux-bench gets a 1 GiB page the same way.
+Everything lands under results/bench-<UTC time>/ (summary.txt is the printed
+summary). These are figures, not tests.
 """
 import json
+import os
 import pathlib
+import signal
 import subprocess
 import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from hzlib import probe, qemu, records  # noqa: E402
+from hzlib import hugepages, probe, qemu, records  # noqa: E402
+
+SAID = set()  # advice printed once per bench, not once per boot
 
 
-def hz_run(outdir, args, mem, hugepages):
-    cmd = [str(ROOT / "tools/hz"), "run", "--accel", "auto", "-m", mem, "-q",
-           "--results", str(outdir)]
-    if hugepages:
-        cmd.append("--hugepages")
-    cmd += ["--"] + args
-    print("bench: " + " ".join(cmd), flush=True)
-    subprocess.run(cmd, cwd=ROOT, check=False)
-    runs = sorted(p for p in outdir.iterdir() if p.is_dir())
-    return [json.loads(l) for l in (runs[-1] / "records.jsonl").read_text().splitlines() if l]
+def say_once(text):
+    if text not in SAID:
+        SAID.add(text)
+        print("bench: " + text, flush=True)
+
+
+def run_group(cmd, **kw):
+    """subprocess.run in a new session, so that on any exception (SIGINT,
+    SIGTERM) the whole group, hz and its QEMU, is killed before the huge
+    pages are given back. stdout/stderr are captured as text."""
+    p = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    try:
+        out, err = p.communicate()
+    except BaseException:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        raise
+    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
+
+
+def reserve(nbytes, size=hugepages.SZ_2M, mount=True, host=None, is_root=None, run=subprocess.run,
+            mount_base="/run"):
+    """A hugepages.Reservation entered for nbytes, or None after saying (once)
+    why there is none and what to run. Pages already free on a hugetlbfs of
+    any size are used as they are."""
+    host = host or hugepages.Host()
+    if mount:
+        try:  # enough already free: the Reservation below then changes nothing
+            size = hugepages.find_backing(nbytes, host)[1]
+        except hugepages.HugePageError:
+            pass
+    r = hugepages.Reservation(nbytes, size, mount, host, run, is_root, mount_base)
+    try:
+        r.__enter__()
+    except hugepages.HugePageError as e:
+        say_once(str(e))
+        return None
+    for c in r.changes:
+        print("bench: " + c, flush=True)
+    return r
+
+
+def give_back(r):
+    if r:
+        r.give_back()
+        for c in r.changes:
+            print("bench: put back: " + c, flush=True)
+        for p in r.problems:
+            print("bench: " + p, file=sys.stderr, flush=True)
+
+
+def ram_note(meta):
+    """What backed the guest RAM, for every figure of that boot."""
+    ram = meta.get("guest_ram") or hugepages.ANON
+    if ram.startswith("hugetlbfs"):
+        return "guest RAM " + ram
+    thp, rss = meta.get("qemu_thp_bytes") or 0, meta.get("qemu_rss_bytes") or 0
+    note = "4 KiB-backed"
+    if thp and rss:
+        note += (": anonymous RAM, not hugetlbfs; host THP had %d%% of QEMU's memory in 2 MiB pages"
+                 % (100 * thp // rss))
+    return note
+
+
+def hz_run(outdir, args, mem):
+    """Boot once through tools/hz run; (records, meta.json of that boot)."""
+    r = None
+    try:
+        r = reserve(qemu.parse_size(mem))
+        cmd = [str(ROOT / "tools/hz"), "run", "--accel", "auto", "-m", mem, "-q",
+               "--results", str(outdir)] + (["--hugepages"] if r else []) + ["--"] + args
+        print("bench: " + " ".join(cmd), flush=True)
+        p = run_group(cmd)
+        sys.stdout.write(p.stderr)  # hz's probe line and diagnostics
+    finally:
+        give_back(r)
+    runs = sorted(d for d in outdir.iterdir() if d.is_dir()) if outdir.exists() else []
+    if not runs:
+        sys.exit("bench: hz run made no results folder (exit %d)" % p.returncode)
+    recs = [json.loads(l) for l in (runs[-1] / "records.jsonl").read_text().splitlines() if l]
+    return recs, json.loads((runs[-1] / "meta.json").read_text())
 
 
 def best_clear(recs):
@@ -47,88 +129,97 @@ def best_clear(recs):
 
 
 def linux_bench(lb):
-    """Run linux-bench, reserving one 1 GiB hugetlb page for it when we are
-    root and none is free, and putting the pool back afterwards."""
-    pool = pathlib.Path("/sys/kernel/mm/hugepages/hugepages-1048576kB")
-    saved = None
+    """Run linux-bench with a 1 GiB hugetlb page for it when one is free or
+    can be reserved (root), putting the pool back afterwards."""
+    r = None
     try:
-        if pool.exists() and int((pool / "free_hugepages").read_text()) == 0:
-            saved = int((pool / "nr_hugepages").read_text())
-            (pool / "nr_hugepages").write_text(str(saved + 1))
-            print("bench: reserved one 1 GiB hugetlb page for linux-bench")
-    except OSError as e:
-        print("bench: could not reserve a 1 GiB hugetlb page (%s); linux-bench falls back" % e)
-        saved = None
-    try:
-        return subprocess.run([str(lb)], cwd=ROOT, capture_output=True, text=True)
+        r = reserve(hugepages.SZ_1G, hugepages.SZ_1G, mount=False)
+        return run_group([str(lb)])
     finally:
-        if saved is not None:
-            (pool / "nr_hugepages").write_text(str(saved))
+        give_back(r)
+
+
+def load():
+    return "load average %.2f %.2f %.2f" % os.getloadavg()
 
 
 def main():
+    def stop(signum, frame):  # SIGTERM/SIGHUP unwind like SIGINT: pages go back
+        raise SystemExit(128 + signum)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, stop)
     out = ROOT / "results" / time.strftime("bench-%Y%m%dT%H%M%SZ", time.gmtime())
     out.mkdir(parents=True)
-    mem = "6G"
-    huge = qemu.hugetlbfs_mount() is not None and qemu.hugepages_free() >= qemu.parse_size(mem)
+    summary = []
+
+    def put(line):
+        summary.append(line)
+
+    load_before = load()
+    print("bench: host %s before the runs (other work on the host makes figures noisy)"
+          % load_before, flush=True)
     problem = probe.kvm_problem()
     if problem:
         print("bench: KVM unusable (%s): running under TCG, figures are emulator timings" % problem)
-    print("bench: guest RAM from %s" % ("hugetlbfs" if huge else "ordinary host pages (no free huge pages)"))
 
-    hz = hz_run(out / "clear", ["run=clear"], mem, huge)
+    hz, meta = hz_run(out / "clear", ["run=clear"], "6G")
     hz_best = best_clear(hz)
     if not hz_best:
         sys.exit("bench: the kernel produced no verified clear record")
-    faults = hz_run(out / "fault", ["run=fault", "fault_pages=4", "zero=" + hz_best["strategy"]],
-                    mem, huge)
+    faults, fmeta = hz_run(out / "fault", ["run=fault", "fault_pages=4",
+                                           "zero=" + hz_best["strategy"]], "6G")
     fault_ns = sorted(r["service_ns"] for r in faults if r.get("t") == "fault"
                       and r.get("bytes") == 1 << 30)
 
-    lb = ROOT / "build/tools/linux-bench"
-    proc = linux_bench(lb)
+    proc = linux_bench(ROOT / "build/tools/linux-bench")
     (out / "linux.log").write_text(proc.stdout + proc.stderr)
     linux = records.extract(proc.stdout)[0]
     lx_best = best_clear(linux)
     lx_fault = next((r for r in linux if r.get("t") == "linux_fault"), None)
+    lx_page = next((r.get("page_size") for r in linux if r.get("t") == "header"), "?")
 
-    print("\nbench results (%s)" % out)
-    print("  hugezero best single-thread: %s %s at chunk %s: %s GB/s" % (
-        hz_best["strategy"], hz_best["cache"], hz_best["chunk"], hz_best["gbps"]))
+    put("host: %s; %s; %s, -cpu %s" % (meta.get("host_cpu"), meta.get("qemu_version"),
+                                      meta.get("accel"), meta.get("cpu_model")))
+    put("hugezero best single-thread: %s %s at chunk %s: %s GB/s  [%s]" % (
+        hz_best["strategy"], hz_best["cache"], hz_best["chunk"], hz_best["gbps"], ram_note(meta)))
     if lx_best:
-        print("  Linux user-space best:        %s at chunk %s: %s GB/s" % (
-            lx_best["strategy"], lx_best["chunk"], lx_best["gbps"]))
-        print("  ratio 1 (hugezero / Linux GB/s):        %.2f  (target >= 1.0)" % (
-            float(hz_best["gbps"]) / float(lx_best["gbps"])))
+        put("Linux user-space best:        %s at chunk %s: %s GB/s  [%s pages]" % (
+            lx_best["strategy"], lx_best["chunk"], lx_best["gbps"], lx_page))
+        put("ratio 1 (hugezero / Linux GB/s):        %.2f  (target >= 1.0)  [%s]" % (
+            float(hz_best["gbps"]) / float(lx_best["gbps"]), ram_note(meta)))
     else:
-        print("  Linux user-space: no verified clear record (see linux.log)")
+        put("Linux user-space: no verified clear record (see linux.log)")
     if fault_ns and lx_fault and lx_fault.get("page_bytes") == 1 << 30:
         lx_ns = lx_fault["min_ns"] / max(1, lx_fault.get("pages", 1))
-        print("  hugezero 1 GiB fault (zero=%s): median %.1f ms; Linux 1 GiB hugetlb fault: %.1f ms"
-              % (hz_best["strategy"], fault_ns[len(fault_ns) // 2] / 1e6, lx_ns / 1e6))
-        print("  ratio 2 (hugezero / Linux fault time):  %.2f  (target <= 0.45)" % (
-            fault_ns[len(fault_ns) // 2] / lx_ns))
+        put("hugezero 1 GiB fault (zero=%s): median %.1f ms; Linux 1 GiB hugetlb fault: %.1f ms"
+            % (hz_best["strategy"], fault_ns[len(fault_ns) // 2] / 1e6, lx_ns / 1e6))
+        put("ratio 2 (hugezero / Linux fault time):  %.2f  (target <= 0.45)  [%s]" % (
+            fault_ns[len(fault_ns) // 2] / lx_ns, ram_note(fmeta)))
     else:
-        why = "no 1 GiB hugetlb page reserved on the host" if lx_fault else "no linux_fault record"
-        print("  ratio 2: not computed (%s; hugezero faults: %s)" % (
+        why = "no 1 GiB hugetlb page for linux-bench" if lx_fault else "no linux_fault record"
+        put("ratio 2: not computed (%s; hugezero faults: %s)" % (
             why, ", ".join("%.1f ms" % (n / 1e6) for n in fault_ns) or "none"))
 
-    pol = hz_run(out / "policies", ["run=policies", "workload=vm_boot", "zero=" + hz_best["strategy"]],
-                 "8G", huge)
+    pol, pmeta = hz_run(out / "policies", ["run=policies", "workload=vm_boot",
+                                           "zero=" + hz_best["strategy"]], "8G")
     runs = {r["policy"]: r for r in pol if r.get("t") == "prezero"}
     none = runs.get("none")
     if none:
-        print("  vm_boot %s x %s MiB, zero=%s:" % (none["pages"], none["frame_bytes"] >> 20,
-                                                 hz_best["strategy"]))
+        put("vm_boot %s x %s MiB, zero=%s  [%s]:" % (none["pages"], none["frame_bytes"] >> 20,
+                                                   hz_best["strategy"], ram_note(pmeta)))
         for name in ("none", "idle", "boot"):
             r = runs.get(name)
             if r:
-                print("    %-5s total %9.3f ms (%6.2f%% of none)  fault p50 %8.1f us  p99 %8.1f us" % (
+                put("  %-5s total %9.3f ms (%6.2f%% of none)  fault p50 %8.1f us  p99 %8.1f us" % (
                     name, r["total_ns"] / 1e6, 100.0 * r["total_ns"] / none["total_ns"],
                     r["lat_p50_ns"] / 1e3, r["lat_p99_ns"] / 1e3))
-        print("    targets: pre-zeroed fault <= 20 us; pre-zeroed vm_boot <= 1% of none")
+        put("  targets: pre-zeroed fault <= 20 us; pre-zeroed vm_boot <= 1% of none")
     else:
-        print("  policies: no prezero records (see %s)" % (out / "policies"))
+        put("policies: no prezero records (see %s)" % (out / "policies"))
+    put("host %s before, %s after" % (load_before, load()))
+    text = "bench results (%s)\n" % out + "".join("  %s\n" % l for l in summary)
+    (out / "summary.txt").write_text(text)
+    print("\n" + text, end="")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import unittest
 from unittest import mock
 
 import hztest
-from hzlib import qemu, runner
+from hzlib import hugepages, qemu, runner
 
 ELF = os.path.join(hztest.ROOT, "build", "hugezero.elf")
 
@@ -76,30 +76,19 @@ class CommandLine(unittest.TestCase):
         self.assertNotIn("-mem-prealloc", s)
 
     def test_hugepages(self):
-        with mock.patch.object(qemu, "hugetlbfs_mount", return_value="/mnt/huge"), \
-                mock.patch.object(qemu, "hugepages_free", return_value=(1024, 2 << 20)):
-            s = " ".join(qemu.command(qemu.BootConfig(mem="2G", hugepages=True), [], "kvm", "host"))
+        with mock.patch.object(hugepages, "find_backing", return_value=("/mnt/huge", 2 << 20)):
+            cfg = qemu.BootConfig(mem="2G", hugepages=True)
+            s = " ".join(qemu.command(cfg, [], "kvm", "host"))
+            self.assertEqual(qemu.guest_ram(cfg, "kvm")[0], "hugetlbfs 2M")
         self.assertIn("-object memory-backend-file,id=m0,size=2147483648,mem-path=/mnt/huge,"
                       "prealloc=on,share=off -machine memory-backend=m0", s)
         self.assertNotIn("-mem-prealloc", s)
-        with mock.patch.object(qemu, "hugetlbfs_mount", return_value=None):
-            with self.assertRaisesRegex(qemu.ConfigError, "no hugetlbfs mounted"):
-                qemu.hugepage_backend("2G")
-        with mock.patch.object(qemu, "hugetlbfs_mount", return_value="/dev/hugepages"), \
-                mock.patch.object(qemu, "hugepages_free", return_value=(512, 2 << 20)):
-            with self.assertRaisesRegex(qemu.ConfigError, "512 free huge pages of 2048 KiB = 1024 MiB, guest needs 2048 MiB"):
-                qemu.hugepage_backend("2G")
-
-    def test_proc_parsers(self):
-        with tempfile.TemporaryDirectory() as d:
-            m = os.path.join(d, "mounts")
-            with open(m, "w") as f:
-                f.write("proc /proc proc rw 0 0\nhugetlbfs /dev/hugepages1G hugetlbfs rw,pagesize=1024M 0 0\n")
-            self.assertEqual(qemu.hugetlbfs_mount(m), "/dev/hugepages1G")
-            mi = os.path.join(d, "meminfo")
-            with open(mi, "w") as f:
-                f.write("MemTotal: 1 kB\nHugePages_Free:      12\nHugepagesize:    2048 kB\n")
-            self.assertEqual(qemu.hugepages_free(mi), (12, 2 << 20))
+        self.assertEqual(qemu.guest_ram(qemu.BootConfig(), "kvm"), ("anonymous 4K", ["-mem-prealloc"]))
+        self.assertEqual(qemu.guest_ram(qemu.BootConfig(), "tcg"), ("anonymous 4K", []))
+        with mock.patch.object(hugepages, "find_backing",
+                               side_effect=hugepages.HugePageError("no hugetlbfs mounted")):
+            with self.assertRaisesRegex(qemu.ConfigError, "^--hugepages: no hugetlbfs mounted"):
+                qemu.guest_ram(qemu.BootConfig(hugepages=True), "kvm")
 
     def test_bad_config(self):
         self.assertRaises(qemu.ConfigError, qemu.BootConfig, boot="floppy")

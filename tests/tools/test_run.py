@@ -67,6 +67,9 @@ class RunEndToEnd(unittest.TestCase):
                          ("direct", "tcg", "fault_pages=8", 0, "pass", 1, False))
         self.assertTrue(meta["qemu_version"].startswith("QEMU emulator version"))
         self.assertIn("-accel tcg -cpu max -m 256M", meta["qemu_cmdline"])
+        self.assertEqual((meta["cpu_model"], meta["cpu_fallback_reason"], meta["guest_ram"]),
+                         ("max", None, "anonymous 4K"))
+        self.assertGreater(meta["qemu_rss_bytes"] or 0, 0)  # sampled while QEMU ran
         self.assertIn("-append fault_pages=8", meta["qemu_cmdline"])
         self.assertTrue(meta["host_cpu"])
         self.assertTrue(meta["commit"])

@@ -5,6 +5,7 @@ Modules, in data-path order:
   results   results folders: records.jsonl, summary.csv, meta.json, loading
   qemu      QEMU command lines for the boot paths, per-run GRUB images
   probe     which accelerator and -cpu model boot on this host (cached)
+  hugepages host huge page pools and hugetlbfs mounts (guest RAM, bench)
   runner    boot once under a timeout, stream the console, map the exit status
   compare   side-by-side comparison of two result sets with noise verdicts
   plot      PNG plots through gnuplot

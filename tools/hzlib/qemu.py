@@ -20,7 +20,7 @@ import re
 import shutil
 import subprocess
 
-from . import ROOT, BUILD
+from . import ROOT, BUILD, hugepages
 
 BOOTS = ("direct", "iso", "uefi", "pxe", "pxe-uefi")
 QEMU = "qemu-system-x86_64"
@@ -87,45 +87,21 @@ def find_ovmf():
                       % ", ".join(c for c, _ in OVMF_PAIRS))
 
 
-def hugetlbfs_mount(mounts="/proc/mounts"):
-    """Mount point of the first hugetlbfs, or None."""
+def guest_ram(cfg, accel):
+    """(backing, QEMU arguments) for the guest RAM: backing is "hugetlbfs 2M"
+    or "hugetlbfs 1G" with --hugepages (a file on a hugetlbfs whose pool has
+    room, else ConfigError with the numbers), else "anonymous 4K" (with
+    -mem-prealloc under KVM unless cfg.prealloc is off)."""
+    if not cfg.hugepages:
+        return hugepages.ANON, ["-mem-prealloc"] if accel == "kvm" and cfg.prealloc else []
+    need = parse_size(cfg.mem)
     try:
-        with open(mounts) as f:
-            for line in f:
-                parts = line.split()
-                if len(parts) > 2 and parts[2] == "hugetlbfs":
-                    return parts[1]
-    except OSError:
-        pass
-    return None
-
-
-def hugepages_free(meminfo="/proc/meminfo"):
-    """(free default-size huge pages, their size in bytes) from /proc/meminfo."""
-    free = size = 0
-    with open(meminfo) as f:
-        for line in f:
-            if line.startswith("HugePages_Free:"):
-                free = int(line.split()[1])
-            elif line.startswith("Hugepagesize:"):
-                size = int(line.split()[1]) * 1024
-    return free, size
-
-
-def hugepage_backend(mem):
-    """QEMU arguments for hugetlbfs-backed guest RAM, or ConfigError."""
-    path = hugetlbfs_mount()
-    if not path:
-        raise ConfigError("--hugepages: no hugetlbfs mounted "
-                          "(mount -t hugetlbfs none /dev/hugepages)")
-    free, size = hugepages_free()
-    need = parse_size(mem)
-    if size == 0 or free * size < need:
-        raise ConfigError("--hugepages: %d free huge pages of %d KiB = %d MiB, guest needs %d MiB "
-                          "(echo N > /proc/sys/vm/nr_hugepages)"
-                          % (free, size >> 10, (free * size) >> 20, need >> 20))
-    return ["-object", "memory-backend-file,id=m0,size=%d,mem-path=%s,prealloc=on,share=off"
-            % (need, path), "-machine", "memory-backend=m0"]
+        path, size = hugepages.find_backing(need)
+    except hugepages.HugePageError as e:
+        raise ConfigError("--hugepages: %s" % e)
+    return hugepages.backing_name(size), [
+        "-object", "memory-backend-file,id=m0,size=%d,mem-path=%s,prealloc=on,share=off"
+        % (need, path), "-machine", "memory-backend=m0"]
 
 
 _GRUB_SAFE = re.compile(r"[A-Za-z0-9=,._:/+@%-]+")
@@ -193,19 +169,16 @@ def prepare(cfg, workdir):
     return out
 
 
-def command(cfg, media, accel, cpu):
+def command(cfg, media, accel, cpu, ram=None):
     """The full QEMU argv: common devices + accel/CPU/memory + media. accel
-    and cpu come from probe.choose(), the one place that picks them."""
+    and cpu come from probe.choose(), the one place that picks them; ram is
+    guest_ram(cfg, accel) when the caller already has it."""
     argv = [QEMU, "-nodefaults", "-machine", cfg.machine, "-accel", accel, "-cpu", cpu,
             "-m", str(cfg.mem), "-smp", str(cfg.smp) + (",maxcpus=%d" % cfg.maxcpus if cfg.maxcpus else ""),
             "-display", "none", "-vga", "none", "-no-reboot", "-monitor", "none",
             "-chardev", "stdio,id=ser0,signal=off", "-serial", "chardev:ser0",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=4"]
-    if cfg.hugepages:
-        argv += hugepage_backend(cfg.mem)
-    elif accel == "kvm" and cfg.prealloc:
-        argv += ["-mem-prealloc"]
-    return argv + media + cfg.extra
+    return argv + (ram or guest_ram(cfg, accel))[1] + media + cfg.extra
 
 
 def version():

@@ -107,12 +107,28 @@ class Outcome:
 _STUCK = b"KVM internal error"
 
 
-def run_qemu(argv, timeout, serial_path, stderr_path, console=None):
+def memory_sample(pid, into, smaps="/proc/%d/smaps_rollup"):
+    """Keep in `into` the largest Rss and AnonHugePages (bytes) seen in
+    /proc/PID/smaps_rollup: how much of QEMU's memory (guest RAM, mostly)
+    the host backs with transparent 2 MiB pages. Silent when unreadable."""
+    try:
+        with open(smaps % pid) as f:
+            for line in f:
+                key, _, val = line.partition(":")
+                if key in ("Rss", "AnonHugePages"):
+                    into[key] = max(into.get(key, 0), int(val.split()[0]) << 10)
+    except (OSError, ValueError, IndexError):
+        pass
+
+
+def run_qemu(argv, timeout, serial_path, stderr_path, console=None, memory=None):
     """Run argv, copying stdout to serial_path (and console) and stderr to
     stderr_path. Returns (exit status, or None when QEMU had to be killed
-    because the guest was stuck; timed_out; elapsed seconds)."""
+    because the guest was stuck; timed_out; elapsed seconds). With a dict
+    `memory`, memory_sample() fills it about once a second."""
     start = time.monotonic()
     timed_out = stuck = False
+    sampled = 0.0
     with open(serial_path, "wb") as log, open(stderr_path, "wb") as err:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, cwd=ROOT)
@@ -126,6 +142,9 @@ def run_qemu(argv, timeout, serial_path, stderr_path, console=None):
                 if left <= 0:
                     timed_out = not stuck
                     break
+                if memory is not None and time.monotonic() - sampled >= 1.0:
+                    memory_sample(proc.pid, memory)
+                    sampled = time.monotonic()
                 for key, _ in sel.select(min(left, 1.0)):
                     data = os.read(key.fd, 65536)
                     if not data:
@@ -205,10 +224,12 @@ def boot(cfg, outdir, timeout, console=None, say=None):
             with open(os.path.join(work, "grub.cfg")) as src, \
                     open(os.path.join(outdir, "grub.cfg"), "w") as dst:
                 dst.write(src.read())
-        argv = qemu.command(cfg, media, accel, choice.cpu)
+        ram = qemu.guest_ram(cfg, accel)
+        argv = qemu.command(cfg, media, accel, choice.cpu, ram)
         started = datetime.datetime.now(datetime.timezone.utc)
+        memory = {}
         rc, timed_out, elapsed = run_qemu(argv, timeout, os.path.join(outdir, "serial.log"),
-                                          os.path.join(outdir, "qemu.stderr"), console)
+                                          os.path.join(outdir, "qemu.stderr"), console, memory)
     with open(os.path.join(outdir, "serial.log"), "rb") as f:
         recs, diags = rec.extract(f.read(), os.path.join(outdir, "serial.log"))
     with open(os.path.join(outdir, "qemu.stderr"), "rb") as f:
@@ -221,7 +242,8 @@ def boot(cfg, outdir, timeout, console=None, say=None):
         "qemu_version": qemu.version(), "host_cpu": host_cpu(),
         "host_kernel": platform.release(), "cmdline": cfg.args, "boot": cfg.boot,
         "accel": accel, "cpu_model": choice.cpu, "cpu_fallback_reason": choice.reason,
-        "mem": cfg.mem, "smp": cfg.smp, "timeout_s": timeout,
+        "mem": cfg.mem, "guest_ram": ram[0], "qemu_rss_bytes": memory.get("Rss"),
+        "qemu_thp_bytes": memory.get("AnonHugePages"), "smp": cfg.smp, "timeout_s": timeout,
         "started_utc": started.strftime("%Y-%m-%dT%H:%M:%SZ"), "elapsed_s": round(elapsed, 3),
         "qemu_exit": rc, "timed_out": timed_out, "exit_status": status,
         "status_name": STATUS_NAMES.get(status, str(status)),

@@ -7,7 +7,7 @@
 #include "lib/kstring.h"
 
 #define BASIC_LEAVES 0x20u
-#define EXT_LEAVES 0x20u
+#define EXT_LEAVES 0x22u /* up to 0x80000021 */
 
 static uint32_t basic[BASIC_LEAVES][4]; /* subleaf 0 */
 static uint32_t leaf7_1[4];             /* leaf 7 subleaf 1 */

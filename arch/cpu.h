@@ -53,6 +53,8 @@ struct cpu_feature {
 #define X86_FEATURE_LM X86_FEATURE("lm", 0x80000001, 0, CPUID_EDX, 29)
 #define X86_FEATURE_INVTSC X86_FEATURE("constant_tsc", 0x80000007, 0, CPUID_EDX, 8)
 #define X86_FEATURE_CLZERO X86_FEATURE("clzero", 0x80000008, 0, CPUID_EBX, 0)
+/* AMD LfenceAlwaysSerializing (APM Vol. 3, CPUID Fn8000_0021_EAX[2]). */
+#define X86_FEATURE_LFENCE_RDTSC X86_FEATURE("lfence_rdtsc", 0x80000021, 0, CPUID_EAX, 2)
 
 /* Identification, filled by cpu_init(). Strings are NUL-terminated. */
 struct cpu_ident {

@@ -8,7 +8,11 @@
  * (3.579545 MHz, ACPI 6.5 §4.8.3.3), the HPET (period from its capabilities
  * register, IA-PC HPET spec §2.3.4), the PIT channel 2 (1.193182 MHz, Intel
  * 8254 data sheet). CPUID 0x16 EAX (base MHz) is reported for reference only.
- * Every available clock is measured and the spread between them reported.
+ * Every available clock is first checked to count (an absent one is left
+ * out, with the reason), then measured, and the spread between them
+ * reported: more than TSC_AGREE_PPM between the chosen rate and a measured
+ * clock, or between a reported (CPUID) rate and the measured ones, is
+ * flagged.
  */
 #ifndef HZ_ARCH_TSC_H
 #define HZ_ARCH_TSC_H
@@ -27,20 +31,38 @@ struct tsc_refs {
 
 #define TSC_MAX_CLOCKS 6
 
+/* Clocks further apart than this (parts per million) are flagged. */
+#define TSC_AGREE_PPM 1000u
+
 struct tsc_clock {
     const char *name; /* "cpuid15", "hv-leaf", "pmtimer", "hpet", "pit", "cpuid16" */
     uint64_t hz;      /* TSC frequency that clock implies; 0 if unavailable */
     bool measured;    /* measured against the clock (vs read from CPUID) */
 };
 
+/* A clock that was looked for but not measured, and why. */
+struct tsc_left_out {
+    const char *name; /* "pmtimer", "hpet", "pit" */
+    const char *why;  /* e.g. "8254 channel 2 does not count (no PIT)" */
+};
+
 struct tsc_info {
-    uint64_t hz;         /* chosen TSC frequency */
-    const char *source;  /* name of the chosen clock */
-    bool invariant;      /* CPUID 0x80000007 EDX[8] */
-    bool tcg;            /* under QEMU TCG */
-    uint64_t spread_ppm; /* max |f - hz| / hz over the other clocks, ppm */
+    uint64_t hz;                /* chosen TSC frequency */
+    const char *source;         /* name of the chosen clock */
+    bool invariant;             /* CPUID 0x80000007 EDX[8] */
+    bool tcg;                   /* under QEMU TCG */
+    uint64_t spread_ppm;        /* max |f - hz| / hz over the measured clocks, ppm */
+    const char *spread_clock;   /* the measured clock that far off, or NULL */
+    uint64_t reported_ppm;      /* max |f - ref| / ref over the CPUID-reported clocks */
+    const char *reported_clock; /* "cpuid15", "hv-leaf" or "cpuid16", or NULL */
+    const char *reported_ref;   /* the measured clock they were held against */
+    bool lfence_serializing;    /* LFENCE waits for earlier instructions */
+    const char *lfence_source;  /* "intel-architectural", "cpuid 0x80000021 eax[2]" or
+                                   "cpuid 0x80000021 absent" */
     struct tsc_clock clock[TSC_MAX_CLOCKS];
     unsigned nclock;
+    struct tsc_left_out left_out[TSC_MAX_CLOCKS];
+    unsigned nleft;
 };
 
 /*
@@ -57,6 +79,11 @@ const struct tsc_info *tsc_info(void);
 /* True when figures in TSC cycles mean hardware time: the TSC is invariant,
  * we are not under TCG, and a second clock was measured. */
 bool tsc_reliable(void);
+
+/* Why tsc_reliable() is false, every reason joined by "; " ("TCG (emulated
+ * TSC)", "non-invariant TSC (CPUID 0x80000007 EDX[8] clear)", "no second
+ * clock measured", "not calibrated"); "" when it is true. */
+const char *tsc_unreliable_reason(void);
 
 /* TSC cycles to nanoseconds with the calibrated frequency (128-bit
  * intermediate; 0 before calibration). */

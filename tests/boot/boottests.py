@@ -40,6 +40,8 @@ class Case:
         self.smp = int(sec["smp"])
         self.maxcpus = sec.getint("maxcpus", fallback=0)
         self.cpu = sec["cpu"] or None
+        self.machine = sec.get("machine", "q35")
+        self.qemu_args = shlex.split(sec.get("qemu_args", ""))
         self.prealloc = sec.getboolean("prealloc")
         self.args = " ".join(sec["args"].split())
         self.timeout = float(sec["timeout"])
@@ -82,13 +84,14 @@ def _as_text(v):
 
 
 def record_matches(r, conds):
-    """True when record r meets every MEMBER=VALUE / MEMBER~REGEX / MEMBER? word."""
+    """True when record r meets every MEMBER=VALUE / MEMBER~REGEX / MEMBER?
+    (present) / MEMBER! (absent) word."""
     for c in conds:
-        m = re.fullmatch(r"([\w.]+)(=|~|\?)(.*)", c, re.S)
-        if not m:
+        m = re.fullmatch(r"([\w.-]+)(=|~|\?|!)(.*)", c, re.S)
+        if not m or (m.group(2) in "?!" and m.group(3)):
             raise ValueError("bad record condition %r" % c)
         present, v = _member(r, m.group(1))
-        if not present:
+        if present != (m.group(2) != "!"):
             return False
         if m.group(2) == "=" and _as_text(v) != m.group(3):
             return False
@@ -168,7 +171,7 @@ def run_case(case, outbase=OUTBASE):
     start = time.monotonic()
     cfg = qemu.BootConfig(boot=case.boot, accel=case.accel, mem=case.mem, smp=case.smp,
                           cpu=case.cpu, args=case.args, prealloc=case.prealloc,
-                          maxcpus=case.maxcpus)
+                          maxcpus=case.maxcpus, machine=case.machine, extra=case.qemu_args)
     outdir = os.path.join(outbase, case.name)
     try:
         out = runner.boot(cfg, outdir, case.timeout)

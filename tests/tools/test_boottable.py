@@ -66,6 +66,9 @@ class Checks(unittest.TestCase):
         self.assertFalse(boot.record_matches(r, ["regs.rbx?"]))
         self.assertFalse(boot.record_matches(r, ["cr2~^0x0$"]))
         self.assertRaises(ValueError, boot.record_matches, r, ["name"])
+        self.assertTrue(boot.record_matches(r, ["regs.rbx!", "left_out.pit!"]))
+        self.assertFalse(boot.record_matches(r, ["regs.rax!"]))
+        self.assertRaises(ValueError, boot.record_matches, r, ["regs.rax!x"])
 
     def test_a_good_run_passes(self):
         c = case("[ok]\n")

@@ -3,4 +3,4 @@
 # record, memory ownership, progress lines, SMP start-up and work dispatch.
 KERNEL_C += kernel/main.c kernel/console.c kernel/options.c kernel/results.c kernel/power.c \
 	kernel/header.c kernel/ownership.c kernel/scenario.c kernel/smp.c kernel/smp_work.c \
-	kernel/progress.c kernel/cpu_record.c kernel/lava.c
+	kernel/smp_report.c kernel/progress.c kernel/cpu_record.c kernel/lava.c

@@ -1,7 +1,7 @@
 /*
  * kernel/smp.c - AP start-up from the ACPI MADT (ACPI 6.5 §5.2.12) with
  * INIT-SIPI-SIPI (Intel SDM Vol. 3A §9.4.4.1), per-CPU blocks, and the
- * start-up report (kernel/smp.h).
+ * start-up report's data (kernel/smp_report.c prints it; kernel/smp.h).
  */
 #include "kernel/smp.h"
 #include "arch/acpi.h"
@@ -13,10 +13,8 @@
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
-#include "kernel/results.h"
 #include "kernel/smp_priv.h"
 #include "lib/cmdline.h"
-#include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
@@ -41,17 +39,8 @@ HZ_OPTION(opt_apic_def, .name = "apic", .kind = OPT_ENUM, .dest = &opt_apic,
 HZ_OPTION(opt_nosmp_def, .name = "nosmp", .kind = OPT_FLAG, .dest = &opt_nosmp, .accepted = "nosmp",
           .help = "run on the boot CPU only: start no AP (as smp=1)");
 
-/* What became of each MADT entry, for the table and the `cpu` records. */
-enum entry_fate { E_NONE, E_BSP, E_ONLINE, E_FAILED, E_DISABLED, E_LIMIT, E_DUPLICATE, E_NOADDR };
-static const char *const fate_names[] = {"not-started", "online", "online",    "failed",
-                                         "disabled",    "limit",  "duplicate", "unaddressable"};
-static uint8_t fate[ACPI_CPUS_MAX];
-static int16_t fate_cpu[ACPI_CPUS_MAX]; /* CPU index, -1 none */
-static uint8_t fate_stage[ACPI_CPUS_MAX];
-static const char *const stage_names[] = {"none (no START-UP taken)", "real mode", "protected mode",
-                                          "long mode", "C entry"};
+static struct smp_start_log start_log; /* what became of each MADT entry */
 
-static uint64_t tramp_page; /* physical; 0 when none */
 static struct tramp_params *params;
 static uint64_t stack_frame, stack_used = PAGE_SIZE_2M; /* current 2 MiB stack frame */
 
@@ -142,7 +131,7 @@ static uint64_t ap_stack(void)
 /* One INIT-SIPI-SIPI round; true when the AP reported online in time. */
 static bool start_attempt(struct percpu *pc, uint32_t id, uint32_t *esr)
 {
-    uint8_t vector = (uint8_t)(tramp_page >> 12);
+    uint8_t vector = (uint8_t)(start_log.tramp_page >> 12);
     params->stage = TRAMP_STAGE_NONE;
     mfence(); /* parameter block visible before the IPI */
     apic_send_init(id, IPI_TIMEOUT_US, esr);
@@ -197,7 +186,7 @@ static bool start_ap(unsigned cpu, const struct acpi_cpu *e, int32_t domain, uin
         }
         *stage = (uint8_t)params->stage;
         kprintf("smp: APIC ID %u did not come up (attempt %d of 2; last stage: %s; ESR 0x%x)\n",
-                e->apic_id, attempt, *stage <= TRAMP_STAGE_C ? stage_names[*stage] : "?", esr);
+                e->apic_id, attempt, smp_stage_name(*stage), esr);
     }
     apic_send_init(e->apic_id, IPI_TIMEOUT_US, 0); /* park it in wait-for-SIPI */
     pc->info.state = SMP_CPU_OFFLINE;
@@ -209,23 +198,23 @@ static bool start_ap(unsigned cpu, const struct acpi_cpu *e, int32_t domain, uin
  * saying why) when there is none. */
 static bool trampoline_setup(const struct bootinfo *bi)
 {
-    tramp_page = pick_trampoline(bi);
-    if (!tramp_page) {
+    start_log.tramp_page = pick_trampoline(bi);
+    if (!start_log.tramp_page) {
         kprintf("smp: no free usable 4 KiB page below 1 MiB for the AP trampoline\n");
         return false;
     }
-    if (vm_set_exec(tramp_page, TRAMP_PAGE_SIZE) < 0) {
+    if (vm_set_exec(start_log.tramp_page, TRAMP_PAGE_SIZE) < 0) {
         kprintf("smp: cannot make the trampoline page 0x%llx executable\n",
-                (unsigned long long)tramp_page);
+                (unsigned long long)start_log.tramp_page);
         return false;
     }
     if (read_cr3() >= (1ull << 32)) {
         kprintf("smp: the kernel PML4 is above 4 GiB; 32-bit trampoline code cannot load it\n");
         return false;
     }
-    memcpy((void *)(uintptr_t)tramp_page, smp_trampoline,
+    memcpy((void *)(uintptr_t)start_log.tramp_page, smp_trampoline,
            (size_t)(smp_trampoline_end - smp_trampoline));
-    params = (struct tramp_params *)(uintptr_t)(tramp_page + TRAMP_PARAMS);
+    params = (struct tramp_params *)(uintptr_t)(start_log.tramp_page + TRAMP_PARAMS);
     return true;
 }
 
@@ -238,101 +227,9 @@ static int32_t cpu_domain(uint32_t apic_id)
 static bool seen_before(const struct acpi_madt *m, size_t k)
 {
     for (size_t j = 0; j < k; j++)
-        if (m->cpu[j].apic_id == m->cpu[k].apic_id && fate[j] != E_DISABLED)
+        if (m->cpu[j].apic_id == m->cpu[k].apic_id && start_log.fate[j] != SMP_FATE_DISABLED)
             return true;
     return false;
-}
-
-/* One `cpu` record per MADT entry (or for the BSP alone without a MADT). */
-static void cpu_record(const struct acpi_cpu *e, size_t k)
-{
-    char buf[HZ_RECORD_MAX];
-    struct rec r;
-    rec_begin(&r, buf, sizeof(buf), "cpu");
-    if (!e) { /* no MADT: the initial APIC ID from CPUID.1:EBX[31:24] */
-        rec_u64(&r, "apic_id", cpu_leaf_reg(1, 0, CPUID_EBX) >> 24);
-        rec_u64(&r, "cpu", 0);
-        rec_str(&r, "state", "online");
-        rec_bool(&r, "bsp", true);
-        record_emit(&r);
-        return;
-    }
-    rec_u64(&r, "apic_id", e->apic_id);
-    rec_u64(&r, "uid", e->uid);
-    rec_bool(&r, "x2apic_entry", e->x2apic);
-    rec_bool(&r, "enabled", e->enabled);
-    rec_bool(&r, "online_capable", e->online_capable);
-    rec_str(&r, "state", fate_names[fate[k]]);
-    rec_bool(&r, "bsp", fate[k] == E_BSP);
-    if (fate_cpu[k] >= 0) {
-        const struct smp_cpu *c = &smp_percpu[fate_cpu[k]].info;
-        rec_u64(&r, "cpu", (uint64_t)fate_cpu[k]);
-        if (c->domain >= 0)
-            rec_u64(&r, "domain", (uint64_t)c->domain);
-        if (fate[k] == E_ONLINE)
-            rec_u64(&r, "start_us", c->start_ns / 1000);
-    }
-    if (fate[k] == E_FAILED)
-        rec_str(&r, "stage", stage_names[fate_stage[k] <= TRAMP_STAGE_C ? fate_stage[k] : 0]);
-    record_emit(&r);
-}
-
-/* The table APIC ID -> CPU index -> domain, the records, and smp.start. */
-static void smp_report(const struct acpi_madt *m, const char *apic_note, unsigned tried,
-                       unsigned limit)
-{
-    unsigned enabled = 0, failed = 0, online = smp_online();
-    bool bsp_listed = false;
-    for (size_t k = 0; m->present && k < m->ncpu; k++) {
-        enabled += fate[k] != E_DISABLED && fate[k] != E_DUPLICATE;
-        failed += fate[k] == E_FAILED;
-        bsp_listed |= fate[k] == E_BSP;
-    }
-    if (!bsp_listed) {
-        enabled++;
-        if (m->present)
-            kprintf("smp: the boot CPU (APIC ID %u) is not in the MADT\n",
-                    smp_percpu[0].info.apic_id);
-    }
-    kprintf("smp: %u of %u enabled CPUs online (MADT lists %zu; APIC %s%s%s)\n", online, enabled,
-            m->present ? m->ncpu : (size_t)0, apic_mode_name(apic_mode()),
-            limit < enabled ? "; limited by smp=/nosmp" : "", failed ? "; SOME FAILED" : "");
-    kprintf("smp:   APIC ID   CPU  domain  state\n");
-    for (size_t k = 0; m->present && k < m->ncpu; k++) {
-        const struct acpi_cpu *e = &m->cpu[k];
-        int d = fate_cpu[k] >= 0 ? smp_percpu[fate_cpu[k]].info.domain : -1;
-        char cpu[8] = "-", dom[12] = "-";
-        if (fate_cpu[k] >= 0)
-            hz_snprintf(cpu, sizeof(cpu), "%d", fate_cpu[k]);
-        if (d >= 0)
-            hz_snprintf(dom, sizeof(dom), "%d", d);
-        kprintf("smp:   %7u  %4s  %6s  %s%s\n", e->apic_id, cpu, dom, fate_names[fate[k]],
-                fate[k] == E_BSP ? " (boot CPU)" : "");
-    }
-    for (size_t k = 0; m->present && k < m->ncpu; k++)
-        cpu_record(&m->cpu[k], k);
-    if (!m->present)
-        cpu_record(0, 0);
-
-    char buf[HZ_RECORD_MAX], tr[24];
-    struct rec r;
-    hz_snprintf(tr, sizeof(tr), "0x%llx", (unsigned long long)tramp_page);
-    rec_begin(&r, buf, sizeof(buf), "smp");
-    rec_u64(&r, "madt_cpus", m->present ? m->ncpu : 0);
-    rec_u64(&r, "enabled", enabled);
-    rec_u64(&r, "online", online);
-    rec_u64(&r, "started", tried - failed);
-    rec_u64(&r, "failed", failed);
-    rec_u64(&r, "limit", limit);
-    rec_str(&r, "apic", apic_mode_name(apic_mode()));
-    rec_str(&r, "trampoline", tramp_page ? tr : 0);
-    record_emit(&r);
-    if (!m->present || apic_mode() == APIC_OFF)
-        result_skip("smp.start", "%s: the boot CPU only", apic_note);
-    else if (failed)
-        result_fail("smp.start", "%u of %u APs did not come up", failed, tried);
-    else
-        result_pass("smp.start");
 }
 
 /* Start every AP the MADT enables, within the limits. Returns APs tried. */
@@ -344,28 +241,29 @@ static unsigned start_all(const struct bootinfo *bi, const struct acpi_madt *m, 
     for (size_t k = 0; k < m->ncpu; k++) {
         const struct acpi_cpu *e = &m->cpu[k];
         if (!e->enabled)
-            fate[k] = E_DISABLED;
+            start_log.fate[k] = SMP_FATE_DISABLED;
         else if (e->apic_id == bsp_id && !seen_before(m, k))
-            fate[k] = E_BSP, fate_cpu[k] = 0;
+            start_log.fate[k] = SMP_FATE_BSP, start_log.cpu[k] = 0;
         else if (seen_before(m, k))
-            fate[k] = E_DUPLICATE;
+            start_log.fate[k] = SMP_FATE_DUPLICATE;
         else if (smp_ncpu >= limit)
-            fate[k] = E_LIMIT;
+            start_log.fate[k] = SMP_FATE_LIMIT;
         else if (apic_mode() == APIC_XAPIC && e->apic_id > APIC_XAPIC_MAX_ID)
-            fate[k] = E_NOADDR;
+            start_log.fate[k] = SMP_FATE_NOADDR;
         else {
             if (!setup_done) {
                 setup_done = true;
                 ready = trampoline_setup(bi);
                 if (ready)
                     kprintf("smp: AP trampoline at 0x%llx (START-UP vector 0x%02llx)\n",
-                            (unsigned long long)tramp_page, (unsigned long long)(tramp_page >> 12));
+                            (unsigned long long)start_log.tramp_page,
+                            (unsigned long long)(start_log.tramp_page >> 12));
             }
             tried++;
-            fate[k] = E_FAILED;
-            if (ready && start_ap(smp_ncpu, e, cpu_domain(e->apic_id), &fate_stage[k])) {
-                fate[k] = E_ONLINE;
-                fate_cpu[k] = (int16_t)smp_ncpu++;
+            start_log.fate[k] = SMP_FATE_FAILED;
+            if (ready && start_ap(smp_ncpu, e, cpu_domain(e->apic_id), &start_log.stage[k])) {
+                start_log.fate[k] = SMP_FATE_ONLINE;
+                start_log.cpu[k] = (int16_t)smp_ncpu++;
             }
         }
     }
@@ -385,10 +283,10 @@ void smp_init(const struct bootinfo *bi)
     percpu_setup(0);
     smp_gs_ready = 1;
     for (size_t k = 0; k < ACPI_CPUS_MAX; k++)
-        fate_cpu[k] = -1;
+        start_log.cpu[k] = -1;
     if (!ai->ok || !m->present) {
         kprintf("smp: no MADT: running on the boot CPU only\n");
-        smp_report(m, "no MADT", 0, 1);
+        smp_report(&start_log, m, "no MADT", 0, 1);
         return;
     }
     want_x2apic = opt_apic == 1;
@@ -396,7 +294,7 @@ void smp_init(const struct bootinfo *bi)
         want_x2apic |= m->cpu[k].enabled && m->cpu[k].apic_id > APIC_XAPIC_MAX_ID;
     if (apic_init(m->lapic_addr, want_x2apic, note, sizeof(note)) == APIC_OFF) {
         kprintf("smp: local APIC unusable (%s): running on the boot CPU only\n", note);
-        smp_report(m, note, 0, 1);
+        smp_report(&start_log, m, note, 0, 1);
         return;
     }
     bsp->info.apic_id = apic_id();
@@ -408,5 +306,5 @@ void smp_init(const struct bootinfo *bi)
     if (opt_nosmp && opt_max_cpus)
         kprintf("smp: both nosmp and smp=%llu given: nosmp wins\n",
                 (unsigned long long)opt_max_cpus);
-    smp_report(m, note, start_all(bi, m, bsp->info.apic_id, limit), limit);
+    smp_report(&start_log, m, note, start_all(bi, m, bsp->info.apic_id, limit), limit);
 }

@@ -1,0 +1,117 @@
+/*
+ * kernel/smp_report.c - what SMP start-up prints (kernel/smp_priv.h): the
+ * table APIC ID -> CPU index -> NUMA domain, one `cpu` record per MADT entry
+ * (ACPI 6.5 §5.2.12), the `smp` record and the smp.start result
+ * (docs/results.md).
+ */
+#include "arch/apic.h"
+#include "arch/cpu.h"
+#include "arch/trampoline.h"
+#include "kernel/console.h"
+#include "kernel/results.h"
+#include "kernel/smp_priv.h"
+#include "lib/fmt.h"
+#include "lib/record.h"
+
+static const char *const fate_names[] = {"not-started", "online", "online",    "failed",
+                                         "disabled",    "limit",  "duplicate", "unaddressable"};
+_Static_assert(sizeof(fate_names) / sizeof(fate_names[0]) == SMP_FATE_NOADDR + 1,
+               "one name per enum smp_fate");
+static const char *const stage_names[] = {"none (no START-UP taken)", "real mode", "protected mode",
+                                          "long mode", "C entry"};
+
+const char *smp_stage_name(uint8_t stage)
+{
+    return stage <= TRAMP_STAGE_C ? stage_names[stage] : "?";
+}
+
+/* One `cpu` record per MADT entry (or for the BSP alone without a MADT). */
+static void madt_cpu_record(const struct smp_start_log *log, const struct acpi_cpu *e, size_t k)
+{
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    rec_begin(&r, buf, sizeof(buf), "cpu");
+    if (!e) { /* no MADT: the initial APIC ID from CPUID.1:EBX[31:24] */
+        rec_u64(&r, "apic_id", cpu_leaf_reg(1, 0, CPUID_EBX) >> 24);
+        rec_u64(&r, "cpu", 0);
+        rec_str(&r, "state", "online");
+        rec_bool(&r, "bsp", true);
+        record_emit(&r);
+        return;
+    }
+    rec_u64(&r, "apic_id", e->apic_id);
+    rec_u64(&r, "uid", e->uid);
+    rec_bool(&r, "x2apic_entry", e->x2apic);
+    rec_bool(&r, "enabled", e->enabled);
+    rec_bool(&r, "online_capable", e->online_capable);
+    rec_str(&r, "state", fate_names[log->fate[k]]);
+    rec_bool(&r, "bsp", log->fate[k] == SMP_FATE_BSP);
+    if (log->cpu[k] >= 0) {
+        const struct smp_cpu *c = &smp_percpu[log->cpu[k]].info;
+        rec_u64(&r, "cpu", (uint64_t)log->cpu[k]);
+        if (c->domain >= 0)
+            rec_u64(&r, "domain", (uint64_t)c->domain);
+        if (log->fate[k] == SMP_FATE_ONLINE)
+            rec_u64(&r, "start_us", c->start_ns / 1000);
+    }
+    if (log->fate[k] == SMP_FATE_FAILED)
+        rec_str(&r, "stage", smp_stage_name(log->stage[k]));
+    record_emit(&r);
+}
+
+void smp_report(const struct smp_start_log *log, const struct acpi_madt *m, const char *apic_note,
+                unsigned tried, unsigned limit)
+{
+    unsigned enabled = 0, failed = 0, online = smp_online();
+    bool bsp_listed = false;
+    for (size_t k = 0; m->present && k < m->ncpu; k++) {
+        enabled += log->fate[k] != SMP_FATE_DISABLED && log->fate[k] != SMP_FATE_DUPLICATE;
+        failed += log->fate[k] == SMP_FATE_FAILED;
+        bsp_listed |= log->fate[k] == SMP_FATE_BSP;
+    }
+    if (!bsp_listed) {
+        enabled++;
+        if (m->present)
+            kprintf("smp: the boot CPU (APIC ID %u) is not in the MADT\n",
+                    smp_percpu[0].info.apic_id);
+    }
+    kprintf("smp: %u of %u enabled CPUs online (MADT lists %zu; APIC %s%s%s)\n", online, enabled,
+            m->present ? m->ncpu : (size_t)0, apic_mode_name(apic_mode()),
+            limit < enabled ? "; limited by smp=/nosmp" : "", failed ? "; SOME FAILED" : "");
+    kprintf("smp:   APIC ID   CPU  domain  state\n");
+    for (size_t k = 0; m->present && k < m->ncpu; k++) {
+        const struct acpi_cpu *e = &m->cpu[k];
+        int d = log->cpu[k] >= 0 ? smp_percpu[log->cpu[k]].info.domain : -1;
+        char cpu[8] = "-", dom[12] = "-";
+        if (log->cpu[k] >= 0)
+            hz_snprintf(cpu, sizeof(cpu), "%d", log->cpu[k]);
+        if (d >= 0)
+            hz_snprintf(dom, sizeof(dom), "%d", d);
+        kprintf("smp:   %7u  %4s  %6s  %s%s\n", e->apic_id, cpu, dom, fate_names[log->fate[k]],
+                log->fate[k] == SMP_FATE_BSP ? " (boot CPU)" : "");
+    }
+    for (size_t k = 0; m->present && k < m->ncpu; k++)
+        madt_cpu_record(log, &m->cpu[k], k);
+    if (!m->present)
+        madt_cpu_record(log, 0, 0);
+
+    char buf[HZ_RECORD_MAX], tr[24];
+    struct rec r;
+    hz_snprintf(tr, sizeof(tr), "0x%llx", (unsigned long long)log->tramp_page);
+    rec_begin(&r, buf, sizeof(buf), "smp");
+    rec_u64(&r, "madt_cpus", m->present ? m->ncpu : 0);
+    rec_u64(&r, "enabled", enabled);
+    rec_u64(&r, "online", online);
+    rec_u64(&r, "started", tried - failed);
+    rec_u64(&r, "failed", failed);
+    rec_u64(&r, "limit", limit);
+    rec_str(&r, "apic", apic_mode_name(apic_mode()));
+    rec_str(&r, "trampoline", log->tramp_page ? tr : 0);
+    record_emit(&r);
+    if (!m->present || apic_mode() == APIC_OFF)
+        result_skip("smp.start", "%s: the boot CPU only", apic_note);
+    else if (failed)
+        result_fail("smp.start", "%u of %u APs did not come up", failed, tried);
+    else
+        result_pass("smp.start");
+}

@@ -8,7 +8,7 @@ CLEAR_ASM := arch/clear_movq_unroll.asm arch/clear_rep_stosq.asm arch/clear_rep_
 CLEAR_C := arch/clear.c arch/clear_mov_loop.c
 ACPI_C := arch/acpi.c arch/acpi_madt.c arch/acpi_srat.c arch/acpi_fadt.c arch/acpi_info.c
 
-KERNEL_C += arch/cpu.c arch/serial.c arch/idt.c arch/gdt.c $(CLEAR_C) arch/fpu.c $(ACPI_C) \
+KERNEL_C += arch/cpu.c arch/serial.c arch/trap.c arch/gdt.c $(CLEAR_C) arch/fpu.c $(ACPI_C) \
 	arch/tsc.c arch/apic.c arch/user.c
 KERNEL_ASM += arch/trap.asm $(CLEAR_ASM) arch/trampoline.asm arch/user.asm
 HCFLAGS_clear_mov_loop := -fno-tree-vectorize -fno-tree-loop-distribute-patterns

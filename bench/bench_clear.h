@@ -20,12 +20,12 @@
 
 /*
  * Run strategy s over every contract-legal and -illegal (offset, size) pair
- * of a fixed list inside buf (at least CLEAR_VERIFY_BUF bytes, 4 KiB-aligned, owned by
+ * of a fixed list inside buf (at least CLEAR_CORRECTNESS_BUF bytes, 4 KiB-aligned, owned by
  * the caller), with 256 guard bytes each side. Legal calls must zero exactly
  * the target; illegal ones must be rejected by clear_checked() with nothing
  * written. Returns true, or false with a reason in why (cap bytes).
  */
-#define CLEAR_VERIFY_BUF (1048640 + 4096 + 2 * 256)
+#define CLEAR_CORRECTNESS_BUF (1048640 + 4096 + 2 * 256)
 
 bool clear_correctness(const struct clear_strategy *s, uint8_t *buf, char *why, size_t cap);
 

@@ -15,7 +15,7 @@
 #include "prezero/prezero.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "bench/faults.h"
+#include "bench/fault_bench.h"
 #include "kernel/console.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/faults.h"
+#include "bench/fault_bench.h"
 #include "prezero/prezero.h"
 
 /* The `accepted` text of fault_cpus= and zero_cpus=, in the option table

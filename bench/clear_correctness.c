@@ -1,5 +1,5 @@
 /*
- * bench/clear_verify.c - the correctness pass over odd sizes and alignments
+ * bench/clear_correctness.c - the correctness pass over odd sizes and alignments
  * (guard bytes either side; contract violations must be rejected untouched).
  */
 #include "bench/bench_clear.h"

@@ -1,7 +1,7 @@
 /*
- * bench/faults.c - frame pool set-up and the demand-fault self-test.
+ * bench/fault_bench.c - frame pool set-up and the demand-fault self-test.
  */
-#include "bench/faults.h"
+#include "bench/fault_bench.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "kernel/console.h"

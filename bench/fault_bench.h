@@ -1,11 +1,11 @@
 /*
- * bench/faults.h - the free-frame pool the fault scenarios share, and the
+ * bench/fault_bench.h - the free-frame pool the fault scenarios share, and the
  * demand-fault self-test (`run=fault`): touch N pages of the demand region
  * (mm/demand.h), check each reads back zero and that exactly N faults were
  * taken, and print per-fault service and clear times.
  */
-#ifndef HZ_BENCH_FAULTS_H
-#define HZ_BENCH_FAULTS_H
+#ifndef HZ_BENCH_FAULT_BENCH_H
+#define HZ_BENCH_FAULT_BENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,4 +51,4 @@ size_t fault_emit(const char *workload, const char *policy);
 /* The `run=fault` scenario. */
 void fault_selftest(void);
 
-#endif /* HZ_BENCH_FAULTS_H */
+#endif /* HZ_BENCH_FAULT_BENCH_H */

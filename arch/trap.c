@@ -1,9 +1,9 @@
 /*
- * arch/idt.c - IDT for the 32 exception vectors (NMI is vector 2) and the
+ * arch/trap.c - IDT for the 32 exception vectors (NMI is vector 2) and the
  * crash report (SDM Vol. 3A §6.10-§6.15, Table 6-1 for names and error codes).
  */
-#include "arch/gdt.h"
 #include "arch/trap.h"
+#include "arch/gdt.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
 #include "kernel/results.h"

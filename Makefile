@@ -101,7 +101,7 @@ run:
 		$(if $(MEM),-m $(MEM)) --smp $(or $(SMP),2) -- $(ARGS)
 
 test:
-	@tools/deps.sh
+	@tools/deps.sh --test
 	@$(MAKE) --no-print-directory format-check all pxe host-tests linux-bench
 	tests/run-all
 

@@ -4,6 +4,7 @@
 #
 #   tools/deps.sh          check; install what is missing (apt-get, sudo if not root)
 #   tools/deps.sh --check  check only; exit 1 if anything is missing
+#   tools/deps.sh --test   also the packages only `make test` needs (LAVA)
 #
 # Prints one line when everything is present ("deps: all present") and says
 # exactly what it installs ("deps: installing: ..."). On a system without
@@ -19,16 +20,29 @@ PACKAGES="qemu-system-x86 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mto
 # without it); the rest are required.
 REQUIRED_CMDS="python3 gcc make nasm ld qemu-system-x86_64 grub-mkrescue grub-mknetdir xorriso mformat clang-format"
 OPTIONAL_CMDS="gnuplot"
+# Only the tests need these (--test, as `make test` passes): the LAVA tests
+# (tests/tools/test_lava.py) run the real dispatcher, lava-run, on QEMU jobs
+# and validate the PXE job, whose tftp deploy looks for in.tftpd and
+# /etc/default/tftpd-hpa. lava-dispatcher brings about 150 packages (50 MB),
+# so `make run` and `make bench` do not install it. Without them (non-Debian
+# hosts) the LAVA tests are skipped, saying why.
+TEST_PACKAGES="lava-dispatcher tftpd-hpa"
+TEST_CMDS="lava-run in.tftpd"
 
 check_only=0
-case "${1:-}" in
---check) check_only=1 ;;
-"") ;;
-*)
-    echo "usage: tools/deps.sh [--check]" >&2
-    exit 2
-    ;;
-esac
+for arg in "$@"; do
+    case "$arg" in
+    --check) check_only=1 ;;
+    --test)
+        PACKAGES="$PACKAGES $TEST_PACKAGES"
+        OPTIONAL_CMDS="$OPTIONAL_CMDS $TEST_CMDS"
+        ;;
+    *)
+        echo "usage: tools/deps.sh [--check] [--test]" >&2
+        exit 2
+        ;;
+    esac
+done
 
 missing_cmds() {
     out=""
@@ -44,7 +58,7 @@ if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>
     opt=$(missing_cmds $OPTIONAL_CMDS)
     echo "deps: not a Debian system (no dpkg-query/apt-get); install the equivalents of:"
     echo "deps:   $PACKAGES"
-    [ -n "$opt" ] && echo "deps: optional commands missing (plots are skipped): $opt"
+    [ -n "$opt" ] && echo "deps: optional commands missing (plots or LAVA tests are skipped): $opt"
     if [ -n "$req" ]; then
         echo "deps: required commands missing: $req" >&2
         exit 1

@@ -10,6 +10,8 @@ Fixtures (tests/tools/fixtures/) imitate real captures of one run:
   malformed.log     broken records among good ones
   clean.expected.jsonl, reboot-loop.expected.jsonl  the records they hold
   results-a/, results-b/  result sets for compare and plot
+  lava-job-4242.yaml  a lava-run job log of a short run=clear job, in
+                    lava-server's "- {...}" form (hz lava-fetch)
 """
 
 import json

@@ -9,6 +9,7 @@ Modules, in data-path order:
   runner    boot once under a timeout, stream the console, map the exit status
   compare   side-by-side comparison of two result sets with noise verdicts
   plot      PNG plots through gnuplot
+  lava      LAVA job definitions (lab/lava/) and LAVA job logs back to results
   cli       the `hz` command (tools/hz)
 
 Record format and exit statuses: docs/results.md. Command reference:

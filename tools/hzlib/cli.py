@@ -6,7 +6,7 @@ import shutil
 import subprocess
 import sys
 
-from . import BUILD, ROOT, compare, plot, qemu, records as rec, results, runner
+from . import BUILD, ROOT, compare, lava, plot, qemu, records as rec, results, runner
 
 
 def _print_diags(diags):
@@ -98,14 +98,48 @@ def cmd_parse(a):
 
 def cmd_compare(a):
     try:
-        sa, sb = results.load(a.a), results.load(a.b)
+        sets = [results.load(p) for p in a.paths]
     except (OSError, ValueError) as e:
         print("hz: %s" % e, file=sys.stderr)
         return 2
-    _print_diags(sa.diags + sb.diags)
-    lines, n = compare.compare(sa, sb)
+    _print_diags([d for rs in sets for d in rs.diags])
+    lines, n = compare.compare(*sets) if len(sets) == 2 else compare.fleet(sets)
     print("\n".join(lines))
     return 0 if n else 1
+
+
+def cmd_lava_job(a):
+    try:
+        text = lava.render_job(a.device, a.kernel_url, a.args, run=a.run, job_name=a.job_name,
+                               device_type=a.device_type, job_minutes=a.job_timeout,
+                               boot_minutes=a.boot_timeout, test_minutes=a.test_timeout)
+    except lava.LavaError as e:
+        print("hz: lava-job: %s" % e, file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0
+
+
+def cmd_lava_fetch(a):
+    if not a.log and not a.server:
+        print("hz: lava-fetch: give --server URL (or --log FILE)", file=sys.stderr)
+        return 2
+    try:
+        if a.log:
+            with open(a.log, encoding="utf-8", errors="replace") as f:
+                job, text = {"id": a.job_id}, f.read()
+        else:
+            job, text = lava.fetch(a.server, a.job_id, a.token or os.environ.get("LAVA_TOKEN"))
+        outdir = a.out or os.path.join(ROOT, "results", "lava-%s" % a.job_id)
+        recs, diags, cases = lava.write_results(outdir, text, job, a.server)
+    except (lava.LavaError, OSError) as e:
+        print("hz: lava-fetch: %s" % e, file=sys.stderr)
+        return 2
+    _print_diags(diags)
+    print("hz: job %s: %d records, %d LAVA test cases" % (a.job_id, len(recs), len(cases)),
+          file=sys.stderr)
+    print(outdir)
+    return 0 if recs else 1
 
 
 def cmd_plot(a):
@@ -159,10 +193,29 @@ def parser():
     pa.add_argument("-o", dest="out", help="write records.jsonl and CSV into this folder")
     pa.set_defaults(func=cmd_parse)
 
-    c = sub.add_parser("compare", help="compare two result sets")
-    c.add_argument("a")
-    c.add_argument("b")
+    c = sub.add_parser("compare", help="compare two result sets, or one row per machine for more")
+    c.add_argument("paths", nargs="+", metavar="RESULTS")
     c.set_defaults(func=cmd_compare)
+
+    lj = sub.add_parser("lava-job", help="write a LAVA job definition (lab/lava/) to stdout")
+    lj.add_argument("--device", choices=sorted(lava.DEVICES), required=True)
+    lj.add_argument("--kernel-url", required=True, help="file://, http:// or https:// URL of hugezero.elf")
+    lj.add_argument("--args", default="", help="kernel arguments (results=lava is added)")
+    lj.add_argument("--run", help="scenario list, as run= (default: the kernel's default run)")
+    lj.add_argument("--device-type", help="LAVA device type (default qemu / x86-pxe-grub)")
+    lj.add_argument("--job-name")
+    lj.add_argument("--job-timeout", type=int, default=20, help="minutes (default 20)")
+    lj.add_argument("--boot-timeout", type=int, default=5, help="minutes (default 5)")
+    lj.add_argument("--test-timeout", type=int, default=15, help="minutes (default 15)")
+    lj.set_defaults(func=cmd_lava_job)
+
+    lf = sub.add_parser("lava-fetch", help="a finished LAVA job's log as a results folder")
+    lf.add_argument("job_id")
+    lf.add_argument("--server", help="lava-server base URL, e.g. https://lava.example.org")
+    lf.add_argument("--token", help="REST API token (default: $LAVA_TOKEN)")
+    lf.add_argument("--log", help="read the job log from this file instead of the server")
+    lf.add_argument("-o", dest="out", help="results folder (default results/lava-JOB_ID)")
+    lf.set_defaults(func=cmd_lava_fetch)
 
     pl = sub.add_parser("plot", help="draw PNG plots of a result set")
     pl.add_argument("path")

@@ -11,6 +11,13 @@ Rows:
            _cyc, gbps, cpb and _pct member (hit_pct) present on both sides;
            spread: cv_pct when the record has one.
 
+With more than two result sets (one per machine, `hz compare A B C ...`),
+fleet() prints one row per set instead: the machine, the run's status and
+check counts, and the headline figures the LAVA measurement cases also carry
+(docs/results.md "LAVA result lines"), taken from the records: best
+single-CPU clear GB/s, median service time of the fault self-test, the
+pre-zeroed (`boot` policy) fault p50, and the all-CPU fill s/TiB.
+
 Verdict: "faster"/"slower" only when the difference is larger than the runs'
 own spread: the ranges do not overlap, or |B - A| / A > 2 x max(CV A, CV B).
 Otherwise "noise"; "n/a" when a side gives no spread at all.
@@ -203,3 +210,33 @@ def compare(a, b):
         out.append("  ".join([r[0].ljust(widths[0])] +
                              [r[i].rjust(widths[i]) for i in range(1, 4)] + [r[4]]).rstrip())
     return out, len(rows)
+
+
+def _headline(rs):
+    """The fleet row's figures of one result set ("-" when absent)."""
+    summ = rs.of_type("summary")
+    s = summ[-1] if summ else {}
+    gbps = [r["gbps"] for r in rs.of_type("clear") if r.get("threads") == 1
+            and r.get("verified") is True and _num(r.get("gbps")) is not None]
+    selftest = sorted(r["service_ns"] for r in rs.of_type("fault")
+                      if "workload" not in r and _num(r.get("service_ns")) is not None)
+    boot = [r["lat_p50_ns"] for r in rs.of_type("prezero")
+            if r.get("policy") == "boot" and _num(r.get("lat_p50_ns")) is not None]
+    fill = [r for r in rs.of_type("smp_fill") if _num(r.get("s_per_tib")) is not None]
+    fill_top = max(fill, key=lambda r: r.get("threads") or 0) if fill else None
+    return [s.get("status_name", "-"),
+            "%s/%s/%s" % (s.get("pass", "-"), s.get("fail", "-"), s.get("skip", "-")),
+            "%.3f" % max(gbps) if gbps else "-",
+            "%.3f" % (statistics.median_low(selftest) / 1e6) if selftest else "-",
+            "%.1f" % (statistics.median_low(boot) / 1e3) if boot else "-",
+            "%.3f (%s CPUs)" % (fill_top["s_per_tib"], fill_top.get("threads")) if fill_top else "-"]
+
+
+def fleet(sets):
+    """One row per result set (lines, number of sets with a summary)."""
+    head = ("results", "machine", "status", "pass/fail/skip", "best clear GB/s",
+            "fault median ms", "pre-zeroed p50 us", "fill s/TiB")
+    rows = [head] + [tuple([rs.name, results.machine(rs)] + _headline(rs)) for rs in sets]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    out = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return out, sum(1 for rs in sets if rs.of_type("summary"))

@@ -1,0 +1,319 @@
+"""LAVA: `hz lava-job` jobs run by the real dispatcher, `hz lava-fetch`.
+
+lava-run (Debian 12's lava-dispatcher 2023.01, installed by tools/deps.sh;
+run with /usr/bin/python3, as root or through `sudo -n`) boots the QEMU job
+under TCG against tests/lava/qemu-device.yaml, with no lava-server. The
+job log it prints is what a lava-server stores: its `results` entries are
+the job's test cases (the server's results.yaml). The tests read that log
+with PyYAML (Debian's, through /usr/bin/python3) and check it against the
+`@hz` records the same run printed.
+
+hz lava-fetch is tested against tests/tools/fixtures/lava-job-4242.yaml (a
+lava-run log of a short `run=clear` job, in the server's "- {...}" form)
+served by a small HTTP server on 127.0.0.1 that answers the two REST API
+v0.2 endpoints hz uses.
+"""
+
+import http.server
+import json
+import os
+import subprocess
+import tempfile
+import threading
+import unittest
+
+import hztest
+from hzlib import lava, records as rec, results
+
+LAVA_RUN = "/usr/bin/lava-run"
+DEBIAN_PYTHON = "/usr/bin/python3"
+ELF = os.path.join(hztest.ROOT, "build", "hugezero.elf")
+DEVICE = {d: os.path.join(hztest.ROOT, "tests", "lava", "%s-device.yaml" % d) for d in lava.DEVICES}
+# The kernel's default run, made small for TCG (about 10 s): every scenario
+# still runs, on fewer pages, bytes and repeats.
+SMALL_DEFAULT = ("repeats=1 pages=16 fault_pages=16 smp_repeats=1 smp_bytes=8M smp_fill=64M")
+
+
+def _lava_run_argv():
+    """argv prefix for lava-run, or None with the reason it cannot run."""
+    if not os.path.exists(LAVA_RUN):
+        return None, "%s missing: tools/deps.sh installs lava-dispatcher" % LAVA_RUN
+    argv = [DEBIAN_PYTHON, LAVA_RUN]
+    if os.geteuid() == 0:
+        return argv, None
+    if subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode == 0:
+        return ["sudo", "-n"] + argv, None
+    return None, "lava-run needs root (not root, no passwordless sudo)"
+
+
+ARGV, WHY_NOT = _lava_run_argv()
+
+
+def hz(*args):
+    return subprocess.run([hztest.HZ] + list(args), capture_output=True, text=True, timeout=120)
+
+
+def yaml_entries(log_text):
+    """The job log read by PyYAML, LAVA's own parser (one mapping per line)."""
+    doc = "".join("- " + l + "\n" for l in log_text.splitlines() if l.startswith("{"))
+    p = subprocess.run([DEBIAN_PYTHON, "-c", "import json, sys, yaml; "
+                        "print(json.dumps(yaml.safe_load(sys.stdin.read()), default=str))"],
+                       input=doc, capture_output=True, text=True, check=True)
+    return json.loads(p.stdout)
+
+
+def lava_run(job_text, device="qemu", validate=False, timeout=600):
+    """Run lava-run on job_text; (return code, job log text)."""
+    with tempfile.TemporaryDirectory(prefix="hz-lava-") as d:
+        path = os.path.join(d, "job.yaml")
+        with open(path, "w") as f:
+            f.write(job_text)
+        job_id = "hz%d%d" % (os.getpid(), threading.get_ident() % 1000)
+        argv = ARGV + ["--job-id", job_id, "--output-dir", os.path.join(d, "out"),
+                       "--device", DEVICE[device]] + (["--validate"] if validate else []) + [path]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout + p.stderr
+
+
+def job(device="qemu", args="", url=None):
+    p = hz("lava-job", "--device", device, "--kernel-url", url or "file://" + ELF, "--args", args)
+    if p.returncode != 0:
+        raise AssertionError("hz lava-job failed: %s" % p.stderr)
+    return p.stdout
+
+
+def suites(entries):
+    """{suite: [test case dicts]} from the log's results entries."""
+    out = {}
+    for e in entries:
+        if e.get("lvl") == "results":
+            out.setdefault(e["msg"]["definition"], []).append(e["msg"])
+    return out
+
+
+def console_records(entries):
+    """The run's records, from the console lines LAVA logged (the same text
+    its monitors matched)."""
+    serial = lava.serial_text(entries)
+    return rec.extract(serial)[0], serial
+
+
+@unittest.skipIf(ARGV is None, WHY_NOT)
+class JobsValidate(unittest.TestCase):
+    def test_every_template_validates(self):
+        self.assertTrue(os.path.exists(ELF), "build/hugezero.elf missing: run make")
+        for device in lava.DEVICES:
+            with self.subTest(device=device):
+                rc, log = lava_run(job(device, "run=clear"), device, validate=True)
+                self.assertEqual(rc, 0, log[-2000:])
+                self.assertIn('"case": "job", "definition": "lava", "result": "pass"', log)
+
+    def test_wrong_device_fails_validation(self):
+        # The check above can fail: a GRUB job on the QEMU device does.
+        rc, log = lava_run(job("pxe-grub"), "qemu", validate=True)
+        self.assertNotEqual(rc, 0)
+        self.assertIn('"result": "fail"', log)
+
+
+class JobRendering(unittest.TestCase):
+    def test_results_lava_first_and_run(self):
+        text = job("qemu", "repeats=2")
+        self.assertIn('-append "results=lava repeats=2"', text)
+        p = hz("lava-job", "--device", "qemu", "--kernel-url", "http://h/k.elf", "--run", "clear,fault")
+        self.assertIn('-append "results=lava run=clear,fault"', p.stdout)
+
+    def test_bad_input_is_an_error(self):
+        for extra, why in ((["--args", "results=hz"], "results=lava"),
+                           (["--args", "console='x'"], "may not contain"),
+                           (["--args", "run=clear", "--run", "fault"], "either"),
+                           (["--job-timeout", "0"], "1..1440")):
+            with self.subTest(extra=extra):
+                p = hz("lava-job", "--device", "qemu", "--kernel-url", "file:///k.elf", *extra)
+                self.assertEqual(p.returncode, 2)
+                self.assertIn(why, p.stderr)
+        p = hz("lava-job", "--device", "qemu", "--kernel-url", "tftp://h/k.elf")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("scheme", p.stderr)
+
+
+@unittest.skipIf(ARGV is None, WHY_NOT)
+class LavaRunQemu(unittest.TestCase):
+    """Real jobs: lava-run boots hugezero in QEMU (TCG) and the monitors
+    turn its output into test cases."""
+
+    def run_job(self, args):
+        self.assertTrue(os.path.exists(ELF), "build/hugezero.elf missing: run make")
+        rc, log = lava_run(job("qemu", args))
+        entries = yaml_entries(log)
+        self.assertEqual(lava.parse_log(log), entries, "hzlib's log reader disagrees with PyYAML")
+        recs, serial = console_records(entries)
+        return rc, entries, suites(entries), recs, serial
+
+    def test_default_run(self):
+        rc, entries, s, recs, _ = self.run_job(SMALL_DEFAULT)
+        self.assertEqual(rc, 0)
+        self.assertEqual(s["lava"][-1]["case"], "job")
+        self.assertEqual(s["lava"][-1]["result"], "pass")
+        checks = [(r["name"], r["t"]) for r in recs if r["t"] in ("pass", "fail", "skip")]
+        self.assertGreater(len(checks), 30)
+        summary = [r for r in recs if r["t"] == "summary"][-1]
+        self.assertEqual(summary["status_name"], "pass")
+        cases = [(c["extra"]["test_case_id"], c["result"]) for c in s["hugezero"]]
+        # One case per check record, in order, then the summary.
+        self.assertEqual(cases, checks + [("summary", "pass")])
+        self.assertTrue(all(c["case"] == c["extra"]["test_case_id"].lower().replace(".", "_")
+                            for c in s["hugezero"]))
+        m = {c["extra"]["test_case_id"]: c for c in s["hugezero-measurements"]}
+        for c in m.values():
+            self.assertIsInstance(c["measurement"], float)
+            self.assertEqual(c["result"], "pass")
+        units = {k: c["units"] for k, c in m.items()}
+        self.assertEqual(units["fault.service_median"], "ms")
+        self.assertEqual(units["prezero.vm_boot.boot.fault_p50"], "us")
+        self.assertEqual(units["smp.fill.s_per_tib.1cpu"], "s/TiB")
+        self.assertEqual({u for k, u in units.items() if k.startswith("clear.")}, {"GB/s"})
+        # The figures are the records' own.
+        fill = {r["threads"]: r["s_per_tib"] for r in recs if r["t"] == "smp_fill"}
+        for n, v in fill.items():
+            self.assertAlmostEqual(m["smp.fill.s_per_tib.%dcpu" % n]["measurement"], v, places=3)
+        boot = [r for r in recs if r["t"] == "prezero" and r["policy"] == "boot"][0]
+        self.assertAlmostEqual(m["prezero.vm_boot.boot.fault_p50"]["measurement"],
+                               boot["lat_p50_ns"] / 1000, places=3)
+        self.assertGreater(m["clear.best_gbps.4K.warm"]["measurement"], 0)
+        self.assertLessEqual(m["clear.best_gbps.4K.warm"]["measurement"],
+                             max(r["gbps"] for r in recs if r["t"] == "clear"))
+
+    def test_bad_option_is_a_failure(self):
+        rc, _, s, recs, _ = self.run_job("bogus=1")
+        self.assertEqual([r["status"] for r in recs if r["t"] == "summary"], [3])
+        cases = {c["extra"]["test_case_id"]: c["result"] for c in s["hugezero"]}
+        self.assertEqual(cases, {"config": "fail", "summary": "fail"})
+        self.assertNotIn("pass", cases.values())
+        self.assertNotIn("hugezero-measurements", s)
+
+    def test_crash_is_a_failure_with_the_report(self):
+        rc, _, s, recs, serial = self.run_job("selftest=ud run=none")
+        self.assertEqual([r["status"] for r in recs if r["t"] == "summary"], [4])
+        cases = {c["extra"]["test_case_id"]: c["result"] for c in s["hugezero"]}
+        self.assertEqual(cases["crash"], "fail")
+        self.assertEqual(cases["summary"], "fail")
+        crash = [r for r in recs if r["t"] == "crash"]
+        self.assertEqual([c["name"] for c in crash], ["#UD"])
+        # The human crash report is in the job log, before the crash record.
+        report = "*** hugezero crash: #UD (vector 6) error code 0x0 at rip %s" % crash[0]["rip"]
+        self.assertIn("selftest: raising ud on purpose", serial)
+        self.assertIn(report, serial)
+        self.assertLess(serial.index(report), serial.index('@hz {"t":"crash"'))
+        self.assertIn("stack at rsp:", serial)
+
+
+class _Api(http.server.BaseHTTPRequestHandler):
+    """Job 42 finished, 43 still running; everything else 404. Needs the
+    token when the server has one."""
+    token = None
+    log = b""
+
+    def do_GET(self):
+        if self.token and self.headers.get("Authorization") != "Token " + self.token:
+            return self._send(401, b'{"detail":"Authentication credentials were not provided."}')
+        jobs = {"42": "Finished", "43": "Running"}
+        parts = self.path.split("/")  # ['', 'api', 'v0.2', 'jobs', ID, ('logs',) '']
+        if parts[1:4] != ["api", "v0.2", "jobs"] or parts[4] not in jobs:
+            return self._send(404, b'{"detail":"Not found."}')
+        if parts[5:] == [""]:
+            body = {"id": int(parts[4]), "state": jobs[parts[4]], "health": "Complete",
+                    "actual_device": "qemu-01", "requested_device_type": "qemu",
+                    "start_time": "2026-12-01T08:42:52Z"}
+            return self._send(200, json.dumps(body).encode())
+        if parts[5:] == ["logs", ""]:
+            return self._send(200, self.log, "application/yaml")
+        return self._send(404, b'{"detail":"Not found."}')
+
+    def _send(self, code, body, ctype="application/json"):
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+class LavaFetch(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        _Api.log = hztest.read_bytes("lava-job-4242.yaml")
+        _Api.token = "s3cret"
+        cls.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Api)
+        cls.url = "http://127.0.0.1:%d" % cls.srv.server_address[1]
+        threading.Thread(target=cls.srv.serve_forever, daemon=True).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.shutdown()
+        cls.srv.server_close()
+
+    def test_fetch_writes_a_results_folder(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "node")
+            p = hz("lava-fetch", "42", "--server", self.url, "--token", "s3cret", "-o", out)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stdout.strip(), out)
+            rs = results.load(out)
+            self.assertEqual(rs.diags, [])
+            summary = rs.of_type("summary")
+            self.assertEqual([(s["pass"], s["fail"], s["skip"]) for s in summary], [(6, 0, 1)])
+            self.assertEqual([(r["strategy"], r["cache"]) for r in rs.of_type("clear")],
+                             [("rep_stosb", "cold"), ("rep_stosb", "warm"), ("rep_stosb", "cold")])
+            with open(os.path.join(out, "meta.json")) as f:
+                meta = json.load(f)
+            self.assertEqual((meta["lava_job_id"], meta["lava_device"], meta["status_name"]),
+                             (42, "qemu-01", "pass"))
+            with open(os.path.join(out, "lava-cases.jsonl")) as f:
+                cases = {c["case"]: c for c in map(json.loads, f)}
+            self.assertEqual(cases["clear_avx512_store"]["result"], "skip")
+            self.assertEqual(cases["clear_best_gbps_4k_warm"]["units"], "GB/s")
+            self.assertEqual(cases["job"]["result"], "pass")
+            # The folder works with the other tools: compare against itself.
+            c = hz("compare", out, out)
+            self.assertEqual(c.returncode, 0, c.stderr)
+            self.assertIn("clear rep_stosb chunk=4K bytes=256K cache=warm threads=1 GB/s", c.stdout)
+
+    def test_errors(self):
+        for args, why in ((["43"], "not finished (state Running)"),
+                          (["44"], "HTTP 404"),
+                          (["42", "--token", "wrong"], "HTTP 401"),
+                          (["x1"], "a number")):
+            with self.subTest(args=args):
+                argv = ["lava-fetch", args[0], "--server", self.url]
+                argv += args[1:] if len(args) > 1 else ["--token", "s3cret"]
+                p = hz(*argv)
+                self.assertEqual(p.returncode, 2)
+                self.assertIn(why, p.stderr)
+        p = hz("lava-fetch", "42")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--server", p.stderr)
+
+
+class Fleet(unittest.TestCase):
+    def test_one_row_per_machine(self):
+        with tempfile.TemporaryDirectory() as d:
+            outs = []
+            for n in ("node7", "node8", "node9"):
+                outs.append(os.path.join(d, n))
+                lava.write_results(outs[-1], hztest.read_bytes("lava-job-4242.yaml").decode())
+            p = hz("compare", *outs)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            lines = p.stdout.splitlines()
+            self.assertEqual(len(lines), 4)
+            self.assertIn("best clear GB/s", lines[0])
+            best = max(r["gbps"] for r in results.load(outs[0]).of_type("clear"))
+            for line, n in zip(lines[1:], ("node7", "node8", "node9")):
+                self.assertTrue(line.startswith(os.path.join(d, n)))
+                self.assertIn("pass    6/0/1", line)
+                self.assertIn("%.3f" % best, line)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,7 +1,8 @@
 /*
  * arch/clear.h - the x86-64 memory-clearing strategies, side by side in one
  * table (arch/clear.c), with the checks and helpers the kernel,
- * tools/linux-bench and the unit tests share. docs/strategies.md explains
+ * tools/linux-bench and the unit tests share (the `clear` record they
+ * print is bench/clear_record.h). docs/strategies.md explains
  * what each one measures.
  *
  * Every routine has the signature void clear_<name>(void *dst, size_t bytes)
@@ -23,18 +24,6 @@
 #include <stdint.h>
 
 #include "arch/cpu.h"
-#include "lib/stats.h"
-
-/* XCR0 state-component bits (SDM Vol. 1 §13.1, §13.3). */
-#define XCR0_X87 (1ull << 0)
-#define XCR0_SSE (1ull << 1)                 /* XMM registers, MXCSR */
-#define XCR0_AVX (1ull << 2)                 /* upper halves of YMM0-15 */
-#define XCR0_OPMASK (1ull << 5)              /* k0-k7 */
-#define XCR0_ZMM_HI256 (1ull << 6)           /* upper halves of ZMM0-15 */
-#define XCR0_HI16_ZMM (1ull << 7)            /* ZMM16-31 */
-#define XCR0_YMM_STATE (XCR0_SSE | XCR0_AVX) /* XCR0[2:1] */
-/* XCR0[2:1] and [7:5] */
-#define XCR0_ZMM_STATE (XCR0_YMM_STATE | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM)
 
 #define CLEAR_MAX_NEED 2 /* CPUID bits a row can require */
 #define CLEAR_MAX_FAST 3 /* CPUID bits a row can list as making it faster */
@@ -49,7 +38,7 @@ struct clear_strategy {
     struct cpu_feature fast[CLEAR_MAX_FAST]; /* not required, reported: e.g. erms */
     uint8_t n_fast;
     bool simd;         /* uses XMM/YMM/ZMM: OS must enable SSE */
-    uint64_t xcr0;     /* XCR0 bits the OS must have set (0: none) */
+    uint64_t xcr0;     /* XCR0_* bits (arch/x86.h) the OS must have set (0: none) */
     bool line64;       /* clears whole cache lines: needs 64-byte lines */
     uint32_t align;    /* dst alignment, bytes (power of two) */
     uint32_t multiple; /* bytes must be a multiple of this */
@@ -140,25 +129,5 @@ bool clear_verify_zero(const void *p, size_t bytes, size_t *first);
  * equal it (false and *first = offset of the first changed byte). */
 void clear_guard_fill(void *p, size_t bytes, uint8_t value);
 bool clear_guard_check(const void *p, size_t bytes, uint8_t value, size_t *first);
-
-/* One measured (strategy, chunk, cache state) cell, for clear_record(). */
-struct clear_result {
-    const char *strategy; /* table name */
-    uint64_t chunk;       /* bytes per call */
-    uint64_t bytes;       /* bytes cleared per repeat (all calls, all threads) */
-    const char *cache;    /* "warm", "cold" or "first_touch" */
-    unsigned threads, repeats;
-    struct stats ns;    /* nanoseconds per repeat (stats_compute) */
-    uint64_t min_cyc;   /* fewest TSC cycles of any repeat */
-    bool verified;      /* every repeat read back all zero */
-    const char *source; /* "hugezero" (the kernel) or "linux" (tools/linux-bench) */
-};
-
-/*
- * Format the `clear` record (docs/results.md) into buf (cap bytes, at least
- * 64, HZ_RECORD_MAX is plenty) and return the line (no newline). gbps and
- * gbps_median come from ns.min and ns.median, cpb from min_cyc.
- */
-const char *clear_record(char *buf, size_t cap, const struct clear_result *r);
 
 #endif /* HZ_ARCH_CLEAR_H */

@@ -10,6 +10,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* CPUs hugezero can run on: the size of every per-CPU table (GDT/TSS,
+ * per-CPU blocks, CPU sets); smp= accepts 1..HZ_MAX_CPUS. */
+#define HZ_MAX_CPUS 256
+
 enum cpuid_reg { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
 
 /* One CPUID feature bit. `name` is the Linux /proc/cpuinfo spelling. */

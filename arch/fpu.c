@@ -13,7 +13,6 @@
  * written is kept instead (fpu_xcr0()).
  */
 #include "arch/fpu.h"
-#include "arch/clear.h" /* XCR0_* bits */
 #include "arch/cpu.h"
 #include "arch/x86.h"
 #include "lib/fmt.h"

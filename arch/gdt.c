@@ -2,6 +2,7 @@
  * arch/gdt.c - per-CPU GDT + 64-bit TSS (SDM Vol. 3A §3.4.5, §8.2.3).
  */
 #include "arch/gdt.h"
+#include "arch/cpu.h"
 #include "lib/kstring.h"
 
 #include <stddef.h>

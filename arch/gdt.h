@@ -10,7 +10,6 @@
 
 #include <stdint.h>
 
-#define HZ_MAX_CPUS 256
 #define GDT_KERNEL_CS 0x08
 #define GDT_KERNEL_DS 0x10
 #define GDT_TSS 0x18

@@ -14,7 +14,7 @@ KERNEL_ASM += arch/trap.asm $(CLEAR_ASM) arch/trampoline.asm arch/user.asm
 HCFLAGS_clear_mov_loop := -fno-tree-vectorize -fno-tree-loop-distribute-patterns
 
 HOST_TESTS += clear acpi acpi_tables
-HOST_SRCS_clear := $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c lib/stats.c lib/record.c lib/fmt.c
+HOST_SRCS_clear := $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
 HOST_SRCS_acpi := $(ACPI_C) lib/fmt.c
 HOST_SRCS_acpi_tables := $(HOST_SRCS_acpi)
 

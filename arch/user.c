@@ -3,6 +3,7 @@
  */
 #include "arch/user.h"
 #include "arch/clear.h"
+#include "arch/cpu.h"
 #include "arch/gdt.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"

@@ -12,6 +12,17 @@
 
 #include <stdint.h>
 
+/* XCR0 state-component bits (SDM Vol. 1 §13.1, §13.3). */
+#define XCR0_X87 (1ull << 0)
+#define XCR0_SSE (1ull << 1)                 /* XMM registers, MXCSR */
+#define XCR0_AVX (1ull << 2)                 /* upper halves of YMM0-15 */
+#define XCR0_OPMASK (1ull << 5)              /* k0-k7 */
+#define XCR0_ZMM_HI256 (1ull << 6)           /* upper halves of ZMM0-15 */
+#define XCR0_HI16_ZMM (1ull << 7)            /* ZMM16-31 */
+#define XCR0_YMM_STATE (XCR0_SSE | XCR0_AVX) /* XCR0[2:1] */
+/* XCR0[2:1] and [7:5] */
+#define XCR0_ZMM_STATE (XCR0_YMM_STATE | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM)
+
 /* CPUID leaf/subleaf -> eax, ebx, ecx, edx (SDM Vol. 2A "CPUID"). */
 static inline void cpuid(uint32_t leaf, uint32_t subleaf, uint32_t r[4])
 {

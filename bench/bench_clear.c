@@ -12,6 +12,7 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
+#include "bench/clear_record.h"
 #include "kernel/console.h"
 #include "kernel/lava.h"
 #include "kernel/progress.h"

@@ -14,6 +14,7 @@
 #include "bench/bench_smp.h"
 #include "arch/cpu.h"
 #include "arch/tsc.h"
+#include "bench/clear_record.h"
 #include "kernel/console.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"

@@ -18,6 +18,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/record.h"
+#include "lib/stats.h"
 #include "mm/paging.h"
 
 enum { FILL_ALL, FILL_NONE, FILL_BYTES };

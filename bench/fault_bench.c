@@ -19,6 +19,9 @@
 #include "mm/mtrr.h"
 #include "mm/paging.h"
 
+_Static_assert(FAULT_POOL_MAX <= DEMAND_MAX_FRAMES,
+               "every pool frame must be mappable by the demand region (mm/demand.h)");
+
 static struct pool_frame storage[FAULT_POOL_MAX];
 static uint64_t fault_pages = 0; /* 0: every frame in the pool */
 static int verify_full;

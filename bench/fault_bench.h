@@ -15,6 +15,8 @@
 #include "lib/spinlock.h"
 #include "mm/pool.h"
 
+/* Most frames a fault pool holds; at most DEMAND_MAX_FRAMES (mm/demand.h), which
+ * bench/fault_bench.c asserts. */
 #define FAULT_POOL_MAX 1024
 
 struct fault_env {

@@ -8,6 +8,7 @@
 #include "arch/apic.h"
 #include "arch/cpu.h"
 #include "arch/fpu.h"
+#include "arch/gdt.h"
 #include "arch/trampoline.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"

@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/gdt.h" /* HZ_MAX_CPUS */
+#include "arch/cpu.h" /* HZ_MAX_CPUS */
 #include "boot/bootinfo.h"
 
 #define SMP_START_TIMEOUT_MS 1000 /* per attempt, after the second START-UP */

@@ -2,7 +2,7 @@
  * tests/unit/test_clear.c - every clear strategy the host CPU supports, over
  * many sizes and alignments inside a guarded buffer; contract violations
  * (rejected, nothing written) for every strategy; the support decision on
- * made-up machines; the dirty/verify/guard helpers; the `clear` record.
+ * made-up machines; the dirty/verify/guard helpers.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -265,40 +265,6 @@ static void test_helpers(void **state)
     assert_true(clear_guard_check(p, 63, 0x5a, NULL));
 }
 
-static void test_record(void **state)
-{
-    struct clear_result r = {.strategy = "rep_stosb",
-                             .chunk = 2097152,
-                             .bytes = 1073741824,
-                             .cache = "warm",
-                             .threads = 1,
-                             .repeats = 5,
-                             .ns = {.n = 5,
-                                    .min = 100000000,
-                                    .median = 110000000,
-                                    .max = 130000000,
-                                    .mean = 112000000,
-                                    .cv_x100 = 1234},
-                             .min_cyc = 300000000,
-                             .verified = true,
-                             .source = "linux"};
-    char line[512];
-    assert_string_equal(clear_record(line, sizeof(line), &r),
-                        "@hz {\"t\":\"clear\",\"v\":1,\"strategy\":\"rep_stosb\",\"chunk\":2097152,"
-                        "\"bytes\":1073741824,\"cache\":\"warm\",\"threads\":1,\"repeats\":5,"
-                        "\"min_ns\":100000000,\"median_ns\":110000000,\"max_ns\":130000000,"
-                        "\"gbps\":10.737,\"gbps_median\":9.761,\"cpb\":0.279,\"cv_pct\":12.34,"
-                        "\"verified\":true,\"source\":\"linux\"}");
-
-    struct clear_result z = {.strategy = "avx512_nt", .cache = "cold", .source = "hugezero"};
-    assert_string_equal(
-        clear_record(line, sizeof(line), &z),
-        "@hz {\"t\":\"clear\",\"v\":1,\"strategy\":\"avx512_nt\",\"chunk\":0,\"bytes\":0,"
-        "\"cache\":\"cold\",\"threads\":0,\"repeats\":0,\"min_ns\":0,\"median_ns\":0,"
-        "\"max_ns\":0,\"gbps\":0.000,\"gbps_median\":0.000,\"cpb\":0.000,\"cv_pct\":0.00,"
-        "\"verified\":false,\"source\":\"hugezero\"}");
-}
-
 static int group_setup(void **state)
 {
     cpu_init();
@@ -322,7 +288,6 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_support_decision);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_support_host);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_helpers);
-    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_record);
     for (size_t i = 0; i < clear_strategy_count && i < 16; i++) {
         void *s = (void *)&clear_strategies[i];
         snprintf(names[2 * i], sizeof(names[0]), "zeroes.%s", clear_strategies[i].name);

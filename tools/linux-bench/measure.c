@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "arch/x86.h"
+#include "bench/clear_record.h"
 #include "lib/fmt.h"
 #include "lib/record.h"
 

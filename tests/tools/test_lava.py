@@ -14,6 +14,7 @@ served by a small HTTP server on 127.0.0.1 that answers the two REST API
 v0.2 endpoints hz uses.
 """
 
+import functools
 import http.server
 import json
 import os
@@ -28,7 +29,9 @@ from hzlib import lava, records as rec, results
 LAVA_RUN = "/usr/bin/lava-run"
 DEBIAN_PYTHON = "/usr/bin/python3"
 ELF = os.path.join(hztest.ROOT, "build", "hugezero.elf")
-DEVICE = {d: os.path.join(hztest.ROOT, "tests", "lava", "%s-device.yaml" % d) for d in lava.DEVICES}
+ISO = os.path.join(hztest.ROOT, "build", "hugezero.iso")
+DEVICE = {d: os.path.join(hztest.ROOT, "tests", "lava", "%s-device.yaml" % d.replace("-iso", ""))
+          for d in lava.DEVICES}
 # The kernel's default run, made small for TCG (about 10 s): every scenario
 # still runs, on fewer pages, bytes and repeats.
 SMALL_DEFAULT = ("repeats=1 pages=16 fault_pages=16 smp_repeats=1 smp_bytes=8M smp_fill=64M")
@@ -76,7 +79,8 @@ def lava_run(job_text, device="qemu", validate=False, timeout=600):
 
 
 def job(device="qemu", args="", url=None):
-    p = hz("lava-job", "--device", device, "--kernel-url", url or "file://" + ELF, "--args", args)
+    url = url or "file://" + (ISO if device == "qemu-iso" else ELF)
+    p = hz("lava-job", "--device", device, "--kernel-url", url, *(["--args", args] if args else []))
     if p.returncode != 0:
         raise AssertionError("hz lava-job failed: %s" % p.stderr)
     return p.stdout
@@ -104,7 +108,8 @@ class JobsValidate(unittest.TestCase):
         self.assertTrue(os.path.exists(ELF), "build/hugezero.elf missing: run make")
         for device in lava.DEVICES:
             with self.subTest(device=device):
-                rc, log = lava_run(job(device, "run=clear"), device, validate=True)
+                args = "" if device == "qemu-iso" else "run=clear"
+                rc, log = lava_run(job(device, args), device, validate=True)
                 self.assertEqual(rc, 0, log[-2000:])
                 self.assertIn('"case": "job", "definition": "lava", "result": "pass"', log)
 
@@ -116,6 +121,14 @@ class JobsValidate(unittest.TestCase):
 
 
 class JobRendering(unittest.TestCase):
+    def test_iso_takes_no_arguments(self):
+        text = job("qemu-iso")
+        self.assertIn("image_arg: '-cdrom {iso} -boot d'", text)
+        self.assertNotIn("hugezero-measurements", text)
+        p = hz("lava-job", "--device", "qemu-iso", "--kernel-url", "file:///h.iso", "--run", "none")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("GRUB menu", p.stderr)
+
     def test_results_lava_first_and_run(self):
         text = job("qemu", "repeats=2")
         self.assertIn('-append "results=lava repeats=2"', text)
@@ -141,9 +154,9 @@ class LavaRunQemu(unittest.TestCase):
     """Real jobs: lava-run boots hugezero in QEMU (TCG) and the monitors
     turn its output into test cases."""
 
-    def run_job(self, args):
+    def run_job(self, args, device="qemu", url=None):
         self.assertTrue(os.path.exists(ELF), "build/hugezero.elf missing: run make")
-        rc, log = lava_run(job("qemu", args))
+        rc, log = lava_run(job(device, args, url))
         entries = yaml_entries(log)
         self.assertEqual(lava.parse_log(log), entries, "hzlib's log reader disagrees with PyYAML")
         recs, serial = console_records(entries)
@@ -184,11 +197,43 @@ class LavaRunQemu(unittest.TestCase):
                              max(r["gbps"] for r in recs if r["t"] == "clear"))
 
     def test_bad_option_is_a_failure(self):
-        rc, _, s, recs, _ = self.run_job("bogus=1")
+        # Deployed from an http:// URL (a loopback server of build/).
+        handler = functools.partial(_Files, directory=os.path.dirname(ELF))
+        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        try:
+            url = "http://127.0.0.1:%d/hugezero.elf" % srv.server_address[1]
+            rc, entries, s, recs, _ = self.run_job("bogus=1", url=url)
+        finally:
+            srv.shutdown()
+            srv.server_close()
+        self.assertIn("Validating that %s exists" % url, [e["msg"] for e in entries])
         self.assertEqual([r["status"] for r in recs if r["t"] == "summary"], [3])
         cases = {c["extra"]["test_case_id"]: c["result"] for c in s["hugezero"]}
         self.assertEqual(cases, {"config": "fail", "summary": "fail"})
         self.assertNotIn("pass", cases.values())
+        self.assertNotIn("hugezero-measurements", s)
+
+    def test_iso_boot(self):
+        # SeaBIOS, GRUB from the CD, then the kernel with the menu's arguments.
+        with tempfile.TemporaryDirectory(prefix="hz-lava-iso-") as d:
+            with open(os.path.join(hztest.ROOT, "boot", "grub.cfg")) as f:
+                head = [l for l in f if l.startswith(("serial", "terminal_"))]
+            with open(os.path.join(d, "grub.cfg"), "w") as f:
+                f.writelines(head + ["set timeout=0\n", 'menuentry "run=none" {\n',
+                                     "    multiboot2 /boot/hugezero.elf run=none\n", "    boot\n}\n"])
+            subprocess.run([os.path.join(hztest.ROOT, "tools", "mkiso.sh"), os.path.join(d, "t.iso"),
+                            os.path.join(d, "grub.cfg")], check=True, capture_output=True,
+                           cwd=hztest.ROOT)
+            rc, _, s, recs, _ = self.run_job("", "qemu-iso", "file://" + os.path.join(d, "t.iso"))
+        self.assertEqual(rc, 0)
+        header = [r for r in recs if r["t"] == "header"][0]
+        self.assertEqual((header["boot"], header["cmdline"]), ("multiboot2-bios", "run=none"))
+        self.assertTrue(header["loader"].startswith("GRUB"), header["loader"])
+        checks = [(r["name"], r["t"]) for r in recs if r["t"] in ("pass", "fail", "skip")]
+        cases = [(c["extra"]["test_case_id"], c["result"]) for c in s["hugezero"]]
+        self.assertEqual(cases, checks + [("summary", "pass")])
+        self.assertGreaterEqual(len(checks), 3)
         self.assertNotIn("hugezero-measurements", s)
 
     def test_crash_is_a_failure_with_the_report(self):
@@ -205,6 +250,11 @@ class LavaRunQemu(unittest.TestCase):
         self.assertIn(report, serial)
         self.assertLess(serial.index(report), serial.index('@hz {"t":"crash"'))
         self.assertIn("stack at rsp:", serial)
+
+
+class _Files(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
 
 
 class _Api(http.server.BaseHTTPRequestHandler):

@@ -18,6 +18,7 @@ import functools
 import http.server
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -329,6 +330,10 @@ class LavaFetch(unittest.TestCase):
             c = hz("compare", out, out)
             self.assertEqual(c.returncode, 0, c.stderr)
             self.assertIn("clear rep_stosb chunk=4K bytes=256K cache=warm threads=1 GB/s", c.stdout)
+            if shutil.which("gnuplot"):  # optional (tools/deps.sh)
+                pl = hz("plot", out)
+                self.assertEqual(pl.returncode, 0, pl.stderr)
+                self.assertGreater(os.path.getsize(os.path.join(out, "clear_gbps-warm-256K.png")), 0)
 
     def test_errors(self):
         for args, why in ((["43"], "not finished (state Running)"),

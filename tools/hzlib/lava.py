@@ -198,6 +198,8 @@ def fetch(server, job_id, token=None):
         raise LavaError("job %s: the server did not answer with JSON (%s)" % (job_id, base)) from None
     if not isinstance(job, dict):
         raise LavaError("job %s: unexpected answer from %s" % (job_id, base))
+    # "Finished": get_state_display() in the v0.2 serializer (lava-server
+    # 2019 and later); 3 (TestJob.STATE_FINISHED) from older servers.
     if job.get("state") not in ("Finished", 3):
         raise LavaError("job %s is not finished (state %s)" % (job_id, job.get("state")))
     return job, _get(base + "logs/", token, "job %s log" % job_id)

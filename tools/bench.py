@@ -178,8 +178,9 @@ def main():
     lx_fault = next((r for r in linux if r.get("t") == "linux_fault"), None)
     lx_page = next((r.get("page_size") for r in linux if r.get("t") == "header"), "?")
 
-    put("host: %s; %s; %s, -cpu %s" % (meta.get("host_cpu"), meta.get("qemu_version"),
-                                      meta.get("accel"), meta.get("cpu_model")))
+    put("host: %s; %s; %s, -cpu %s" % (probe.host_cpu_string(probe.host_cpu()),
+                                      meta.get("qemu_version"), meta.get("accel"),
+                                      meta.get("cpu_model")))
     put("hugezero best single-thread: %s %s at chunk %s: %s GB/s  [%s]" % (
         hz_best["strategy"], hz_best["cache"], hz_best["chunk"], hz_best["gbps"], ram_note(meta)))
     if lx_best:

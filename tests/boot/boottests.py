@@ -49,17 +49,68 @@ class Case:
         self.records = [shlex.split(l) for l in sec["records"].splitlines() if l.strip()]
         self.log = [l.strip() for l in sec["log"].splitlines() if l.strip()]
         self.groups = sec["groups"].split()
+        self.mem_check = sec.getboolean("mem_check", fallback=False)
         if self.boot not in qemu.BOOTS or self.accel not in ("tcg", "kvm", "auto"):
             raise ValueError("%s: bad boot %r or accel %r" % (name, self.boot, self.accel))
         for l in self.log:
             re.compile(l)
 
 
+# The QEMU matrix ([matrix] in cases.cfg): one row per configuration.
+MATRIX_COLUMNS = ("machine", "boot", "cpu", "smp", "mem")
+MATRIX_GROUPS = {"direct": "boot", "iso": "firmware", "uefi": "firmware",
+                 "pxe": "firmware pxe", "pxe-uefi": "firmware pxe"}
+MATRIX_TIMEOUT = {"direct": 60, "iso": 90, "pxe": 120, "uefi": 150, "pxe-uefi": 180}
+# CPU model -> the header's cpu.brand must match (QEMU's model_id).
+MATRIX_BRAND = {"qemu64": "^QEMU Virtual CPU", "max": "^QEMU TCG CPU",
+                "Haswell": "Haswell", "Icelake-Server": "Icelake",
+                "EPYC-Milan": "EPYC-Milan", "host": ""}
+
+
+def matrix_row(words):
+    """The case keys of one matrix row `machine boot cpu smp mem`: cpu host
+    is KVM with the probed model (direct boot only), every other model TCG;
+    mem SIZE/LOW is -m SIZE with max-ram-below-4g=LOW. Each row checks its
+    summary, that every CPU came up, the CPU model's brand string, and
+    (with a hole) RAM continuing at 4 GiB."""
+    if len(words) != len(MATRIX_COLUMNS):
+        raise ValueError("matrix row %r: want %s" % (" ".join(words), " ".join(MATRIX_COLUMNS)))
+    machine, boot, cpu, smp, mem = words
+    if cpu not in MATRIX_BRAND or boot not in MATRIX_TIMEOUT or not smp.isdigit():
+        raise ValueError("matrix row %r: bad cpu, boot or smp" % " ".join(words))
+    if cpu == "host" and boot != "direct":
+        raise ValueError("matrix row %r: KVM (cpu host) only with direct boot" % " ".join(words))
+    size, _, low = mem.partition("/")
+    name = "matrix-%s-%s-%s-%s-%s" % (machine, boot, cpu.lower(), smp, mem.replace("/", "-"))
+    records = ["summary fail=0 status_name=pass",
+               "smp enabled=%s online=%s failed=0" % (smp, smp)]
+    if MATRIX_BRAND[cpu]:
+        records.append("header 'cpu.brand~%s'" % MATRIX_BRAND[cpu])
+    if low:
+        records.append("memmap type=usable base=0x100000000")
+    return name, {
+        "boot": boot, "machine": machine + (",max-ram-below-4g=" + low if low else ""),
+        "accel": "kvm" if cpu == "host" else "tcg", "cpu": "" if cpu == "host" else cpu,
+        "smp": smp, "mem": size, "args": "run=none", "records": "\n".join(records),
+        "timeout": str(MATRIX_TIMEOUT[boot] * (2 if cpu == "host" else 1)),
+        "groups": "matrix " + MATRIX_GROUPS[boot] + (" kvm" if cpu == "host" else ""),
+        "mem_check": "yes"}
+
+
 def load_cases(path=CASES):
     cp = configparser.ConfigParser(interpolation=None)
     with open(path) as f:
         cp.read_file(f)
-    return [Case(name, cp[name]) for name in cp.sections()]
+    cases = [Case(name, cp[name]) for name in cp.sections() if name != "matrix"]
+    if cp.has_section("matrix"):
+        for line in cp["matrix"]["rows"].splitlines():
+            if line.strip():
+                name, keys = matrix_row(line.split())
+                if cp.has_section(name):
+                    raise ValueError("%s: matrix row given twice" % name)
+                cp[name] = keys
+                cases.append(Case(name, cp[name]))
+    return cases
 
 
 def select(cases, substr=None):
@@ -161,7 +212,20 @@ def check_case(case, out, serial_text):
     for pat in case.log:
         if not re.search(pat, serial_text, re.M):
             errs.append("serial log does not match /%s/" % pat)
+    if case.mem_check:
+        errs += check_mem(case, out.records)
     return errs
+
+
+def check_mem(case, recs):
+    """The guest saw the RAM QEMU gave it: usable bytes at most -m and at
+    least 85% of it (firmware, ACPI and the first MiB take the rest)."""
+    size = qemu.parse_size(case.mem)
+    heads = [r for r in recs if r["t"] == "header"]
+    got = heads[0].get("mem", {}).get("usable_bytes") if heads else None
+    if not _is(got, int) or not size * 0.85 <= got <= size:
+        return ["header.mem.usable_bytes %r, expected 85..100%% of %d" % (got, size)]
+    return []
 
 
 def run_case(case, outbase=OUTBASE):

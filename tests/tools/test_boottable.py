@@ -49,11 +49,48 @@ class Table(unittest.TestCase):
         self.assertEqual((bad.args, bad.status), ("bogus=1", 3))
         self.assertEqual(bad.records[0], ["config", "option=bogus", "value=1", "error?"])
 
+    def test_matrix_covers_each_value_twice(self):
+        rows = [c for c in boot.load_cases() if "matrix" in c.groups]
+        self.assertGreaterEqual(len(rows), 40)
+        values = {
+            "machine": {c.machine.split(",")[0] for c in rows},
+            "boot": {c.boot for c in rows},
+            "cpu": {c.cpu or "host" for c in rows},
+            "smp": {c.smp for c in rows},
+            "mem": {c.mem if "max-ram-below-4g" not in c.machine else "hole" for c in rows},
+        }
+        want = {"machine": {"pc", "q35"}, "boot": set(boot.BOOT_HEADER),
+                "cpu": {"qemu64", "Haswell", "Icelake-Server", "EPYC-Milan", "max", "host"},
+                "smp": {1, 2, 4, 16, 64}, "mem": {"512M", "3G", "8G", "20G", "hole"}}
+        self.assertEqual(values, want)
+        for col, vals in want.items():
+            for v in vals:
+                n = sum(1 for c in rows if v in (values_of(c)[col]))
+                self.assertGreaterEqual(n, 2, "%s %s appears %d time(s)" % (col, v, n))
+        host = [c for c in rows if not c.cpu]
+        self.assertTrue(all(c.accel == "kvm" and c.boot == "direct" for c in host))
+        self.assertTrue(all(c.accel == "tcg" for c in rows if c.cpu))
+
+    def test_matrix_row_errors(self):
+        self.assertRaises(ValueError, boot.matrix_row, "q35 direct qemu64 1".split())
+        self.assertRaises(ValueError, boot.matrix_row, "q35 uefi host 1 3G".split())
+        self.assertRaises(ValueError, boot.matrix_row, "q35 direct pentium 1 3G".split())
+        name, keys = boot.matrix_row("pc iso max 4 6G/1G".split())
+        self.assertEqual(name, "matrix-pc-iso-max-4-6G-1G")
+        self.assertEqual((keys["machine"], keys["mem"], keys["accel"]),
+                         ("pc,max-ram-below-4g=1G", "6G", "tcg"))
+        self.assertIn("memmap type=usable base=0x100000000", keys["records"])
+
     def test_select_by_name_or_group(self):
         cases = boot.load_cases()
         self.assertEqual([c.name for c in boot.select(cases, "selftest-")],
                          ["selftest-ud", "selftest-pf"])
         self.assertTrue(all("pxe" in c.groups for c in boot.select(cases, "pxe")))
+
+
+def values_of(c):
+    return {"machine": {c.machine.split(",")[0]}, "boot": {c.boot}, "cpu": {c.cpu or "host"},
+            "smp": {c.smp}, "mem": {"hole" if "max-ram-below-4g" in c.machine else c.mem}}
 
 
 class Checks(unittest.TestCase):

@@ -216,6 +216,36 @@ uint64_t memmap_usable_bytes(const struct memmap *m)
     return sum;
 }
 
+uint64_t memmap_phys_limit(unsigned bits)
+{
+    if (bits == 0)
+        bits = MEMMAP_PHYS_BITS_DEFAULT;
+    if (bits < 32)
+        bits = 32;
+    if (bits > MEMMAP_PHYS_BITS_MAX)
+        bits = MEMMAP_PHYS_BITS_MAX;
+    return 1ull << bits;
+}
+
+uint64_t memmap_clamp(struct memmap *m, uint64_t limit)
+{
+    uint64_t cut = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        struct mem_range r = m->r[i];
+        if (r.end > limit) {
+            uint64_t from = r.base > limit ? r.base : limit;
+            if (r.type == MEM_USABLE)
+                cut += r.end - from;
+            r.end = from;
+        }
+        if (r.end > r.base)
+            m->r[k++] = r;
+    }
+    m->n = k;
+    return cut;
+}
+
 uint64_t memmap_count_1g(const struct memmap *m)
 {
     const uint64_t g = 1ull << 30;

@@ -78,6 +78,26 @@ void memmap_normalise(struct memmap *m);
 /* Total bytes of MEM_USABLE ranges of a normalised map. */
 uint64_t memmap_usable_bytes(const struct memmap *m);
 
+/* Architectural bounds of MAXPHYADDR, CPUID 0x80000008 EAX[7:0] (SDM Vol. 3A
+ * §4.1.4): at most 52 bits; 36 is assumed when the leaf is absent or reads 0. */
+#define MEMMAP_PHYS_BITS_MAX 52u
+#define MEMMAP_PHYS_BITS_DEFAULT 36u
+
+/* The first byte past MAXPHYADDR for `bits` from CPUID 0x80000008 EAX[7:0]
+ * (2^bits): bits 0 means "unknown" and gives 2^36; values above 52, or
+ * below 32 (not a 64-bit CPU), are brought to the nearer bound. */
+uint64_t memmap_phys_limit(unsigned bits);
+
+/*
+ * Cut every range of a normalised map at `limit` (bytes, a multiple of 4 KiB
+ * such as memmap_phys_limit()): ranges at or above it are removed, a range
+ * crossing it ends there. Nothing past the CPU's physical address width can
+ * be mapped (a PTE with those bits set faults with RSVD, SDM Vol. 3A §4.7).
+ * Returns the bytes of MEM_USABLE RAM removed (0 when nothing was cut); the
+ * map stays normalised.
+ */
+uint64_t memmap_clamp(struct memmap *m, uint64_t limit);
+
 /* Number of 1 GiB-aligned 1 GiB frames lying wholly inside one usable range
  * of a normalised map (before any allocator exclusions such as the kernel
  * image). */

@@ -2,6 +2,7 @@
  * mm/mm.c - memory start-up and the layout printout.
  */
 #include "mm/mm.h"
+#include "arch/cpu.h"
 #include "kernel/console.h"
 #include "lib/record.h"
 #include "mm/mtrr.h"
@@ -11,6 +12,7 @@ extern char __kernel_start[], __kernel_end[];
 
 static struct frames frames;
 static struct mtrr_state mtrr;
+static struct memmap map; /* the boot map, clamped to MAXPHYADDR */
 
 /* A large page over [base, base + size) would get an implementation-defined
  * memory type (SDM Vol. 3A §11.11.9): map it with smaller pages. */
@@ -80,14 +82,38 @@ static void print_layout(void)
     }
 }
 
+/* The loader's map cut at MAXPHYADDR (CPUID 0x80000008 EAX[7:0]): RAM past
+ * it cannot be mapped, and a PTE pointing there faults with RSVD. */
+static void clamp_to_maxphyaddr(const struct memmap *in)
+{
+    unsigned bits = cpu_leaf_reg(0x80000008u, 0, CPUID_EAX) & 0xff;
+    uint64_t limit = memmap_phys_limit(bits);
+    map = *in;
+    uint64_t cut = memmap_clamp(&map, limit);
+    if (cut)
+        kprintf("mm: MAXPHYADDR %u bits (%s): %llu MiB of RAM at or above 0x%llx left out\n",
+                bits ? bits : MEMMAP_PHYS_BITS_DEFAULT,
+                bits ? "CPUID 0x80000008 EAX[7:0]" : "CPUID 0x80000008 absent, assumed",
+                (unsigned long long)(cut >> 20), (unsigned long long)limit);
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    rec_begin(&r, buf, sizeof(buf), "maxphyaddr");
+    rec_u64(&r, "bits", bits ? bits : MEMMAP_PHYS_BITS_DEFAULT);
+    rec_str(&r, "source", bits ? "cpuid 0x80000008" : "default");
+    rec_hex(&r, "limit", limit);
+    rec_u64(&r, "clamped_bytes", cut);
+    record_emit(&r);
+}
+
 int mm_init(const struct bootinfo *bi)
 {
     struct frame_excl x[FRAMES_MAX_EXCL];
     init_mtrr();
+    clamp_to_maxphyaddr(&bi->map);
     size_t nx = exclusions(bi, x);
-    int rc = frames_init(&frames, &bi->map, x, nx);
+    int rc = frames_init(&frames, &map, x, nx);
     if (rc == FRAMES_OK)
-        rc = vm_init(&frames, &bi->map, mtrr_mixed);
+        rc = vm_init(&frames, &map, mtrr_mixed);
     if (rc == FRAMES_OK)
         rc = frames_build_1g(&frames);
     if (rc != FRAMES_OK) {

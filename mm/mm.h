@@ -11,7 +11,9 @@
 #include "mm/vm.h"
 
 /*
- * Read the MTRRs and PAT (mm/mtrr.h), exclude what the kernel does not own
+ * Read the MTRRs and PAT (mm/mtrr.h), cut the memory map at MAXPHYADDR
+ * (CPUID 0x80000008 EAX[7:0]; a printed line and a `maxphyaddr` record say
+ * how much RAM that left out), exclude what the kernel does not own
  * (first MiB, kernel image, boot information, boot modules, the RSDP page),
  * start the allocator, build and load the page tables (splitting large pages
  * whose MTRR type is mixed), list the 1 GiB frames with their memory type,

@@ -4,8 +4,9 @@
 KERNEL_C += mm/memmap.c mm/pool.c mm/mm.c mm/vm.c mm/demand.c mm/frames.c mm/frames_layout.c \
 	mm/mtrr.c
 
-HOST_TESTS += memmap pool pool_policy frames paging mtrr frames_layout
+HOST_TESTS += memmap memmap_clamp pool pool_policy frames paging mtrr frames_layout
 HOST_SRCS_memmap := mm/memmap.c
+HOST_SRCS_memmap_clamp := mm/memmap.c
 HOST_SRCS_pool := mm/pool.c
 HOST_SRCS_pool_policy := mm/pool.c
 HOST_SRCS_frames := mm/frames.c mm/frames_layout.c mm/memmap.c lib/fmt.c

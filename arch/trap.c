@@ -74,6 +74,33 @@ static unsigned stack_words(uint64_t rsp, uint64_t *out, unsigned n)
     return n;
 }
 
+/* #PF error code bits (SDM Vol. 3A §4.7, Figure 4-12 "Page-Fault Error
+ * Code"): the record key, and the words for a set and a clear bit. */
+static const struct {
+    uint8_t bit;
+    const char *key, *set, *clear;
+} pf_bits[] = {
+    {0, "present", "protection violation (P=1)", "not present (P=0)"},
+    {1, "write", "write (W/R=1)", "read (W/R=0)"},
+    {2, "user", "user mode (U/S=1)", "supervisor mode (U/S=0)"},
+    {3, "rsvd", "reserved bit set in a paging entry (RSVD=1)", NULL},
+    {4, "fetch", "instruction fetch (I/D=1)", "data access (I/D=0)"},
+    {5, "pk", "protection key (PK=1)", NULL},
+    {6, "ss", "shadow-stack access (SS=1)", NULL},
+    {15, "sgx", "SGX access-control violation (SGX=1)", NULL},
+};
+
+static void pf_decode(uint64_t code, uint64_t cr2)
+{
+    kprintf("    cr2 0x%016llx, error code bits:", (unsigned long long)cr2);
+    for (unsigned i = 0; i < sizeof(pf_bits) / sizeof(pf_bits[0]); i++) {
+        const char *w = (code >> pf_bits[i].bit) & 1 ? pf_bits[i].set : pf_bits[i].clear;
+        if (w)
+            kprintf("%s %s", i ? "," : "", w);
+    }
+    kprintf("\n");
+}
+
 static void crash_report(const struct trap_frame *f)
 {
     uint64_t cr2 = read_cr2(), cr0 = read_cr0(), cr3 = read_cr3(), cr4 = read_cr4();
@@ -87,10 +114,7 @@ static void crash_report(const struct trap_frame *f)
             trap_name(f->vector), (unsigned long long)f->vector, (unsigned long long)f->error_code,
             (unsigned long long)f->rip);
     if (f->vector == 14)
-        kprintf("    cr2 0x%016llx (%s %s, %s)\n", (unsigned long long)cr2,
-                f->error_code & 1 ? "protection violation" : "not present",
-                f->error_code & 2 ? "write" : "read",
-                f->error_code & 16 ? "instruction fetch" : "data");
+        pf_decode(f->error_code, cr2);
     for (unsigned i = 0; i < 15; i += 3)
         kprintf("    %-3s 0x%016llx  %-3s 0x%016llx  %-3s 0x%016llx\n", rn[i],
                 (unsigned long long)regs[i], rn[i + 1], (unsigned long long)regs[i + 1], rn[i + 2],
@@ -113,6 +137,12 @@ static void crash_report(const struct trap_frame *f)
     rec_hex(&r, "error_code", f->error_code);
     rec_hex(&r, "rip", f->rip);
     rec_hex(&r, "cr2", cr2);
+    if (f->vector == 14) {
+        rec_obj_begin(&r, "pf");
+        for (unsigned i = 0; i < sizeof(pf_bits) / sizeof(pf_bits[0]); i++)
+            rec_bool(&r, pf_bits[i].key, (f->error_code >> pf_bits[i].bit) & 1);
+        rec_obj_end(&r);
+    }
     rec_hex(&r, "rsp", f->rsp);
     rec_hex(&r, "rflags", f->rflags);
     rec_hex(&r, "cr0", cr0);

@@ -26,8 +26,12 @@ enum boot_path { BOOT_UNKNOWN = 0, BOOT_MB2_BIOS, BOOT_MB2_EFI, BOOT_PVH };
 #define BOOT_DIAG_MAX 16
 #define BOOT_DIAG_LEN 120
 
+#define BOOT_MODULE_CMDLINE_MAX 256
+
 struct boot_module {
-    uint64_t start, end; /* physical, end exclusive */
+    uint64_t start, end;                   /* physical, end exclusive */
+    char cmdline[BOOT_MODULE_CMDLINE_MAX]; /* its string (Multiboot2 tag 3, PVH
+                                              cmdline_paddr); "" when none */
 };
 
 struct bootinfo {
@@ -89,7 +93,9 @@ int boot_copy_str(struct bootinfo *bi, const char *what, char *dst, size_t cap, 
  * §3.6) into bi, which is reset first (bootinfo_init). `limit` is the highest
  * address + 1 the caller can read (the early page tables map 4 GiB); nothing
  * at or above it is read, and tags reaching past it are not followed. Reads
- * tags 1 (cmdline, kept verbatim), 2 (loader name), 3 (modules), 6 (memory
+ * tags 1 (cmdline, kept verbatim), 2 (loader name), 3 (modules and their
+ * strings; a string over BOOT_MODULE_CMDLINE_MAX - 1 bytes is a diagnostic
+ * and reads as ""), 6 (memory
  * map), 12 (EFI64 system table), 14/15 (ACPI old/new RSDP copy; new wins),
  * 17 (EFI memory map, UEFI types mapped to E820 ones; boot-services memory
  * is usable unless tag 18 says boot services still run). The EFI memory map,
@@ -108,7 +114,8 @@ int mb2_parse(struct bootinfo *bi, const void *mbi, uint64_t limit);
  * Parse a PVH hvm_start_info at `si` (Xen public/arch-x86/hvm/start_info.h,
  * magic 0x336ec578) into bi, which is reset first (bootinfo_init). Its
  * addresses are physical (identity-mapped; plain pointers in host tests).
- * Reads the command line, module list (at most BOOT_MODULES_MAX), RSDP
+ * Reads the command line, module list (at most BOOT_MODULES_MAX, each with
+ * its cmdline_paddr string as for Multiboot2), RSDP
  * address (recorded, not read) and the memory map (version >= 1; at most
  * MEMMAP_MAX entries read). NULL pointers, ranges reaching `limit`, strings
  * without a NUL in BOOT_CMDLINE_MAX bytes, modules or entries past 2^64 and

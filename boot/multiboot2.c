@@ -140,9 +140,11 @@ static void add_module(struct bootinfo *bi, struct mb2_walk *w, const uint8_t *t
     } else if (bi->nmodules >= BOOT_MODULES_MAX) {
         w->modules_dropped++;
     } else {
-        bi->modules[bi->nmodules].start = t.mod_start;
-        bi->modules[bi->nmodules].end = t.mod_end;
-        bi->nmodules++;
+        struct boot_module *m = &bi->modules[bi->nmodules++];
+        m->start = t.mod_start;
+        m->end = t.mod_end;
+        boot_copy_str(bi, "mb2 module string", m->cmdline, sizeof(m->cmdline),
+                      (const char *)tag + sizeof(t), size - sizeof(t));
     }
 }
 

@@ -57,16 +57,18 @@ _Static_assert(sizeof(struct hvm_memmap_table_entry) == 24, "start_info.h layout
 
 static const void *phys(uint64_t paddr) { return (const void *)(uintptr_t)paddr; }
 
-static void read_cmdline(struct bootinfo *bi, uint64_t paddr, uint64_t limit)
+/* The string at paddr (0: none) into dst, cap bytes; `what` names it. */
+static void read_str(struct bootinfo *bi, const char *what, char *dst, size_t cap, uint64_t paddr,
+                     uint64_t limit)
 {
     if (paddr == 0)
         return;
     if (!boot_readable(paddr, 1, limit)) {
-        boot_diag(bi, "pvh cmdline at 0x%lx: past limit, ignored", paddr);
+        boot_diag(bi, "%s at 0x%lx: past limit, ignored", what, paddr);
         return;
     }
-    uint64_t avail = limit - paddr < BOOT_CMDLINE_MAX ? limit - paddr : BOOT_CMDLINE_MAX;
-    boot_copy_str(bi, "pvh cmdline", bi->cmdline, BOOT_CMDLINE_MAX, phys(paddr), (size_t)avail);
+    uint64_t avail = limit - paddr < cap ? limit - paddr : cap;
+    boot_copy_str(bi, what, dst, cap, phys(paddr), (size_t)avail);
 }
 
 static void read_modules(struct bootinfo *bi, const struct hvm_start_info *s, uint64_t limit)
@@ -91,9 +93,10 @@ static void read_modules(struct bootinfo *bi, const struct hvm_start_info *s, ui
                       e.paddr, e.size);
             continue;
         }
-        bi->modules[bi->nmodules].start = e.paddr;
-        bi->modules[bi->nmodules].end = e.paddr + e.size;
-        bi->nmodules++;
+        struct boot_module *m = &bi->modules[bi->nmodules++];
+        m->start = e.paddr;
+        m->end = e.paddr + e.size;
+        read_str(bi, "pvh module cmdline", m->cmdline, sizeof(m->cmdline), e.cmdline_paddr, limit);
     }
 }
 
@@ -151,7 +154,7 @@ int pvh_parse(struct bootinfo *bi, const void *si, uint64_t limit)
     bi->map_source = "pvh-memmap";
     bi->info_start = addr;
     bi->info_end = addr + size;
-    read_cmdline(bi, s.cmdline_paddr, limit);
+    read_str(bi, "pvh cmdline", bi->cmdline, BOOT_CMDLINE_MAX, s.cmdline_paddr, limit);
     read_modules(bi, &s, limit);
     bi->rsdp_paddr = s.rsdp_paddr; /* not read here: arch/acpi.c checks and reads it */
     read_memmap(bi, &s, limit);

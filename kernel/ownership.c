@@ -12,9 +12,10 @@
 extern char __kernel_start[], __data_start[];
 
 #define MAX_REGIONS 80
+#define EARLY_MAPPED 0x100000000ull /* identity-mapped at snapshot time */
 
 struct region {
-    const char *cls; /* "kernel", "bootinfo", "acpi" */
+    const char *cls; /* "kernel", "bootinfo", "acpi", "module" */
     uint64_t base, len, sum;
 };
 
@@ -44,15 +45,25 @@ void ownership_snapshot(const struct bootinfo *bi)
     add("bootinfo", bi->info_start, bi->info_end - bi->info_start);
     for (size_t i = 0; i < t->n; i++)
         add("acpi", t->t[i].addr, t->t[i].length);
+    size_t nmod = 0;
+    for (size_t i = 0; i < bi->nmodules; i++) {
+        const struct boot_module *m = &bi->modules[i];
+        if (m->end > EARLY_MAPPED) { /* not mapped yet: say so rather than fault */
+            kprintf("ownership: module %zu above 4 GiB, not checksummed\n", i);
+            continue;
+        }
+        add("module", m->start, m->end - m->start);
+        nmod++;
+    }
     kprintf("ownership: %u regions checksummed (kernel text+rodata, boot information, %zu ACPI "
-            "tables)\n",
-            nregions, t->n);
+            "tables, %zu boot modules)\n",
+            nregions, t->n, nmod);
 }
 
 void ownership_check(void)
 {
-    static const char *const cls[] = {"kernel", "bootinfo", "acpi"};
-    for (unsigned c = 0; c < 3; c++) {
+    static const char *const cls[] = {"kernel", "bootinfo", "acpi", "module"};
+    for (unsigned c = 0; c < sizeof(cls) / sizeof(cls[0]); c++) {
         unsigned n = 0, bad = 0;
         uint64_t first = 0;
         for (unsigned i = 0; i < nregions; i++) {
@@ -64,6 +75,8 @@ void ownership_check(void)
         }
         char name[32];
         hz_snprintf(name, sizeof(name), "ownership.%s", cls[c]);
+        if (!n && c == 3) /* "module": most runs have none, nothing to report */
+            continue;
         if (!n)
             result_skip(name, "nothing to check");
         else if (bad)

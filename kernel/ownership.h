@@ -1,7 +1,8 @@
 /*
  * kernel/ownership.h - proof that the kernel never wrote memory it does not
  * own: checksums of the kernel's read-only sections (text, rodata), the boot
- * loader's information block and every ACPI table, taken at start and
+ * loader's information block, every ACPI table and every boot module (below
+ * 4 GiB; one above is named and skipped), taken at start and
  * compared at the end of the run. A mismatch is a `fail` record.
  */
 #ifndef HZ_KERNEL_OWNERSHIP_H
@@ -12,7 +13,9 @@
 /* Take the start-of-run checksums. Call after acpi_init(), before any test. */
 void ownership_snapshot(const struct bootinfo *bi);
 
-/* Recompute and compare: one `pass` or `fail` record per region class. */
+/* Recompute and compare: one `pass` or `fail` record per region class
+ * (ownership.kernel, .bootinfo, .acpi, .module), `skip` for an empty class
+ * (none for .module when there are no modules). */
 void ownership_check(void);
 
 #endif /* HZ_KERNEL_OWNERSHIP_H */

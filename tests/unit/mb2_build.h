@@ -133,9 +133,11 @@ static const uint8_t rsdp_v2[36] = "RSD PTR \x17"
                                    "BOCHS \2\x10\x20\x30\x40\x24\0\0\0"
                                    "\0\x10\x20\x30\0\0\0\0\x99\0\0\0";
 
+/* A tag 3 for [start, end) with string s (slen bytes, NUL included; at most
+ * 8 bytes under 512). */
 static inline void module(uint32_t start, uint32_t end, const char *s, size_t slen)
 {
-    uint8_t p[64];
+    uint8_t p[512];
     put32(p, start);
     put32(p + 4, end);
     memcpy(p + 8, s, slen);

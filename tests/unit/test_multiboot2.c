@@ -41,6 +41,7 @@ static void test_bios_good(void **state)
     assert_int_equal(bi.nmodules, 1);
     assert_int_equal(bi.modules[0].start, 0x200000);
     assert_int_equal(bi.modules[0].end, 0x3ff000);
+    assert_string_equal(bi.modules[0].cmdline, "initrd");
     assert_int_equal(bi.rsdp_len, 20);
     assert_memory_equal(bi.rsdp, rsdp_v1, 20);
     assert_int_equal(bi.rsdp_paddr, 0);
@@ -176,10 +177,29 @@ static void test_modules(void **state)
     assert_int_equal(bi.modules[0].start, 0x400000);
     assert_int_equal(bi.modules[1].start, bi.modules[1].end); /* the empty one */
     assert_int_equal(bi.modules[15].end, 0x100e000);
+    assert_string_equal(bi.modules[0].cmdline, "a");
+    assert_string_equal(bi.modules[1].cmdline, "");
+    assert_string_equal(bi.modules[15].cmdline, "m");
     expect_diags(5, "mb2 tag 3 (module): mod_end 0x4fffff < mod_start 0x500000, ignored",
                  "mb2 tag 3 (module): string without NUL, ignored",
                  "mb2 tag 3 (module): size 16 < 17, ignored", "mb2: 2 module(s) beyond 16 ignored",
                  "mb2: no usable memory map tag (6 or 17)");
+}
+
+static void test_module_string_too_long(void **state)
+{
+    char name[BOOT_MODULE_CMDLINE_MAX + 1];
+    memset(name, 'x', sizeof(name) - 1);
+    name[sizeof(name) - 1] = 0;
+    mbi_begin();
+    module(0x400000, 0x401000, name, sizeof(name));
+    map_tag(6, 24, qemu_e820, 8);
+    mbi_end();
+    assert_int_equal(parse(), 0);
+    assert_int_equal(bi.nmodules, 1); /* the module stays, its string is refused */
+    assert_string_equal(bi.modules[0].cmdline, "");
+    assert_int_equal(bi.ndiag, 1);
+    assert_non_null(strstr(bi.diag[0], "mb2 module string"));
 }
 
 int main(void)
@@ -187,7 +207,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bios_good),     cmocka_unit_test(test_efi_good),
         cmocka_unit_test(test_efi_fallbacks), cmocka_unit_test(test_acpi),
-        cmocka_unit_test(test_modules),
+        cmocka_unit_test(test_modules),       cmocka_unit_test(test_module_string_too_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -214,7 +214,11 @@ static void test_limits_on_counts(void **state)
     si->modlist_paddr = PADDR(mods);
     for (uint32_t i = 0; i < 20; i++)
         mods[i] = (struct modlist_entry){0x1000000 + i * 0x100000, 0x1234, 0, 0};
+    static char modname[] = "initrd.img root=/dev/ram0";
+    mods[1].cmdline_paddr = PADDR(modname);
     assert_int_equal(pvh_parse(&bi, si, NOLIMIT), 0);
+    assert_string_equal(bi.modules[0].cmdline, "");
+    assert_string_equal(bi.modules[1].cmdline, "initrd.img root=/dev/ram0");
     assert_int_equal(bi.map.n, MEMMAP_MAX);
     check_range(255, 255 * 0x10000, 255 * 0x10000 + 0x8000, MEM_RESERVED);
     assert_int_equal(bi.nmodules, BOOT_MODULES_MAX);

@@ -75,8 +75,30 @@ def lava_run(job_text, device="qemu", validate=False, timeout=600):
         job_id = "hz%d%d" % (os.getpid(), threading.get_ident() % 1000)
         argv = ARGV + ["--job-id", job_id, "--output-dir", os.path.join(d, "out"),
                        "--device", DEVICE[device]] + (["--validate"] if validate else []) + [path]
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+        try:
+            p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+        finally:
+            _remove_job_dirs(job_id)
         return p.returncode, p.stdout + p.stderr
+
+
+def _remove_job_dirs(job_id):
+    """lava-run keeps a job's files in /var/lib/lava/dispatcher/tmp/<job id>/
+    (lava_common.constants.DISPATCHER_DOWNLOAD_DIR) and a tftp deploy's in
+    TFTP_DIRECTORY/<job id>/ (tftpd-hpa's config); it removes them after a
+    job that ran, not after --validate. Remove both, as the user lava-run
+    ran as."""
+    paths = [os.path.join("/var/lib/lava/dispatcher/tmp", job_id)]
+    try:
+        with open("/etc/default/tftpd-hpa") as f:
+            conf = dict(l.strip().split("=", 1) for l in f if "=" in l and not l.startswith("#"))
+        if conf.get("TFTP_DIRECTORY", "").strip('"'):
+            paths.append(os.path.join(conf["TFTP_DIRECTORY"].strip('"'), job_id))
+    except OSError:
+        pass
+    paths = [p for p in paths if os.path.isdir(p)]
+    if paths:
+        subprocess.run(ARGV[:-2] + ["rm", "-rf", "--"] + paths, check=True)
 
 
 def job(device="qemu", args="", url=None):

@@ -132,6 +132,14 @@ void rec_bool(struct rec *r, const char *key, bool val)
         member(r, key, val ? "true" : "false", val ? 4 : 5, false);
 }
 
+void rec_u64_opt(struct rec *r, const char *key, bool known, uint64_t val)
+{
+    if (known)
+        rec_u64(r, key, val);
+    else
+        rec_str(r, key, NULL);
+}
+
 void rec_hex(struct rec *r, const char *key, uint64_t val)
 {
     char t[24];

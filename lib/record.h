@@ -47,6 +47,8 @@ void rec_str(struct rec *r, const char *key, const char *val);
 void rec_u64(struct rec *r, const char *key, uint64_t val);
 void rec_i64(struct rec *r, const char *key, int64_t val);
 void rec_bool(struct rec *r, const char *key, bool val);
+/* val when known, else JSON null (a figure there were too few samples for). */
+void rec_u64_opt(struct rec *r, const char *key, bool known, uint64_t val);
 /* A hexadecimal string "0x..." (JSON has no hex numbers). */
 void rec_hex(struct rec *r, const char *key, uint64_t val);
 /* The decimal number val / 10^digits, digits 0..9: (12345, 3) -> 12.345. */

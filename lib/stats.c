@@ -187,6 +187,13 @@ uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned pct)
     return sorted[(size_t)rank - 1];
 }
 
+size_t stats_percentile_min_n(unsigned pct)
+{
+    if (pct <= 50 || pct >= 100)
+        return 1;
+    return (100 + (100 - pct) - 1) / (100 - pct);
+}
+
 uint64_t stats_gbps_x1000(uint64_t bytes, uint64_t ns)
 {
     return ns ? div_round_sat((u128)bytes * 1000u, ns) : 0;

@@ -39,6 +39,16 @@ void stats_compute(struct stats *s, uint64_t *v, size_t n);
 uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned pct);
 
 /*
+ * The fewest samples for which a nearest-rank pct-th percentile says more
+ * than the maximum: for 50 < pct < 100, ceil(100 / (100 - pct)), the
+ * smallest n with rank ceil(pct * n / 100) below n (p90: 10, p95: 20,
+ * p99: 100); 1 for pct <= 50 and pct >= 100 (the median and the maximum of
+ * any sample). Publish a high percentile only from this many samples, else
+ * say it is unknown: a p99 of 6 samples is their maximum.
+ */
+size_t stats_percentile_min_n(unsigned pct);
+
+/*
  * 10^9 bytes/s x 1000 ("GB/s" with three decimals) for `bytes` cleared in
  * `ns` nanoseconds: bytes * 1000 / ns rounded to nearest (1 byte/ns is
  * 1 GB/s). 0 for ns 0; saturates at UINT64_MAX.

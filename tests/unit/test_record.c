@@ -159,12 +159,14 @@ static void test_member_types(void **state)
     rec_fixed(&r, "x0", 7, 0);
     rec_fixed(&r, "x9", 5, 9);
     rec_str(&r, "n", NULL);
+    rec_u64_opt(&r, "ok", true, 42);
+    rec_u64_opt(&r, "no", false, 42);
     assert_false(r.overflow);
     expect_line(rec_end(&r), buf, HZ_RECORD_MAX,
                 "@hz {\"t\":\"all\",\"v\":1,\"s\":\"abc\",\"e\":\"\",\"u\":18446744073709551615,"
                 "\"u0\":0,\"i\":-9223372036854775808,\"j\":5,\"b\":true,\"f\":false,"
                 "\"h\":\"0xdeadbeef\",\"hz\":\"0x0\",\"hm\":\"0xffffffffffffffff\","
-                "\"x\":12.345,\"x0\":7,\"x9\":0.000000005,\"n\":null}");
+                "\"x\":12.345,\"x0\":7,\"x9\":0.000000005,\"n\":null,\"ok\":42,\"no\":null}");
 
     /* digits > 9 cannot be written: the member is dropped, trunc set. */
     start(&r, buf, HZ_RECORD_MAX, "fx");

@@ -154,6 +154,26 @@ static void test_percentile(void **state)
     assert_int_equal(stats_percentile(NULL, 0, 50), 0);
 }
 
+/* The sample counts from which p90 and p99 are published (issue 12): below
+ * them the nearest-rank percentile is the maximum, at them it is not. */
+static void test_percentile_min_n(void **state)
+{
+    uint64_t v[100];
+    for (size_t i = 0; i < 100; i++)
+        v[i] = i + 1;
+    static const struct {
+        unsigned pct;
+        size_t n;
+    } want[] = {{90, 10}, {99, 100}, {95, 20}, {75, 4}, {50, 1}, {0, 1}, {100, 1}};
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+        assert_int_equal(stats_percentile_min_n(want[i].pct), want[i].n);
+    for (unsigned pct = 51; pct < 100; pct++) {
+        size_t m = stats_percentile_min_n(pct);
+        assert_true(stats_percentile(v, m, pct) < v[m - 1]);      /* not the maximum */
+        assert_true(stats_percentile(v, m - 1, pct) == v[m - 2]); /* one fewer: the maximum */
+    }
+}
+
 static void test_rates(void **state)
 {
     assert_int_equal(stats_gbps_x1000(1073741824, 100000000), 10737); /* 10.737 GB/s */
@@ -205,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_extreme_values),
         cmocka_unit_test(test_sort_matches_qsort),
         cmocka_unit_test(test_percentile),
+        cmocka_unit_test(test_percentile_min_n),
         cmocka_unit_test(test_rates),
         cmocka_unit_test(test_isqrt),
     };

@@ -29,3 +29,12 @@ void rec_cpu_members(struct rec *r)
         rec_bool(r, feats[i].name, cpu_has(feats[i]));
     rec_obj_end(r);
 }
+
+void rec_microcode(struct rec *r, const struct cpu_microcode *m)
+{
+    if (m->known)
+        rec_hex(r, "microcode", m->rev);
+    else
+        rec_str(r, "microcode", "unknown");
+    rec_str(r, "microcode_source", m->source);
+}

@@ -3,6 +3,7 @@
  */
 #include "kernel/header.h"
 #include "arch/cpu.h"
+#include "arch/msr.h"
 #include "build/version.h"
 #include "kernel/console.h"
 #include "kernel/cpu_record.h"
@@ -13,12 +14,18 @@ void header_emit(const struct bootinfo *bi, const char *page_size)
     const struct cpu_ident *id = cpu_ident();
     uint64_t usable = memmap_usable_bytes(&bi->map);
     uint64_t frames = memmap_count_1g(&bi->map);
+    struct cpu_microcode mc;
+    cpu_microcode_read(&mc); /* after idt_init: a #GP is caught */
 
     kprintf("hugezero %s (%s), booted by %s via %s\n", HZ_VERSION, HZ_COMMIT,
             bi->loader[0] ? bi->loader : "(no loader name)", boot_path_name(bi->path));
     kprintf("cpu: %s, family 0x%x model 0x%x stepping %u%s%s\n",
             id->brand[0] ? id->brand : id->vendor, id->family, id->model, id->stepping,
             id->hypervisor[0] ? ", hypervisor " : "", id->hypervisor);
+    if (mc.known)
+        kprintf("microcode: 0x%x (%s)\n", mc.rev, mc.source);
+    else
+        kprintf("microcode: %s\n", mc.source);
     kprintf("memory: %llu MiB usable in %zu ranges, %llu 1 GiB-aligned frames\n",
             (unsigned long long)(usable >> 20), bi->map.n, (unsigned long long)frames);
     if (cpu_is_tcg())
@@ -33,6 +40,7 @@ void header_emit(const struct bootinfo *bi, const char *page_size)
     rec_str(&r, "loader", bi->loader);
     rec_str(&r, "cmdline", bi->cmdline);
     rec_cpu_members(&r);
+    rec_microcode(&r, &mc);
     rec_obj_begin(&r, "mem");
     rec_u64(&r, "usable_bytes", usable);
     rec_u64(&r, "frames_1g", frames);

@@ -238,6 +238,37 @@ static void parse_options(struct bench_opts *o, int argc, char **argv)
     }
 }
 
+/* The microcode revision as Linux reports it (/proc/cpuinfo "microcode",
+ * which Linux reads from MSR 0x8B: arch/msr.h), with the same caveats as
+ * the kernel's header. */
+static void host_microcode(struct cpu_microcode *m)
+{
+    const struct cpu_ident *id = cpu_ident();
+    char line[256];
+    unsigned long rev = 0;
+    *m = (struct cpu_microcode){false, 0, "unknown: no microcode line in /proc/cpuinfo"};
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) {
+        m->source = "unknown: /proc/cpuinfo unreadable";
+        return;
+    }
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "microcode : %lx", &rev) == 1)
+            break;
+    fclose(f);
+    if (!rev)
+        return;
+    m->known = true;
+    m->rev = (uint32_t)rev;
+    if (!id->hypervisor[0])
+        m->source = "/proc/cpuinfo";
+    else if (microcode_is_qemu_default(strcmp(id->vendor, "GenuineIntel") != 0, m->rev))
+        m->source = "/proc/cpuinfo as the hypervisor reports it: the QEMU/KVM default, not the "
+                    "host's microcode";
+    else
+        m->source = "/proc/cpuinfo as the hypervisor reports it";
+}
+
 static void header_record(int argc, char **argv, const struct region *r)
 {
     /* The same list, in the same order, as kernel/header.c. */
@@ -260,6 +291,9 @@ static void header_record(int argc, char **argv, const struct region *r)
     rec_str(&rec, "loader", loader);
     rec_str(&rec, "cmdline", cmd);
     rec_cpu_members(&rec);
+    struct cpu_microcode mc;
+    host_microcode(&mc);
+    rec_microcode(&rec, &mc);
     rec_obj_begin(&rec, "mem");
     rec_u64(&rec, "usable_bytes",
             (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE));

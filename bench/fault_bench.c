@@ -55,7 +55,8 @@ struct memop {
     enum { OP_ZERO, OP_DIRTY, OP_VERIFY } op;
     void *p;
     uint64_t bytes;
-    bool zero; /* OP_VERIFY result */
+    bool zero;    /* OP_VERIFY result */
+    uint64_t cyc; /* OP_ZERO: TSC cycles of the strategy call */
 };
 
 static const struct clear_strategy *active;
@@ -64,19 +65,27 @@ static bool verify_words(const volatile uint64_t *q, uint64_t bytes);
 static void memop_fn(void *arg)
 {
     struct memop *m = arg;
-    if (m->op == OP_ZERO)
+    if (m->op == OP_ZERO) {
+        uint64_t a = tsc_start();
         active->fn(m->p, m->bytes);
-    else if (m->op == OP_DIRTY)
+        m->cyc = tsc_stop() - a;
+    } else if (m->op == OP_DIRTY)
         clear_dirty(m->p, m->bytes, (uintptr_t)m->p);
     else
         m->zero = verify_words(m->p, m->bytes);
 }
 
+static uint64_t clear_cyc[HZ_MAX_CPUS]; /* fault_clear_cycles(), per CPU */
+
 static void zero_fn(void *dst, size_t bytes)
 {
-    struct memop m = {OP_ZERO, dst, bytes, false};
-    user_run_fault(smp_cpu_index(), memop_fn, &m);
+    struct memop m = {OP_ZERO, dst, bytes, false, 0};
+    unsigned cpu = smp_cpu_index();
+    user_run_fault(cpu, memop_fn, &m);
+    clear_cyc[cpu] += m.cyc;
 }
+
+uint64_t fault_clear_cycles(void) { return clear_cyc[smp_cpu_index()]; }
 
 int fault_pool_setup(struct fault_env *env, size_t max)
 {
@@ -119,7 +128,7 @@ int fault_pool_setup(struct fault_env *env, size_t max)
             continue;
         }
         pool_add(&env->pool, phys, 0);
-        struct memop m = {OP_DIRTY, (void *)(uintptr_t)phys, env->frame_bytes, false};
+        struct memop m = {OP_DIRTY, (void *)(uintptr_t)phys, env->frame_bytes, false, 0};
         user_run(smp_cpu_index(), memop_fn, &m); /* an earlier tenant's data */
         env->nframes++;
     }
@@ -148,7 +157,7 @@ void fault_pool_teardown(struct fault_env *env)
 
 bool fault_verify_zero(const volatile void *p, uint64_t bytes)
 {
-    struct memop m = {OP_VERIFY, (void *)(uintptr_t)p, bytes, false};
+    struct memop m = {OP_VERIFY, (void *)(uintptr_t)p, bytes, false, 0};
     user_run(smp_cpu_index(), memop_fn, &m);
     return m.zero;
 }

@@ -36,6 +36,12 @@ struct fault_env {
  */
 int fault_pool_setup(struct fault_env *env, size_t max);
 
+/* TSC cycles the calling CPU has spent inside the `zero=` strategy on pool
+ * frames (faults, idle, boot, on_free, batch), fenced at the measurement CPL
+ * around the strategy call alone: no ring switch, lock or pool work. A
+ * running total since boot: callers take differences. */
+uint64_t fault_clear_cycles(void);
+
 /* Give the pool's frames back to the allocator (pool must be all free). */
 void fault_pool_teardown(struct fault_env *env);
 

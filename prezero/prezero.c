@@ -22,6 +22,7 @@
 #include "kernel/smp.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
+#include "lib/kstring.h"
 #include "lib/stats.h"
 #include "mm/demand.h"
 #include "prezero/prezero_priv.h"
@@ -129,8 +130,6 @@ static struct pz_config make_config(struct pz_policy_cfg pc, uint32_t pages)
 
 /* ---- the environment of the event loop ---------------------------------- */
 
-#define TENANT_WORD 0x7e7a17e7a17e7a17ull
-
 struct kctx {
     uint64_t fb;     /* page bytes */
     size_t not_zero; /* frames that did not read zero when handed to a fault */
@@ -138,31 +137,38 @@ struct kctx {
 
 static uint64_t k_now(void *ctx) { return tsc_stop(); }
 
+static uint64_t k_clear_ticks(void *ctx) { return fault_clear_cycles(); }
+
 static void k_wait_until(void *ctx, uint64_t deadline)
 {
     while (rdtsc() < deadline)
         cpu_relax();
 }
 
-/* A tenant's writes into every 4 KiB of its page, at the measurement CPL
- * (arch/user.h): bulk stores stay fast where ring 0 is emulated (PVM). */
+/* A tenant's writes into every 64-byte line of its page, at the measurement
+ * CPL (arch/user.h): bulk stores stay fast where ring 0 is emulated (PVM). */
 void pz_tenant_fn(void *arg)
 {
     struct tenant *t = arg;
-    for (uint64_t off = 0; off < t->bytes; off += 4096)
-        t->va[off / 8] = TENANT_WORD ^ off;
+    wl_tenant_dirty(t->va, t->bytes);
 }
 
+bool pz_sample_busy[DEMAND_MAX_SAMPLES];
+
 /* The first touch, a read at CPL 0 (the #PF maps the page; one access, so
- * no ring switch is timed with it), then outside workload time: verify the
- * frame and dirty every 4 KiB of it, so a frame reused without clearing
- * cannot read zero. */
+ * no ring switch is timed with it), then outside workload time: note
+ * whether a zeroer CPU was clearing meanwhile, verify the frame and dirty
+ * every line of it, so a frame reused without clearing cannot read zero. */
 static uint64_t k_fault(void *ctx, uint32_t page)
 {
     struct kctx *k = ctx;
     struct tenant t = {demand_page(page, k->fb), k->fb};
+    size_t slot = demand_nsamples();
+    struct pz_zsnap z = pz_zeroers_snap();
     uint64_t first = *t.va;
     uint64_t a = tsc_stop();
+    if (demand_nsamples() > slot)
+        pz_sample_busy[slot] = pz_zeroers_busy_since(z);
     if (first != 0 || !fault_verify_zero(t.va, k->fb))
         k->not_zero++;
     user_run(smp_cpu_index(), pz_tenant_fn, &t);
@@ -174,7 +180,8 @@ static int k_release(void *ctx, uint32_t page, bool zero) { return demand_releas
 /* ---- one run ------------------------------------------------------------ */
 
 struct fault_env pz_env;
-static uint64_t lat_ns[DEMAND_MAX_SAMPLES];
+static struct pz_sample lat_samples[DEMAND_MAX_SAMPLES];
+static uint64_t lat_scratch[DEMAND_MAX_SAMPLES];
 
 static void check(struct pz_result *r, const char *what, bool ok, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -185,8 +192,7 @@ static void check(struct pz_result *r, const char *what, bool ok, const char *fm
     char name[80], why[224];
     va_list ap;
     hz_snprintf(name, sizeof(name), "prezero.%s.%s%s.%s", wl_kind_names[r->cfg.wl.kind],
-                pz_policy_name(r->cfg.policy.kind),
-                r->cfg.background && !r->zero_cpus ? "_off" : "", what);
+                pz_policy_name(r->cfg.policy.kind), r->zeroers_off ? "_off" : "", what);
     if (ok) {
         result_pass(name);
         return;
@@ -200,24 +206,25 @@ static void check(struct pz_result *r, const char *what, bool ok, const char *fm
 
 static void tally_to_ns(struct pz_tally *t)
 {
-    uint64_t *f[] = {&t->total,        &t->populate,         &t->free_time, &t->prezero,
-                     &t->idle_zeroing, &t->idle_overrun_max, &t->excluded};
+    uint64_t *f[] = {&t->total,        &t->populate,      &t->free_time,        &t->prezero,
+                     &t->idle_zeroing, &t->idle_overhead, &t->idle_overrun_max, &t->excluded};
     for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
         *f[i] = tsc_to_ns(*f[i]);
 }
 
-/* Latencies and the hit count as the samples saw them. */
+/* Latencies (all; by kind; by kind while a zeroer CPU was clearing) and the
+ * hit count as the samples saw them. */
 static uint64_t collect_samples(struct pz_result *r)
 {
     size_t n = demand_nsamples();
     uint64_t hits = 0;
     for (size_t i = 0; i < n; i++) {
         const struct demand_sample *s = demand_sample(i);
-        lat_ns[i] = tsc_to_ns(s->service_cyc);
+        lat_samples[i] =
+            (struct pz_sample){tsc_to_ns(s->service_cyc), s->prezeroed, pz_sample_busy[i]};
         hits += s->prezeroed;
     }
-    stats_compute(&(struct stats){0}, lat_ns, n); /* sorts */
-    pz_latency(lat_ns, n, &r->lat);
+    pz_split_latency(lat_samples, n, lat_scratch, &r->lat);
     r->samples_dropped = demand_dropped();
     return hits;
 }
@@ -251,9 +258,11 @@ static void finish_pool(struct pz_result *r, uint32_t pages)
 }
 
 /* Run policy pc on the configured workload (with the zeroers of zero_cpus
- * for policy idle unless zeroers_off: then idle periods only wait, nothing
- * is printed and the checks are named ....idle_off.*). Returns 0 (checks reported,
- * *r filled), or -1 when the run could not start (skip/fail recorded). */
+ * for policy idle unless zeroers_off: then the idle loop runs on the
+ * faulting CPU in the idle periods, so no other CPU clears while a fault
+ * runs; nothing is printed and the checks are named ....idle_off.*).
+ * Returns 0 (checks reported, *r filled), or -1 when the run could not
+ * start (skip/fail recorded). */
 static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_off)
 {
     if (fault_pool_setup(&pz_env, opt_pages ? opt_pages : DEMAND_MAX_PAGES) < 0)
@@ -262,8 +271,12 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
     *r = (struct pz_result){.cfg = make_config(pc, pages),
                             .ok = true,
                             .has_off = r->has_off,
-                            .off_p50 = r->off_p50,
-                            .off_p99 = r->off_p99};
+                            .off_hit = r->off_hit,
+                            .off_miss = r->off_miss,
+                            .zeroers_off = zeroers_off};
+    if (zeroers_off)
+        r->cfg.background = false;
+    memset(pz_sample_busy, 0, sizeof(pz_sample_busy));
     pz_policy_format(r->policy, sizeof(r->policy), &r->cfg.policy);
     r->strategy = pz_env.zero->name;
     r->frames = (uint32_t)pz_env.nframes;
@@ -287,10 +300,15 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
             (unsigned long long)opt_fault_cpus);
 
     struct kctx k = {.fb = pz_env.frame_bytes};
-    struct pz_ops ops = {&k, tsc_info()->hz, k_now, k_wait_until, k_fault, k_release, 0};
+    struct pz_ops ops = {.ctx = &k,
+                         .hz = tsc_info()->hz,
+                         .now = k_now,
+                         .wait_until = k_wait_until,
+                         .fault = k_fault,
+                         .release = k_release,
+                         .clear_ticks = k_clear_ticks};
     const char *why = "CPUs";
-    unsigned P = (unsigned)opt_fault_cpus,
-             Z = r->cfg.background && !zeroers_off ? (unsigned)opt_zero_cpus : 0;
+    unsigned P = (unsigned)opt_fault_cpus, Z = r->cfg.background ? (unsigned)opt_zero_cpus : 0;
     r->fault_cpus = P;
     r->zero_cpus = Z;
     int rc = P > 1 || Z > 0 ? pz_team_run(&r->cfg, &ops, &r->ns, &why, P, Z, &k.not_zero)
@@ -352,12 +370,13 @@ static void scenario_policies_run(void)
         struct pz_policy_cfg pc = {(enum pz_policy)k, 0}; /* batch: N from make_config */
         if (k == PZ_BATCH && opt_policy.kind == PZ_BATCH)
             pc.batch = opt_policy.batch;
-        /* Interference: idle with its zeroers stopped first, then with them. */
+        /* Interference: idle with its zeroers off (the idle loop on the
+         * faulting CPU) first, then with them; compared by fault kind. */
         bool has_off = k == PZ_IDLE && opt_zero_cpus > 0 && run_one(pc, &off, true) == 0;
         if (has_off) {
             r[n].has_off = true; /* run_one keeps these; the record carries both */
-            r[n].off_p50 = off.lat.p50;
-            r[n].off_p99 = off.lat.p99;
+            r[n].off_hit = off.lat.hit;
+            r[n].off_miss = off.lat.miss;
         }
         if (run_one(pc, &r[n], false) < 0)
             break; /* no frames: every other policy would stop the same way */

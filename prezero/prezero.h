@@ -96,6 +96,11 @@ struct pz_ops {
     void (*wait_until)(void *ctx, uint64_t deadline);
     uint64_t (*fault)(void *ctx, uint32_t page);
     int (*release)(void *ctx, uint32_t page, bool zero);
+    /* Ticks this CPU has spent inside the clear routine itself, at the
+     * measurement CPL, so far (a running total: callers take differences).
+     * The idle loop charges only these to idle_zeroing and the rest of each
+     * chunk (lock, pool bookkeeping, ring switches) to idle_overhead. */
+    uint64_t (*clear_ticks)(void *ctx);
     /* Optional (NULL: every FAULT goes to fault()): used when wl.cpus > 1 for
      * runs of consecutive FAULT events (at most PZ_POPULATE_MAX at a time),
      * which it touches in parallel, ev[i].page on faulting CPU ev[i].cpu;
@@ -124,7 +129,8 @@ struct pz_tally {
     uint64_t prezero;          /* boot clearing before the workload + batch requests */
     uint64_t lead_idle_ns;     /* nominal ns of the idle period before the first event */
     uint64_t idle_ns;          /* nominal ns of every idle period, the lead one included */
-    uint64_t idle_zeroing;     /* part of the idle periods spent in idle chunks */
+    uint64_t idle_zeroing;     /* idle chunks: time inside the clear routine (clear_ticks) */
+    uint64_t idle_overhead;    /* idle chunks: the rest (lock, pool, ring switches) */
     uint64_t idle_overrun_max; /* longest a chunk ran past its idle period's end */
     uint64_t idle_chunks;      /* pool_idle_chunk calls that cleared something */
     uint64_t batch_frames;     /* frames cleared by ZERO_REQUESTs */
@@ -137,7 +143,8 @@ struct pz_tally {
  * of the head DIRTY frame (pool_idle_chunk: a frame is resumed where an
  * earlier chunk stopped, and paused at the head of DIRTY when the chunk
  * ends mid-frame). Returns when the deadline has passed or nothing is
- * DIRTY; never waits. Adds to t->idle_zeroing, idle_chunks and
+ * DIRTY; never waits. Adds the clear routine's ticks to t->idle_zeroing,
+ * the rest of each chunk to t->idle_overhead, and to idle_chunks and
  * idle_overrun_max. The lock is taken around each chunk.
  */
 void pz_idle_zero(struct pool *pool, struct spinlock *lock, uint64_t chunk_bytes, uint64_t deadline,
@@ -160,12 +167,34 @@ void pz_idle_zero(struct pool *pool, struct spinlock *lock, uint64_t chunk_bytes
 int pz_run(struct pool *pool, struct spinlock *lock, const struct pz_config *c,
            const struct pz_ops *ops, struct pz_tally *t, const char **why);
 
-/* Nearest-rank latency percentiles (lib/stats.h) of an ascending array. */
+/* Nearest-rank latency percentiles (lib/stats.h) of an ascending array of
+ * n samples. p90 only from n >= 10 and p99 only from n >= 100
+ * (stats_percentile_min_n): below that has_p90/has_p99 are false and the
+ * value 0, and records write null. n == 0 gives all zeros. */
 struct pz_lat {
     size_t n;
     uint64_t min, p50, p90, p99, max;
+    bool has_p90, has_p99;
 };
 void pz_latency(const uint64_t *sorted, size_t n, struct pz_lat *l);
+
+/* One fault as the latency split sees it. */
+struct pz_sample {
+    uint64_t ns;    /* service time */
+    bool prezeroed; /* the frame was already zero (a hit) */
+    bool busy;      /* a zeroer CPU was clearing another frame meanwhile */
+};
+
+/* Fault latency split so that only faults of one kind are compared: a
+ * pre-zeroed hit costs a map, a miss a whole clear. */
+struct pz_split {
+    struct pz_lat all, hit, miss;
+    struct pz_lat busy_hit, busy_miss; /* the hits / misses with busy set */
+};
+
+/* Fill *out from s[0..n) (n may be 0); scratch holds n values (any
+ * content; overwritten). */
+void pz_split_latency(const struct pz_sample *s, size_t n, uint64_t *scratch, struct pz_split *out);
 
 /* 10000 x hits / faults rounded down (percent with two decimals); 0 when
  * faults is 0; 10000 at most (hits > faults is clamped). Exact below 2^50
@@ -194,17 +223,22 @@ struct pz_result {
     uint32_t frames;        /* frames in the pool */
     uint64_t frame_bytes;   /* 1 GiB, or 2 MiB in the fallback */
     struct pz_tally ns;     /* the tally with every tick field converted to ns */
-    struct pz_lat lat;      /* per-fault service time, ns */
+    struct pz_split lat;    /* per-fault service time, ns; busy_* only with zero_cpus */
     size_t samples_dropped; /* faults beyond the demand sample buffer */
     struct pool_counters c; /* pool counters when the workload ended */
     struct pool_summary s;
-    uint32_t fault_cpus;       /* CPUs faulting in parallel (wl.cpus) */
-    uint32_t zero_cpus;        /* dedicated zeroer CPUs that ran (policy idle only) */
-    bool has_off;              /* run=policies, idle with zeroers: the zeroers-off run */
-    uint64_t off_p50, off_p99; /* ... its fault latency p50/p99, ns */
-    const char *check;         /* verification mode: "sampled" or "full" */
-    bool verified;             /* every handed-out and every unused zeroed frame read zero */
-    bool ok;                   /* every check of the run passed */
+    uint32_t fault_cpus; /* CPUs faulting in parallel (wl.cpus) */
+    uint32_t zero_cpus;  /* dedicated zeroer CPUs that ran (policy idle only) */
+    /* run=policies, idle with zero_cpus > 0: the same workload with the
+     * zeroer CPUs off and the idle loop on the faulting CPU instead, so no
+     * frame is cleared on another CPU while a fault runs; its faults by kind,
+     * to set beside busy_hit and busy_miss (like with like). */
+    bool has_off;
+    struct pz_lat off_hit, off_miss;
+    bool zeroers_off;  /* this run is that zeroers-off run */
+    const char *check; /* verification mode: "sampled" or "full" */
+    bool verified;     /* every handed-out and every unused zeroed frame read zero */
+    bool ok;           /* every check of the run passed */
 };
 
 /* Print the `prezero` record of one run (docs/results.md) and a human line. */

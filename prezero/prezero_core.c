@@ -119,14 +119,15 @@ void pz_idle_zero(struct pool *pool, struct spinlock *lock, uint64_t chunk_bytes
         uint64_t a = ops->now(ops->ctx);
         if (a >= deadline) /* pending work: the idle period is over */
             return;
-        uint64_t cleared = 0;
+        uint64_t cleared = 0, c0 = ops->clear_ticks(ops->ctx);
         spin_lock(lock);
         int rc = pool_idle_chunk(pool, chunk_bytes, &cleared);
         spin_unlock(lock);
         if (rc != POOL_OK) /* nothing DIRTY is left */
             return;
-        uint64_t b = ops->now(ops->ctx);
-        t->idle_zeroing += b - a;
+        uint64_t b = ops->now(ops->ctx), c = ops->clear_ticks(ops->ctx) - c0;
+        t->idle_zeroing += c;
+        t->idle_overhead += b - a > c ? b - a - c : 0;
         t->idle_chunks++;
         if (b > deadline && b - deadline > t->idle_overrun_max)
             t->idle_overrun_max = b - deadline;
@@ -148,8 +149,8 @@ static void idle_period(struct pool *pool, struct spinlock *lock, const struct p
 static const char *check_config(const struct pool *pool, const struct pz_config *c,
                                 const struct pz_ops *ops)
 {
-    if (!ops || !ops->now || !ops->wait_until || !ops->fault || !ops->release || !ops->hz ||
-        ops->hz >= PZ_MAX_HZ)
+    if (!ops || !ops->now || !ops->clear_ticks || !ops->wait_until || !ops->fault ||
+        !ops->release || !ops->hz || ops->hz >= PZ_MAX_HZ)
         return "ops";
     if ((unsigned)c->policy.kind >= PZ_NPOLICIES ||
         (c->policy.kind == PZ_BATCH) != (c->policy.batch != 0))
@@ -266,9 +267,32 @@ void pz_latency(const uint64_t *sorted, size_t n, struct pz_lat *l)
         return;
     l->min = sorted[0];
     l->p50 = stats_percentile(sorted, n, 50);
-    l->p90 = stats_percentile(sorted, n, 90);
-    l->p99 = stats_percentile(sorted, n, 99);
+    l->has_p90 = n >= stats_percentile_min_n(90);
+    l->has_p99 = n >= stats_percentile_min_n(99);
+    l->p90 = l->has_p90 ? stats_percentile(sorted, n, 90) : 0;
+    l->p99 = l->has_p99 ? stats_percentile(sorted, n, 99) : 0;
     l->max = sorted[n - 1];
+}
+
+/* The samples of one group into scratch, sorted, and their latency. */
+static void group(const struct pz_sample *s, size_t n, uint64_t *scratch, int kind, bool busy,
+                  struct pz_lat *l)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((kind < 0 || s[i].prezeroed == (kind == 1)) && (!busy || s[i].busy))
+            scratch[k++] = s[i].ns;
+    stats_compute(&(struct stats){0}, scratch, k); /* sorts */
+    pz_latency(scratch, k, l);
+}
+
+void pz_split_latency(const struct pz_sample *s, size_t n, uint64_t *scratch, struct pz_split *out)
+{
+    group(s, n, scratch, -1, false, &out->all);
+    group(s, n, scratch, 1, false, &out->hit);
+    group(s, n, scratch, 0, false, &out->miss);
+    group(s, n, scratch, 1, true, &out->busy_hit);
+    group(s, n, scratch, 0, true, &out->busy_miss);
 }
 
 uint32_t pz_hit_pct_x100(uint64_t hits, uint64_t faults)

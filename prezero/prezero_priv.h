@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "bench/fault_bench.h"
+#include "mm/demand.h"
 #include "prezero/prezero.h"
 
 /* The `accepted` text of fault_cpus= and zero_cpus=, in the option table
@@ -33,9 +34,27 @@ struct tenant {
     uint64_t bytes;
 };
 
-/* user_run() body (arg: a struct tenant): write a non-zero word into every
- * 4 KiB of the page, as a tenant dirties it. prezero/prezero.c. */
+/* user_run() body (arg: a struct tenant): wl_tenant_dirty() the page, a
+ * non-zero word in every 64-byte line, as a tenant leaves it. prezero/prezero.c. */
 void pz_tenant_fn(void *arg);
+
+/*
+ * Zeroer activity, for splitting fault latency by whether a zeroer CPU was
+ * clearing another frame meanwhile (prezero/prezero_smp.c). Take a
+ * snapshot just before a fault's touch; pz_zeroers_busy_since() just after
+ * it is true when a zeroer was inside a clear at either end or began one
+ * in between. Both false/zero outside a run with zeroers.
+ */
+struct pz_zsnap {
+    uint32_t busy;  /* zeroers inside pool_zero_step now */
+    uint64_t steps; /* pool_zero_step calls zeroers have begun */
+};
+struct pz_zsnap pz_zeroers_snap(void);
+bool pz_zeroers_busy_since(struct pz_zsnap before);
+
+/* Per demand sample (mm/demand.h index): pz_zeroers_busy_since() of that
+ * fault. Reset per run by prezero/prezero.c; set by whoever touched. */
+extern bool pz_sample_busy[DEMAND_MAX_SAMPLES];
 
 /*
  * Run the loop of config c with P faulting CPUs (P > 1 sets ops->populate

@@ -35,13 +35,30 @@ struct team {
     size_t n;
     uint64_t t0, t1; /* its first barrier and last touch, TSC */
     struct smp_barrier bar;
-    size_t not_zero[HZ_MAX_CPUS];                     /* by faulting role */
-    uint64_t zcyc[HZ_MAX_CPUS], zchunks[HZ_MAX_CPUS]; /* by zeroer, TSC cycles clearing */
+    size_t not_zero[HZ_MAX_CPUS]; /* by faulting role */
+    /* by zeroer: TSC cycles inside the clear routine, the rest of each
+     * chunk (lock, pool, ring switches), chunks that cleared something */
+    uint64_t zcyc[HZ_MAX_CPUS], zover[HZ_MAX_CPUS], zchunks[HZ_MAX_CPUS];
+    uint32_t zbusy;  /* zeroers inside pool_zero_step (pz_zsnap) */
+    uint64_t zsteps; /* pool_zero_step calls zeroers began */
     uint64_t fb;
     int rc; /* pz_run's */
 };
 static struct team team;
 static uint64_t first_word[PZ_POPULATE_MAX];
+static bool page_busy[DEMAND_MAX_PAGES]; /* a population's pz_zeroers_busy_since, by page */
+
+struct pz_zsnap pz_zeroers_snap(void)
+{
+    return (struct pz_zsnap){__atomic_load_n(&team.zbusy, __ATOMIC_ACQUIRE),
+                             __atomic_load_n(&team.zsteps, __ATOMIC_ACQUIRE)};
+}
+
+bool pz_zeroers_busy_since(struct pz_zsnap before)
+{
+    struct pz_zsnap now = pz_zeroers_snap();
+    return before.busy || now.busy || now.steps != before.steps;
+}
 
 struct waiter {
     volatile uint32_t *a, *b; /* return when *a != seen or *b != 0 */
@@ -74,8 +91,11 @@ static void share(unsigned role, unsigned cpu)
     if (role == 0)
         team.t0 = tsc_start();
     for (size_t i = 0; i < team.n; i++)
-        if (team.ev[i].cpu == role)
+        if (team.ev[i].cpu == role) {
+            struct pz_zsnap z = pz_zeroers_snap();
             first_word[i] = *demand_page(team.ev[i].page, team.fb);
+            page_busy[team.ev[i].page] = pz_zeroers_busy_since(z);
+        }
     team_barrier(cpu);
     if (role == 0)
         team.t1 = tsc_stop();
@@ -93,10 +113,13 @@ static void share(unsigned role, unsigned cpu)
 static uint64_t k_populate(void *ctx, const struct wl_event *ev, size_t n)
 {
     uint64_t a = tsc_stop();
+    size_t first = demand_nsamples();
     team.ev = ev;
     team.n = n;
     __atomic_store_n(&team.gen, team.gen + 1, __ATOMIC_RELEASE);
     share(0, 0);
+    for (size_t i = first; i < demand_nsamples(); i++) /* a page faults once per population */
+        pz_sample_busy[i] = page_busy[demand_sample(i)->page];
     return tsc_stop() - a - (team.t1 - team.t0);
 }
 
@@ -111,6 +134,7 @@ static void zeroer(unsigned z, unsigned cpu)
             user_run(cpu, wait_fn, &w);
             continue;
         }
+        uint64_t a = tsc_start();
         spin_lock(&pz_env.lock);
         int rc = pool_pick_background(p, &idx);
         if (rc == POOL_OK)
@@ -121,13 +145,19 @@ static void zeroer(unsigned z, unsigned cpu)
             user_run(cpu, wait_fn, &w);
             continue;
         }
-        uint64_t a = tsc_start();
+        uint64_t c0 = fault_clear_cycles();
+        __atomic_fetch_add(&team.zsteps, 1, __ATOMIC_ACQ_REL);
+        __atomic_fetch_add(&team.zbusy, 1, __ATOMIC_ACQ_REL);
         pool_zero_step(p, idx, opt_chunk, &done); /* the frame is ours: no lock */
-        team.zcyc[z] += tsc_stop() - a;
-        team.zchunks[z] += done != 0;
+        __atomic_fetch_sub(&team.zbusy, 1, __ATOMIC_ACQ_REL);
+        uint64_t c = fault_clear_cycles() - c0;
         spin_lock(&pz_env.lock);
         pool_zero_pause(p, idx); /* back to DIRTY for a fault to take, or ZEROED */
         spin_unlock(&pz_env.lock);
+        uint64_t all = tsc_stop() - a;
+        team.zcyc[z] += c;
+        team.zover[z] += all > c ? all - c : 0;
+        team.zchunks[z] += done != 0;
     }
 }
 
@@ -193,6 +223,7 @@ int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *
         *not_zero += team.not_zero[r];
     for (unsigned z = 0; z < Z; z++) {
         t->idle_zeroing += team.zcyc[z];
+        t->idle_overhead += team.zover[z];
         t->idle_chunks += team.zchunks[z];
     }
     return team.rc;

@@ -244,3 +244,9 @@ const char *wl_op_name(unsigned op)
     static const char *const names[WL_NOPS] = {"fault", "free", "idle", "zero_request"};
     return op < WL_NOPS ? names[op] : "?";
 }
+
+void wl_tenant_dirty(volatile uint64_t *va, uint64_t bytes)
+{
+    for (uint64_t off = 0; off + 64 <= bytes; off += 64)
+        va[off / 8] = WL_TENANT_WORD ^ off;
+}

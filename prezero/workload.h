@@ -136,4 +136,16 @@ uint64_t wl_exp_ns(struct wl_rng *r, uint64_t mean_ns);
 /* "fault", "free", "idle", "zero_request"; "?" out of range. */
 const char *wl_op_name(unsigned op);
 
+/*
+ * What a tenant leaves in a page it used: WL_TENANT_WORD ^ offset in the
+ * first 8 bytes of every 64-byte cache line of [va, va + bytes) (bytes a
+ * multiple of 64; a tail shorter than a line is left alone). Never zero:
+ * offsets are multiples of 64 and the word's low 6 bits are not all 0. So
+ * a reused frame is dirty in every line when it is cleared again, and a CPU
+ * that elides stores of zero over zero lines (zero-store elimination) gets
+ * no line for free.
+ */
+#define WL_TENANT_WORD 0x7e7a17e7a17e7a17ull
+void wl_tenant_dirty(volatile uint64_t *va, uint64_t bytes);
+
 #endif /* HZ_PREZERO_WORKLOAD_H */

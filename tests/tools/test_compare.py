@@ -49,8 +49,9 @@ class CompareResultSets(unittest.TestCase):
         sa, sb, v = self.rows["fault policy=idle bytes=2M median service_ns"]
         self.assertEqual((sa.value, sb.value, v), (20900, 41800, "slower"))
         self.assertEqual((sa.lo, sa.hi), (20400, 22100))  # interquartile range
-        sa, sb, v = self.rows["fault policy=idle bytes=2M p99 service_ns"]
-        self.assertEqual((sa.value, sb.value, v), (388000, 776000, "slower"))
+        # A handful of faults per side: a "p99" would be their maximum.
+        self.assertNotIn("fault policy=idle bytes=2M p99 service_ns", self.rows)
+        self.assertEqual(sa.n, 6)
         sa, sb, v = self.rows["fault policy=none bytes=2M median service_ns"]
         self.assertEqual((sa.value, sb.value, v), (401200, 401200, "noise"))
 
@@ -69,10 +70,23 @@ class CompareResultSets(unittest.TestCase):
                 {"t": "prezero", "v": 1, "policy": "bg", "busy_ns": [1], "gbps": 2.0}]
         rs = results.ResultSet("odd", recs)
         lines, n = compare.compare(rs, rs)
-        self.assertEqual(n, 4)  # clear x, fault median + p99 service_ns, prezero gbps
-        self.assertEqual(lines[-4].split()[-4:], ["1.000", "1.000", "1.000", "noise"])
+        self.assertEqual(n, 3)  # clear x, fault median service_ns (no p99 of 1), prezero gbps
+        self.assertEqual(lines[-3].split()[-4:], ["1.000", "1.000", "1.000", "noise"])
         # no spread on either side, but no difference either
         self.assertEqual(lines[-1].split()[-2:], ["1.000", "noise"])
+
+    def test_fault_p99_needs_100_samples(self):
+        def side(n, scale):
+            return results.ResultSet("s", [{"t": "fault", "v": 1, "policy": "none",
+                                            "bytes": 1 << 30, "service_ns": (i + 1) * scale}
+                                           for i in range(n)])
+        rows = {label: (sa, sb) for label, sa, sb, _ in compare.fault_rows(side(100, 10),
+                                                                          side(100, 20))}
+        sa, sb = rows["fault policy=none bytes=1G p99 service_ns"]
+        self.assertEqual((sa.value, sb.value, sa.n, sb.n), (990, 1980, 100, 100))
+        rows = [r[0] for r in compare.fault_rows(side(99, 10), side(100, 20))]
+        self.assertIn("fault policy=none bytes=1G median service_ns", rows)
+        self.assertNotIn("fault policy=none bytes=1G p99 service_ns", rows)
 
     def test_verdict_rules(self):
         S = compare.Stat
@@ -105,7 +119,7 @@ class CompareCommand(unittest.TestCase):
         rc, out = self.hz(hztest.fixture("clean.log"), hztest.fixture("grub-noise.log"))
         self.assertEqual(rc, 0)
         body = out[7:]
-        self.assertEqual(len(body), 10 + 6 + 10)  # clear, fault, prezero rows
+        self.assertEqual(len(body), 10 + 4 + 10)  # clear, fault (medians: p99 needs 100), prezero rows
         for line in body:
             ratio, verdict = line.split()[-2:]
             self.assertIn(ratio, ("1.000", "-"), line)

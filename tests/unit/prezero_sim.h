@@ -37,15 +37,21 @@ static struct sim {
     bool mapped[MAXF];
     unsigned not_zero; /* frames handed to a fault that were not all zero */
     unsigned waits;
+    uint64_t clear;      /* ticks spent inside sim_clear's clearing: clear_ticks */
+    uint64_t clear_cost; /* ticks each sim_clear call costs besides its bytes
+                          * (the lock, pool and ring switches of the kernel) */
 } S;
 
 static void sim_clear(void *dst, size_t bytes)
 {
     memset(dst, 0, bytes);
-    S.t += bytes;
+    S.t += bytes + S.clear_cost;
+    S.clear += bytes;
 }
 
 static uint64_t sim_now(void *ctx) { return ((struct sim *)ctx)->t; }
+
+static uint64_t sim_clear_ticks(void *ctx) { return ((struct sim *)ctx)->clear; }
 
 static void sim_wait_until(void *ctx, uint64_t d)
 {
@@ -96,8 +102,13 @@ static int sim_release(void *ctx, uint32_t page, bool zero)
     return 0;
 }
 
-static const struct pz_ops OPS = {&S,        1000000000,  sim_now, sim_wait_until,
-                                  sim_fault, sim_release, 0};
+static const struct pz_ops OPS = {.ctx = &S,
+                                  .hz = 1000000000,
+                                  .now = sim_now,
+                                  .wait_until = sim_wait_until,
+                                  .fault = sim_fault,
+                                  .release = sim_release,
+                                  .clear_ticks = sim_clear_ticks};
 
 /* A pool of n dirty frames (0xA5), clock at 0. */
 static void start(uint32_t n)

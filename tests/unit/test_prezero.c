@@ -127,6 +127,44 @@ static void test_format_ns(void **state)
     }
 }
 
+/* Like with like (issue 12): hits and misses are summarised apart, and the
+ * busy groups hold only the faults a zeroer CPU overlapped; a group without
+ * samples is all unknown, never another group's figures. */
+static void test_latency_split(void **state)
+{
+    struct pz_sample s[] = {
+        {1000, false, false}, {10, true, false}, {3000, false, true}, {20, true, true},
+        {2000, false, false}, {30, true, true},  {40, true, false},
+    };
+    size_t n = sizeof(s) / sizeof(s[0]);
+    uint64_t scratch[7] = {0};
+    struct pz_split l;
+    pz_split_latency(s, n, scratch, &l);
+    assert_int_equal(l.all.n, 7);
+    assert_int_equal(l.all.min, 10);
+    assert_int_equal(l.all.max, 3000);
+    assert_int_equal(l.all.p50, 40); /* rank 4 of 10 20 30 40 1000 2000 3000 */
+    assert_false(l.all.has_p90);
+    assert_int_equal(l.hit.n, 4);
+    assert_true(l.hit.min == 10 && l.hit.p50 == 20 && l.hit.max == 40);
+    assert_int_equal(l.miss.n, 3);
+    assert_true(l.miss.min == 1000 && l.miss.p50 == 2000 && l.miss.max == 3000);
+    assert_int_equal(l.busy_hit.n, 2);
+    assert_true(l.busy_hit.min == 20 && l.busy_hit.max == 30);
+    assert_int_equal(l.busy_miss.n, 1);
+    assert_true(l.busy_miss.min == 3000 && l.busy_miss.p50 == 3000);
+
+    for (size_t i = 0; i < n; i++) /* no miss at all */
+        s[i].prezeroed = true;
+    pz_split_latency(s, n, scratch, &l);
+    assert_int_equal(l.miss.n, 0);
+    assert_true(l.miss.min == 0 && l.miss.p50 == 0 && l.miss.max == 0);
+    assert_int_equal(l.hit.n, 7);
+    assert_int_equal(l.busy_hit.n, 3);
+    pz_split_latency(s, 0, scratch, &l);
+    assert_true(l.all.n == 0 && l.hit.n == 0 && l.busy_miss.n == 0);
+}
+
 static void test_latency_and_hits(void **state)
 {
     uint64_t v[200];
@@ -140,8 +178,19 @@ static void test_latency_and_hits(void **state)
     assert_int_equal(l.p90, 1800); /* rank 180 */
     assert_int_equal(l.p99, 1980); /* rank 198 */
     assert_int_equal(l.max, 2000);
+    assert_true(l.has_p90 && l.has_p99);
+    /* p99 needs 100 samples, p90 10: fewer give "unknown", never the max. */
+    pz_latency(v, 100, &l);
+    assert_true(l.has_p99 && l.p99 == 990 && l.max == 1000);
+    pz_latency(v, 99, &l);
+    assert_true(l.has_p90 && l.p90 == 900 && !l.has_p99 && l.p99 == 0 && l.max == 990);
+    pz_latency(v, 10, &l);
+    assert_true(l.has_p90 && l.p90 == 90 && !l.has_p99);
+    pz_latency(v, 6, &l); /* the README's old "p99" of 6 faults */
+    assert_true(!l.has_p90 && !l.has_p99 && l.p90 == 0 && l.p99 == 0 && l.p50 == 30);
+    assert_int_equal(l.max, 60);
     pz_latency(v, 1, &l);
-    assert_true(l.min == 10 && l.p50 == 10 && l.p99 == 10 && l.max == 10);
+    assert_true(l.min == 10 && l.p50 == 10 && !l.has_p99 && l.max == 10);
     pz_latency(0, 0, &l);
     assert_true(l.n == 0 && l.min == 0 && l.max == 0);
 
@@ -158,10 +207,9 @@ static void test_latency_and_hits(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_policy_parse),
-        cmocka_unit_test(test_parse_ns),
-        cmocka_unit_test(test_format_ns),
-        cmocka_unit_test(test_latency_and_hits),
+        cmocka_unit_test(test_policy_parse),  cmocka_unit_test(test_parse_ns),
+        cmocka_unit_test(test_format_ns),     cmocka_unit_test(test_latency_and_hits),
+        cmocka_unit_test(test_latency_split),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -18,6 +18,7 @@ static void test_vm_boot_idle_lead(void **state)
     struct pz_tally t = run(&c, 4);
     assert_int_equal(t.idle_chunks, 11);
     assert_int_equal(t.idle_zeroing, 11 * CHUNK);
+    assert_int_equal(t.idle_overhead, 0);
     assert_int_equal(t.idle_overrun_max, 11 * CHUNK - 170000);
     assert_int_equal(t.lead_idle_ns, 170000);
     assert_int_equal(t.idle_ns, 170000);
@@ -45,6 +46,24 @@ static void test_idle_loop_edges(void **state)
     assert_int_equal(P.count[FRAME_ZEROED], 2);
     assert_int_equal(t.idle_overrun_max, 0);
     assert_int_equal(S.waits, 0);
+}
+
+/* Idle clearing cost is the clear (issue 12): each chunk's lock, pool and
+ * ring-switch time (here clear_cost ticks per clear call) goes to
+ * idle_overhead, not idle_zeroing. 170000 ns with chunks of 16384 + 1000
+ * ticks: 10 chunks start before the deadline (the 10th at 156456). */
+static void test_idle_clear_time_apart(void **state)
+{
+    start(4);
+    S.clear_cost = 1000;
+    struct pz_config c = config(WL_VM_BOOT, 4, PZ_IDLE, 0);
+    c.lead_idle_ns = 170000;
+    struct pz_tally t = run(&c, 4);
+    assert_int_equal(t.idle_chunks, 10);
+    assert_int_equal(t.idle_zeroing, 10 * CHUNK);
+    assert_int_equal(t.idle_overhead, 10 * 1000);
+    assert_int_equal(P.c.bytes_zeroed[ZERO_IDLE], 10 * CHUNK);
+    assert_int_equal(t.idle_overrun_max, 10 * (CHUNK + 1000) - 170000);
 }
 
 /* restart with an idle period that fits 1.5 frames: the first freed frame
@@ -134,9 +153,8 @@ static void test_parallel_populate(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vm_boot_idle_lead),
-        cmocka_unit_test(test_idle_loop_edges),
-        cmocka_unit_test(test_restart_idle),
+        cmocka_unit_test(test_vm_boot_idle_lead), cmocka_unit_test(test_idle_clear_time_apart),
+        cmocka_unit_test(test_idle_loop_edges),   cmocka_unit_test(test_restart_idle),
         cmocka_unit_test(test_parallel_populate),
     };
     return cmocka_run_group_tests(tests, 0, 0);

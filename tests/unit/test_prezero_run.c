@@ -147,6 +147,10 @@ static void test_bad_config(void **state)
     assert_int_equal(pz_run(&P, &L, &c, &ops, &t, &why), -1);
     assert_string_equal(why, "ops");
     ops = OPS;
+    ops.clear_ticks = 0; /* the idle loop could not tell clearing from overhead */
+    assert_int_equal(pz_run(&P, &L, &c, &ops, &t, &why), -1);
+    assert_string_equal(why, "ops");
+    ops = OPS;
     ops.hz = PZ_MAX_HZ; /* 17 GHz: ns -> ticks could overflow */
     assert_int_equal(pz_run(&P, &L, &c, &ops, &t, &why), -1);
     assert_string_equal(why, "ops");

@@ -6,7 +6,9 @@ Rows:
            gbps. Spread: the GB/s range bytes/max_ns .. bytes/min_ns and cv_pct.
   fault    per pre-zero policy (and page size, `bytes`): median and 99th percentile of service_ns and
            median clear_ns over the fault records; spread: the interquartile
-           range and the samples' coefficient of variation.
+           range and the samples' coefficient of variation. The p99 row only
+           when both sides have P99_MIN_N samples: with fewer, a nearest-rank
+           p99 is the maximum (lib/stats.h stats_percentile_min_n).
   prezero  per record identity (its string members and sizes): every _ns,
            _cyc, gbps, cpb and _pct member (hit_pct) present on both sides;
            spread: cv_pct when the record has one.
@@ -29,6 +31,7 @@ import statistics
 from . import results
 
 CLEAR_KEY = ("strategy", "chunk", "bytes", "cache", "threads")
+P99_MIN_N = 100
 GENERIC_TYPES = ("prezero",)
 _GENERIC_VALUE_SUFFIXES = ("_ns", "_cyc", "gbps", "gbps_median", "cpb", "_pct")
 _GENERIC_KEY_INTS = ("chunk", "bytes", "threads", "cpu", "node", "order", "pages",
@@ -120,12 +123,13 @@ def fault_rows(a, b):
             continue
         what_faults = "policy=%s" % k[0] + (" bytes=%s" % results.human_size(k[1])
                                              if k[1] is not None else "")
-        for member, what, pick in (("service_ns", "median", statistics.median_low),
-                                   ("service_ns", "p99", lambda v: _percentile(v, 99)),
-                                   ("clear_ns", "median", statistics.median_low)):
+        for member, what, pick, min_n in (
+                ("service_ns", "median", statistics.median_low, 1),
+                ("service_ns", "p99", lambda v: _percentile(v, 99), P99_MIN_N),
+                ("clear_ns", "median", statistics.median_low, 1)):
             va = [r[member] for r in ga[k] if _num(r.get(member)) is not None]
             vb = [r[member] for r in gb[k] if _num(r.get(member)) is not None]
-            if va and vb:
+            if len(va) >= min_n and len(vb) >= min_n:
                 rows.append(("fault %s %s %s" % (what_faults, what, member),
                              _dist_stat(va, pick), _dist_stat(vb, pick), False))
     return rows

@@ -86,5 +86,39 @@ class Layout(unittest.TestCase):
         self.assertEqual(bad, [], "boot/, arch/, mm/ include from kernel/ only console.h, results.h")
 
 
+def results_section(record):
+    """The text of docs/results.md's section on `record`."""
+    doc = (ROOT / "docs" / "results.md").read_text()
+    m = re.search(r"^### `%s`.*?(?=^### )" % re.escape(record), doc, re.M | re.S)
+    return m.group(0)
+
+
+class RecordsDocumented(unittest.TestCase):
+    """The prezero record's members, as prezero/prezero_report.c writes them,
+    are each named in its docs/results.md section (a latency group by its
+    prefix, `lat_hit_*`)."""
+
+    def members(self):
+        src = (ROOT / "prezero" / "prezero_report.c").read_text()
+        body = src[src.index("void pz_report_run"):src.index("void pz_report_table")]
+        keys = set(re.findall(r'rec_\w+\(&x, "([a-z0-9_]+)"', body))
+        groups = set(re.findall(r'lat_members\(&x, "([a-z_]+)"', body))
+        return keys, groups
+
+    def test_members_found(self):
+        keys, groups = self.members()
+        self.assertTrue({"workload", "policy", "total_ns", "idle_overhead_ns"} <= keys)
+        self.assertTrue({"lat_", "lat_hit_", "off_miss_"} <= groups)
+
+    def test_every_prezero_member_documented(self):
+        doc = results_section("prezero")
+        keys, groups = self.members()
+        missing = sorted(k for k in keys if "`%s`" % k not in doc)
+        missing += sorted(g + "*" for g in groups if "`%s*`" % g not in doc and g != "lat_")
+        if "`lat_n`" not in doc or "`lat_p99_ns`" not in doc:
+            missing.append("lat_n/lat_p99_ns")
+        self.assertEqual(missing, [], "prezero members missing from docs/results.md")
+
+
 if __name__ == "__main__":
     unittest.main()

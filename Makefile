@@ -93,12 +93,14 @@ pxe: $(B)/pxe/boot/grub/grub.cfg
 $(B)/pxe/boot/grub/grub.cfg: $(B)/hugezero.elf boot/grub.cfg tools/mkpxe.sh
 	tools/mkpxe.sh $(B)/pxe boot/grub.cfg
 
-# Installs missing Debian packages (and says so), then builds and boots.
+# Installs missing Debian packages (and says so), then builds and boots. The
+# whole default suite under nested KVM took over 600 s on a busy 2-core host,
+# so make run allows 1800 s (TIMEOUT=S) before it calls the run hung.
 run:
 	@tools/deps.sh
 	@$(MAKE) --no-print-directory all pxe
 	tools/hz run --boot $(or $(BOOT),direct) $(if $(ACCEL),--accel $(ACCEL)) \
-		$(if $(MEM),-m $(MEM)) --smp $(or $(SMP),2) -- $(ARGS)
+		$(if $(MEM),-m $(MEM)) --smp $(or $(SMP),2) --timeout $(or $(TIMEOUT),1800) -- $(ARGS)
 
 test:
 	@tools/deps.sh --test

@@ -226,4 +226,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # the huge pages went back on the way out
+        sys.exit("bench: interrupted")

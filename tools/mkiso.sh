@@ -1,7 +1,8 @@
 #!/bin/sh
 # tools/mkiso.sh OUT.iso GRUB.CFG - hybrid BIOS+UEFI ISO of build/hugezero.elf
 # (override with ELF=...) made by grub-mkrescue/xorriso, then checked: the
-# El Torito catalogue must hold a BIOS and a UEFI boot image.
+# El Torito catalogue must hold a BIOS and a UEFI boot image. MODULES="FILE..."
+# copies boot modules to /boot/modules/ for the grub.cfg's module2 lines.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 OUT.iso GRUB.CFG" >&2; exit 2; }
 out=$1 cfg=$2 elf=${ELF:-build/hugezero.elf}
@@ -16,6 +17,9 @@ trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir/iso/boot/grub"
 cp "$elf" "$dir/iso/boot/hugezero.elf"
 cp "$cfg" "$dir/iso/boot/grub/grub.cfg"
+for m in ${MODULES:-}; do # boot modules for the grub.cfg's module2 lines
+    mkdir -p "$dir/iso/boot/modules" && cp "$m" "$dir/iso/boot/modules/"
+done
 if ! grub-mkrescue -o "$out.tmp" "$dir/iso" >"$dir/log" 2>&1; then
     cat "$dir/log" >&2
     echo "mkiso: grub-mkrescue failed" >&2

@@ -2,7 +2,8 @@
 # tools/mkpxe.sh OUTDIR GRUB.CFG - TFTP root for GRUB netboot: BIOS
 # (boot/grub/i386-pc/core.0) and UEFI (boot/grub/x86_64-efi/core.efi) made by
 # grub-mknetdir, the kernel as boot/hugezero.elf (override with ELF=...) and
-# the menu as boot/grub/grub.cfg.
+# the menu as boot/grub/grub.cfg; MODULES="FILE..." copies boot modules to
+# boot/modules/ for its module2 lines.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 OUTDIR GRUB.CFG" >&2; exit 2; }
 out=$1 cfg=$2 elf=${ELF:-build/hugezero.elf}
@@ -18,6 +19,10 @@ done
 rm -f "$out/mknetdir.log"
 cp "$elf" "$out/boot/hugezero.elf"
 cp "$cfg" "$out/boot/grub/grub.cfg"
+rm -rf "$out/boot/modules"
+for m in ${MODULES:-}; do # boot modules for the grub.cfg's module2 lines
+    mkdir -p "$out/boot/modules" && cp "$m" "$out/boot/modules/"
+done
 [ -f "$out/boot/grub/i386-pc/core.0" ] && [ -f "$out/boot/grub/x86_64-efi/core.efi" ] ||
     { echo "mkpxe: core.0 or core.efi missing in $out/boot/grub" >&2; exit 1; }
 echo "mkpxe: $out (BIOS core.0, UEFI core.efi)"

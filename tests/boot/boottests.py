@@ -42,6 +42,7 @@ class Case:
         self.cpu = sec["cpu"] or None
         self.machine = sec.get("machine", "q35")
         self.qemu_args = shlex.split(sec.get("qemu_args", ""))
+        self.modules = [os.path.join(ROOT, m) for m in sec.get("modules", "").split()]
         self.prealloc = sec.getboolean("prealloc")
         self.args = " ".join(sec["args"].split())
         self.timeout = float(sec["timeout"])
@@ -235,7 +236,8 @@ def run_case(case, outbase=OUTBASE):
     start = time.monotonic()
     cfg = qemu.BootConfig(boot=case.boot, accel=case.accel, mem=case.mem, smp=case.smp,
                           cpu=case.cpu, args=case.args, prealloc=case.prealloc,
-                          maxcpus=case.maxcpus, machine=case.machine, extra=case.qemu_args)
+                          maxcpus=case.maxcpus, machine=case.machine, extra=case.qemu_args,
+                          modules=case.modules)
     outdir = os.path.join(outbase, case.name)
     try:
         out = runner.boot(cfg, outdir, case.timeout)

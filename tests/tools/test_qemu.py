@@ -31,6 +31,28 @@ class GrubCfg(unittest.TestCase):
         self.assertEqual(qemu.grub_quote("it's$x"), "'it'\\''s$x'")
 
 
+    def test_module_lines(self):
+        cfg = qemu.grub_cfg("run=none", ["/x/module.txt", "/y/a b.img"])
+        self.assertIn("    multiboot2 /boot/hugezero.elf run=none\n"
+                      "    module2 /boot/modules/module.txt module.txt\n"
+                      "    module2 /boot/modules/'a b.img' 'a b.img'\n"
+                      "    boot\n", cfg)
+
+
+class Modules(unittest.TestCase):
+    def test_direct_boot_takes_one_module_as_initrd(self):
+        with tempfile.TemporaryDirectory() as d:
+            mod = os.path.join(d, "m.bin")
+            open(mod, "w").write("x")
+            cfg = qemu.BootConfig(kernel=__file__, modules=[mod], args="run=none")
+            self.assertEqual(qemu.prepare(cfg, d)[-2:], ["-initrd", mod])
+            missing = qemu.BootConfig(kernel=__file__, modules=[mod + ".gone"])
+            self.assertRaisesRegex(qemu.ConfigError, "boot module .* not found", qemu.prepare,
+                                   missing, d)
+        self.assertRaisesRegex(qemu.ConfigError, "one module", qemu.BootConfig,
+                               modules=["a", "b"])
+
+
 class ExitStatus(unittest.TestCase):
     def test_map_exit(self):
         cases = [((1, False), 0), ((3, False), 1), ((5, False), 2), ((7, False), 3),

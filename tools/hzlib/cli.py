@@ -38,7 +38,7 @@ def cmd_run(a):
         cfg = qemu.BootConfig(boot=a.boot, accel=a.accel, mem=a.mem, smp=a.smp, cpu=a.cpu,
                               args=" ".join(a.args), prealloc=not a.no_prealloc,
                               hugepages=a.hugepages, machine=a.machine, kernel=a.kernel,
-                              extra=a.qemu_arg)
+                              extra=a.qemu_arg, modules=a.module)
         outdir = None
         outdir = runner.new_results_dir(a.results, a.boot)
         console = None if a.quiet else runner.Console()
@@ -182,6 +182,8 @@ def parser():
     r.add_argument("--linux", action="store_true", help="also run build/tools/linux-bench")
     r.add_argument("--linux-arg", action="append", default=[], metavar="ARG",
                    help="argument for linux-bench, e.g. --linux-arg=--quick (repeatable)")
+    r.add_argument("--module", action="append", default=[], metavar="FILE",
+                   help="boot module (repeatable; direct boot: one, as -initrd)")
     r.add_argument("--qemu-arg", action="append", default=[], metavar="ARG",
                    help="extra QEMU argument (repeatable)")
     r.add_argument("-q", "--quiet", action="store_true", help="do not stream the console")

@@ -48,7 +48,7 @@ class BootConfig:
 
     def __init__(self, boot="direct", accel="auto", mem="4G", smp=1, cpu=None,
                  args="", prealloc=True, hugepages=False, machine="q35",
-                 kernel=None, extra=None, maxcpus=0):
+                 kernel=None, extra=None, maxcpus=0, modules=()):
         if boot not in BOOTS:
             raise ConfigError("unknown boot path %r (one of %s)" % (boot, ", ".join(BOOTS)))
         if accel not in ("auto", "kvm", "tcg"):
@@ -67,6 +67,11 @@ class BootConfig:
         self.machine = machine
         self.kernel = kernel or os.path.join(BUILD, "hugezero.elf")
         self.extra = list(extra or [])
+        # Boot-module files: -initrd under direct boot (PVH takes one), GRUB
+        # module2 lines (string: the file name) on the firmware paths.
+        self.modules = list(modules)
+        if boot == "direct" and len(self.modules) > 1:
+            raise ConfigError("direct boot passes one module (-initrd), got %d" % len(self.modules))
 
 
 def parse_size(s):
@@ -114,25 +119,36 @@ def grub_quote(word):
     return "'" + word.replace("'", "'\\''") + "'"
 
 
-def grub_cfg(args):
-    """grub.cfg text booting /boot/hugezero.elf with kernel arguments `args`."""
+def grub_cfg(args, modules=()):
+    """grub.cfg text booting /boot/hugezero.elf with kernel arguments `args`
+    and a `module2 /boot/modules/NAME NAME` line per module file (the
+    scripts copy them there, tools/mkiso.sh MODULES=...)."""
     words = " ".join(grub_quote(w) for w in args.split())
+    mods = "".join("    module2 /boot/modules/%s %s\n" % (grub_quote(os.path.basename(m)),
+                                                           grub_quote(os.path.basename(m)))
+                   for m in modules)
     return ("serial --unit=0 --speed=115200\n"
             "terminal_input serial\n"
             "terminal_output serial\n"
             "set timeout=0\n"
             "menuentry 'hugezero' {\n"
             "    multiboot2 /boot/hugezero.elf%s\n"
+            "%s"
             "    boot\n"
-            "}\n" % ((" " + words) if words else ""))
+            "}\n" % ((" " + words) if words else "", mods))
 
 
-def _script(name, kernel, *argv):
-    """Run tools/<name> ARGV with ELF=kernel (the scripts' override)."""
+def _script(name, kernel, *argv, modules=()):
+    """Run tools/<name> ARGV with ELF=kernel and MODULES=files (the scripts'
+    overrides)."""
     path = os.path.join(ROOT, "tools", name)
     if not os.path.exists(path):
         raise ConfigError("%s is missing" % path)
-    env = dict(os.environ, ELF=os.path.abspath(kernel))
+    for m in modules:
+        if not os.path.isfile(m):
+            raise ConfigError("boot module %s not found" % m)
+    env = dict(os.environ, ELF=os.path.abspath(kernel),
+               MODULES=" ".join(os.path.abspath(m) for m in modules))
     p = subprocess.run([path] + list(argv), stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, cwd=ROOT, env=env)
     if p.returncode != 0:
@@ -146,10 +162,14 @@ def prepare(cfg, workdir):
     if not os.path.exists(cfg.kernel):
         raise ConfigError("%s not found: run make" % cfg.kernel)
     if cfg.boot == "direct":
-        return ["-kernel", cfg.kernel, "-append", cfg.args]
+        for m in cfg.modules:
+            if not os.path.isfile(m):
+                raise ConfigError("boot module %s not found" % m)
+        return ["-kernel", cfg.kernel, "-append", cfg.args] + (
+            ["-initrd", cfg.modules[0]] if cfg.modules else [])
     gcfg = os.path.join(workdir, "grub.cfg")
     with open(gcfg, "w") as f:
-        f.write(grub_cfg(cfg.args))
+        f.write(grub_cfg(cfg.args, cfg.modules))
     out = []
     if cfg.boot in ("uefi", "pxe-uefi"):
         code, vars_ = find_ovmf()
@@ -159,11 +179,11 @@ def prepare(cfg, workdir):
                 "-drive", "if=pflash,format=raw,unit=1,file=" + vcopy]
     if cfg.boot in ("iso", "uefi"):
         iso = os.path.join(workdir, "hugezero.iso")
-        _script("mkiso.sh", cfg.kernel, iso, gcfg)
+        _script("mkiso.sh", cfg.kernel, iso, gcfg, modules=cfg.modules)
         out += ["-cdrom", iso, "-boot", "d"]
     else:
         tree = os.path.join(workdir, "pxe")
-        _script("mkpxe.sh", cfg.kernel, tree, gcfg)
+        _script("mkpxe.sh", cfg.kernel, tree, gcfg, modules=cfg.modules)
         out += ["-netdev", "user,id=n0,tftp=%s,bootfile=%s" % (tree, PXE_BOOTFILE[cfg.boot]),
                 "-device", "%s,netdev=n0,bootindex=0" % NIC, "-boot", "n"]
     return out

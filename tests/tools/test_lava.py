@@ -66,15 +66,30 @@ def yaml_entries(log_text):
     return json.loads(p.stdout)
 
 
-def lava_run(job_text, device="qemu", validate=False, timeout=600):
-    """Run lava-run on job_text; (return code, job log text)."""
+JOB_ID = "hz%d" % os.getpid()  # lava-run's folders are named by it
+
+
+def _tftpd_root():
+    """TFTP_DIRECTORY of /etc/default/tftpd-hpa (where a tftp deploy goes), or None."""
+    try:
+        with open("/etc/default/tftpd-hpa") as f:
+            conf = dict(l.strip().split("=", 1) for l in f if "=" in l and not l.startswith("#"))
+    except OSError:
+        return None
+    return conf.get("TFTP_DIRECTORY", "").strip('"') or None
+
+
+def lava_run(job_text, device="qemu", validate=False, timeout=600, device_path=None, extra=()):
+    """Run lava-run on job_text (device: a DEVICE key, or device_path a
+    device dictionary; extra: more lava-run options); (return code, job log)."""
     with tempfile.TemporaryDirectory(prefix="hz-lava-") as d:
         path = os.path.join(d, "job.yaml")
         with open(path, "w") as f:
             f.write(job_text)
-        job_id = "hz%d%d" % (os.getpid(), threading.get_ident() % 1000)
+        job_id = JOB_ID
         argv = ARGV + ["--job-id", job_id, "--output-dir", os.path.join(d, "out"),
-                       "--device", DEVICE[device]] + (["--validate"] if validate else []) + [path]
+                       "--device", device_path or DEVICE[device]] + list(extra) + \
+            (["--validate"] if validate else []) + [path]
         try:
             p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
         finally:
@@ -89,13 +104,8 @@ def _remove_job_dirs(job_id):
     job that ran, not after --validate. Remove both, as the user lava-run
     ran as."""
     paths = [os.path.join("/var/lib/lava/dispatcher/tmp", job_id)]
-    try:
-        with open("/etc/default/tftpd-hpa") as f:
-            conf = dict(l.strip().split("=", 1) for l in f if "=" in l and not l.startswith("#"))
-        if conf.get("TFTP_DIRECTORY", "").strip('"'):
-            paths.append(os.path.join(conf["TFTP_DIRECTORY"].strip('"'), job_id))
-    except OSError:
-        pass
+    if _tftpd_root():
+        paths.append(os.path.join(_tftpd_root(), job_id))
     paths = [p for p in paths if os.path.isdir(p)]
     if paths:
         subprocess.run(ARGV[:-2] + ["rm", "-rf", "--"] + paths, check=True)
@@ -258,6 +268,41 @@ class LavaRunQemu(unittest.TestCase):
         self.assertEqual(cases, checks + [("summary", "pass")])
         self.assertGreaterEqual(len(checks), 3)
         self.assertNotIn("hugezero-measurements", s)
+
+    def test_pxe_grub_job(self):
+        # lab/lava/pxe-grub.yaml for real, with a QEMU VM as the lab machine
+        # (tests/lava/pxe-grub-qemu-device.yaml): iPXE, GRUB's core.0 over
+        # TFTP, LAVA interrupts GRUB's menu and types the multiboot2 line.
+        pxe = os.path.join(hztest.ROOT, "build", "pxe", "boot")
+        self.assertTrue(os.path.isdir(pxe), "build/pxe missing: run make pxe")
+        self.assertIsNotNone(_tftpd_root(), "no TFTP_DIRECTORY in /etc/default/tftpd-hpa")
+        with tempfile.TemporaryDirectory(prefix="hz-lava-tftp-") as root:
+            shutil.copytree(pxe, os.path.join(root, "boot"))
+            os.symlink(os.path.join(_tftpd_root(), JOB_ID), os.path.join(root, JOB_ID))
+            with open(os.path.join(hztest.ROOT, "tests", "lava", "pxe-grub-qemu-device.yaml")) as f:
+                dev = f.read().replace("@TFTP_ROOT@", root)
+            with open(os.path.join(root, "device.yaml"), "w") as f:
+                f.write(dev)
+            with open(os.path.join(root, "dispatcher.yaml"), "w") as f:
+                f.write("dispatcher_ip: 10.0.2.2\n")  # slirp's host address
+            rc, log = lava_run(job("pxe-grub", "run=none"), device_path=os.path.join(root, "device.yaml"),
+                               extra=["--dispatcher", os.path.join(root, "dispatcher.yaml")])
+        entries = yaml_entries(log)
+        s = suites(entries)
+        recs, serial = console_records(entries)
+        self.assertEqual(rc, 0, log[-3000:])
+        self.assertEqual(s["lava"][-1]["result"], "pass")
+        msgs = [e["msg"] for e in entries if isinstance(e["msg"], str)]
+        self.assertIn("Press enter to boot the selected OS", serial)
+        typed = [m for m in msgs if m.startswith("multiboot2 (tftp,10.0.2.2)/%s/" % JOB_ID)]
+        self.assertEqual(len(typed), 1, "the job's multiboot2 command, typed at grub>")
+        self.assertTrue(typed[0].rstrip().endswith("/kernel/hugezero.elf results=lava run=none"), typed)
+        header = [r for r in recs if r["t"] == "header"][0]
+        self.assertEqual((header["boot"], header["cmdline"]), ("multiboot2-bios", "results=lava run=none"))
+        self.assertTrue(header["loader"].startswith("GRUB"), header["loader"])
+        checks = [(r["name"], r["t"]) for r in recs if r["t"] in ("pass", "fail", "skip")]
+        cases = [(c["extra"]["test_case_id"], c["result"]) for c in s["hugezero"]]
+        self.assertEqual(cases, checks + [("summary", "pass")])
 
     def test_crash_is_a_failure_with_the_report(self):
         rc, _, s, recs, serial = self.run_job("selftest=ud run=none")

@@ -195,6 +195,16 @@ class LavaRunQemu(unittest.TestCase):
         recs, serial = console_records(entries)
         return rc, entries, suites(entries), recs, serial
 
+    def assert_grub_boot(self, recs, s, cmdline):
+        """Booted by GRUB (BIOS) with cmdline; one passing case per check, then summary."""
+        header = [r for r in recs if r["t"] == "header"][0]
+        self.assertEqual((header["boot"], header["cmdline"]), ("multiboot2-bios", cmdline))
+        self.assertTrue(header["loader"].startswith("GRUB"), header["loader"])
+        checks = [(r["name"], r["t"]) for r in recs if r["t"] in ("pass", "fail", "skip")]
+        cases = [(c["extra"]["test_case_id"], c["result"]) for c in s["hugezero"]]
+        self.assertGreaterEqual(len(checks), 3)
+        self.assertEqual(cases, checks + [("summary", "pass")])
+
     def test_default_run(self):
         rc, entries, s, recs, _ = self.run_job(SMALL_DEFAULT)
         self.assertEqual(rc, 0)
@@ -260,13 +270,7 @@ class LavaRunQemu(unittest.TestCase):
                            cwd=hztest.ROOT)
             rc, _, s, recs, _ = self.run_job("", "qemu-iso", "file://" + os.path.join(d, "t.iso"))
         self.assertEqual(rc, 0)
-        header = [r for r in recs if r["t"] == "header"][0]
-        self.assertEqual((header["boot"], header["cmdline"]), ("multiboot2-bios", "run=none"))
-        self.assertTrue(header["loader"].startswith("GRUB"), header["loader"])
-        checks = [(r["name"], r["t"]) for r in recs if r["t"] in ("pass", "fail", "skip")]
-        cases = [(c["extra"]["test_case_id"], c["result"]) for c in s["hugezero"]]
-        self.assertEqual(cases, checks + [("summary", "pass")])
-        self.assertGreaterEqual(len(checks), 3)
+        self.assert_grub_boot(recs, s, "run=none")
         self.assertNotIn("hugezero-measurements", s)
 
     def test_pxe_grub_job(self):
@@ -297,12 +301,7 @@ class LavaRunQemu(unittest.TestCase):
         typed = [m for m in msgs if m.startswith("multiboot2 (tftp,10.0.2.2)/%s/" % JOB_ID)]
         self.assertEqual(len(typed), 1, "the job's multiboot2 command, typed at grub>")
         self.assertTrue(typed[0].rstrip().endswith("/kernel/hugezero.elf results=lava run=none"), typed)
-        header = [r for r in recs if r["t"] == "header"][0]
-        self.assertEqual((header["boot"], header["cmdline"]), ("multiboot2-bios", "results=lava run=none"))
-        self.assertTrue(header["loader"].startswith("GRUB"), header["loader"])
-        checks = [(r["name"], r["t"]) for r in recs if r["t"] in ("pass", "fail", "skip")]
-        cases = [(c["extra"]["test_case_id"], c["result"]) for c in s["hugezero"]]
-        self.assertEqual(cases, checks + [("summary", "pass")])
+        self.assert_grub_boot(recs, s, "results=lava run=none")
 
     def test_crash_is_a_failure_with_the_report(self):
         rc, _, s, recs, serial = self.run_job("selftest=ud run=none")

@@ -13,6 +13,7 @@
 #include "arch/user.h"
 #include "arch/x86.h"
 #include "bench/clear_record.h"
+#include "bench/memop.h"
 #include "kernel/console.h"
 #include "kernel/lava.h"
 #include "kernel/progress.h"
@@ -100,46 +101,11 @@ static bool selected(const struct clear_strategy *s)
     return false;
 }
 
-/* Memory work for one step of a cell, run at the measurement CPL
- * (arch/user.h): pure memory operations, no printing, no privileged code. */
-struct work {
-    enum { W_DIRTY, W_CLEAR, W_VERIFY } op;
-    const struct clear_strategy *s;
-    uint8_t *dst;
-    uint64_t bytes, chunk, seed;
-    uint64_t cycles; /* W_CLEAR: TSC cycles of the timed calls */
-    bool zero;       /* W_VERIFY: every byte read back zero */
-};
-
-static void work_fn(void *arg)
+/* One step of a cell at the measurement CPL (arch/user.h, bench/memop.h). */
+static void work(struct memop *m, enum memop_op op)
 {
-    struct work *w = arg;
-    size_t bad;
-    if (w->op == W_DIRTY) {
-        clear_dirty(w->dst, w->bytes, w->seed);
-    } else if (w->op == W_VERIFY) {
-        w->zero = clear_verify_zero(w->dst, w->bytes, &bad);
-    } else {
-        uint64_t t0 = tsc_start();
-        for (uint64_t off = 0; off < w->bytes; off += w->chunk)
-            w->s->fn(w->dst + off, w->bytes - off < w->chunk ? w->bytes - off : w->chunk);
-        w->cycles = tsc_stop() - t0;
-    }
-}
-
-static void work(struct work *w, int op)
-{
-    w->op = op;
-    user_run(0, work_fn, w);
-}
-
-/* One timed clear of [dst, dst + bytes) in `chunk`-byte calls; TSC cycles. */
-static uint64_t timed_clear(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes,
-                            uint64_t chunk)
-{
-    struct work w = {.s = s, .dst = dst, .bytes = bytes, .chunk = chunk};
-    work(&w, W_CLEAR);
-    return w.cycles;
+    m->op = op;
+    user_run(0, memop_run, m);
 }
 
 /* Measure one cell; emit its record; false when a repeat left non-zero bytes. */
@@ -148,15 +114,15 @@ static bool cell(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, u
 {
     bool cold = cache[0] == 'c', ok = true;
     uint64_t min_cyc = UINT64_MAX;
-    struct work w = {.s = s, .dst = dst, .bytes = bytes, .chunk = chunk};
+    struct memop w = {.p = dst, .bytes = bytes, .s = s, .chunk = chunk, .check = MEMOP_EXACT};
     for (unsigned r = 0; r <= reps; r++) { /* r == 0: warm-up, not recorded */
         w.seed = r + 1;
-        work(&w, W_DIRTY);
+        work(&w, MEMOP_DIRTY);
         if (cold)
             wbinvd(); /* CPL 0 only: between the dirtying and the timed clear */
-        work(&w, W_CLEAR);
+        work(&w, MEMOP_CLEAR);
         uint64_t cyc = w.cycles;
-        work(&w, W_VERIFY);
+        work(&w, MEMOP_VERIFY);
         ok &= w.zero;
         if (r == 0)
             continue;
@@ -181,9 +147,11 @@ static bool cell(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, u
 /* The first clear of a frame never written since boot (host faults and all). */
 static void first_touch(const struct clear_strategy *s, uint64_t phys, uint64_t bytes)
 {
-    struct work w = {.s = s, .dst = (uint8_t *)(uintptr_t)phys, .bytes = bytes, .chunk = bytes};
-    uint64_t cyc = timed_clear(s, w.dst, bytes, bytes);
-    work(&w, W_VERIFY);
+    struct memop w = {
+        .p = (void *)(uintptr_t)phys, .bytes = bytes, .s = s, .chunk = bytes, .check = MEMOP_EXACT};
+    work(&w, MEMOP_CLEAR);
+    uint64_t cyc = w.cycles;
+    work(&w, MEMOP_VERIFY);
     ns[0] = tsc_to_ns(cyc);
     struct clear_result cr = {s->name, bytes, bytes, "first_touch", 1,
                               1,       {0},   cyc,   w.zero,        "hugezero"};

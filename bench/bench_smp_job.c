@@ -8,6 +8,7 @@
 #include "arch/user.h"
 #include "arch/x86.h"
 #include "bench/bench_smp.h"
+#include "bench/memop.h"
 #include "lib/kstring.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
@@ -147,8 +148,7 @@ static void job_part(void *arg)
     uint64_t t0 = tsc_start();
     split_iter_init(&it, j->ext, j->next, j->piece[k].off, j->piece[k].bytes);
     while (split_iter_next(&it, &base, &len))
-        for (uint64_t off = 0; off < len; off += j->chunk)
-            j->s->fn((void *)(uintptr_t)(base + off), len - off < j->chunk ? len - off : j->chunk);
+        memop_clear(j->s, (void *)(uintptr_t)base, len, j->chunk);
     uint64_t t1 = tsc_stop();
     bool ok = smp_barrier_wait(&j->bar, cpu, to);
     uint64_t t2 = tsc_stop();
@@ -161,8 +161,8 @@ static void job_part(void *arg)
         j->wall_cyc = t2 - t0;
     split_iter_init(&it, j->ext, j->next, j->piece[k].off, j->piece[k].bytes);
     while (split_iter_next(&it, &base, &len)) {
-        size_t first;
-        if (!clear_verify_zero((const void *)(uintptr_t)base, len, &first)) {
+        uint64_t first;
+        if (!memop_verify_zero((const void *)(uintptr_t)base, len, MEMOP_EXACT, &first)) {
             j->bad[k] = true;
             j->bad_addr[k] = base + first;
             break;

@@ -4,6 +4,7 @@
 #include "bench/fault_bench.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
+#include "bench/memop.h"
 #include "kernel/console.h"
 #include "kernel/lava.h"
 #include "kernel/progress.h"
@@ -49,40 +50,18 @@ HZ_OPTION(opt_zero, .name = "zero", .kind = OPT_CUSTOM, .parse = zero_opt,
 
 const char *fault_verify_mode(void) { return verify_modes[verify_full]; }
 
-/* Bulk memory work runs at the measurement CPL (arch/user.h): through the
- * fault path's own stack when called from the #PF handler. */
-struct memop {
-    enum { OP_ZERO, OP_DIRTY, OP_VERIFY } op;
-    void *p;
-    uint64_t bytes;
-    bool zero;    /* OP_VERIFY result */
-    uint64_t cyc; /* OP_ZERO: TSC cycles of the strategy call */
-};
-
-static const struct clear_strategy *active;
-static bool verify_words(const volatile uint64_t *q, uint64_t bytes);
-
-static void memop_fn(void *arg)
-{
-    struct memop *m = arg;
-    if (m->op == OP_ZERO) {
-        uint64_t a = tsc_start();
-        active->fn(m->p, m->bytes);
-        m->cyc = tsc_stop() - a;
-    } else if (m->op == OP_DIRTY)
-        clear_dirty(m->p, m->bytes, (uintptr_t)m->p);
-    else
-        m->zero = verify_words(m->p, m->bytes);
-}
-
 static uint64_t clear_cyc[HZ_MAX_CPUS]; /* fault_clear_cycles(), per CPU */
 
-static void zero_fn(void *dst, size_t bytes)
+/* The pool's clear function (mm/pool.h): the environment's strategy at the
+ * measurement CPL (arch/user.h), through the fault path's own stack since
+ * the #PF handler calls it. */
+static void zero_fn(void *ctx, void *dst, size_t bytes)
 {
-    struct memop m = {OP_ZERO, dst, bytes, false, 0};
+    const struct fault_env *env = ctx;
+    struct memop m = {.op = MEMOP_CLEAR, .p = dst, .bytes = bytes, .s = env->zero};
     unsigned cpu = smp_cpu_index();
-    user_run_fault(cpu, memop_fn, &m);
-    clear_cyc[cpu] += m.cyc;
+    user_run_fault(cpu, memop_run, &m);
+    clear_cyc[cpu] += m.cycles;
 }
 
 uint64_t fault_clear_cycles(void) { return clear_cyc[smp_cpu_index()]; }
@@ -96,7 +75,6 @@ int fault_pool_setup(struct fault_env *env, size_t max)
         result_skip("fault.setup", "zero=%s needs %s, which this CPU lacks", zero_name, missing);
         return -1;
     }
-    active = env->zero;
     env->frame_bytes = frames_1g_free_count(f) ? PAGE_SIZE_1G : PAGE_SIZE_2M;
     if (max > FAULT_POOL_MAX)
         max = FAULT_POOL_MAX;
@@ -105,7 +83,7 @@ int fault_pool_setup(struct fault_env *env, size_t max)
         if (max > DEMAND_MAX_PAGES)
             max = DEMAND_MAX_PAGES;
     }
-    pool_init(&env->pool, storage, (uint32_t)max, env->frame_bytes, zero_fn);
+    pool_init(&env->pool, storage, (uint32_t)max, env->frame_bytes, zero_fn, env);
     env->lock = (struct spinlock){0};
     env->nframes = 0;
     size_t avail = env->frame_bytes == PAGE_SIZE_1G ? frames_1g_free_count(f) : frames_count_2m(f);
@@ -128,8 +106,11 @@ int fault_pool_setup(struct fault_env *env, size_t max)
             continue;
         }
         pool_add(&env->pool, phys, 0);
-        struct memop m = {OP_DIRTY, (void *)(uintptr_t)phys, env->frame_bytes, false, 0};
-        user_run(smp_cpu_index(), memop_fn, &m); /* an earlier tenant's data */
+        struct memop m = {.op = MEMOP_DIRTY,
+                          .p = (void *)(uintptr_t)phys,
+                          .bytes = env->frame_bytes,
+                          .seed = phys};
+        user_run(smp_cpu_index(), memop_run, &m); /* an earlier tenant's data */
         env->nframes++;
     }
     progress_step((unsigned)env->nframes);
@@ -157,31 +138,12 @@ void fault_pool_teardown(struct fault_env *env)
 
 bool fault_verify_zero(const volatile void *p, uint64_t bytes)
 {
-    struct memop m = {OP_VERIFY, (void *)(uintptr_t)p, bytes, false, 0};
-    user_run(smp_cpu_index(), memop_fn, &m);
+    struct memop m = {.op = MEMOP_VERIFY,
+                      .p = (void *)(uintptr_t)p,
+                      .bytes = bytes,
+                      .check = verify_full ? MEMOP_EXACT : MEMOP_SAMPLED};
+    user_run(smp_cpu_index(), memop_run, &m);
     return m.zero;
-}
-
-static bool verify_words(const volatile uint64_t *q, uint64_t bytes)
-{
-    uint64_t words = bytes / 8, acc = 0;
-    if (verify_full) {
-        for (uint64_t i = 0; i < words; i++)
-            acc |= q[i];
-        return acc == 0;
-    }
-    uint64_t x = 0x9e3779b97f4a7c15ull ^ bytes; /* splitmix64 stream of line offsets */
-    for (uint64_t i = 0; i < 512 && i < words; i++)
-        acc |= q[i] | q[words - 1 - i];
-    for (int s = 0; s < 62; s++) {
-        x += 0x9e3779b97f4a7c15ull;
-        uint64_t z = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        uint64_t line = ((z ^ (z >> 31)) % (bytes / 64)) * 8;
-        for (int w = 0; w < 8; w++)
-            acc |= q[line + w];
-    }
-    return acc == 0;
 }
 
 size_t fault_emit(const char *workload, const char *policy)

@@ -59,7 +59,7 @@ static void move_tail(struct pool *p, uint32_t i, unsigned s)
 }
 
 int pool_init(struct pool *p, struct pool_frame *frames, uint32_t cap, uint64_t frame_bytes,
-              pool_clear_fn clear)
+              pool_clear_fn clear, void *clear_ctx)
 {
     if (!p)
         return POOL_EINVAL;
@@ -70,6 +70,7 @@ int pool_init(struct pool *p, struct pool_frame *frames, uint32_t cap, uint64_t 
     p->cap = cap;
     p->frame_bytes = frame_bytes;
     p->clear = clear;
+    p->clear_ctx = clear_ctx;
     for (unsigned s = 0; s < FRAME_NSTATES; s++)
         p->head[s] = p->tail[s] = POOL_NONE;
     return POOL_OK;
@@ -179,7 +180,7 @@ int pool_zero_step(struct pool *p, uint32_t idx, uint64_t max_bytes, uint64_t *d
     uint64_t left = p->frame_bytes - f->zero_progress;
     uint64_t n = max_bytes < left ? max_bytes : left;
     if (n)
-        p->clear((void *)(uintptr_t)(f->phys + f->zero_progress), (size_t)n);
+        p->clear(p->clear_ctx, (void *)(uintptr_t)(f->phys + f->zero_progress), (size_t)n);
     f->zero_progress += n;
     if (done)
         *done = n;

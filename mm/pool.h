@@ -65,8 +65,9 @@ enum {
 #define POOL_NONE UINT32_MAX /* "no frame" in links and results */
 
 /* Clears `bytes` bytes at dst (identity-mapped physical memory in the
- * kernel, a buffer in host tests). Any strategy from the clear table fits. */
-typedef void (*pool_clear_fn)(void *dst, size_t bytes);
+ * kernel, a buffer in host tests); ctx is the pointer given to pool_init()
+ * (in the kernel: the fault environment whose strategy and CPL to use). */
+typedef void (*pool_clear_fn)(void *ctx, void *dst, size_t bytes);
 
 /* One frame. Callers read it through the accessors below. */
 struct pool_frame {
@@ -99,6 +100,7 @@ struct pool {
     uint32_t n, cap;
     uint64_t frame_bytes;
     pool_clear_fn clear;
+    void *clear_ctx; /* first argument of every clear call */
     uint32_t head[FRAME_NSTATES], tail[FRAME_NSTATES];
     uint32_t count[FRAME_NSTATES];
     struct pool_counters c;
@@ -108,10 +110,11 @@ struct pool {
  * Start an empty pool over caller storage frames[0..cap) (cap < 2^32 - 1).
  * frame_bytes: size of every frame in bytes, a non-zero multiple of 64
  * (1 GiB or 2 MiB in the kernel; tests use e.g. 64 KiB). clear must not be
- * NULL. Returns POOL_OK or POOL_EINVAL (pool left zeroed, unusable).
+ * NULL; every call of it gets clear_ctx (may be NULL) first. Returns POOL_OK or POOL_EINVAL (pool
+ * left zeroed, unusable).
  */
 int pool_init(struct pool *p, struct pool_frame *frames, uint32_t cap, uint64_t frame_bytes,
-              pool_clear_fn clear);
+              pool_clear_fn clear, void *clear_ctx);
 
 /*
  * Add a free frame at physical base phys, in state DIRTY (boot memory has

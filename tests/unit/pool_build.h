@@ -32,8 +32,11 @@ static struct {
 } calls[256];
 static size_t ncalls;
 
-static inline void test_clear(void *dst, size_t bytes)
+static int clear_ctx; /* its address is the pool's clear context */
+
+static inline void test_clear(void *ctx, void *dst, size_t bytes)
 {
+    assert_ptr_equal(ctx, &clear_ctx);
     uint8_t *d = dst;
     assert_true(d >= mem && d + bytes <= mem + sizeof mem);
     if (ncalls < 256)
@@ -47,7 +50,7 @@ static inline int setup(void **state)
     memset(mem, 0xa5, sizeof mem);
     memset(frames, 0x5a, sizeof frames);
     ncalls = 0;
-    assert_int_equal(pool_init(&P, frames, NF, FB, test_clear), POOL_OK);
+    assert_int_equal(pool_init(&P, frames, NF, FB, test_clear, &clear_ctx), POOL_OK);
     for (uint32_t i = 0; i < 4; i++) {
         uint32_t idx = 99;
         assert_int_equal(pool_add(&P, (uintptr_t)mem + (uint64_t)i * FB, &idx), POOL_OK);

@@ -42,11 +42,12 @@ static struct sim {
                           * (the lock, pool and ring switches of the kernel) */
 } S;
 
-static void sim_clear(void *dst, size_t bytes)
+static void sim_clear(void *ctx, void *dst, size_t bytes)
 {
+    struct sim *s = ctx;
     memset(dst, 0, bytes);
-    S.t += bytes + S.clear_cost;
-    S.clear += bytes;
+    s->t += bytes + s->clear_cost;
+    s->clear += bytes;
 }
 
 static uint64_t sim_now(void *ctx) { return ((struct sim *)ctx)->t; }
@@ -116,7 +117,7 @@ static void start(uint32_t n)
     memset(mem, 0xa5, sizeof mem);
     memset(&S, 0, sizeof S);
     L = (struct spinlock){0};
-    assert_int_equal(pool_init(&P, frames, n, FB, sim_clear), POOL_OK);
+    assert_int_equal(pool_init(&P, frames, n, FB, sim_clear, &S), POOL_OK);
     for (uint32_t i = 0; i < n; i++)
         assert_int_equal(pool_add(&P, (uintptr_t)mem + (uint64_t)i * FB, 0), POOL_OK);
 }

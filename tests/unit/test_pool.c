@@ -20,14 +20,14 @@
 static void test_init_rejects_bad_arguments(void **state)
 {
     struct pool p;
-    assert_int_equal(pool_init(NULL, frames, NF, FB, test_clear), POOL_EINVAL);
-    assert_int_equal(pool_init(&p, NULL, NF, FB, test_clear), POOL_EINVAL);
-    assert_int_equal(pool_init(&p, frames, NF, 0, test_clear), POOL_EINVAL);
-    assert_int_equal(pool_init(&p, frames, NF, 100, test_clear), POOL_EINVAL);
-    assert_int_equal(pool_init(&p, frames, NF, FB, NULL), POOL_EINVAL);
-    assert_int_equal(pool_init(&p, frames, POOL_NONE, FB, test_clear), POOL_EINVAL);
+    assert_int_equal(pool_init(NULL, frames, NF, FB, test_clear, &clear_ctx), POOL_EINVAL);
+    assert_int_equal(pool_init(&p, NULL, NF, FB, test_clear, &clear_ctx), POOL_EINVAL);
+    assert_int_equal(pool_init(&p, frames, NF, 0, test_clear, &clear_ctx), POOL_EINVAL);
+    assert_int_equal(pool_init(&p, frames, NF, 100, test_clear, &clear_ctx), POOL_EINVAL);
+    assert_int_equal(pool_init(&p, frames, NF, FB, NULL, &clear_ctx), POOL_EINVAL);
+    assert_int_equal(pool_init(&p, frames, POOL_NONE, FB, test_clear, &clear_ctx), POOL_EINVAL);
     assert_int_equal(pool_add(&p, 0, NULL), POOL_EINVAL); /* left unusable */
-    assert_int_equal(pool_init(&p, frames, 0, 1ull << 30, test_clear), POOL_OK);
+    assert_int_equal(pool_init(&p, frames, 0, 1ull << 30, test_clear, &clear_ctx), POOL_OK);
     assert_int_equal(pool_add(&p, 0, NULL), POOL_EFULL);
 }
 

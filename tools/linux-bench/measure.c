@@ -17,6 +17,7 @@
 
 #include "arch/x86.h"
 #include "bench/clear_record.h"
+#include "bench/memop.h"
 #include "lib/fmt.h"
 #include "lib/record.h"
 
@@ -42,20 +43,17 @@ static void run_cell(const struct clear_strategy *s, uint64_t chunk, const struc
         lfence();
         uint64_t c0 = rdtsc();
         lfence();
-        for (uint64_t off = 0; off < r->size; off += chunk) {
-            uint64_t n = r->size - off < chunk ? r->size - off : chunk;
-            s->fn(r->base + off, n);
-        }
+        memop_clear(s, r->base, r->size, chunk);
         mfence(); /* every store has left the core before the clock stops */
         uint64_t c1 = rdtscp(NULL);
         lfence();
         uint64_t t1 = lb_now_ns();
 
-        size_t bad;
-        if (!clear_verify_zero(r->base, r->size, &bad) && c->res.verified) {
+        uint64_t bad;
+        if (!memop_verify_zero(r->base, r->size, MEMOP_EXACT, &bad) && c->res.verified) {
             c->res.verified = false;
             snprintf(c->why, sizeof(c->why), "chunk %s repeat %u: byte at offset %zu is 0x%02x",
-                     lb_size_str(chunk, csz, sizeof(csz)), it, bad, r->base[bad]);
+                     lb_size_str(chunk, csz, sizeof(csz)), it, (size_t)bad, r->base[bad]);
         }
         if (it > 0) {
             ns[it - 1] = t1 - t0;

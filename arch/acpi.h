@@ -26,7 +26,8 @@
 #define ACPI_DIAG_MAX 16
 #define ACPI_DIAG_LEN 120
 #define ACPI_TABLES_MAX 64
-#define ACPI_CPUS_MAX 512
+#define ACPI_CPUS_MAX                                                                              \
+    2048 /* MADT/SRAT CPU entries kept: room beyond HZ_MAX_CPUS for disabled ones */
 #define ACPI_IOAPICS_MAX 16
 #define ACPI_MEM_AFFINITY_MAX 64
 #define ACPI_HDR_LEN 36 /* System Description Table Header, §5.2.6 */

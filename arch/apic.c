@@ -15,6 +15,7 @@
 
 /* xAPIC register offsets (Table 11-1); x2APIC MSR = 0x800 + offset / 16. */
 #define APIC_ID 0x020
+#define APIC_EOI 0x0b0
 #define APIC_SVR 0x0f0
 #define APIC_ESR 0x280
 #define APIC_ICR_LO 0x300
@@ -25,6 +26,7 @@
 #define SVR_VECTOR 0xffu
 
 /* ICR low word (Figure 11-12). */
+#define ICR_FIXED (0u << 8)
 #define ICR_INIT (5u << 8)
 #define ICR_STARTUP (6u << 8)
 #define ICR_PENDING (1u << 12)
@@ -163,4 +165,17 @@ int apic_send_init(uint32_t dest, uint64_t timeout_us, uint32_t *esr)
 int apic_send_sipi(uint32_t dest, uint8_t vector, uint64_t timeout_us, uint32_t *esr)
 {
     return send_ipi(dest, ICR_STARTUP | ICR_ASSERT | vector, timeout_us, esr);
+}
+
+int apic_send_fixed(uint32_t dest, uint8_t vector, uint64_t timeout_us)
+{
+    if (vector < 0x20)
+        return -1;
+    return send_ipi(dest, ICR_FIXED | ICR_ASSERT | vector, timeout_us, 0);
+}
+
+void apic_eoi(void)
+{
+    if (mode != APIC_OFF)
+        reg_write(APIC_EOI, 0);
 }

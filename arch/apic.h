@@ -11,8 +11,9 @@
  * 63:32), §11.12.9; the ICR fields, §11.6.1 Figure 11-12 (vector 7:0,
  * delivery mode 10:8 with 101b INIT and 110b START-UP, delivery status bit
  * 12 in xAPIC mode only, level bit 14, trigger mode bit 15); the INIT-SIPI-
- * SIPI sequence and its delays, §9.4.4.1. Interrupts stay off (IF = 0)
- * throughout: only IPIs are sent, none is taken.
+ * SIPI sequence and its delays, §9.4.4.1; EOI 0xB0 (x2APIC 0x80B), §11.8.5.
+ * The only interrupts taken are the fixed IPIs that wake a parked AP
+ * (kernel/smp_work.c) and the spurious vector (0xff, §11.9, no EOI).
  */
 #ifndef HZ_ARCH_APIC_H
 #define HZ_ARCH_APIC_H
@@ -67,5 +68,14 @@ uint32_t apic_id(void);
  */
 int apic_send_init(uint32_t dest, uint64_t timeout_us, uint32_t *esr);
 int apic_send_sipi(uint32_t dest, uint8_t vector, uint64_t timeout_us, uint32_t *esr);
+
+/* A fixed interrupt with `vector` (0x20..0xfe) to APIC ID `dest`: delivery
+ * mode 000b, edge, physical destination (§11.6.1). Waits and returns as
+ * apic_send_init(); -1 also for a vector below 0x20 (reserved, §11.5.2). */
+int apic_send_fixed(uint32_t dest, uint8_t vector, uint64_t timeout_us);
+
+/* End of a fixed interrupt on the calling CPU: write 0 to the EOI register
+ * (§11.8.5). Not for the spurious vector (§11.9). No-op when the APIC is off. */
+void apic_eoi(void);
 
 #endif /* HZ_ARCH_APIC_H */

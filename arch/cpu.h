@@ -11,8 +11,10 @@
 #include <stdint.h>
 
 /* CPUs hugezero can run on: the size of every per-CPU table (GDT/TSS,
- * per-CPU blocks, CPU sets); smp= accepts 1..HZ_MAX_CPUS. */
-#define HZ_MAX_CPUS 256
+ * per-CPU blocks, CPU sets); smp= accepts 1..HZ_MAX_CPUS. Two-socket servers
+ * expose 384-768 threads; memtest86+ handles 512. Per-CPU stacks come from
+ * the frame allocator as CPUs start (kernel/smp.c), not from .bss. */
+#define HZ_MAX_CPUS 1024
 
 enum cpuid_reg { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
 
@@ -30,6 +32,7 @@ struct cpu_feature {
 
 /* Features that matter for zeroing, paging, timing and SMP. */
 #define X86_FEATURE_SSE2 X86_FEATURE("sse2", 0x1, 0, CPUID_EDX, 26)
+#define X86_FEATURE_MONITOR X86_FEATURE("monitor", 0x1, 0, CPUID_ECX, 3)
 #define X86_FEATURE_X2APIC X86_FEATURE("x2apic", 0x1, 0, CPUID_ECX, 21)
 #define X86_FEATURE_XSAVE X86_FEATURE("xsave", 0x1, 0, CPUID_ECX, 26)
 #define X86_FEATURE_OSXSAVE X86_FEATURE("osxsave", 0x1, 0, CPUID_ECX, 27)

@@ -24,12 +24,13 @@ struct cpu_tables {
 };
 
 static struct cpu_tables tables[HZ_MAX_CPUS] __attribute__((aligned(64)));
-static uint8_t ist_stacks[HZ_MAX_CPUS][2][IST_STACK_SIZE] __attribute__((aligned(16)));
+static uint8_t bsp_ist[GDT_IST_BYTES] __attribute__((aligned(16)));
 
-void gdt_init_cpu(unsigned cpu)
+void gdt_init_cpu(unsigned cpu, void *ist)
 {
-    if (cpu >= HZ_MAX_CPUS)
+    if (cpu >= HZ_MAX_CPUS || (!ist && cpu != 0))
         return;
+    uint8_t *stacks = ist ? ist : bsp_ist;
     struct cpu_tables *t = &tables[cpu];
     memset(t, 0, sizeof(*t));
     t->gdt[1] = 0x00af9a000000ffffull; /* code: P, DPL0, S, exec/read, L */
@@ -41,8 +42,8 @@ void gdt_init_cpu(unsigned cpu)
     t->gdt[4] = base >> 32;
     t->gdt[5] = 0x00cff2000000ffffull; /* user data: P, DPL3, S, read/write */
     t->gdt[6] = 0x00affa000000ffffull; /* user code: P, DPL3, S, exec/read, L */
-    t->tss.ist[IST_NMI - 1] = (uint64_t)(uintptr_t)(ist_stacks[cpu][0] + IST_STACK_SIZE);
-    t->tss.ist[IST_FAULT - 1] = (uint64_t)(uintptr_t)(ist_stacks[cpu][1] + IST_STACK_SIZE);
+    t->tss.ist[IST_NMI - 1] = (uint64_t)(uintptr_t)(stacks + IST_STACK_SIZE);
+    t->tss.ist[IST_FAULT - 1] = (uint64_t)(uintptr_t)(stacks + GDT_IST_BYTES);
     t->tss.iomap_base = sizeof(t->tss); /* no I/O bitmap */
 
     struct {

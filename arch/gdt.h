@@ -18,10 +18,15 @@
 #define IST_NMI 1
 #define IST_FAULT 2
 #define IST_STACK_SIZE 8192
+#define GDT_IST_BYTES (2 * IST_STACK_SIZE) /* a CPU's IST1 and IST2 stacks */
 
 /* Build and load the GDT and TSS of CPU `cpu` (0..HZ_MAX_CPUS-1), reload
- * the segment registers and TR. Out-of-range cpu is ignored (returns). */
-void gdt_init_cpu(unsigned cpu);
+ * the segment registers and TR. `ist` is GDT_IST_BYTES bytes, 16-byte
+ * aligned, that the CPU owns from now on (IST1 at the low half, IST2 at the
+ * high one); NULL for CPU 0 uses a pair in .bss (the BSP runs this before
+ * the frame allocator exists). An out-of-range cpu, or NULL for another
+ * CPU, is ignored (returns). */
+void gdt_init_cpu(unsigned cpu, void *ist);
 
 /* The TSS RSP0 slot of CPU `cpu` (the stack a CPL 3 -> 0 transition
  * switches to, SDM Vol. 3A §6.14.4; 8 bytes at TSS offset 4, so not 8-byte

@@ -25,3 +25,5 @@ $(B)/k/arch/trampoline.asm.o: NASMFLAGS += -I$(B)/gen/
 $(B)/gen/trampoline.inc: arch/trampoline.h
 	@mkdir -p $(dir $@)
 	sed -n 's/^#define \(TRAMP_[A-Z0-9_]*\) \{1,\}\([^ ]*\).*$$/%define \1 \2/p' $< > $@
+$(B)/host/arch/trampoline_claim.asm.o: $(B)/gen/trampoline.inc
+$(B)/host/arch/trampoline_claim.asm.o: NASMFLAGS += -I$(B)/gen/

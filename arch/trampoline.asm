@@ -12,6 +12,7 @@
 ; IP = 0, interrupts off (the IF flag is clear after INIT), no stack.
 
 %include "trampoline.inc"
+%include "arch/trampoline_claim.inc"
 
 section .rodata
 align 16
@@ -81,8 +82,10 @@ smp_trampoline_end:
 %error "the GDT above must match the TRAMP_* selectors"
 %endif
 
-; In: EBX = page base (upper half undefined after the mode switch). Leaves
-; for smp_ap_main(cpu) on the AP's own stack; never returns.
+; In: EBX = page base (upper half undefined after the mode switch). Finds
+; this AP's APIC ID and claims its slot (arch/trampoline.h), then leaves for
+; smp_ap_main(slot cpu) on the slot's stack; never returns. An AP without an
+; OPEN slot halts here with interrupts off, on no stack.
 section .text
 bits 64
 global smp_ap_entry64
@@ -97,10 +100,41 @@ smp_ap_entry64:
     mov gs, ax                  ; GS base is set in C (per-CPU block)
     mov ebx, ebx                ; zero-extend the page base
     mov dword [rbx + TRAMP_PARAMS + TRAMP_P_STAGE], TRAMP_STAGE_LONG
-    mov rsp, [rbx + TRAMP_PARAMS + TRAMP_P_STACK]
-    mov rdi, [rbx + TRAMP_PARAMS + TRAMP_P_CPU]
+    mov ecx, 0x1b               ; IA32_APIC_BASE (SDM Vol. 3A §11.4.4)
+    rdmsr
+    test eax, 1 << 10           ; EXTD: already in x2APIC mode
+    jnz .x2apic_id
+    cmp dword [rbx + TRAMP_PARAMS + TRAMP_P_X2APIC], 0
+    je .xapic_id
+    or eax, 1 << 11             ; EN first: disabled -> x2APIC is invalid (§11.12.5)
+    wrmsr
+    or eax, 1 << 10             ; EXTD: xAPIC -> x2APIC
+    wrmsr
+.x2apic_id:
+    mov ecx, 0x802              ; x2APIC ID register, all 32 bits (§11.12.5.1)
+    rdmsr
+    mov edx, eax
+    jmp .claim
+.xapic_id:
+    shl rdx, 32
+    or rax, rdx
+    mov rdx, 0x000ffffffffff000 ; APIC base bits (§11.4.4, Figure 11-5)
+    and rax, rdx
+    mov edx, [rax + 0x20]       ; xAPIC ID register: ID in bits 31:24 (Table 11-1)
+    shr edx, 24
+.claim:
+    mov rsi, [rbx + TRAMP_PARAMS + TRAMP_P_SLOTS]
+    mov ecx, [rbx + TRAMP_PARAMS + TRAMP_P_NSLOTS]
+    TRAMP_CLAIM
+    test rsi, rsi
+    jz .stray
+    mov rsp, [rsi + TRAMP_S_STACK]
+    mov rdi, [rsi + TRAMP_S_CPU]
     xor ebp, ebp                ; end of frame-pointer chains
     call smp_ap_main
+    jmp .dead
+.stray:
+    lock inc dword [rbx + TRAMP_PARAMS + TRAMP_P_STRAYS]
 .dead:
     cli
     hlt

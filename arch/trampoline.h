@@ -11,9 +11,23 @@
  * protected mode with its own GDT copy (§10.9.1), loads the kernel's CR3,
  * sets CR4.PAE (+PGE), EFER.LME (+NXE), turns on paging (§10.8.5
  * "Initializing IA-32e Mode") and far-jumps to smp_ap_entry64 in the kernel
- * image, which takes its stack and CPU index from the block and calls
- * smp_ap_main(). Every field is little-endian; addresses are physical and
- * equal to virtual (identity map).
+ * image. Every field is little-endian; addresses are physical and equal to
+ * virtual (identity map).
+ *
+ * Several APs may run the trampoline at once (kernel/smp.c starts them in
+ * batches), so the parameter block holds nothing per AP. Until it has a slot
+ * an AP touches no memory but the block's stage and stray words: no stack.
+ * In 64-bit mode it reads its own APIC ID from its local APIC (the x2APIC ID
+ * MSR 0x802 in x2APIC mode, which it enters itself when TRAMP_P_X2APIC says
+ * the BSP uses it; else the xAPIC ID register at IA32_APIC_BASE + 0x20,
+ * bits 31:24; SDM Vol. 3A §11.4.6, §11.12.5), finds the slot with that APIC
+ * ID and claims it with LOCK CMPXCHG (OPEN -> TAKEN). Only then does it load
+ * the slot's stack and call smp_ap_main(slot cpu). An AP whose slot is not
+ * OPEN (the BSP closed it after a time-out, a duplicate, or a CPU not in the
+ * table) counts itself in TRAMP_P_STRAYS and halts with interrupts off: it
+ * never runs on a stack that is not its own. This is the scheme of Linux's
+ * parallel AP bring-up (arch/x86/kernel/head_64.S, "find the CPU number by
+ * APIC ID").
  */
 #ifndef HZ_ARCH_TRAMPOLINE_H
 #define HZ_ARCH_TRAMPOLINE_H
@@ -28,16 +42,30 @@
 #define TRAMP_P_CR3 0x00       /* u32: kernel PML4 physical address (< 4 GiB) */
 #define TRAMP_P_CR4 0x04       /* u32: CR4 value to load (PAE, maybe PGE) */
 #define TRAMP_P_EFER 0x08      /* u32: bits ORed into IA32_EFER (LME, maybe NXE) */
-#define TRAMP_P_STAGE 0x0c     /* u32: written by the AP, TRAMP_STAGE_* */
-#define TRAMP_P_STACK 0x10     /* u64: initial RSP, 16-byte aligned */
-#define TRAMP_P_CPU 0x18       /* u64: CPU index, first argument of smp_ap_main */
+#define TRAMP_P_STAGE 0x0c     /* u32: written by the AP, TRAMP_STAGE_* (last writer wins) */
+#define TRAMP_P_SLOTS 0x10     /* u64: address of struct tramp_slot[TRAMP_P_NSLOTS] */
+#define TRAMP_P_NSLOTS 0x18    /* u32: slots in the table */
+#define TRAMP_P_X2APIC 0x1c    /* u32: 1 when the BSP runs its APIC in x2APIC mode */
 #define TRAMP_P_LM_OFF 0x20    /* u32: far pointer (m16:32) to smp_ap_entry64 ... */
 #define TRAMP_P_LM_SEL 0x24    /* u16: ... with selector TRAMP_CS64 */
 #define TRAMP_P_PM_OFF 0x28    /* u32: far pointer to the 32-bit code, set by the AP */
 #define TRAMP_P_PM_SEL 0x2c    /* u16 */
 #define TRAMP_P_GDT_LIMIT 0x2e /* u16: GDTR limit ... */
 #define TRAMP_P_GDT_BASE 0x30  /* u32: ... and base: LGDT reads 6 bytes at LIMIT */
+#define TRAMP_P_STRAYS 0x34    /* u32: APs that found no OPEN slot (locked increment) */
 #define TRAMP_PARAMS_SIZE 0x38
+
+/* One slot per AP the BSP starts: the AP with this APIC ID claims it. */
+#define TRAMP_S_APIC_ID 0x00 /* u32: the APIC ID the MADT lists */
+#define TRAMP_S_CLAIM 0x04   /* u32: TRAMP_SLOT_* */
+#define TRAMP_S_STACK 0x08   /* u64: initial RSP, 16-byte aligned, the AP's own */
+#define TRAMP_S_CPU 0x10     /* u64: CPU index, first argument of smp_ap_main */
+#define TRAMP_SLOT_SIZE 0x18
+
+#define TRAMP_SLOT_UNUSED 0 /* no AP is being started with this slot */
+#define TRAMP_SLOT_OPEN 1   /* set by the BSP before the AP's INIT */
+#define TRAMP_SLOT_TAKEN 2  /* set by the AP (LOCK CMPXCHG from OPEN) */
+#define TRAMP_SLOT_CLOSED 3 /* set by the BSP (LOCK CMPXCHG from OPEN): given up */
 
 /* Selectors of the trampoline's GDT; CS64 and DS equal the kernel's
  * (arch/gdt.h), so nothing changes when the AP loads its own GDT. */
@@ -55,20 +83,29 @@
 
 struct tramp_params {
     uint32_t cr3, cr4, efer, stage;
-    uint64_t stack, cpu;
+    uint64_t slots;
+    uint32_t nslots, x2apic;
     uint32_t lm_off;
     uint16_t lm_sel, pad0;
     uint32_t pm_off;
     uint16_t pm_sel, gdt_limit;
-    uint32_t gdt_base, pad1;
+    uint32_t gdt_base, strays;
 } __attribute__((packed));
+
+struct tramp_slot {
+    uint32_t apic_id;
+    volatile uint32_t claim;
+    uint64_t stack, cpu;
+};
 
 _Static_assert(offsetof(struct tramp_params, cr3) == TRAMP_P_CR3, "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, cr4) == TRAMP_P_CR4, "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, efer) == TRAMP_P_EFER, "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, stage) == TRAMP_P_STAGE, "trampoline layout");
-_Static_assert(offsetof(struct tramp_params, stack) == TRAMP_P_STACK, "trampoline layout");
-_Static_assert(offsetof(struct tramp_params, cpu) == TRAMP_P_CPU, "trampoline layout");
+_Static_assert(offsetof(struct tramp_params, slots) == TRAMP_P_SLOTS, "trampoline layout");
+_Static_assert(offsetof(struct tramp_params, nslots) == TRAMP_P_NSLOTS, "trampoline layout");
+_Static_assert(offsetof(struct tramp_params, x2apic) == TRAMP_P_X2APIC, "trampoline layout");
+_Static_assert(offsetof(struct tramp_params, strays) == TRAMP_P_STRAYS, "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, lm_off) == TRAMP_P_LM_OFF, "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, lm_sel) == TRAMP_P_LM_SEL, "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, pm_off) == TRAMP_P_PM_OFF, "trampoline layout");
@@ -76,6 +113,11 @@ _Static_assert(offsetof(struct tramp_params, pm_sel) == TRAMP_P_PM_SEL, "trampol
 _Static_assert(offsetof(struct tramp_params, gdt_limit) == TRAMP_P_GDT_LIMIT, "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, gdt_base) == TRAMP_P_GDT_BASE, "trampoline layout");
 _Static_assert(sizeof(struct tramp_params) == TRAMP_PARAMS_SIZE, "trampoline layout");
+_Static_assert(offsetof(struct tramp_slot, apic_id) == TRAMP_S_APIC_ID, "slot layout");
+_Static_assert(offsetof(struct tramp_slot, claim) == TRAMP_S_CLAIM, "slot layout");
+_Static_assert(offsetof(struct tramp_slot, stack) == TRAMP_S_STACK, "slot layout");
+_Static_assert(offsetof(struct tramp_slot, cpu) == TRAMP_S_CPU, "slot layout");
+_Static_assert(sizeof(struct tramp_slot) == TRAMP_SLOT_SIZE, "slot layout");
 _Static_assert(TRAMP_PARAMS + TRAMP_PARAMS_SIZE <= TRAMP_PAGE_SIZE, "block fits the page");
 
 /* The code and data to copy to the trampoline page: [smp_trampoline,

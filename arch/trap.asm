@@ -1,4 +1,6 @@
-; arch/trap.asm - exception entry stubs for vectors 0-31.
+; arch/trap.asm - entry stubs for the exception vectors 0-31 and for the two
+; interrupt vectors hugezero takes (TRAP_VECTOR_WAKE, TRAP_VECTOR_SPURIOUS in
+; arch/trap.h: the values below must match).
 ;
 ; Each stub pushes a 0 error code when the CPU pushes none (SDM Vol. 3A
 ; Table 6-1: #DF, #TS, #NP, #SS, #GP, #PF, #AC, #CP, #VC, #SX push one), then
@@ -29,6 +31,8 @@ stub_%1:
 STUB %[v]
 %assign v v + 1
 %endrep
+STUB 240                        ; TRAP_VECTOR_WAKE
+STUB 255                        ; TRAP_VECTOR_SPURIOUS
 
 trap_common:
     push r15
@@ -83,3 +87,8 @@ trap_stubs:                     ; uint64_t trap_stubs[32]
     dq stub_%[v]
 %assign v v + 1
 %endrep
+global trap_stub_wake, trap_stub_spurious
+trap_stub_wake:
+    dq stub_240
+trap_stub_spurious:
+    dq stub_255

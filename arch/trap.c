@@ -1,6 +1,7 @@
 /*
- * arch/trap.c - IDT for the 32 exception vectors (NMI is vector 2) and the
- * crash report (SDM Vol. 3A §6.10-§6.15, Table 6-1 for names and error codes).
+ * arch/trap.c - IDT for the 32 exception vectors (NMI is vector 2), the wake
+ * IPI and the APIC spurious vector, and the crash report (SDM Vol. 3A
+ * §6.10-§6.15, Table 6-1 for names and error codes).
  */
 #include "arch/trap.h"
 #include "arch/gdt.h"
@@ -17,9 +18,9 @@ struct idt_gate {
 } __attribute__((packed));
 _Static_assert(sizeof(struct idt_gate) == 16, "64-bit IDT gate (SDM Vol. 3A Figure 6-8)");
 
-extern const uint64_t trap_stubs[32];
-static struct idt_gate idt[32];
-static trap_handler_fn handlers[32];
+extern const uint64_t trap_stubs[32], trap_stub_wake, trap_stub_spurious;
+static struct idt_gate idt[256];
+static trap_handler_fn handlers[256];
 static volatile int crashing;
 
 static const char *const names[32] = {
@@ -30,21 +31,31 @@ static const char *const names[32] = {
 
 const char *trap_name(uint64_t vector) { return vector < 32 ? names[vector] : "vector"; }
 
+static void set_gate(unsigned v, uint64_t a, uint8_t ist)
+{
+    idt[v] = (struct idt_gate){
+        .off_lo = (uint16_t)a,
+        .sel = GDT_KERNEL_CS,
+        .ist = ist,
+        .type_attr = 0x8e, /* P, DPL 0, 64-bit interrupt gate: IF cleared */
+        .off_mid = (uint16_t)(a >> 16),
+        .off_hi = (uint32_t)(a >> 32),
+    };
+}
+
+static bool spurious(struct trap_frame *f)
+{
+    (void)f;
+    return true;
+}
+
 void idt_init(void)
 {
-    for (unsigned v = 0; v < 32; v++) {
-        uint64_t a = trap_stubs[v];
-        idt[v] = (struct idt_gate){
-            .off_lo = (uint16_t)a,
-            .sel = GDT_KERNEL_CS,
-            .ist = v == 2                ? IST_NMI
-                   : (v == 8 || v == 18) ? IST_FAULT
-                                         : 0,
-            .type_attr = 0x8e, /* P, DPL 0, 64-bit interrupt gate: IF cleared */
-            .off_mid = (uint16_t)(a >> 16),
-            .off_hi = (uint32_t)(a >> 32),
-        };
-    }
+    for (unsigned v = 0; v < 32; v++)
+        set_gate(v, trap_stubs[v], v == 2 ? IST_NMI : (v == 8 || v == 18) ? IST_FAULT : 0);
+    set_gate(TRAP_VECTOR_WAKE, trap_stub_wake, 0);
+    set_gate(TRAP_VECTOR_SPURIOUS, trap_stub_spurious, 0);
+    handlers[TRAP_VECTOR_SPURIOUS] = spurious;
     idt_load();
 }
 
@@ -59,7 +70,7 @@ void idt_load(void)
 
 void trap_set_handler(unsigned vector, trap_handler_fn fn)
 {
-    if (vector < 32)
+    if (vector < 32 || vector == TRAP_VECTOR_WAKE)
         handlers[vector] = fn;
 }
 
@@ -161,7 +172,7 @@ static void crash_report(const struct trap_frame *f)
 
 void trap_dispatch(struct trap_frame *f)
 {
-    if (f->vector < 32 && handlers[f->vector] && !crashing && handlers[f->vector](f))
+    if (f->vector < 256 && handlers[f->vector] && !crashing && handlers[f->vector](f))
         return;
     if (__atomic_exchange_n(&crashing, 1, __ATOMIC_ACQ_REL)) {
         /* A fault while reporting a crash: no more reports, just stop. */

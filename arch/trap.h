@@ -21,22 +21,30 @@ struct trap_frame {
 };
 _Static_assert(sizeof(struct trap_frame) == 23 * 8, "trap frame layout is shared with trap.asm");
 
+/* The interrupt vectors with a gate (every other vector from 32 up has none:
+ * taking one is a #NP crash report). */
+#define TRAP_VECTOR_WAKE 0xf0     /* fixed IPI that wakes a parked AP (kernel/smp_work.c) */
+#define TRAP_VECTOR_SPURIOUS 0xff /* the local APIC's spurious vector (arch/apic.c) */
+
 /* A handler returns true when it resolved the exception (the faulting
  * instruction is restarted), false to fall through to the crash report. */
 typedef bool (*trap_handler_fn)(struct trap_frame *f);
 
 /* Load the IDT on this CPU (vectors 0-31, NMI on IST1, #DF and #MC on IST2;
- * the TSS comes from arch/gdt.h). Call after gdt_init_cpu(). */
+ * the TSS comes from arch/gdt.h; gates for TRAP_VECTOR_WAKE and
+ * TRAP_VECTOR_SPURIOUS, the latter handled here: ignored, no EOI, SDM Vol.
+ * 3A §11.9). Call after gdt_init_cpu(). */
 void idt_init(void);
 void idt_load(void);
 
-/* Install a handler for exception `vector` (0..31); NULL removes it. */
+/* Install a handler for exception `vector` (0..31) or TRAP_VECTOR_WAKE;
+ * NULL removes it. Other vectors are ignored. */
 void trap_set_handler(unsigned vector, trap_handler_fn fn);
 
 /* "#DE", "#PF", ... for vectors 0..31, "vector" otherwise (SDM Vol. 3A Table 6-1). */
 const char *trap_name(uint64_t vector);
 
-/* Called by arch/trap.asm for every exception. */
+/* Called by arch/trap.asm for every exception and interrupt. */
 void trap_dispatch(struct trap_frame *f);
 
 #endif /* HZ_ARCH_TRAP_H */

@@ -11,11 +11,7 @@
 #include "lib/cmdline.h"
 #include "lib/kstring.h"
 #include "lib/record.h"
-#include "mm/mm.h"
-#include "mm/paging.h"
 
-#define STACK_BYTES 16384u /* per stack; two per CPU */
-#define STACKS_PER_FRAME (PAGE_SIZE_2M / (2 * STACK_BYTES))
 #define PROBE_BYTES 65536u
 
 static int cpl_opt;
@@ -25,15 +21,21 @@ HZ_OPTION(opt_cpl, .name = "cpl", .kind = OPT_ENUM, .dest = &cpl_opt, .choices =
           .help = "privilege level of measured memory work (auto: 3 when ring 0 is emulated)");
 
 static int cpl;
-static uint64_t stack_frames[(HZ_MAX_CPUS + STACKS_PER_FRAME - 1) / STACKS_PER_FRAME];
+static uint64_t stacks[HZ_MAX_CPUS]; /* base of each CPU's two stacks, 0: none */
+static uint8_t bsp_stacks[USER_CPU_STACK_BYTES] __attribute__((aligned(4096)));
 static uint8_t probe[PROBE_BYTES] __attribute__((aligned(4096)));
 
 int user_cpl(void) { return cpl; }
 
+void user_set_stacks(unsigned cpu, uint64_t base)
+{
+    if (cpu > 0 && cpu < HZ_MAX_CPUS)
+        stacks[cpu] = base;
+}
+
 static uint64_t stack_top(unsigned cpu, unsigned which)
 {
-    uint64_t base = stack_frames[cpu / STACKS_PER_FRAME];
-    return base + ((cpu % STACKS_PER_FRAME) * 2 + which + 1) * STACK_BYTES;
+    return stacks[cpu] + (which + 1) * USER_STACK_BYTES;
 }
 
 static void enter(unsigned cpu, unsigned which, user_fn fn, void *arg)
@@ -47,7 +49,7 @@ static void enter(unsigned cpu, unsigned which, user_fn fn, void *arg)
 
 void user_run(unsigned cpu, user_fn fn, void *arg)
 {
-    if (cpl == 3 && cpu < HZ_MAX_CPUS && stack_frames[cpu / STACKS_PER_FRAME])
+    if (cpl == 3 && cpu < HZ_MAX_CPUS && stacks[cpu])
         enter(cpu, 0, fn, arg);
     else
         fn(arg);
@@ -55,7 +57,7 @@ void user_run(unsigned cpu, user_fn fn, void *arg)
 
 void user_run_fault(unsigned cpu, user_fn fn, void *arg)
 {
-    if (cpl == 3 && cpu < HZ_MAX_CPUS && stack_frames[cpu / STACKS_PER_FRAME])
+    if (cpl == 3 && cpu < HZ_MAX_CPUS && stacks[cpu])
         enter(cpu, 1, fn, arg);
     else
         fn(arg);
@@ -85,13 +87,8 @@ static void probe_fn(void *arg)
 
 int user_init(void)
 {
-    struct frames *f = mm_frames();
     trap_set_handler(6, user_ud);
-    for (size_t i = 0; i < sizeof(stack_frames) / sizeof(stack_frames[0]); i++)
-        if (frames_alloc(f, PAGE_SIZE_2M, FRAMES_NO_LIMIT, &stack_frames[i]) != FRAMES_OK) {
-            kprintf("user: no memory for CPL 3 stacks: measuring at CPL 0\n");
-            return cpl = 0;
-        }
+    stacks[0] = (uint64_t)(uintptr_t)bsp_stacks;
     uint64_t r0 = 0, r3 = 0;
     probe_fn(&r0);
     cpl = 3;

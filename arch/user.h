@@ -31,13 +31,24 @@ void user_enter(user_fn fn, void *arg, uint64_t user_rsp, void *rsp0_slot);
 extern const char user_return[];
 _Noreturn void user_unwind(uint64_t rsp0);
 
+#define USER_STACK_BYTES 16384u                     /* one CPL 3 stack */
+#define USER_CPU_STACK_BYTES (2 * USER_STACK_BYTES) /* a CPU's two: measurement, fault path */
+
 /*
- * Allocate the per-CPU user stacks (two each: measurement and fault-path
- * zeroing) and decide the measurement CPL (option `cpl=`), printing the
- * comparison and a `measure` record. Call on the BSP after mm_init and
- * fpu_init. Returns the CPL in use (0 or 3).
+ * Give the boot CPU its user stacks (in .bss) and decide the measurement
+ * CPL (option `cpl=`), printing the comparison and a `measure` record. Call
+ * on the BSP after mm_init and fpu_init. Returns the CPL in use (0 or 3).
  */
 int user_init(void);
+
+/*
+ * Give CPU `cpu` (1..HZ_MAX_CPUS-1) its two user stacks: the
+ * USER_CPU_STACK_BYTES at physical (= virtual) `base`, 16-byte aligned,
+ * user-accessible (the identity map is), owned by that CPU from now on.
+ * Call on the BSP before the CPU runs work; until then user_run() on that
+ * CPU runs fn at CPL 0. An out-of-range cpu is ignored.
+ */
+void user_set_stacks(unsigned cpu, uint64_t base);
 
 /* The CPL measured work runs at: 0 or 3 (0 before user_init). */
 int user_cpl(void);

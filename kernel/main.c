@@ -160,7 +160,7 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     int console_ok = early_console(err, sizeof(err));  /* before console_init */
     console_init();                                    /* COM1 or console= */
     cpu_init();                                        /* CPUID table: before anything asks */
-    gdt_init_cpu(0);                                   /* TSS with IST stacks, before the IDT */
+    gdt_init_cpu(0, 0);                                /* TSS with IST stacks, before the IDT */
     idt_init();                                        /* crash reports from here on */
     unsigned fpu = fpu_init(); /* x87/SSE/AVX/AVX-512 state for strategies */
 

@@ -25,18 +25,24 @@ int options_parse(const char *cmdline)
     if (cmdline_parse(cmdline, __start_hz_options, n, &e) == 0)
         return 0;
 
-    kprintf("hugezero: bad option '%s%s%s': %s; accepted: %s (see docs/options.md)\n", e.option,
-            e.value[0] ? "=" : "", e.value, e.reason,
-            e.accepted ? e.accepted : "no such option; `help` lists them");
+    options_config_error(e.option, e.value, e.reason, e.accepted);
+    return -1;
+}
+
+void options_config_error(const char *option, const char *value, const char *reason,
+                          const char *accepted)
+{
+    kprintf("hugezero: bad option '%s%s%s': %s; accepted: %s (see docs/options.md)\n", option,
+            value[0] ? "=" : "", value, reason,
+            accepted ? accepted : "no such option; `help` lists them");
     char buf[HZ_RECORD_MAX];
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "config");
-    rec_str(&r, "option", e.option);
-    rec_str(&r, "value", e.value);
-    rec_str(&r, "error", e.reason);
-    rec_str(&r, "accepted", e.accepted);
+    rec_str(&r, "option", option);
+    rec_str(&r, "value", value);
+    rec_str(&r, "error", reason);
+    rec_str(&r, "accepted", accepted);
     record_emit(&r);
-    return -1;
 }
 
 void options_print_help(void)

@@ -29,6 +29,15 @@ extern bool opt_help;
  */
 int options_parse(const char *cmdline);
 
+/*
+ * Report an option that parsed but cannot be honoured here (e.g. apic=x2apic
+ * on a CPU without x2APIC): the same human line and `config` record as a
+ * parse error. `accepted` may be NULL (unknown option). The caller ends the
+ * run with HZ_CONFIG.
+ */
+void options_config_error(const char *option, const char *value, const char *reason,
+                          const char *accepted);
+
 /* Print every option with its accepted form and help line (`help`). */
 void options_print_help(void);
 

@@ -3,4 +3,9 @@
 # record, memory ownership, progress lines, SMP start-up and work dispatch.
 KERNEL_C += kernel/main.c kernel/console.c kernel/options.c kernel/results.c kernel/power.c \
 	kernel/header.c kernel/ownership.c kernel/scenario.c kernel/smp.c kernel/smp_work.c \
-	kernel/smp_report.c kernel/progress.c kernel/cpu_record.c kernel/lava.c
+	kernel/smp_report.c kernel/smp_plan.c kernel/smp_start.c kernel/progress.c kernel/cpu_record.c kernel/lava.c
+
+HOST_TESTS += smp_plan smp_claim
+HOST_SRCS_smp_plan := kernel/smp_plan.c
+HOST_SRCS_smp_claim := arch/trampoline_claim.asm
+HOST_LDLIBS_smp_claim := -lpthread

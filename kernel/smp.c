@@ -1,7 +1,9 @@
 /*
  * kernel/smp.c - AP start-up from the ACPI MADT (ACPI 6.5 §5.2.12) with
- * INIT-SIPI-SIPI (Intel SDM Vol. 3A §9.4.4.1), per-CPU blocks, and the
- * start-up report's data (kernel/smp_report.c prints it; kernel/smp.h).
+ * INIT-SIPI-SIPI (Intel SDM Vol. 3A §9.4.4.1; AMD APM Vol. 2 §16.5), in
+ * batches, each AP claiming its slot by APIC ID (arch/trampoline.h);
+ * per-CPU blocks and stacks, and the start-up report's data
+ * (kernel/smp_report.c prints it; kernel/smp.h).
  */
 #include "kernel/smp.h"
 #include "arch/acpi.h"
@@ -12,16 +14,20 @@
 #include "arch/trampoline.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
+#include "arch/user.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
+#include "kernel/options.h"
+#include "kernel/results.h"
 #include "kernel/smp_priv.h"
 #include "lib/cmdline.h"
 #include "lib/kstring.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 
-#define AP_STACK_SIZE 0x8000ull /* 32 KiB, 64 per 2 MiB frame */
-#define IPI_TIMEOUT_US 20000    /* an ICR still pending after 20 ms is stuck */
+#define AP_KSTACK_BYTES 0x8000u /* 32 KiB kernel stack per AP */
+/* Per AP, carved from 2 MiB frames: IST stacks, kernel stack, user stacks. */
+#define AP_MEM_BYTES (GDT_IST_BYTES + AP_KSTACK_BYTES + USER_CPU_STACK_BYTES)
 
 struct percpu smp_percpu[HZ_MAX_CPUS];
 unsigned smp_ncpu = 1;
@@ -29,9 +35,15 @@ volatile int smp_gs_ready;
 
 static uint64_t opt_max_cpus; /* 0: every enabled CPU */
 static bool opt_nosmp;
+#define STR_(x) #x
+#define STR(x) STR_(x)
 HZ_OPTION(opt_smp, .name = "smp", .kind = OPT_U64, .dest = &opt_max_cpus, .min = 1,
-          .max = HZ_MAX_CPUS, .accepted = "1..256",
+          .max = HZ_MAX_CPUS, .accepted = "1.." STR(HZ_MAX_CPUS),
           .help = "start at most N CPUs, the boot CPU included (default: every MADT-enabled CPU)");
+static uint64_t opt_batch = HZ_MAX_CPUS;
+HZ_OPTION(opt_batch_def, .name = "smp_batch", .kind = OPT_U64, .dest = &opt_batch, .min = 1,
+          .max = HZ_MAX_CPUS, .accepted = "1.." STR(HZ_MAX_CPUS),
+          .help = "APs sent INIT-SIPI-SIPI together (default: all; 1: one at a time)");
 static int opt_apic;
 static const char *const apic_choices[] = {"auto", "x2apic", 0};
 HZ_OPTION(opt_apic_def, .name = "apic", .kind = OPT_ENUM, .dest = &opt_apic,
@@ -43,7 +55,9 @@ HZ_OPTION(opt_nosmp_def, .name = "nosmp", .kind = OPT_FLAG, .dest = &opt_nosmp, 
 static struct smp_start_log start_log; /* what became of each MADT entry */
 
 static struct tramp_params *params;
-static uint64_t stack_frame, stack_used = PAGE_SIZE_2M; /* current 2 MiB stack frame */
+struct tramp_slot smp_slots[HZ_MAX_CPUS];
+static size_t plan_k[HZ_MAX_CPUS];                  /* MADT entries to start, in order */
+static uint64_t mem_frame, mem_used = PAGE_SIZE_2M; /* current 2 MiB frame for AP stacks */
 
 unsigned smp_count(void) { return smp_ncpu; }
 
@@ -77,15 +91,20 @@ static void percpu_setup(unsigned cpu)
 
 _Noreturn void smp_ap_main(uint64_t cpu)
 {
-    params->stage = TRAMP_STAGE_C;
-    gdt_init_cpu((unsigned)cpu); /* own GDT, TSS and IST stacks */
-    idt_load();                  /* crash reports from here on */
+    struct percpu *pc = &smp_percpu[cpu];
+    pc->stage = TRAMP_STAGE_C;
+    gdt_init_cpu((unsigned)cpu, pc->ist); /* own GDT, TSS and IST stacks */
+    idt_load();                           /* crash reports from here on */
     percpu_setup((unsigned)cpu);
     fpu_init(); /* vector state for the clear strategies */
     apic_ap_init();
-    struct percpu *pc = &smp_percpu[cpu];
-    pc->info.apic_id = apic_id(); /* what the CPU says; the BSP compares */
-    __atomic_store_n(&pc->info.state, SMP_CPU_ONLINE, __ATOMIC_RELEASE);
+    pc->seen_apic_id = apic_id(); /* for check_slots() */
+    pc->seen_rsp = (uint64_t)(uintptr_t)__builtin_frame_address(0);
+    uint32_t starting = SMP_CPU_STARTING;
+    if (!__atomic_compare_exchange_n(&pc->info.state, &starting, SMP_CPU_ONLINE, false,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        for (;;) /* the BSP gave up on this CPU (SMP_CPU_FAILED): stay out */
+            __asm__ volatile("cli; hlt");
     smp_idle((unsigned)cpu);
 }
 
@@ -114,85 +133,50 @@ static uint64_t pick_trampoline(const struct bootinfo *bi)
     return 0;
 }
 
-/* Top of a fresh 32 KiB stack from a 2 MiB frame; 0 when memory ran out. */
-static uint64_t ap_stack(void)
+static int32_t cpu_domain(uint32_t apic_id)
 {
-    if (stack_used + AP_STACK_SIZE > PAGE_SIZE_2M) {
-        int rc = frames_alloc(mm_frames(), PAGE_SIZE_2M, FRAMES_NO_LIMIT, &stack_frame);
+    const struct acpi_srat *s = &acpi_get()->srat;
+    return s->present ? (int32_t)acpi_srat_cpu_domain(s, apic_id) : -1;
+}
+
+/* AP_MEM_BYTES for one AP from a 2 MiB frame; 0 when memory ran out. */
+static uint64_t ap_mem(void)
+{
+    if (mem_used + AP_MEM_BYTES > PAGE_SIZE_2M) {
+        int rc = frames_alloc(mm_frames(), PAGE_SIZE_2M, FRAMES_NO_LIMIT, &mem_frame);
         if (rc != FRAMES_OK) {
-            kprintf("smp: no memory for AP stacks: %s\n", frames_strerror(rc));
+            kprintf("smp: no memory for the stacks of CPU %u and later: %s\n", smp_ncpu,
+                    frames_strerror(rc));
             return 0;
         }
-        stack_used = 0;
+        mem_used = 0;
     }
-    stack_used += AP_STACK_SIZE;
-    return stack_frame + stack_used;
+    mem_used += AP_MEM_BYTES;
+    return mem_frame + mem_used - AP_MEM_BYTES;
 }
 
-/* One INIT-SIPI-SIPI round; true when the AP reported online in time. */
-static bool start_attempt(struct percpu *pc, uint32_t id, uint32_t *esr)
+/* Per-CPU block, stacks and closed slot for the AP of MADT entry e as CPU
+ * `cpu`; false when there is no memory for it. */
+static bool prepare_ap(unsigned cpu, const struct acpi_cpu *e)
 {
-    uint8_t vector = (uint8_t)(start_log.tramp_page >> 12);
-    params->stage = TRAMP_STAGE_NONE;
-    mfence(); /* parameter block visible before the IPI */
-    apic_send_init(id, IPI_TIMEOUT_US, esr);
-    tsc_delay_us(SMP_INIT_DELAY_US);
-    apic_send_sipi(id, vector, IPI_TIMEOUT_US, esr);
-    tsc_delay_us(SMP_SIPI_DELAY_US);
-    if (params->stage == TRAMP_STAGE_NONE) /* not running yet: the second START-UP */
-        apic_send_sipi(id, vector, IPI_TIMEOUT_US, esr);
-    uint64_t end = rdtsc() + mul_div_u64(SMP_START_TIMEOUT_MS, tsc_info()->hz, 1000);
-    while (rdtsc() < end)
-        if (__atomic_load_n(&pc->info.state, __ATOMIC_ACQUIRE) == SMP_CPU_ONLINE)
-            return true;
-        else
-            cpu_relax();
-    return false;
-}
-
-/* Start the AP of MADT entry e as CPU `cpu`. Returns true when it is online;
- * else *stage is the last trampoline stage it reached. */
-static bool start_ap(unsigned cpu, const struct acpi_cpu *e, int32_t domain, uint8_t *stage)
-{
-    struct percpu *pc = &smp_percpu[cpu];
-    uint64_t top = ap_stack();
-    if (!top) {
-        *stage = TRAMP_STAGE_NONE;
+    uint64_t base = ap_mem();
+    if (!base)
         return false;
-    }
+    struct percpu *pc = &smp_percpu[cpu];
     memset(pc, 0, sizeof(*pc));
     pc->self = pc;
+    pc->ist = (void *)(uintptr_t)base;
     pc->info = (struct smp_cpu){.index = cpu,
                                 .apic_id = e->apic_id,
-                                .domain = domain,
+                                .domain = cpu_domain(e->apic_id),
                                 .acpi_uid = e->uid,
                                 .state = SMP_CPU_STARTING};
-    params->cr3 = (uint32_t)read_cr3();
-    params->cr4 = (uint32_t)(read_cr4() & (CR4_PAE | CR4_PGE));
-    params->efer = (uint32_t)(rdmsr(MSR_EFER) & (EFER_LME | EFER_NXE));
-    params->stack = top;
-    params->cpu = cpu;
-    params->lm_off = (uint32_t)(uintptr_t)smp_ap_entry64;
-    params->lm_sel = TRAMP_CS64;
-
-    uint64_t t0 = rdtsc();
-    for (int attempt = 1; attempt <= 2; attempt++) {
-        uint32_t esr = 0;
-        if (start_attempt(pc, e->apic_id, &esr)) {
-            pc->info.start_ns = tsc_to_ns(rdtsc() - t0);
-            if (pc->info.apic_id != e->apic_id)
-                kprintf("smp: CPU %u reports APIC ID %u, the MADT says %u\n", cpu, pc->info.apic_id,
-                        e->apic_id);
-            return true;
-        }
-        *stage = (uint8_t)params->stage;
-        kprintf("smp: APIC ID %u did not come up (attempt %d of 2; last stage: %s; ESR 0x%x)\n",
-                e->apic_id, attempt, smp_stage_name(*stage), esr);
-    }
-    apic_send_init(e->apic_id, IPI_TIMEOUT_US, 0); /* park it in wait-for-SIPI */
-    pc->info.state = SMP_CPU_OFFLINE;
-    stack_used -= AP_STACK_SIZE; /* the next AP takes the stack */
-    return false;
+    user_set_stacks(cpu, base + GDT_IST_BYTES + AP_KSTACK_BYTES);
+    smp_slots[cpu] = (struct tramp_slot){.apic_id = e->apic_id,
+                                         .claim = TRAMP_SLOT_UNUSED,
+                                         .stack = base + GDT_IST_BYTES + AP_KSTACK_BYTES,
+                                         .cpu = cpu};
+    return true;
 }
 
 /* Trampoline page, executable, with the code copied in. False (after
@@ -219,56 +203,100 @@ static bool trampoline_setup(const struct bootinfo *bi)
     return true;
 }
 
-static int32_t cpu_domain(uint32_t apic_id)
+/* smp.slots: every online AP runs as the CPU its APIC ID planned, on its
+ * own kernel stack (the bug this guards against: a late AP taking the next
+ * CPU's index and stack). */
+static void check_slots(void)
 {
-    const struct acpi_srat *s = &acpi_get()->srat;
-    return s->present ? (int32_t)acpi_srat_cpu_domain(s, apic_id) : -1;
+    unsigned bad = 0;
+    for (unsigned c = 1; c < smp_ncpu; c++) {
+        const struct percpu *pc = &smp_percpu[c];
+        uint64_t lo = (uint64_t)(uintptr_t)pc->ist + GDT_IST_BYTES, hi = lo + AP_KSTACK_BYTES;
+        if (pc->info.state != SMP_CPU_ONLINE ||
+            (pc->seen_apic_id == pc->info.apic_id && pc->seen_rsp > lo && pc->seen_rsp <= hi))
+            continue;
+        if (bad++ < 8)
+            kprintf(
+                "smp: CPU %u (MADT APIC ID %u) runs as APIC ID %u with RSP 0x%llx, its stack is "
+                "(0x%llx, 0x%llx]\n",
+                c, pc->info.apic_id, pc->seen_apic_id, (unsigned long long)pc->seen_rsp,
+                (unsigned long long)lo, (unsigned long long)hi);
+    }
+    if (bad)
+        result_fail("smp.slots", "%u online CPUs do not run in their own slot", bad);
+    else
+        result_pass("smp.slots");
 }
 
-static bool seen_before(const struct acpi_madt *m, size_t k)
+struct plan_args {
+    const struct acpi_madt *m;
+    uint32_t bsp_id;
+    unsigned planned;
+};
+
+static void plan_fn(void *arg)
 {
-    for (size_t j = 0; j < k; j++)
-        if (m->cpu[j].apic_id == m->cpu[k].apic_id && start_log.fate[j] != SMP_FATE_DISABLED)
-            return true;
-    return false;
+    struct plan_args *a = arg;
+    a->planned = smp_plan(&start_log, a->m, a->bsp_id, apic_mode() == APIC_X2APIC);
 }
 
-/* Start every AP the MADT enables, within the limits. Returns APs tried. */
-static unsigned start_all(const struct bootinfo *bi, const struct acpi_madt *m, uint32_t bsp_id,
-                          unsigned limit)
+/* Plan (smp_plan, at the measurement CPL: it is memory work), give each
+ * planned AP its memory and slot, then start them in batches of
+ * start_log.batch. Returns the APs tried. */
+static unsigned start_all(const struct bootinfo *bi, const struct acpi_madt *m, uint32_t bsp_id)
 {
-    unsigned tried = 0;
-    bool ready = false, setup_done = false;
+    struct plan_args a = {m, bsp_id, 0};
+    user_run(0, plan_fn, &a);
+    if (!a.planned)
+        return 0;
+    bool ready = trampoline_setup(bi), mem = true;
+    unsigned n = 0;
     for (size_t k = 0; k < m->ncpu; k++) {
-        const struct acpi_cpu *e = &m->cpu[k];
-        if (!e->enabled)
-            start_log.fate[k] = SMP_FATE_DISABLED;
-        else if (e->apic_id == bsp_id && !seen_before(m, k))
-            start_log.fate[k] = SMP_FATE_BSP, start_log.cpu[k] = 0;
-        else if (seen_before(m, k))
-            start_log.fate[k] = SMP_FATE_DUPLICATE;
-        else if (smp_ncpu >= limit)
-            start_log.fate[k] = SMP_FATE_LIMIT;
-        else if (apic_mode() == APIC_XAPIC && e->apic_id > APIC_XAPIC_MAX_ID)
-            start_log.fate[k] = SMP_FATE_NOADDR;
-        else {
-            if (!setup_done) {
-                setup_done = true;
-                ready = trampoline_setup(bi);
-                if (ready)
-                    kprintf("smp: AP trampoline at 0x%llx (START-UP vector 0x%02llx)\n",
-                            (unsigned long long)start_log.tramp_page,
-                            (unsigned long long)(start_log.tramp_page >> 12));
-            }
-            tried++;
+        if (start_log.fate[k] != SMP_FATE_PLANNED)
+            continue;
+        mem = mem && ready && prepare_ap((unsigned)start_log.cpu[k], &m->cpu[k]);
+        if (!ready) {
             start_log.fate[k] = SMP_FATE_FAILED;
-            if (ready && start_ap(smp_ncpu, e, cpu_domain(e->apic_id), &start_log.stage[k])) {
-                start_log.fate[k] = SMP_FATE_ONLINE;
-                start_log.cpu[k] = (int16_t)smp_ncpu++;
-            }
+        } else if (!mem) {
+            start_log.fate[k] = SMP_FATE_NOMEM;
+            start_log.cpu[k] = -1;
+        } else {
+            plan_k[n++] = k;
+            smp_ncpu = (unsigned)start_log.cpu[k] + 1;
         }
     }
-    return tried;
+    if (!ready)
+        return a.planned;
+    start_log.batch = start_log.batch < n ? start_log.batch : n;
+    kprintf("smp: AP trampoline at 0x%llx (START-UP vector 0x%02llx); starting %u APs, %u at a "
+            "time\n",
+            (unsigned long long)start_log.tramp_page,
+            (unsigned long long)(start_log.tramp_page >> 12), n, start_log.batch);
+    params->cr3 = (uint32_t)read_cr3();
+    params->cr4 = (uint32_t)(read_cr4() & (CR4_PAE | CR4_PGE));
+    params->efer = (uint32_t)(rdmsr(MSR_EFER) & (EFER_LME | EFER_NXE));
+    params->slots = (uint64_t)(uintptr_t)smp_slots;
+    params->nslots = smp_ncpu;
+    params->x2apic = apic_mode() == APIC_X2APIC;
+    params->lm_off = (uint32_t)(uintptr_t)smp_ap_entry64;
+    params->lm_sel = TRAMP_CS64;
+    uint64_t t0 = rdtsc(), last = t0;
+    for (unsigned b = 0; b < n; b += start_log.batch)
+        smp_start_batch(&start_log, plan_k + b, n - b < start_log.batch ? n - b : start_log.batch);
+    for (unsigned c = 1; c < smp_ncpu; c++)
+        last = smp_online_cyc[c] > last ? smp_online_cyc[c] : last;
+    start_log.start_ns = tsc_to_ns(last - t0);
+    start_log.strays = __atomic_load_n(&params->strays, __ATOMIC_ACQUIRE);
+    check_slots();
+    return n;
+}
+
+/* apic=x2apic where the CPU has none: a configuration error (status 3). */
+static void x2apic_missing(void)
+{
+    options_config_error("apic", "x2apic", "this CPU has no x2APIC (CPUID.01H:ECX[21] is clear)",
+                         "auto|x2apic");
+    hz_exit(HZ_CONFIG);
 }
 
 void smp_init(const struct bootinfo *bi)
@@ -285,17 +313,31 @@ void smp_init(const struct bootinfo *bi)
     smp_gs_ready = 1;
     for (size_t k = 0; k < ACPI_CPUS_MAX; k++)
         start_log.cpu[k] = -1;
+    start_log.limit = opt_nosmp ? 1 : opt_max_cpus ? (unsigned)opt_max_cpus : HZ_MAX_CPUS;
+    start_log.limit_by = opt_nosmp      ? SMP_LIMIT_NOSMP
+                         : opt_max_cpus ? SMP_LIMIT_OPTION
+                                        : SMP_LIMIT_CAP;
+    start_log.batch = (unsigned)opt_batch;
+    if (opt_nosmp && opt_max_cpus)
+        kprintf("smp: both nosmp and smp=%llu given: nosmp wins\n",
+                (unsigned long long)opt_max_cpus);
+    if (opt_apic == 1 && !cpu_has(X86_FEATURE_X2APIC))
+        x2apic_missing();
     if (!ai->ok || !m->present) {
         kprintf("smp: no MADT: running on the boot CPU only\n");
-        smp_report(&start_log, m, "no MADT", 0, 1);
+        smp_report(&start_log, m, "no MADT", 0);
         return;
     }
     want_x2apic = opt_apic == 1;
     for (size_t k = 0; k < m->ncpu; k++)
         want_x2apic |= m->cpu[k].enabled && m->cpu[k].apic_id > APIC_XAPIC_MAX_ID;
+    if (want_x2apic && opt_apic != 1 && !cpu_has(X86_FEATURE_X2APIC))
+        kprintf("smp: the MADT lists APIC IDs above %u but this CPU has no x2APIC "
+                "(CPUID.01H:ECX[21]): those CPUs cannot be addressed\n",
+                APIC_XAPIC_MAX_ID);
     if (apic_init(m->lapic_addr, want_x2apic, note, sizeof(note)) == APIC_OFF) {
         kprintf("smp: local APIC unusable (%s): running on the boot CPU only\n", note);
-        smp_report(&start_log, m, note, 0, 1);
+        smp_report(&start_log, m, note, 0);
         return;
     }
     bsp->info.apic_id = apic_id();
@@ -303,9 +345,6 @@ void smp_init(const struct bootinfo *bi)
     for (size_t k = 0; k < m->ncpu; k++)
         if (m->cpu[k].apic_id == bsp->info.apic_id)
             bsp->info.acpi_uid = m->cpu[k].uid;
-    unsigned limit = opt_nosmp ? 1 : opt_max_cpus ? (unsigned)opt_max_cpus : HZ_MAX_CPUS;
-    if (opt_nosmp && opt_max_cpus)
-        kprintf("smp: both nosmp and smp=%llu given: nosmp wins\n",
-                (unsigned long long)opt_max_cpus);
-    smp_report(&start_log, m, note, start_all(bi, m, bsp->info.apic_id, limit), limit);
+    smp_idle_init();
+    smp_report(&start_log, m, note, start_all(bi, m, bsp->info.apic_id));
 }

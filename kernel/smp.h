@@ -3,21 +3,29 @@
  * processors (APs) listed in the ACPI MADT (ACPI 6.5 §5.2.12), per-CPU
  * blocks, and running work on a set of CPUs with a barrier.
  *
- * Start-up (kernel/smp.c) follows Intel SDM Vol. 3A §9.4.4.1 for each
- * MADT-enabled CPU, one at a time: INIT, 10 ms, START-UP, 200 us, a second
- * START-UP unless the AP already runs, then a wait of at most
- * SMP_START_TIMEOUT_MS for the AP to report; one more full attempt, then the
- * AP is sent INIT again (parked in wait-for-SIPI) and reported. Delays are
- * TSC-calibrated (arch/tsc.h). Nothing waits forever.
+ * Start-up (kernel/smp.c) follows Intel SDM Vol. 3A §9.4.4.1 (AMD APM Vol.
+ * 2 §16.5 is the same sequence) for `smp_batch=` MADT-enabled CPUs at a time
+ * (default all): INIT to each, 10 ms, START-UP to each, 200 us, START-UP to
+ * each, then a wait until every AP of the batch reported, or
+ * SMP_START_TIMEOUT_MS passed without a new one. Not a broadcast (ICR
+ * shorthand "all excluding self", §11.6.1): that would also start CPUs the
+ * MADT disables or smp= leaves out. Each AP finds its slot by its own APIC
+ * ID and claims it atomically (arch/trampoline.h), so CPU indices, per-CPU
+ * blocks and stacks never depend on the order APs arrive in. An AP that did
+ * not report gets one more full attempt on its own, then its slot is
+ * closed (it can never take it later) and it is sent INIT again (parked in
+ * wait-for-SIPI) and reported. Delays are TSC-calibrated (arch/tsc.h).
+ * Nothing waits forever.
  *
- * CPU indices: 0 is the boot CPU (BSP); APs get 1, 2, ... in MADT order as
- * they are started. Each CPU's GS base points at its per-CPU block.
+ * CPU indices: 0 is the boot CPU (BSP); APs get 1, 2, ... in MADT order
+ * before they are started (a failed AP leaves its index unused). Each CPU's
+ * GS base points at its per-CPU block. Stacks come from the frame allocator.
  *
- * APs run with interrupts off and poll their mailbox (PAUSE in the loop, no
- * HLT: nothing would wake them) until smp_run() hands them work; the poll
- * runs at the measurement CPL (arch/user.h), so an idle CPU is not emulated
- * where the hypervisor emulates ring 0. They never take a lock while idle,
- * so hz_exit() on any CPU ends the run regardless.
+ * Idle APs park (option `smp_idle=`, kernel/smp_work.c): HLT at CPL 0 with
+ * interrupts on, woken by a fixed IPI (TRAP_VECTOR_WAKE) after smp_run()
+ * fills the mailbox, or MONITOR/MWAIT on the mailbox, or (`poll`) PAUSE
+ * polling at the measurement CPL. They take no lock while idle, so hz_exit()
+ * on any CPU ends the run regardless; smp_run() waits for them with a bound.
  */
 #ifndef HZ_KERNEL_SMP_H
 #define HZ_KERNEL_SMP_H
@@ -28,7 +36,7 @@
 #include "arch/cpu.h" /* HZ_MAX_CPUS */
 #include "boot/bootinfo.h"
 
-#define SMP_START_TIMEOUT_MS 1000 /* per attempt, after the second START-UP */
+#define SMP_START_TIMEOUT_MS 1000 /* per attempt: the longest wait for the next AP to report */
 #define SMP_INIT_DELAY_US 10000   /* INIT to START-UP, SDM Vol. 3A §9.4.4.1 */
 #define SMP_SIPI_DELAY_US 200     /* between the two START-UPs */
 

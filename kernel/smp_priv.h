@@ -1,8 +1,8 @@
 /*
  * kernel/smp_priv.h - the per-CPU block shared by kernel/smp.c (start-up)
- * and kernel/smp_work.c (dispatch), and the start-up log kernel/smp.c fills
- * and kernel/smp_report.c prints. Not for other subsystems: they use
- * kernel/smp.h.
+ * and kernel/smp_work.c (dispatch), and the start-up log kernel/smp_plan.c
+ * plans, kernel/smp.c fills and kernel/smp_report.c prints. Not for other
+ * subsystems: they use kernel/smp.h.
  *
  * Each CPU's GS base (MSR IA32_GS_BASE, SDM Vol. 3A §3.4.4.1) holds the
  * address of its block; `self` at offset 0 lets `mov %gs:0` find it. The
@@ -15,11 +15,16 @@
 #include <stddef.h>
 
 #include "arch/acpi.h"
+#include "arch/trampoline.h"
 #include "kernel/smp.h"
 
 struct percpu {
     struct percpu *self; /* GS:0 */
     struct smp_cpu info;
+    void *ist;               /* GDT_IST_BYTES for gdt_init_cpu() (APs; from the frame allocator) */
+    volatile uint32_t stage; /* TRAMP_STAGE_C once smp_ap_main() runs */
+    uint32_t seen_apic_id;   /* what the AP's own APIC said, in smp_ap_main() */
+    uint64_t seen_rsp;       /* a stack address of the AP in smp_ap_main() */
     /* mailbox: written by the BSP (fn, arg, then work_seq), polled by the CPU */
     volatile uint64_t work_seq __attribute__((aligned(64)));
     smp_fn fn;
@@ -44,6 +49,15 @@ enum smp_fate {
     SMP_FATE_LIMIT,     /* beyond smp=N or nosmp */
     SMP_FATE_DUPLICATE, /* an APIC ID listed before */
     SMP_FATE_NOADDR,    /* APIC ID above 254 in xAPIC mode */
+    SMP_FATE_NOMEM,     /* no memory for its stacks */
+    SMP_FATE_PLANNED,   /* to be started (smp_plan); becomes ONLINE or FAILED */
+};
+
+/* Why SMP_FATE_LIMIT entries were not started. */
+enum smp_limit_by {
+    SMP_LIMIT_OPTION, /* smp=N */
+    SMP_LIMIT_NOSMP,  /* nosmp */
+    SMP_LIMIT_CAP,    /* HZ_MAX_CPUS, the build's maximum */
 };
 
 struct smp_start_log {
@@ -51,7 +65,52 @@ struct smp_start_log {
     int16_t cpu[ACPI_CPUS_MAX];   /* CPU index given, -1 none */
     uint8_t stage[ACPI_CPUS_MAX]; /* SMP_FATE_FAILED: last trampoline stage reached */
     uint64_t tramp_page;          /* physical address of the trampoline; 0 when none */
+    unsigned limit;               /* most CPUs to run, the BSP included */
+    enum smp_limit_by limit_by;   /* where `limit` comes from */
+    unsigned batch;               /* APs sent INIT-SIPI-SIPI together (smp_batch=) */
+    unsigned strays;              /* APs that ran the trampoline and found no open slot */
+    uint64_t start_ns;            /* first INIT to the last AP online (0: none started) */
 };
+
+/*
+ * Decide the fate of every MADT entry (portable; tests/unit/test_smp_plan.c):
+ * DISABLED (Enabled flag clear), DUPLICATE (an APIC ID an earlier enabled
+ * entry has), BSP (the first with bsp_id: CPU 0), LIMIT (once
+ * log->limit CPUs, the BSP included, are planned), NOADDR (APIC ID above
+ * APIC_XAPIC_MAX_ID when `x2apic` is false), else PLANNED with the next CPU
+ * index (1, 2, ... in MADT order). Sets log->fate and log->cpu for the
+ * m->ncpu entries (at most ACPI_CPUS_MAX) and returns the APs planned;
+ * reads log->limit (1..HZ_MAX_CPUS, clamped). Memory only, so it can run at
+ * the measurement CPL (arch/user.h). Linear in m->ncpu: APIC IDs are looked
+ * up in a bitmap (x2APIC IDs above 2^16 - 1 fall back to a scan).
+ */
+unsigned smp_plan(struct smp_start_log *log, const struct acpi_madt *m, uint32_t bsp_id,
+                  bool x2apic);
+
+/*
+ * Choose how idle APs wait for work (option `idle=`, kernel/smp_work.c) and
+ * install the wake IPI's handler. Call on the BSP before the first AP
+ * starts. Prints the choice.
+ */
+void smp_idle_init(void);
+
+#define SMP_IPI_TIMEOUT_US 20000 /* an ICR still pending after 20 ms is stuck */
+
+extern struct tramp_slot smp_slots[HZ_MAX_CPUS]; /* by CPU index; the trampoline's table */
+extern uint64_t smp_online_cyc[HZ_MAX_CPUS];     /* by CPU index: TSC when seen online, 0 not yet */
+
+/*
+ * Start the APs of MADT entries k[0..n) together (kernel/smp_start.c): open
+ * their slots (smp_slots, filled before, by CPU index log->cpu[k]), INIT to
+ * each, SMP_INIT_DELAY_US, START-UP to each, SMP_SIPI_DELAY_US, START-UP to
+ * each, then wait until all are online or SMP_START_TIMEOUT_MS passes with no
+ * new one. Each AP that did not report gets one more attempt alone, then is
+ * given up (slot closed, state SMP_CPU_FAILED, INIT). Sets log->fate (ONLINE
+ * or FAILED), log->stage for failures, start_ns of each online CPU and
+ * smp_online_cyc. The trampoline is at log->tramp_page, its parameter block
+ * filled. Every wait is bounded.
+ */
+void smp_start_batch(struct smp_start_log *log, const size_t *k, unsigned n);
 
 /* The name of trampoline stage `stage` (TRAMP_STAGE_*, arch/trampoline.h);
  * "?" past TRAMP_STAGE_C. */
@@ -61,9 +120,10 @@ const char *smp_stage_name(uint8_t stage);
  * Print the start-up table and `cpu` records from log and MADT m (m->present
  * false: the boot CPU alone), the `smp` record, and the smp.start result:
  * skip (with apic_note) without a MADT or usable APIC, fail when any of the
- * `tried` APs did not come up, else pass. limit is the smp=/nosmp CPU limit.
+ * `tried` APs did not come up, else pass. The count line names what limited
+ * it (log->limit_by, no memory, xAPIC addressing).
  */
 void smp_report(const struct smp_start_log *log, const struct acpi_madt *m, const char *apic_note,
-                unsigned tried, unsigned limit);
+                unsigned tried);
 
 #endif /* HZ_KERNEL_SMP_PRIV_H */

@@ -13,9 +13,10 @@
 #include "lib/fmt.h"
 #include "lib/record.h"
 
-static const char *const fate_names[] = {"not-started", "online", "online",    "failed",
-                                         "disabled",    "limit",  "duplicate", "unaddressable"};
-_Static_assert(sizeof(fate_names) / sizeof(fate_names[0]) == SMP_FATE_NOADDR + 1,
+static const char *const fate_names[] = {"not-started", "online",     "online",    "failed",
+                                         "disabled",    "limit",      "duplicate", "unaddressable",
+                                         "no-memory",   "not-started"};
+_Static_assert(sizeof(fate_names) / sizeof(fate_names[0]) == SMP_FATE_PLANNED + 1,
                "one name per enum smp_fate");
 static const char *const stage_names[] = {"none (no START-UP taken)", "real mode", "protected mode",
                                           "long mode", "C entry"};
@@ -59,14 +60,38 @@ static void madt_cpu_record(const struct smp_start_log *log, const struct acpi_c
     record_emit(&r);
 }
 
-void smp_report(const struct smp_start_log *log, const struct acpi_madt *m, const char *apic_note,
-                unsigned tried, unsigned limit)
+/* "; limited by ..." for the count line: what kept CPUs from starting. */
+static void limit_note(const struct smp_start_log *log, unsigned nlimit, unsigned nomem,
+                       unsigned noaddr, char *out, size_t cap)
 {
-    unsigned enabled = 0, failed = 0, online = smp_online();
+    size_t n = 0;
+    out[0] = 0;
+    if (nlimit && log->limit_by == SMP_LIMIT_OPTION)
+        n += hz_snprintf(out + n, cap - n, "; limited by smp=%u", log->limit);
+    else if (nlimit && log->limit_by == SMP_LIMIT_NOSMP)
+        n += hz_snprintf(out + n, cap - n, "; limited by nosmp");
+    else if (nlimit)
+        n += hz_snprintf(out + n, cap - n, "; limited by HZ_MAX_CPUS=%u, the build's maximum",
+                         (unsigned)HZ_MAX_CPUS);
+    if (nomem && n < cap)
+        n += hz_snprintf(out + n, cap - n, "; %u without memory for stacks", nomem);
+    if (noaddr && n < cap)
+        hz_snprintf(out + n, cap - n, "; %u with APIC IDs above %u, unaddressable in xAPIC mode",
+                    noaddr, APIC_XAPIC_MAX_ID);
+}
+
+void smp_report(const struct smp_start_log *log, const struct acpi_madt *m, const char *apic_note,
+                unsigned tried)
+{
+    unsigned enabled = 0, failed = 0, online = smp_online(), nlimit = 0, nomem = 0, noaddr = 0;
     bool bsp_listed = false;
+    char why[160];
     for (size_t k = 0; m->present && k < m->ncpu; k++) {
         enabled += log->fate[k] != SMP_FATE_DISABLED && log->fate[k] != SMP_FATE_DUPLICATE;
         failed += log->fate[k] == SMP_FATE_FAILED;
+        nlimit += log->fate[k] == SMP_FATE_LIMIT;
+        nomem += log->fate[k] == SMP_FATE_NOMEM;
+        noaddr += log->fate[k] == SMP_FATE_NOADDR;
         bsp_listed |= log->fate[k] == SMP_FATE_BSP;
     }
     if (!bsp_listed) {
@@ -75,9 +100,14 @@ void smp_report(const struct smp_start_log *log, const struct acpi_madt *m, cons
             kprintf("smp: the boot CPU (APIC ID %u) is not in the MADT\n",
                     smp_percpu[0].info.apic_id);
     }
+    limit_note(log, nlimit, nomem, noaddr, why, sizeof(why));
     kprintf("smp: %u of %u enabled CPUs online (MADT lists %zu; APIC %s%s%s)\n", online, enabled,
-            m->present ? m->ncpu : (size_t)0, apic_mode_name(apic_mode()),
-            limit < enabled ? "; limited by smp=/nosmp" : "", failed ? "; SOME FAILED" : "");
+            m->present ? m->ncpu : (size_t)0, apic_mode_name(apic_mode()), why,
+            failed ? "; SOME FAILED" : "");
+    if (tried)
+        kprintf("smp: %u APs started in %llu us, %u at a time%s\n", tried - failed,
+                (unsigned long long)(log->start_ns / 1000), log->batch,
+                log->strays ? "; some CPUs found no open slot and halted" : "");
     kprintf("smp:   APIC ID   CPU  domain  state\n");
     for (size_t k = 0; m->present && k < m->ncpu; k++) {
         const struct acpi_cpu *e = &m->cpu[k];
@@ -104,7 +134,12 @@ void smp_report(const struct smp_start_log *log, const struct acpi_madt *m, cons
     rec_u64(&r, "online", online);
     rec_u64(&r, "started", tried - failed);
     rec_u64(&r, "failed", failed);
-    rec_u64(&r, "limit", limit);
+    rec_u64(&r, "limit", log->limit);
+    rec_u64(&r, "limited", nlimit);
+    rec_u64(&r, "no_memory", nomem);
+    rec_u64(&r, "batch", log->batch);
+    rec_u64(&r, "strays", log->strays);
+    rec_u64(&r, "start_us", log->start_ns / 1000);
     rec_str(&r, "apic", apic_mode_name(apic_mode()));
     rec_str(&r, "trampoline", log->tramp_page ? tr : 0);
     record_emit(&r);

@@ -1,19 +1,41 @@
 /*
  * kernel/smp_work.c - running work on a set of CPUs, the AP idle loop and
- * the sense-reversing barrier (kernel/smp.h). Ordering uses the compiler's
+ * the sense-reversing barrier (kernel/smp.h). Idle APs park (`smp_idle=`): HLT
+ * with interrupts on, woken by a fixed IPI (SDM Vol. 3A §11.6.1) that the
+ * BSP sends after it filled the mailbox; or MONITOR/MWAIT on the mailbox's
+ * line (SDM Vol. 2B "MWAIT"; AMD APM Vol. 3 "MWAIT"), where a store to it
+ * ends the wait; or PAUSE polling at the measurement CPL. `sti; hlt` takes
+ * an interrupt that was already pending only once HLT runs (STI's one-
+ * instruction interrupt shadow, SDM Vol. 2B "STI"), so a wake IPI sent
+ * between the mailbox check and HLT is not lost. Ordering uses the compiler's
  * __atomic builtins: release stores publish the work, acquire loads take it
  * (plain MOVs on x86, whose stores are not reordered with other stores nor
  * loads with other loads, SDM Vol. 3A §9.2.2); the barrier's count is a
  * LOCK-prefixed SUB, which is ordered with every load and store (§9.2.2,
  * §9.1.2.2).
  */
+#include "arch/apic.h"
+#include "arch/cpu.h"
+#include "arch/trap.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
 #include "kernel/smp.h"
 #include "kernel/smp_priv.h"
+#include "lib/cmdline.h"
 #include "lib/kstring.h"
+
+#define WAKE_IPI_TIMEOUT_US 20000 /* an ICR still pending after 20 ms is stuck */
+
+enum idle_mode { IDLE_AUTO, IDLE_HLT, IDLE_MWAIT, IDLE_POLL };
+static int opt_idle;
+static const char *const idle_choices[] = {"auto", "hlt", "mwait", "poll", 0};
+HZ_OPTION(opt_idle_def, .name = "smp_idle", .kind = OPT_ENUM, .dest = &opt_idle,
+          .choices = idle_choices, .accepted = "auto|hlt|mwait|poll",
+          .help = "how idle APs wait: hlt (woken by an IPI), mwait, poll (spin at the measurement "
+                  "CPL); auto: mwait where CPUID has it outside TCG, else hlt");
+static int idle_mode = IDLE_POLL; /* set by smp_idle_init() */
 
 void smp_set_clear(struct smp_set *s) { memset(s, 0, sizeof(*s)); }
 
@@ -37,6 +59,30 @@ unsigned smp_set_count(const struct smp_set *s)
     return n;
 }
 
+/* The wake IPI: its only job is to end HLT. */
+static bool wake_irq(struct trap_frame *f)
+{
+    (void)f;
+    apic_eoi();
+    return true;
+}
+
+void smp_idle_init(void)
+{
+    bool mwait = cpu_has(X86_FEATURE_MONITOR);
+    idle_mode = opt_idle != IDLE_AUTO ? opt_idle : mwait && !cpu_is_tcg() ? IDLE_MWAIT : IDLE_HLT;
+    if (idle_mode == IDLE_MWAIT && !mwait) {
+        kprintf(
+            "smp: smp_idle=mwait: this CPU has no MONITOR/MWAIT (CPUID.01H:ECX[3]): using hlt\n");
+        idle_mode = IDLE_HLT;
+    }
+    trap_set_handler(TRAP_VECTOR_WAKE, wake_irq);
+    kprintf("smp: idle APs wait with %s%s\n", idle_choices[idle_mode],
+            opt_idle == IDLE_AUTO && mwait && idle_mode == IDLE_HLT
+                ? " (TCG runs MWAIT as a no-op with several CPUs)"
+                : "");
+}
+
 struct idle_wait {
     volatile uint64_t *work_seq;
     uint64_t seen, got;
@@ -44,8 +90,7 @@ struct idle_wait {
 
 /* Poll until the mailbox changes. Memory only, so it runs at the
  * measurement CPL: where the hypervisor emulates ring 0 (arch/user.h), an
- * idle CPU spinning in ring 0 would load the host and skew the figures of
- * the CPUs that work. */
+ * idle CPU spinning in ring 0 would load the host even more. */
 static void wait_work(void *arg)
 {
     struct idle_wait *w = arg;
@@ -55,12 +100,31 @@ static void wait_work(void *arg)
     w->got = s;
 }
 
+/* Park until the mailbox changes (at CPL 0; interrupts on only inside HLT). */
+static uint64_t park(volatile uint64_t *work_seq, uint64_t seen)
+{
+    uint64_t s;
+    for (;;) {
+        if (idle_mode == IDLE_MWAIT) /* arm first, then check: a store after MONITOR ends MWAIT */
+            __asm__ volatile("monitor" ::"a"(work_seq), "c"(0), "d"(0));
+        if ((s = __atomic_load_n(work_seq, __ATOMIC_ACQUIRE)) != seen)
+            return s;
+        if (idle_mode == IDLE_MWAIT)
+            __asm__ volatile("mwait" ::"a"(0), "c"(0) : "memory"); /* C1, no extensions */
+        else
+            __asm__ volatile("sti; hlt; cli" ::: "memory");
+    }
+}
+
 _Noreturn void smp_idle(unsigned cpu)
 {
     struct percpu *pc = &smp_percpu[cpu];
     struct idle_wait w = {&pc->work_seq, __atomic_load_n(&pc->work_seq, __ATOMIC_ACQUIRE), 0};
     for (;;) {
-        user_run(cpu, wait_work, &w);
+        if (idle_mode == IDLE_POLL)
+            user_run(cpu, wait_work, &w);
+        else
+            w.got = park(w.work_seq, w.seen);
         w.seen = w.got;
         pc->fn(cpu, pc->arg); /* at CPL 0 */
         __atomic_store_n(&pc->done_seq, w.got, __ATOMIC_RELEASE);
@@ -88,6 +152,10 @@ int smp_run(const struct smp_set *set, smp_fn fn, void *arg, uint64_t timeout_us
         smp_percpu[i].fn = fn;
         smp_percpu[i].arg = arg;
         __atomic_store_n(&smp_percpu[i].work_seq, seq, __ATOMIC_RELEASE);
+        if (idle_mode == IDLE_HLT &&
+            apic_send_fixed(smp_percpu[i].info.apic_id, TRAP_VECTOR_WAKE, WAKE_IPI_TIMEOUT_US) < 0)
+            kprintf("smp: the wake IPI to CPU %u (APIC ID %u) stayed pending\n", i,
+                    smp_percpu[i].info.apic_id);
     }
     if (smp_set_has(set, 0))
         fn(0, arg);

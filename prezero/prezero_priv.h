@@ -16,8 +16,8 @@
 
 /* The `accepted` text of fault_cpus= and zero_cpus=, in the option table
  * and in the config record pz_check_cpus() prints. */
-#define PZ_FAULT_CPUS_ACCEPTED "1..256, at most the CPUs online"
-#define PZ_ZERO_CPUS_ACCEPTED "0..255; fault_cpus + zero_cpus at most the CPUs online"
+#define PZ_FAULT_CPUS_ACCEPTED "1..1024, at most the CPUs online"
+#define PZ_ZERO_CPUS_ACCEPTED "0..1023; fault_cpus + zero_cpus at most the CPUs online"
 
 /* Options, defined in prezero/prezero.c (docs/prezero.md "Options"). */
 extern uint64_t opt_chunk;      /* prezero_chunk=, bytes: multiple of 4 KiB in 4K..1G */

@@ -44,6 +44,12 @@ static uint64_t opt_batch = HZ_MAX_CPUS;
 HZ_OPTION(opt_batch_def, .name = "smp_batch", .kind = OPT_U64, .dest = &opt_batch, .min = 1,
           .max = HZ_MAX_CPUS, .accepted = "1.." STR(HZ_MAX_CPUS),
           .help = "APs sent INIT-SIPI-SIPI together (default: all; 1: one at a time)");
+static int opt_smp_selftest;
+static const char *const selftest_choices[] = {"none", "late", 0};
+HZ_OPTION(opt_selftest_def, .name = "smp_selftest", .kind = OPT_ENUM, .dest = &opt_smp_selftest,
+          .choices = selftest_choices, .accepted = "none|late",
+          .help = "late: close the last AP's slot before its START-UP, as for an AP that timed "
+                  "out: it must halt as a stray, never take a slot (smp.start then fails)");
 static int opt_apic;
 static const char *const apic_choices[] = {"auto", "x2apic", 0};
 HZ_OPTION(opt_apic_def, .name = "apic", .kind = OPT_ENUM, .dest = &opt_apic,
@@ -268,6 +274,7 @@ static unsigned start_all(const struct bootinfo *bi, const struct acpi_madt *m, 
     if (!ready)
         return a.planned;
     start_log.batch = start_log.batch < n ? start_log.batch : n;
+    start_log.late_k = opt_smp_selftest == 1 && n ? plan_k[n - 1] : SIZE_MAX;
     kprintf("smp: AP trampoline at 0x%llx (START-UP vector 0x%02llx); starting %u APs, %u at a "
             "time\n",
             (unsigned long long)start_log.tramp_page,

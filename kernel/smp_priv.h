@@ -70,6 +70,7 @@ struct smp_start_log {
     unsigned batch;               /* APs sent INIT-SIPI-SIPI together (smp_batch=) */
     unsigned strays;              /* APs that ran the trampoline and found no open slot */
     uint64_t start_ns;            /* first INIT to the last AP online (0: none started) */
+    size_t late_k;                /* smp_selftest=late: the entry whose slot starts CLOSED */
 };
 
 /*
@@ -105,7 +106,9 @@ extern uint64_t smp_online_cyc[HZ_MAX_CPUS];     /* by CPU index: TSC when seen 
  * each, SMP_INIT_DELAY_US, START-UP to each, SMP_SIPI_DELAY_US, START-UP to
  * each, then wait until all are online or SMP_START_TIMEOUT_MS passes with no
  * new one. Each AP that did not report gets one more attempt alone, then is
- * given up (slot closed, state SMP_CPU_FAILED, INIT). Sets log->fate (ONLINE
+ * given up (slot closed, state SMP_CPU_FAILED, INIT). The slot of entry
+ * log->late_k (if in k) starts CLOSED, as if the BSP had given up on it
+ * before it ran: the AP must halt as a stray. Sets log->fate (ONLINE
  * or FAILED), log->stage for failures, start_ns of each online CPU and
  * smp_online_cyc. The trampoline is at log->tramp_page, its parameter block
  * filled. Every wait is bounded.

@@ -102,8 +102,9 @@ static bool retry_or_close(struct smp_start_log *log, struct tramp_params *param
     }
     uint8_t stage;
     if (__atomic_compare_exchange_n(&slot->claim, &expect, TRAMP_SLOT_CLOSED, false,
-                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        stage = (uint8_t)params->stage; /* it ran alone: the stage is its own */
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
+        expect == TRAMP_SLOT_CLOSED) {  /* closed before (smp_selftest=late) */
+        stage = (uint8_t)params->stage; /* alone: its own; else the batch's last writer */
     } else {                            /* TAKEN: let it finish */
         await(log, &k, 1);
         uint32_t starting = SMP_CPU_STARTING;
@@ -129,7 +130,9 @@ void smp_start_batch(struct smp_start_log *log, const size_t *k, unsigned n)
         (struct tramp_params *)(uintptr_t)(log->tramp_page + TRAMP_PARAMS);
     params->stage = TRAMP_STAGE_NONE;
     for (unsigned i = 0; i < n; i++)
-        __atomic_store_n(&smp_slots[log->cpu[k[i]]].claim, TRAMP_SLOT_OPEN, __ATOMIC_RELEASE);
+        __atomic_store_n(&smp_slots[log->cpu[k[i]]].claim,
+                         k[i] == log->late_k ? TRAMP_SLOT_CLOSED : TRAMP_SLOT_OPEN,
+                         __ATOMIC_RELEASE);
     mfence(); /* slots and parameter block visible before the IPIs */
     uint64_t t0 = rdtsc();
     send_init_sipi_sipi(log->tramp_page, k, n, 0);

@@ -100,8 +100,20 @@ nomem:
     return -1;
 }
 
-/* Install page `page` -> pool frame idx at phys (SDM Vol. 3A §4.5: PDPTE
- * PS=1, or a PDPTE to the frame's ready PD, or one PDE). NX: data only. */
+/*
+ * Install page `page` -> pool frame idx at phys (SDM Vol. 3A §4.5: PDPTE
+ * PS=1, or a PDPTE to the frame's ready PD, or one PDE). NX: data only.
+ *
+ * Every case turns one entry from not present into present. SDM Vol. 3A
+ * §4.10.4.3 (Optional Invalidation): that needs no invalidation, because no
+ * TLB or paging-structure-cache entry is ever created from an entry whose P
+ * flag is 0 -- provided the last present -> not-present change of it was
+ * invalidated (the section's footnote), which demand_release() does. One
+ * INVLPG of the page is kept as the single flush: it also drops every
+ * paging-structure-cache entry (§4.10.4.1), so no walk cached under an
+ * earlier mapping of the region can outlive it. The CR3 reload that used to
+ * follow it flushed the whole non-global TLB on every fault for nothing.
+ */
 static void map_page(size_t page, uint32_t idx, uint64_t phys)
 {
     uint64_t fl = PTE_P | PTE_RW | PTE_US | (vm_info()->nx ? PTE_NX : 0);
@@ -114,18 +126,7 @@ static void map_page(size_t page, uint32_t idx, uint64_t phys)
         uint64_t *pd = (uint64_t *)(uintptr_t)pd_phys[va_pdpt_index(va)];
         pd[va_pd_index(va)] = pte_make_2m(phys, fl);
     }
-    invlpg((void *)(uintptr_t)va); /* drop a cached not-present walk (SDM §4.10.4.1) */
-    vm_flush_all();
-}
-
-/* True when a frame is being zeroed by a background zeroer: it will come
- * back DIRTY (paused) or ZEROED. Called with the lock held. */
-static bool background_busy(void)
-{
-    for (uint32_t i = pool->head[FRAME_ZEROING]; i != POOL_NONE; i = pool->f[i].next)
-        if (pool->f[i].origin != ZERO_FAULT)
-            return true;
-    return false;
+    invlpg((void *)(uintptr_t)va);
 }
 
 /* pool_take under the lock. When every free frame is being zeroed by a
@@ -142,7 +143,7 @@ static int take_frame(uint32_t *idx, bool *pre)
     for (;;) {
         spin_lock(pool_lock);
         int rc = pool_take(pool, idx, pre);
-        bool busy = rc == POOL_EEMPTY && background_busy();
+        bool busy = rc == POOL_EEMPTY && pool_background_busy(pool);
         spin_unlock(pool_lock);
         if (!busy || (deadline && rdtsc() >= deadline)) {
             if (deadline)
@@ -222,14 +223,17 @@ int demand_release(size_t page, bool zero_on_free, uint64_t *zero_cyc)
     uint32_t idx = page_frame[page];
     spin_lock(pool_lock);
     int rc = pool_free(pool, idx, zero_on_free);
+    spin_unlock(pool_lock);
     if (rc == POOL_OK && zero_on_free) {
+        /* ZEROING[on_free] and ours: cleared outside the lock (mm/pool.h). */
         uint64_t c0 = tsc_start();
         rc = pool_zero_step(pool, idx, page_bytes, 0);
-        if (rc == POOL_OK)
-            rc = pool_zero_end(pool, idx);
         if (zero_cyc)
             *zero_cyc = tsc_stop() - c0;
+        spin_lock(pool_lock);
+        if (rc == POOL_OK)
+            rc = pool_zero_end(pool, idx);
+        spin_unlock(pool_lock);
     }
-    spin_unlock(pool_lock);
     return rc == POOL_OK ? 0 : -1;
 }

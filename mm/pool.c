@@ -295,6 +295,14 @@ int pool_idle_chunk(struct pool *p, uint64_t chunk_bytes, uint64_t *cleared)
     return POOL_OK;
 }
 
+bool pool_background_busy(const struct pool *p)
+{
+    for (uint32_t i = p->head[FRAME_ZEROING]; i != POOL_NONE; i = p->f[i].next)
+        if (p->f[i].origin != ZERO_FAULT)
+            return true;
+    return false;
+}
+
 enum frame_state pool_state(const struct pool *p, uint32_t idx)
 {
     return valid_idx(p, idx) ? (enum frame_state)p->f[idx].state : FRAME_NSTATES;

@@ -24,12 +24,15 @@
  * operation is O(1) apart from the clearing itself and pool_check()/
  * pool_summarise(), which walk the frames once at the end of a run.
  *
- * Locking (SMP): all pool state lives in struct pool. Callers hold one lock
- * around every call except pool_zero_step(), which only touches the frame
- * it clears; that frame is in ZEROING and so owned by the caller alone. An
- * SMP zeroer takes the lock for begin/take/free, drops it for the steps, and
- * takes it again for pause/end. pool_zero_frame() and pool_idle_chunk() clear
- * inside one call, so they are for one CPU (or hold the lock throughout).
+ * Locking (SMP), one rule for every caller (the fault path, on_free release,
+ * SMP zeroers): all pool state lives in struct pool, guarded by one caller
+ * lock. Hold it around every call except pool_zero_step(), and call
+ * pool_zero_step() without it: the step only touches the frame it clears,
+ * which is ZEROING and so owned by the caller alone, and a 1 GiB clear under
+ * the lock would stall every other CPU's fault and zeroer. So: lock; take /
+ * free / begin; unlock; steps; lock; end / pause; unlock. The one-call
+ * helpers pool_zero_frame(), pool_zero_some() and pool_idle_chunk() clear
+ * inside the call, so they are for runs with one CPU using the pool.
  *
  * Portable C (the host unit tests build it); prints nothing.
  */
@@ -199,6 +202,11 @@ int pool_pick_background(const struct pool *p, uint32_t *idx);
 int pool_zero_frame(struct pool *p, uint32_t idx, enum zero_origin origin);
 int pool_zero_some(struct pool *p, uint32_t max_frames, enum zero_origin origin, uint32_t *zeroed);
 int pool_idle_chunk(struct pool *p, uint64_t chunk_bytes, uint64_t *cleared);
+
+/* True when some frame is ZEROING for anyone but a fault (idle, boot, batch,
+ * on_free): it will come back DIRTY (paused) or ZEROED, so a fault finding
+ * the pool empty may wait for it. O(frames in ZEROING). Hold the lock. */
+bool pool_background_busy(const struct pool *p);
 
 /* Accessors; out-of-range idx gives FRAME_NSTATES / 0. */
 enum frame_state pool_state(const struct pool *p, uint32_t idx);

@@ -50,6 +50,24 @@ static void test_add_fills_dirty_list(void **state)
     assert_balanced();
 }
 
+static void test_background_busy(void **state)
+{
+    uint32_t i;
+    bool pre;
+    assert_false(pool_background_busy(&P));
+    assert_int_equal(pool_take(&P, &i, &pre), POOL_OK); /* ZEROING[fault]: not background */
+    assert_false(pool_background_busy(&P));
+    assert_int_equal(pool_zero_begin(&P, 2, ZERO_IDLE), POOL_OK);
+    assert_true(pool_background_busy(&P));
+    assert_int_equal(pool_zero_pause(&P, 2), POOL_OK);
+    assert_false(pool_background_busy(&P));
+    assert_int_equal(pool_zero_step(&P, i, FB, NULL), POOL_OK);
+    assert_int_equal(pool_zero_end(&P, i), POOL_OK);
+    assert_int_equal(pool_free(&P, i, true), POOL_OK); /* ZEROING[on_free] counts */
+    assert_true(pool_background_busy(&P));
+    assert_balanced();
+}
+
 static void test_take_dirty_is_zeroed_in_fault_path(void **state)
 {
     uint32_t i = 99;
@@ -291,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_init_rejects_bad_arguments),
         T(test_add_fills_dirty_list),
         T(test_take_dirty_is_zeroed_in_fault_path),
+        T(test_background_busy),
         T(test_take_prefers_zeroed),
         T(test_take_from_empty_pool_changes_nothing),
         T(test_free_and_double_free),

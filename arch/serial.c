@@ -29,14 +29,10 @@ static uint8_t rd(const struct uart *u, unsigned reg)
 
 void uart_init(struct uart *u)
 {
-    if (u->kind == UART_PIO) {
-        wr(u, SCR, 0x5a);
-        u->present = rd(u, SCR) == 0x5a;
-        if (!u->present)
-            return;
-    } else {
-        u->present = true;
-    }
+    wr(u, SCR, 0x5a);
+    u->present = rd(u, SCR) == 0x5a && rd(u, LSR) != 0xff;
+    if (!u->present)
+        return;
     wr(u, IER, 0x00);
     if (u->baud) {
         uint16_t div = (uint16_t)(115200u / u->baud);
@@ -49,12 +45,16 @@ void uart_init(struct uart *u)
     wr(u, MCR, 0x03); /* DTR | RTS */
 }
 
-void uart_putc(const struct uart *u, char c)
+bool uart_putc(const struct uart *u, char c)
 {
     if (!u->present)
-        return;
+        return false;
     /* ~10 ms at 115200 baud is ~115 characters; bound the wait in reads. */
-    for (unsigned spin = 0; spin < 200000 && !(rd(u, LSR) & LSR_THRE); spin++)
+    unsigned spin = 0;
+    for (; spin < 200000 && !(rd(u, LSR) & LSR_THRE); spin++)
         cpu_relax();
+    if (spin == 200000)
+        return false;
     wr(u, THR, (uint8_t)c);
+    return true;
 }

@@ -18,19 +18,24 @@ struct uart {
     enum uart_kind kind;
     uint64_t base; /* I/O port, or physical MMIO address (4-byte aligned) */
     uint32_t baud; /* 0: keep the firmware's divisor (MMIO without a baud) */
-    bool present;  /* scratch-register probe answered (PIO only; MMIO trusted) */
+    bool present;  /* the probe in uart_init() answered */
 };
 
 /* Legacy COM port bases ttyS0..ttyS3: 0x3f8, 0x2f8, 0x3e8, 0x2e8. */
 uint16_t uart_legacy_port(unsigned index);
 
-/* Program 8N1, FIFOs on, interrupts off, and the divisor for u->baud
- * (9600..115200, must divide 115200; others are rejected by the cmdline
- * parser before we get here). Sets u->present. */
+/* Probe the UART, then program 8N1, FIFOs on, interrupts off, and the
+ * divisor for u->baud (9600..115200, must divide 115200; others are
+ * rejected by the cmdline parser before we get here). The probe writes the
+ * scratch register (SCR) and reads it back, and reads a line status (LSR)
+ * other than 0xff (a floating bus); the probe writes only SCR, so the
+ * caller must make sure u->base is not RAM. Sets u->present; nothing else
+ * is written when the probe fails. */
 void uart_init(struct uart *u);
 
 /* Send one byte, waiting at most ~10 ms for the transmitter (a missing UART
- * on bare metal never hangs the kernel; the byte is then dropped). */
-void uart_putc(const struct uart *u, char c);
+ * on bare metal never hangs the kernel; the byte is then dropped). Returns
+ * false when the byte was dropped: no UART, or the wait timed out. */
+bool uart_putc(const struct uart *u, char c);
 
 #endif /* HZ_ARCH_SERIAL_H */

@@ -30,6 +30,30 @@ void boot_diag(struct bootinfo *bi, const char *fmt, ...)
     va_end(ap);
 }
 
+static size_t add_excl(struct frame_excl *x, size_t *n, size_t cap, uint64_t base, uint64_t len,
+                       const char *reason)
+{
+    if (*n >= cap)
+        return 1;
+    uint64_t end = len > UINT64_MAX - base ? UINT64_MAX : base + len;
+    x[(*n)++] = (struct frame_excl){base, end, reason};
+    return 0;
+}
+
+size_t bootinfo_exclusions(const struct bootinfo *bi, struct frame_excl *x, size_t *n, size_t cap)
+{
+    size_t dropped = 0;
+    if (bi->info_end > bi->info_start)
+        dropped +=
+            add_excl(x, n, cap, bi->info_start, bi->info_end - bi->info_start, "boot information");
+    for (size_t i = 0; i < bi->nmodules; i++)
+        dropped += add_excl(x, n, cap, bi->modules[i].start,
+                            bi->modules[i].end - bi->modules[i].start, "boot module");
+    if (bi->rsdp_paddr)
+        dropped += add_excl(x, n, cap, bi->rsdp_paddr, 36, "ACPI RSDP");
+    return dropped;
+}
+
 const char *boot_path_name(enum boot_path p)
 {
     switch (p) {
@@ -62,7 +86,7 @@ int boot_copy_str(struct bootinfo *bi, const char *what, char *dst, size_t cap, 
     }
     if (n >= cap) {
         boot_diag(bi, "%s: %zu bytes, longer than %zu, ignored", what, n, cap - 1);
-        return -1;
+        return -2;
     }
     memcpy(dst, src, n + 1);
     return 0;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mm/frames.h"
 #include "mm/memmap.h"
 
 /* Protocol numbers passed from boot/entry.asm to kmain (keep in sync). */
@@ -37,6 +38,8 @@ struct boot_module {
 struct bootinfo {
     enum boot_path path;
     char cmdline[BOOT_CMDLINE_MAX]; /* NUL-terminated, "" when none */
+    bool cmdline_too_long;          /* the loader's was longer than BOOT_CMDLINE_MAX - 1
+                                     * bytes: cmdline is "" (a configuration error) */
     char loader[BOOT_LOADER_MAX];   /* boot-loader name, "" when none (always for PVH) */
     /* "multiboot2-mmap" (tag 6), "multiboot2-efi-mmap" (tag 17), "pvh-memmap",
      * or "none" when the loader gave no usable map */
@@ -72,6 +75,16 @@ void bootinfo_init(struct bootinfo *bi);
  * only ndiag_dropped is counted. */
 void boot_diag(struct bootinfo *bi, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * The memory the loader's information names, as frame-allocator exclusions
+ * (mm/frames.h) appended to x[*n..cap): the information block itself, each
+ * boot module and the 36 bytes of a PVH RSDP. A range reaching past 2^64
+ * (a PVH rsdp_paddr near 2^64, which arch/acpi.c rejects) is clipped to end
+ * at 2^64 - 1, so every exclusion has end >= base. Entries past cap are
+ * dropped and counted in the return value (0 when all fitted).
+ */
+size_t bootinfo_exclusions(const struct bootinfo *bi, struct frame_excl *x, size_t *n, size_t cap);
+
 /* "multiboot2-bios", "multiboot2-efi", "pvh" or "unknown". */
 const char *boot_path_name(enum boot_path p);
 
@@ -81,9 +94,10 @@ bool boot_readable(uint64_t addr, uint64_t len, uint64_t limit);
 
 /*
  * For the parsers: copy the string at src, whose NUL must lie in its first
- * `avail` bytes (only those are read), into dst (cap bytes, cap >= 1). A
- * string without a NUL there, or longer than cap - 1, is not copied: dst is
- * set to "", a diagnostic naming `what` is recorded, and -1 returned.
+ * `avail` bytes (only those are read), into dst (cap bytes, cap >= 1).
+ * Returns 0; or, with dst set to "" and a diagnostic naming `what`
+ * recorded, -1 for a string without a NUL there and -2 for one longer than
+ * cap - 1 bytes.
  */
 int boot_copy_str(struct bootinfo *bi, const char *what, char *dst, size_t cap, const char *src,
                   size_t avail);
@@ -114,11 +128,12 @@ int mb2_parse(struct bootinfo *bi, const void *mbi, uint64_t limit);
  * Parse a PVH hvm_start_info at `si` (Xen public/arch-x86/hvm/start_info.h,
  * magic 0x336ec578) into bi, which is reset first (bootinfo_init). Its
  * addresses are physical (identity-mapped; plain pointers in host tests).
- * Reads the command line, module list (at most BOOT_MODULES_MAX, each with
- * its cmdline_paddr string as for Multiboot2), RSDP
- * address (recorded, not read) and the memory map (version >= 1; at most
- * MEMMAP_MAX entries read). NULL pointers, ranges reaching `limit`, strings
- * without a NUL in BOOT_CMDLINE_MAX bytes, modules or entries past 2^64 and
+ * Reads the command line (its NUL is searched for in at most 64 KiB, so
+ * that a long one is reported as cmdline_too_long), module list (at most
+ * BOOT_MODULES_MAX, each with its cmdline_paddr string as for Multiboot2),
+ * RSDP address (recorded, not read) and the memory map (version >= 1; at
+ * most MEMMAP_MAX entries read). NULL pointers, ranges reaching `limit`,
+ * strings without a NUL, modules or entries past 2^64 and
  * an empty memory map are recorded with boot_diag() and not followed. path
  * is BOOT_PVH, loader "", map_source "pvh-memmap"; the map is normalised.
  * Returns 0 (the map may still be empty: version 0), or -1 when si is NULL,

@@ -213,7 +213,9 @@ static void read_tag(struct bootinfo *bi, struct mb2_walk *w, const uint8_t *tag
     const char *body = (const char *)tag + 8;
     switch (type) {
     case MB2_TAG_CMDLINE:
-        boot_copy_str(bi, "mb2 tag 1 (cmdline)", bi->cmdline, BOOT_CMDLINE_MAX, body, size - 8);
+        if (boot_copy_str(bi, "mb2 tag 1 (cmdline)", bi->cmdline, BOOT_CMDLINE_MAX, body,
+                          size - 8) == -2)
+            bi->cmdline_too_long = true;
         break;
     case MB2_TAG_LOADER:
         boot_copy_str(bi, "mb2 tag 2 (loader name)", bi->loader, BOOT_LOADER_MAX, body, size - 8);

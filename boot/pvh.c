@@ -30,6 +30,7 @@
 #include "lib/kstring.h"
 
 #define HVM_START_MAGIC 0x336ec578u
+#define CMDLINE_SCAN (64u << 10) /* bytes searched for a string's NUL */
 
 struct hvm_start_info {
     uint32_t magic, version, flags, nr_modules;
@@ -58,17 +59,18 @@ _Static_assert(sizeof(struct hvm_memmap_table_entry) == 24, "start_info.h layout
 static const void *phys(uint64_t paddr) { return (const void *)(uintptr_t)paddr; }
 
 /* The string at paddr (0: none) into dst, cap bytes; `what` names it. */
-static void read_str(struct bootinfo *bi, const char *what, char *dst, size_t cap, uint64_t paddr,
-                     uint64_t limit)
+/* boot_copy_str's result: 0, or -1/-2 (also -1 for a pointer past limit). */
+static int read_str(struct bootinfo *bi, const char *what, char *dst, size_t cap, uint64_t paddr,
+                    uint64_t limit)
 {
     if (paddr == 0)
-        return;
+        return 0;
     if (!boot_readable(paddr, 1, limit)) {
         boot_diag(bi, "%s at 0x%lx: past limit, ignored", what, paddr);
-        return;
+        return -1;
     }
-    uint64_t avail = limit - paddr < cap ? limit - paddr : cap;
-    boot_copy_str(bi, what, dst, cap, phys(paddr), (size_t)avail);
+    uint64_t avail = limit - paddr < CMDLINE_SCAN ? limit - paddr : CMDLINE_SCAN;
+    return boot_copy_str(bi, what, dst, cap, phys(paddr), (size_t)avail);
 }
 
 static void read_modules(struct bootinfo *bi, const struct hvm_start_info *s, uint64_t limit)
@@ -154,7 +156,8 @@ int pvh_parse(struct bootinfo *bi, const void *si, uint64_t limit)
     bi->map_source = "pvh-memmap";
     bi->info_start = addr;
     bi->info_end = addr + size;
-    read_str(bi, "pvh cmdline", bi->cmdline, BOOT_CMDLINE_MAX, s.cmdline_paddr, limit);
+    if (read_str(bi, "pvh cmdline", bi->cmdline, BOOT_CMDLINE_MAX, s.cmdline_paddr, limit) == -2)
+        bi->cmdline_too_long = true;
     read_modules(bi, &s, limit);
     bi->rsdp_paddr = s.rsdp_paddr; /* not read here: arch/acpi.c checks and reads it */
     read_memmap(bi, &s, limit);

@@ -11,13 +11,32 @@
 #include <stddef.h>
 
 #include "lib/record.h"
+#include "mm/memmap.h"
 
-/* Bring up the console: COM1 at 115200 unless `console=` was given (the
- * option is applied by console_option_parse through the option table). */
+/*
+ * Before console_init() and any output: apply the command line's first
+ * `console=` value (console_option_parse), unless it is too long, malformed,
+ * or names an mmio32 UART whose registers overlap RAM in `map` (usable,
+ * ACPI, NVS, bad or persistent memory: nothing is written there). A refused
+ * value leaves COM1 in use and is reported by console_refused(); the strict
+ * option parse then refuses it too (a configuration error).
+ */
+void console_early(const char *cmdline, const struct memmap *map);
+
+/* Bring up the console: COM1 at 115200 unless console_early() chose
+ * another UART. When the chosen UART does not answer the probe
+ * (arch/serial.h uart_init) COM1 is used instead, and console_refused()
+ * says why. */
 void console_init(void);
 
+/* Why `console=` was not applied (a line for the log), or NULL. */
+const char *console_refused(void);
+
 /* Print formatted human text (hz_snprintf conversions, up to 1 KiB per call);
- * the whole call is written under the console lock. */
+ * the whole call is written under the console lock. Control bytes other
+ * than newline are written as \xNN. A UART that takes no byte for 16 bytes
+ * in a row is given up: COM1 is used instead (saying so), or COM1 itself
+ * is no longer written. */
 void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Finish a record with rec_end() and print it as one line. */
@@ -34,7 +53,7 @@ void console_crash_mode(void);
  * Parse a `console=` value: ttyS0..ttyS3[,baud] or mmio32,0xADDR[,baud]
  * (baud: 9600, 19200, 38400, 57600 or 115200; an MMIO UART without a baud
  * keeps the firmware's divisor). Stores the choice for console_init(); after
- * console_init() it has no effect.
+ * console_init() it has no effect. Values of 64 bytes or more are refused.
  * Returns 0, or -1 with a reason in err.
  */
 int console_option_parse(const char *value, char *err, size_t errlen);

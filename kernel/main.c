@@ -42,15 +42,6 @@ static int parse_boot_info(uint32_t proto, uint32_t info, uint32_t magic)
     return mb2_parse(&bi, p, EARLY_MAPPED_LIMIT);
 }
 
-/* Apply `console=` before anything is printed, so every line goes there. */
-static int early_console(char *err, size_t errlen)
-{
-    char val[64];
-    if (!cmdline_find(bi.cmdline, "console", val, sizeof(val)))
-        return 0;
-    return console_option_parse(val, err, errlen);
-}
-
 static void print_memmap(void)
 {
     char buf[HZ_RECORD_MAX];
@@ -155,9 +146,8 @@ static void selftest(int kind)
 
 void kmain(uint32_t proto, uint32_t info, uint32_t magic)
 {
-    char err[CMDLINE_ERR_LEN];
     int boot_ok = parse_boot_info(proto, info, magic); /* before any output */
-    int console_ok = early_console(err, sizeof(err));  /* before console_init */
+    console_early(bi.cmdline, &bi.map);                /* console=, checked against the map */
     console_init();                                    /* COM1 or console= */
     cpu_init();                                        /* CPUID table: before anything asks */
     gdt_init_cpu(0, 0);                                /* TSS with IST stacks, before the IDT */
@@ -178,8 +168,13 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     tsc_calibrate(&clocks);  /* after ACPI: PM timer and HPET as references */
     ownership_snapshot(&bi); /* before anything could write what we don't own */
 
-    if (console_ok < 0) /* options_parse() reports it as a config error */
-        kprintf("hugezero: console= not applied: %s\n", err);
+    if (console_refused()) /* options_parse() reports it as a config error */
+        kprintf("hugezero: console= not applied: %s\n", console_refused());
+    if (bi.cmdline_too_long) { /* the loader's line was dropped: nothing of it applies */
+        options_config_error("cmdline", "", "the command line is longer than 1023 bytes",
+                             "at most 1023 bytes");
+        hz_exit(HZ_CONFIG);
+    }
     if (options_parse(bi.cmdline) < 0) /* bad option: stop with "config" */
         hz_exit(HZ_CONFIG);
     if (opt_help) {

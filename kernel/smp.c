@@ -55,7 +55,8 @@ static const char *const apic_choices[] = {"auto", "x2apic", 0};
 HZ_OPTION(opt_apic_def, .name = "apic", .kind = OPT_ENUM, .dest = &opt_apic,
           .choices = apic_choices, .accepted = "auto|x2apic",
           .help = "x2apic: x2APIC mode even when every APIC ID fits xAPIC (default auto)");
-HZ_OPTION(opt_nosmp_def, .name = "nosmp", .kind = OPT_FLAG, .dest = &opt_nosmp, .accepted = "nosmp",
+HZ_OPTION(opt_nosmp_def, .name = "nosmp", .kind = OPT_FLAG, .dest = &opt_nosmp,
+          .accepted = "nosmp (not with smp=)", .conflicts = "smp",
           .help = "run on the boot CPU only: start no AP (as smp=1)");
 
 static struct smp_start_log start_log; /* what became of each MADT entry */
@@ -325,9 +326,6 @@ void smp_init(const struct bootinfo *bi)
                          : opt_max_cpus ? SMP_LIMIT_OPTION
                                         : SMP_LIMIT_CAP;
     start_log.batch = (unsigned)opt_batch;
-    if (opt_nosmp && opt_max_cpus)
-        kprintf("smp: both nosmp and smp=%llu given: nosmp wins\n",
-                (unsigned long long)opt_max_cpus);
     if (opt_apic == 1 && !cpu_has(X86_FEATURE_X2APIC))
         x2apic_missing();
     if (!ai->ok || !m->present) {

@@ -11,22 +11,20 @@
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /* Copy the next word into w; returns the position after it, or NULL at end.
- * *toolong is set when the word does not fit. */
-static const char *next_word(const char *p, char *w, int *toolong)
+ * *len is the word's full length in bytes; a word of WORD_MAX bytes or more
+ * is cut to WORD_MAX - 1. */
+static const char *next_word(const char *p, char *w, size_t *len)
 {
     while (*p && is_space(*p))
         p++;
     if (!*p)
         return 0;
     size_t n = 0;
-    *toolong = 0;
-    for (; *p && !is_space(*p); p++) {
+    for (; *p && !is_space(*p); p++, n++)
         if (n + 1 < WORD_MAX)
-            w[n++] = *p;
-        else
-            *toolong = 1;
-    }
-    w[n] = 0;
+            w[n] = *p;
+    w[n < WORD_MAX ? n : WORD_MAX - 1] = 0;
+    *len = n;
     return p;
 }
 
@@ -121,11 +119,18 @@ int cmdline_parse_size_list(const char *s, uint64_t *out, size_t max)
     }
 }
 
+/* Copy src into dst (cap >= 4 bytes); a cut copy ends in "...". */
+static void copy_cut(char *dst, size_t cap, const char *src)
+{
+    if ((size_t)hz_snprintf(dst, cap, "%s", src) >= cap)
+        memcpy(dst + cap - 4, "...", 4);
+}
+
 static void set_err(struct cmdline_error *err, const char *opt, const char *val,
                     const char *accepted, const char *reason)
 {
-    hz_snprintf(err->option, sizeof(err->option), "%s", opt);
-    hz_snprintf(err->value, sizeof(err->value), "%s", val ? val : "");
+    copy_cut(err->option, sizeof(err->option), opt);
+    copy_cut(err->value, sizeof(err->value), val ? val : "");
     hz_snprintf(err->reason, sizeof(err->reason), "%s", reason);
     err->accepted = accepted;
 }
@@ -182,21 +187,44 @@ static int apply(const struct option *o, const char *val, int bare, char *why, s
     return 0;
 }
 
+static size_t find_option(const struct option *opts, size_t n, const char *name)
+{
+    size_t i = 0;
+    while (i < n && strcmp(opts[i].name, name) != 0)
+        i++;
+    return i;
+}
+
+/* An error for the first option given together with the one it conflicts
+ * with; 0 when there is none. */
+static int check_conflicts(const struct option *opts, size_t n, const bool *seen,
+                           struct cmdline_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = opts[i].conflicts ? find_option(opts, n, opts[i].conflicts) : n;
+        if (seen[i] && j < n && seen[j]) {
+            char why[CMDLINE_ERR_LEN];
+            hz_snprintf(why, sizeof(why), "conflicts with %s=; give only one of them",
+                        opts[j].name);
+            set_err(err, opts[i].name, "", opts[i].accepted, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int cmdline_parse(const char *cmdline, const struct option *opts, size_t n,
                   struct cmdline_error *err)
 {
     bool seen[OPTIONS_MAX] = {0};
     char w[WORD_MAX];
-    int toolong, first = 1;
+    size_t len;
+    int first = 1;
     if (n > OPTIONS_MAX) {
         set_err(err, "", "", 0, "internal: too many options");
         return -1;
     }
-    for (const char *p = cmdline; p && (p = next_word(p, w, &toolong)); first = 0) {
-        if (toolong) {
-            set_err(err, w, "", 0, "word longer than 255 bytes");
-            return -1;
-        }
+    for (const char *p = cmdline; p && (p = next_word(p, w, &len)); first = 0) {
         /* Some loaders pass the image path first ("/boot/hugezero.elf"). */
         if (first && (w[0] == '/' || w[0] == '('))
             continue;
@@ -204,9 +232,14 @@ int cmdline_parse(const char *cmdline, const struct option *opts, size_t n,
         const char *val = eq ? eq + 1 : "";
         if (eq)
             *eq = 0;
-        size_t i = 0;
-        while (i < n && strcmp(opts[i].name, w) != 0)
-            i++;
+        size_t i = find_option(opts, n, w);
+        if (len >= WORD_MAX) {
+            char why[CMDLINE_ERR_LEN];
+            hz_snprintf(why, sizeof(why), "too long: the word is %zu bytes, at most %d", len,
+                        WORD_MAX - 1);
+            set_err(err, w, val, i < n ? opts[i].accepted : 0, why);
+            return -1;
+        }
         if (i == n) {
             set_err(err, w, val, 0, "unknown option");
             return -1;
@@ -222,17 +255,18 @@ int cmdline_parse(const char *cmdline, const struct option *opts, size_t n,
             return -1;
         }
     }
-    return 0;
+    return check_conflicts(opts, n, seen, err);
 }
 
 int cmdline_find(const char *cmdline, const char *key, char *val, size_t cap)
 {
     char w[WORD_MAX];
-    int toolong;
-    size_t k = strlen(key);
-    for (const char *p = cmdline; (p = next_word(p, w, &toolong));) {
-        if (!toolong && strncmp(w, key, k) == 0 && w[k] == '=') {
-            hz_snprintf(val, cap, "%s", w + k + 1);
+    size_t len, k = strlen(key);
+    for (const char *p = cmdline; (p = next_word(p, w, &len));) {
+        if (strncmp(w, key, k) == 0 && w[k] == '=') {
+            if (len >= WORD_MAX || len - k - 1 >= cap)
+                return -1;
+            memcpy(val, w + k + 1, len - k);
             return 1;
         }
     }

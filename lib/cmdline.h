@@ -38,6 +38,9 @@ struct option {
     /* OPT_CUSTOM: parse value (never NULL; "" for a bare key). Return 0, or
      * -1 after writing a short reason into err (errlen bytes). */
     int (*parse)(const struct option *o, const char *value, char *err, size_t errlen);
+    /* Name of an option that must not be given together with this one
+     * (e.g. nosmp and smp=), or NULL. */
+    const char *conflicts;
 };
 
 /* Declare an option in the hz_options section (kernel and host builds). */
@@ -46,8 +49,8 @@ struct option {
         __attribute__((used, section("hz_options"), aligned(8))) = {__VA_ARGS__}
 
 struct cmdline_error {
-    char option[48]; /* the key, or the word if it has no '=' */
-    char value[64];  /* the value given, "" for a bare word */
+    char option[48]; /* the key, or the word if it has no '='; "..." ends a cut one */
+    char value[64];  /* the value given, "" for a bare word; "..." ends a cut one */
     char reason[CMDLINE_ERR_LEN];
     const char *accepted; /* accepted form of the option, or NULL if unknown */
 };
@@ -55,8 +58,10 @@ struct cmdline_error {
 /*
  * Parse `cmdline` against opts[0..n). Values are stored into each option's
  * dest as they are checked; on error parsing stops at the first bad word and
- * *err says which and why. An option given twice is an error. Words longer
- * than 255 bytes are errors. Returns 0 on success, -1 on error.
+ * *err says which and why. An option given twice is an error, and so is one
+ * given together with its `conflicts` option. A word longer than 255 bytes
+ * is an error naming its key (and the option's accepted form when the key
+ * is known) with the reason "too long". Returns 0 on success, -1 on error.
  */
 int cmdline_parse(const char *cmdline, const struct option *opts, size_t n,
                   struct cmdline_error *err);
@@ -76,9 +81,11 @@ int cmdline_parse_size(const char *s, uint64_t *out);
 int cmdline_parse_size_list(const char *s, uint64_t *out, size_t max);
 
 /*
- * Find the value of `key=value` in cmdline without checking anything else
- * (used to apply `console=` before the full parse, so that errors go to the
- * chosen console). Copies at most cap-1 bytes. Returns 1 found, 0 absent.
+ * Find the value of the first `key=value` word in cmdline without checking
+ * anything else (used to apply `console=` before the full parse, so that
+ * errors go to the chosen console). Returns 1 with the value in val, 0 when
+ * absent, or -1 when the value does not fit in cap - 1 bytes or the word is
+ * longer than 255 bytes (val untouched: a cut value is never returned).
  */
 int cmdline_find(const char *cmdline, const char *key, char *val, size_t cap);
 

@@ -48,12 +48,10 @@ static size_t exclusions(const struct bootinfo *bi, struct frame_excl *x)
     x[n++] = (struct frame_excl){0, 0x100000, "first MiB"};
     x[n++] =
         (struct frame_excl){(uintptr_t)__kernel_start, (uintptr_t)__kernel_end, "kernel image"};
-    if (bi->info_end > bi->info_start)
-        x[n++] = (struct frame_excl){bi->info_start, bi->info_end, "boot information"};
-    for (size_t i = 0; i < bi->nmodules && n < FRAMES_MAX_EXCL - 1; i++)
-        x[n++] = (struct frame_excl){bi->modules[i].start, bi->modules[i].end, "boot module"};
-    if (bi->rsdp_paddr)
-        x[n++] = (struct frame_excl){bi->rsdp_paddr, bi->rsdp_paddr + 36, "ACPI RSDP"};
+    size_t dropped = bootinfo_exclusions(bi, x, &n, FRAMES_MAX_EXCL);
+    if (dropped)
+        kprintf("mm: %zu boot-information range(s) not excluded: more than %d exclusions\n",
+                dropped, FRAMES_MAX_EXCL);
     return n;
 }
 

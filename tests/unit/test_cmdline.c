@@ -19,7 +19,7 @@
 
 static uint64_t v_threads, v_addr, v_size, v_sizes[4];
 static int v_mode, v_nsizes;
-static bool v_smp, v_nosmp;
+static bool v_smp, v_nosmp, v_single;
 
 static const char *const modes[] = {"stosb", "avx512", "nt", NULL};
 
@@ -56,6 +56,11 @@ static const struct option opts[] = {
     {.name = "smp", .kind = OPT_BOOL, .dest = &v_smp, .accepted = "on|off"},
     {.name = "nosmp", .kind = OPT_FLAG, .dest = &v_nosmp, .accepted = "(flag)"},
     {.name = "sizes", .kind = OPT_CUSTOM, .accepted = "size,size,...", .parse = parse_sizes},
+    {.name = "single",
+     .kind = OPT_FLAG,
+     .dest = &v_single,
+     .accepted = "single (not with threads=)",
+     .conflicts = "threads"},
 };
 
 static void reset(void)
@@ -65,6 +70,7 @@ static void reset(void)
     v_nsizes = -1;
     v_smp = false;
     v_nosmp = false;
+    v_single = false;
     memset(v_sizes, 0, sizeof(v_sizes));
 }
 
@@ -172,6 +178,15 @@ static void test_errors(void **state)
     expect_err("=5", "", "5", "unknown option", NULL);
     expect_err("threads=2 threads=3", "threads", "3", "given more than once", "1..64");
     expect_err("nosmp nosmp", "nosmp", "", "given more than once", "(flag)");
+    /* Conflicting options, in either order, after every word was checked. */
+    expect_err("single threads=4", "single", "", "conflicts with threads=; give only one of them",
+               "single (not with threads=)");
+    expect_err("threads=4 size=4K single", "single", "",
+               "conflicts with threads=; give only one of them", "single (not with threads=)");
+    assert_int_equal(v_size, 4096);
+    expect_err("single threads=4 bogus", "bogus", "", "unknown option", NULL);
+    expect_ok("single size=4K");
+    assert_true(v_single);
     expect_err("threads", "threads", "", "needs a value", "1..64");
     expect_err("threads=", "threads", "", "needs a value", "1..64");
     expect_err("size", "size", "", "needs a value", "4K..1G");
@@ -192,7 +207,8 @@ static void test_errors(void **state)
     assert_int_equal(v_size, 4096);
     assert_int_equal(v_threads, 777);
 
-    /* Long names and values are cut to the error fields (47 / 63 chars). */
+    /* Long names and values are cut to the error fields (47 / 63 chars),
+     * and the cut is marked with "...". */
     char line[200];
     memset(line, 'k', 60);
     line[60] = '=';
@@ -201,9 +217,11 @@ static void test_errors(void **state)
     struct cmdline_error e;
     assert_int_equal(parse(line, &e), -1);
     assert_int_equal(strlen(e.option), sizeof(e.option) - 1);
-    assert_int_equal(strspn(e.option, "k"), sizeof(e.option) - 1);
+    assert_int_equal(strspn(e.option, "k"), sizeof(e.option) - 4);
+    assert_string_equal(e.option + sizeof(e.option) - 4, "...");
     assert_int_equal(strlen(e.value), sizeof(e.value) - 1);
-    assert_int_equal(strspn(e.value, "v"), sizeof(e.value) - 1);
+    assert_int_equal(strspn(e.value, "v"), sizeof(e.value) - 4);
+    assert_string_equal(e.value + sizeof(e.value) - 4, "...");
     assert_string_equal(e.reason, "unknown option");
 
     /* More options than the parser tracks is reported, not overrun. */
@@ -226,12 +244,27 @@ static void test_words_and_separators(void **state)
     strcpy(line + 255, "9");
     assert_int_equal(strlen(line), 256);
     struct cmdline_error e;
+    /* A known option: named, with its accepted form and "too long". */
     assert_int_equal(parse(line, &e), -1);
-    assert_string_equal(e.reason, "word longer than 255 bytes");
-    assert_int_equal(strlen(e.option), 47);
-    assert_memory_equal(e.option, line, 47);
-    assert_string_equal(e.value, "");
+    assert_string_equal(e.reason, "too long: the word is 256 bytes, at most 255");
+    assert_string_equal(e.option, "threads");
+    assert_int_equal(strlen(e.value), sizeof(e.value) - 1);
+    assert_string_equal(e.value + sizeof(e.value) - 4, "...");
+    assert_string_equal(e.accepted, "1..64");
+    /* An unknown one: named too, without an accepted form. */
+    memcpy(line, "bogus=0", 7);
+    assert_int_equal(parse(line, &e), -1);
+    assert_string_equal(e.reason, "too long: the word is 256 bytes, at most 255");
+    assert_string_equal(e.option, "bogus");
     assert_null(e.accepted);
+    /* Far longer than the word buffer: the length is still exact. */
+    char big[1024];
+    memset(big, 'x', sizeof(big) - 1);
+    big[sizeof(big) - 1] = 0;
+    memcpy(big, "mode=", 5);
+    assert_int_equal(parse(big, &e), -1);
+    assert_string_equal(e.reason, "too long: the word is 1023 bytes, at most 255");
+    assert_string_equal(e.option, "mode");
 
     expect_ok("/boot/hugezero.elf threads=3");
     assert_int_equal(v_threads, 3);
@@ -346,8 +379,13 @@ static void test_find(void **state)
     assert_string_equal(v, "a");
     assert_int_equal(cmdline_find("console=", "console", v, sizeof(v)), 1);
     assert_string_equal(v, "");
-    assert_int_equal(cmdline_find("console=0123456789abcdefgh", "console", v, 5), 1);
+    /* A value that does not fit is an error, never a silently cut value. */
+    memset(v, 'Z', sizeof(v));
+    assert_int_equal(cmdline_find("console=0123456789abcdefgh", "console", v, 5), -1);
+    assert_int_equal(v[0], 'Z');
+    assert_int_equal(cmdline_find("console=0123", "console", v, 5), 1);
     assert_string_equal(v, "0123");
+    assert_int_equal(cmdline_find("console=01234", "console", v, 5), -1);
 
     memset(v, 'Z', sizeof(v));
     assert_int_equal(cmdline_find("consoles=x", "console", v, sizeof(v)), 0);
@@ -358,12 +396,15 @@ static void test_find(void **state)
     assert_int_equal(cmdline_find("   ", "console", v, sizeof(v)), 0);
     assert_int_equal(v[0], 'Z'); /* untouched when absent */
 
-    /* A word longer than 255 bytes is never a match. */
-    char line[300];
+    /* A word longer than 255 bytes is an error, even with room for it. */
+    char line[300], big[300];
     strcpy(line, "console=");
     memset(line + 8, 'x', 260);
     line[268] = 0;
-    assert_int_equal(cmdline_find(line, "console", v, sizeof(v)), 0);
+    assert_int_equal(cmdline_find(line, "console", big, sizeof(big)), -1);
+    /* The first console= counts: a bad one is not skipped for a later one. */
+    strcat(line, " console=ttyS0");
+    assert_int_equal(cmdline_find(line, "console", big, sizeof(big)), -1);
 }
 
 int main(void)

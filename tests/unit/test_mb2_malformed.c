@@ -133,6 +133,26 @@ static void test_strings(void **state)
     expect_diags(3, "mb2 tag 1 (cmdline): no NUL in 13 bytes, ignored",
                  "mb2 tag 2 (loader name): 99 bytes, longer than 63, ignored",
                  "mb2: no usable memory map tag (6 or 17)");
+    assert_false(bi.cmdline_too_long); /* unterminated: malformed, not too long */
+
+    /* a command line over 1023 bytes is dropped and flagged (a config error) */
+    static char longline[BOOT_CMDLINE_MAX + 1];
+    memset(longline, 'x', BOOT_CMDLINE_MAX);
+    mbi_begin();
+    tag_str(1, longline);
+    mbi_end();
+    assert_int_equal(parse(), 0);
+    assert_string_equal(bi.cmdline, "");
+    assert_true(bi.cmdline_too_long);
+    expect_diags(2, "mb2 tag 1 (cmdline): 1024 bytes, longer than 1023, ignored",
+                 "mb2: no usable memory map tag (6 or 17)");
+    longline[BOOT_CMDLINE_MAX - 1] = 0;
+    mbi_begin();
+    tag_str(1, longline);
+    mbi_end();
+    assert_int_equal(parse(), 0);
+    assert_int_equal(strlen(bi.cmdline), BOOT_CMDLINE_MAX - 1);
+    assert_false(bi.cmdline_too_long);
 
     /* some loaders put the image path first: kept verbatim; a duplicate is ignored */
     mbi_begin();

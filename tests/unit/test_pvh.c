@@ -183,25 +183,60 @@ static void test_bad_pointers(void **state)
     assert_int_equal(bi.ndiag, 0);
 }
 
+/* The exclusions handed to the frame allocator: every one has end >= base,
+ * even for a rsdp_paddr near 2^64 (found by fuzz/fuzz_pvh.c: base + 36
+ * wrapped and mm_init failed with "invalid argument"). */
+static void test_exclusions(void **state)
+{
+    setup();
+    si->rsdp_paddr = 0xfffffffffffffff0ull;
+    assert_int_equal(pvh_parse(&bi, si, NOLIMIT), 0);
+    assert_int_equal(bi.rsdp_paddr, 0xfffffffffffffff0ull); /* acpi_rsdp_locate rejects it */
+    struct frame_excl x[4];
+    size_t n = 0;
+    assert_int_equal(bootinfo_exclusions(&bi, x, &n, 4), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(x[0].base, PADDR(si));
+    assert_int_equal(x[0].end, PADDR(si) + 56);
+    assert_string_equal(x[0].reason, "boot information");
+    assert_int_equal(x[1].base, 0xfffffffffffffff0ull);
+    assert_int_equal(x[1].end, UINT64_MAX);
+    assert_string_equal(x[1].reason, "ACPI RSDP");
+
+    si->rsdp_paddr = 0xe0000;
+    assert_int_equal(pvh_parse(&bi, si, NOLIMIT), 0);
+    n = 0;
+    assert_int_equal(bootinfo_exclusions(&bi, x, &n, 4), 0);
+    assert_int_equal(x[1].base, 0xe0000);
+    assert_int_equal(x[1].end, 0xe0024);
+    /* no room: the count of what did not fit */
+    n = 3;
+    assert_int_equal(bootinfo_exclusions(&bi, x, &n, 4), 1);
+    assert_int_equal(n, 4);
+}
+
 static void test_cmdline(void **state)
 {
     setup();
-    memset(cmdline, 'a', BOOT_CMDLINE_MAX); /* no NUL in the first 1024 bytes */
+    memset(cmdline, 'a', BOOT_CMDLINE_MAX); /* 1024 characters: one too many */
     cmdline[BOOT_CMDLINE_MAX] = 0;
     assert_int_equal(pvh_parse(&bi, si, NOLIMIT), 0);
     assert_string_equal(bi.cmdline, "");
+    assert_true(bi.cmdline_too_long);
     assert_int_equal(bi.ndiag, 1);
-    assert_string_equal(bi.diag[0], "pvh cmdline: no NUL in 1024 bytes, ignored");
+    assert_string_equal(bi.diag[0], "pvh cmdline: 1024 bytes, longer than 1023, ignored");
 
     cmdline[BOOT_CMDLINE_MAX - 1] = 0; /* 1023 characters: the longest that fits */
     assert_int_equal(pvh_parse(&bi, si, NOLIMIT), 0);
     assert_int_equal(strlen(bi.cmdline), BOOT_CMDLINE_MAX - 1);
+    assert_false(bi.cmdline_too_long);
     assert_int_equal(bi.ndiag, 0);
 
     /* the limit cuts the search short: nothing past it is read */
     assert_int_equal(pvh_parse(&bi, si, PADDR(cmdline) + 10), 0);
     assert_string_equal(bi.cmdline, "");
     assert_string_equal(bi.diag[0], "pvh cmdline: no NUL in 10 bytes, ignored");
+    assert_false(bi.cmdline_too_long); /* unterminated is malformed, not too long */
 }
 
 static void test_limits_on_counts(void **state)
@@ -299,17 +334,23 @@ static void test_bootinfo_helpers(void **state)
     char dst[4];
     assert_int_equal(boot_copy_str(&bi, "t", dst, sizeof(dst), "abc\0zzz", 7), 0);
     assert_string_equal(dst, "abc");
-    assert_int_equal(boot_copy_str(&bi, "t", dst, sizeof(dst), "abcd", 5), -1);
+    assert_int_equal(boot_copy_str(&bi, "t", dst, sizeof(dst), "abcd", 5), -2);
     assert_string_equal(dst, "");
+    assert_int_equal(boot_copy_str(&bi, "t", dst, sizeof(dst), "abcd", 4), -1);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_qemu_good),        cmocka_unit_test(test_bad_header),
-        cmocka_unit_test(test_version0),         cmocka_unit_test(test_bad_pointers),
-        cmocka_unit_test(test_cmdline),          cmocka_unit_test(test_limits_on_counts),
-        cmocka_unit_test(test_overflows),        cmocka_unit_test(test_rsdp),
+        cmocka_unit_test(test_qemu_good),
+        cmocka_unit_test(test_bad_header),
+        cmocka_unit_test(test_version0),
+        cmocka_unit_test(test_bad_pointers),
+        cmocka_unit_test(test_cmdline),
+        cmocka_unit_test(test_exclusions),
+        cmocka_unit_test(test_limits_on_counts),
+        cmocka_unit_test(test_overflows),
+        cmocka_unit_test(test_rsdp),
         cmocka_unit_test(test_bootinfo_helpers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,7 +52,7 @@ KERNEL_C :=
 KERNEL_ASM :=
 HOST_TESTS :=
 include boot/rules.mk arch/rules.mk lib/rules.mk mm/rules.mk kernel/rules.mk bench/rules.mk \
-	prezero/rules.mk tools/rules.mk
+	prezero/rules.mk tools/rules.mk fuzz/rules.mk
 # Last: the generic host-test rules need every HOST_TESTS entry above.
 include tests/rules.mk
 
@@ -104,7 +104,7 @@ run:
 
 test:
 	@tools/deps.sh --test
-	@$(MAKE) --no-print-directory format-check all pxe host-tests linux-bench
+	@$(MAKE) --no-print-directory format-check all pxe host-tests linux-bench fuzz-build
 	tests/run-all
 
 test-unit: host-tests

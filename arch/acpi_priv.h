@@ -46,8 +46,16 @@ static inline struct acpi_gas acpi_rd_gas(const uint8_t *p, size_t off)
     return g;
 }
 
-/* Identity map: a physical address is the pointer. */
-static inline const uint8_t *acpi_ptr(uint64_t addr) { return (const uint8_t *)(uintptr_t)addr; }
+/* Identity map: a physical address is the pointer. The fuzz build puts
+ * physical memory in a host window at HZ_PHYS_OFFSET (fuzz/fuzz_arena.h),
+ * so that every address below its limit is readable, as in the kernel. */
+#ifndef HZ_PHYS_OFFSET
+#define HZ_PHYS_OFFSET 0
+#endif
+static inline const uint8_t *acpi_ptr(uint64_t addr)
+{
+    return (const uint8_t *)(uintptr_t)(addr + HZ_PHYS_OFFSET);
+}
 
 /*
  * Next entry of an interrupt-controller style list (MADT §5.2.12, SRAT

@@ -4,7 +4,8 @@
 #
 #   tools/deps.sh          check; install what is missing (apt-get, sudo if not root)
 #   tools/deps.sh --check  check only; exit 1 if anything is missing
-#   tools/deps.sh --test   also the packages only `make test` needs (LAVA)
+#   tools/deps.sh --test   also the packages only `make test` needs (LAVA, fuzzing)
+#   tools/deps.sh --fuzz   also what `make fuzz` needs (clang and its runtimes)
 #
 # Prints one line when everything is present ("deps: all present") and says
 # exactly what it installs ("deps: installing: ..."). On a system without
@@ -28,21 +29,32 @@ OPTIONAL_CMDS="gnuplot"
 # hosts) the LAVA tests are skipped, saying why.
 TEST_PACKAGES="lava-dispatcher tftpd-hpa"
 TEST_CMDS="lava-run in.tftpd"
+# The fuzz harnesses (fuzz/: `make fuzz` passes --fuzz, --test implies it):
+# clang, and libclang-rt-14-dev for the libFuzzer, ASan and UBSan runtimes.
+FUZZ_PACKAGES="clang libclang-rt-14-dev"
+FUZZ_CMDS="clang"
 
-check_only=0
+check_only=0 fuzz=0
 for arg in "$@"; do
     case "$arg" in
     --check) check_only=1 ;;
     --test)
         PACKAGES="$PACKAGES $TEST_PACKAGES"
         OPTIONAL_CMDS="$OPTIONAL_CMDS $TEST_CMDS"
+        fuzz=1
         ;;
+    --fuzz) fuzz=1 ;;
     *)
-        echo "usage: tools/deps.sh [--check] [--test]" >&2
+        echo "usage: tools/deps.sh [--check] [--test] [--fuzz]" >&2
         exit 2
         ;;
     esac
 done
+
+if [ "$fuzz" = 1 ]; then
+    PACKAGES="$PACKAGES $FUZZ_PACKAGES"
+    REQUIRED_CMDS="$REQUIRED_CMDS $FUZZ_CMDS"
+fi
 
 missing_cmds() {
     out=""

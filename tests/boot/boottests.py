@@ -44,7 +44,11 @@ class Case:
         self.qemu_args = shlex.split(sec.get("qemu_args", ""))
         self.modules = [os.path.join(ROOT, m) for m in sec.get("modules", "").split()]
         self.prealloc = sec.getboolean("prealloc")
-        self.args = " ".join(sec["args"].split())
+        # \xNN in args is that byte (a control byte in a command line).
+        self.args = re.sub(r"\\x([0-9a-fA-F]{2})", lambda m: chr(int(m.group(1), 16)),
+                           " ".join(sec["args"].split()))
+        # header.cmdline: args, unless the case expects the kernel to drop them
+        self.cmdline = sec.get("cmdline", fallback=self.args)
         self.timeout = float(sec["timeout"])
         self.status = int(sec["status"])
         self.records = [shlex.split(l) for l in sec["records"].splitlines() if l.strip()]
@@ -182,8 +186,8 @@ def check_frame(case, out):
                 errs.append("header.%s missing or not %s" % (k, t.__name__))
         if h.get("boot") != BOOT_HEADER[case.boot]:
             errs.append("header.boot %r, expected %r" % (h.get("boot"), BOOT_HEADER[case.boot]))
-        if h.get("cmdline") != case.args:
-            errs.append("header.cmdline %r, expected %r" % (h.get("cmdline"), case.args))
+        if h.get("cmdline") != case.cmdline:
+            errs.append("header.cmdline %r, expected %r" % (h.get("cmdline"), case.cmdline))
         if _is(h.get("tcg"), bool) and h["tcg"] != (out.accel == "tcg"):
             errs.append("header.tcg %s under accel %s" % (h["tcg"], out.accel))
         if not (_is(h.get("mem"), dict) and _is(h["mem"].get("usable_bytes"), int)

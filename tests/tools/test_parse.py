@@ -103,6 +103,27 @@ class Malformed(unittest.TestCase):
         # "@hz" without the space is not a record prefix: three bad records.
         self.assertEqual([d.line for d in diags], [5, 6, 7])
 
+    def test_deep_nesting_and_huge_integers_are_diagnostics(self):
+        good = b'@hz {"t":"pass","v":1,"name":"a"}\n'
+        deep = b'@hz {"t":"x","v":1,"a":' + b"[" * 1000 + b"]" * 1000 + b"}\n"
+        digits = b'@hz {"t":"x","v":1,"n":' + b"9" * 4301 + b"}\n"
+        recs, diags = rec.extract(good + deep + digits + good, "deep")
+        self.assertEqual([r["t"] for r in recs], ["pass", "pass"])
+        self.assertEqual([str(d) for d in diags][0],
+                         "deep:2: malformed record: nested deeper than the JSON parser allows")
+        self.assertTrue(str(diags[1]).startswith(
+            "deep:3: malformed record: unreadable value: Exceeds the limit (4300 digits)"))
+        self.assertEqual(len(diags), 2)
+
+    def test_diagnostics_are_capped_and_counted(self):
+        recs, diags = rec.extract(b"@hz \n" * 5000 + b"@hz " * 5000, "flood")
+        self.assertEqual(recs, [])
+        self.assertEqual(len(diags), rec.MAX_DIAGS + 1)
+        self.assertEqual([d.line for d in diags[:3]], [1, 2, 3])
+        self.assertEqual(str(diags[-1]),
+                         "flood:5001: malformed record: %d more not listed (the first %d are)"
+                         % (10000 - rec.MAX_DIAGS, rec.MAX_DIAGS))
+
 
 class ParseCommand(unittest.TestCase):
     def hz(self, *args):
@@ -118,6 +139,17 @@ class ParseCommand(unittest.TestCase):
         err = p.stderr.decode()
         self.assertIn("malformed.log:7: malformed record: no JSON object after '@hz '", err)
         self.assertIn("hz: 5 records in 1 run(s)", err)
+
+    def test_a_flood_of_bad_records_gives_a_bounded_report(self):
+        with tempfile.NamedTemporaryFile(suffix=".log") as f:
+            f.write(b'@hz {"t":"x","v":1,"a":' + b"[" * 5000 + b"\n" + b"@hz " * 200000)
+            f.flush()
+            p = self.hz("parse", f.name)
+        self.assertEqual(p.returncode, 1)  # no records
+        err = p.stderr.decode().splitlines()
+        self.assertNotIn("Traceback", p.stderr.decode())
+        self.assertLessEqual(len(err), rec.MAX_DIAGS + 3)
+        self.assertIn("more not listed", err[rec.MAX_DIAGS])
 
     def test_no_records_exits_1(self):
         with tempfile.NamedTemporaryFile(suffix=".log") as f:

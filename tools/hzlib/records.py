@@ -18,6 +18,7 @@ PREFIX = "@hz "          # every record line starts with this (docs/results.md)
 MARK = PREFIX + "{"
 MAX_RECORD = 4096        # bytes per record line, as the kernel writes them
 MAX_JOIN_LINES = 3       # continuation lines tried for a split record
+MAX_DIAGS = 100          # diagnostics listed per capture; the rest are counted
 
 # ESC sequences: OSC (ESC ] ... BEL or ESC \, or to the end of the line), CSI
 # (ESC [ params intermediates final), and the short ESC forms (ESC ( B, ESC 7).
@@ -42,6 +43,33 @@ class Diagnostic:
 
 class RecordError(ValueError):
     pass
+
+
+class Diagnostics:
+    """The diagnostics of one capture: the first MAX_DIAGS are kept, the
+    rest only counted, so that a capture of pure garbage (10 MB of bare
+    "@hz ") gives a bounded report."""
+
+    def __init__(self, source):
+        self.source = source
+        self.kept = []
+        self.dropped = 0
+        self.last_line = 0
+
+    def add(self, line, reason):
+        if len(self.kept) < MAX_DIAGS:
+            self.kept.append(Diagnostic(self.source, line, reason))
+        else:
+            self.dropped += 1
+            self.last_line = line
+
+    def result(self):
+        """The kept diagnostics, then one that counts the others."""
+        if not self.dropped:
+            return list(self.kept)
+        return self.kept + [Diagnostic(self.source, self.last_line,
+                                       "%d more not listed (the first %d are)"
+                                       % (self.dropped, MAX_DIAGS))]
 
 
 def clean_line(line):
@@ -79,6 +107,10 @@ def parse_record(text):
         raise
     except json.JSONDecodeError as e:
         raise RecordError("%s (column %d)" % (e.msg, e.pos + 1)) from None
+    except RecursionError:
+        raise RecordError("nested deeper than the JSON parser allows") from None
+    except ValueError as e:  # e.g. an integer past Python's 4300-digit limit
+        raise RecordError("unreadable value: %s" % e) from None
     if not isinstance(obj, dict):
         raise RecordError("not a JSON object")
     t = obj.get("t")
@@ -135,14 +167,15 @@ def extract(data, source="<log>"):
     """All records in a capture, in order.
 
     data: bytes or str. source: name used in diagnostics. Returns
-    (records, diagnostics). Each record dict gets a `run` member.
+    (records, diagnostics): at most MAX_DIAGS diagnostics, then one counting
+    the rest. Each record dict gets a `run` member.
     """
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
     lines = [clean_line(l) for l in data.split("\n")]
     if lines and lines[-1] == "":
         lines.pop()
-    records, diags = [], []
+    records, diags = [], Diagnostics(source)
     run, run_has_records = 0, False
 
     def add(rec):
@@ -158,6 +191,9 @@ def extract(data, source="<log>"):
         segs = lines[i].split(PREFIX)[1:]
         for n, seg in enumerate(segs):
             text = seg
+            if not text.startswith("{"):  # no join can make this an object
+                diags.add(i + 1, "no JSON object after %r" % PREFIX)
+                continue
             try:
                 add(parse_record(text))
                 continue
@@ -168,11 +204,11 @@ def extract(data, source="<log>"):
                 add(joined[0])
                 i = joined[1]
             elif n == len(segs) - 1 and i == len(lines) - 1:
-                diags.append(Diagnostic(source, i + 1, "truncated at end of log (%s)" % err))
+                diags.add(i + 1, "truncated at end of log (%s)" % err)
             else:
-                diags.append(Diagnostic(source, i + 1, str(err)))
+                diags.add(i + 1, str(err))
         i += 1
-    return records, diags
+    return records, diags.result()
 
 
 def runs(records):

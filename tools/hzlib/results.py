@@ -52,8 +52,9 @@ def _assign_runs(records):
 
 
 def read_jsonl(path):
-    """Records from a JSON-lines file. Bad lines become Diagnostics."""
-    out, diags = [], []
+    """Records from a JSON-lines file. Bad lines become Diagnostics (at most
+    records.MAX_DIAGS, then a count)."""
+    out, diags = [], rec.Diagnostics(path)
     with open(path, "rb") as f:
         for n, raw in enumerate(f, 1):
             line = raw.decode("utf-8", errors="replace").strip()
@@ -62,8 +63,8 @@ def read_jsonl(path):
             try:
                 out.append(rec.parse_record(line))
             except rec.RecordError as e:
-                diags.append(rec.Diagnostic(path, n, str(e)))
-    return _assign_runs(out), diags
+                diags.add(n, str(e))
+    return _assign_runs(out), diags.result()
 
 
 def _looks_like_jsonl(path):

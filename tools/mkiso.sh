@@ -5,7 +5,12 @@
 # copies boot modules to /boot/modules/ for the grub.cfg's module2 lines.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 OUT.iso GRUB.CFG" >&2; exit 2; }
-out=$1 cfg=$2 elf=${ELF:-build/hugezero.elf}
+# OUT and GRUB.CFG are relative to the caller's directory; the default
+# kernel is the tree's, wherever the script is run from.
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$1 cfg=$2 elf=${ELF:-$root/build/hugezero.elf}
+[ -f "$elf" ] || { echo "mkiso: kernel $elf not found (run make, or set ELF=)" >&2; exit 1; }
+[ -f "$cfg" ] || { echo "mkiso: menu $cfg not found" >&2; exit 1; }
 for t in grub-mkrescue xorriso mformat; do
     command -v "$t" >/dev/null || { echo "mkiso: $t not found (apt-get install grub-common xorriso mtools grub-pc-bin grub-efi-amd64-bin)" >&2; exit 1; }
 done

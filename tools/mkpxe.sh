@@ -6,7 +6,12 @@
 # boot/modules/ for its module2 lines.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 OUTDIR GRUB.CFG" >&2; exit 2; }
-out=$1 cfg=$2 elf=${ELF:-build/hugezero.elf}
+# OUT and GRUB.CFG are relative to the caller's directory; the default
+# kernel is the tree's, wherever the script is run from.
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$1 cfg=$2 elf=${ELF:-$root/build/hugezero.elf}
+[ -f "$elf" ] || { echo "mkpxe: kernel $elf not found (run make, or set ELF=)" >&2; exit 1; }
+[ -f "$cfg" ] || { echo "mkpxe: menu $cfg not found" >&2; exit 1; }
 command -v grub-mknetdir >/dev/null || { echo "mkpxe: grub-mknetdir not found (apt-get install grub-common)" >&2; exit 1; }
 mkdir -p "$out/boot/grub"
 for p in i386-pc x86_64-efi; do

@@ -20,7 +20,10 @@ class RunEndToEnd(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.base = tempfile.mkdtemp(prefix="hz-test-run-")
+        # --qemu-arg with values that start with '-' (and one that does not)
         cls.p = subprocess.run([hztest.HZ, "run", "--accel", "tcg", "-m", "256M", "--timeout", "120",
+                                "--qemu-arg", "-name", "--qemu-arg", "hz-test-run",
+                                "--qemu-arg=-no-user-config",
                                 "--results", cls.base, "--", "fault_pages=8"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=180)
         dirs = os.listdir(cls.base)
@@ -71,8 +74,26 @@ class RunEndToEnd(unittest.TestCase):
                          ("max", None, "anonymous 4K"))
         self.assertGreater(meta["qemu_rss_bytes"] or 0, 0)  # sampled while QEMU ran
         self.assertIn("-append fault_pages=8", meta["qemu_cmdline"])
+        argv = meta["qemu_argv"]
+        self.assertIn(["-name", "hz-test-run"], [argv[i:i + 2] for i in range(len(argv))])
+        self.assertIn("-no-user-config", argv)
         self.assertTrue(meta["host_cpu"])
         self.assertTrue(meta["commit"])
+
+
+class PassThroughOptions(unittest.TestCase):
+    def test_values_starting_with_a_dash(self):
+        from hzlib import cli
+        argv = ["run", "--qemu-arg", "-drive", "--qemu-arg", "file=d.img", "--linux-arg",
+                "--quick", "--qemu-arg=-s", "--", "--qemu-arg", "x"]
+        self.assertEqual(cli.join_pass_through(argv),
+                         ["run", "--qemu-arg=-drive", "--qemu-arg=file=d.img",
+                          "--linux-arg=--quick", "--qemu-arg=-s", "--", "--qemu-arg", "x"])
+        a = cli.parser().parse_args(cli.join_pass_through(argv))
+        self.assertEqual(a.qemu_arg, ["-drive", "file=d.img", "-s"])
+        self.assertEqual(a.linux_arg, ["--quick"])
+        self.assertEqual(a.args, ["--qemu-arg", "x"])  # kernel arguments stay as given
+        self.assertEqual(cli.join_pass_through(["run", "--qemu-arg"]), ["run", "--qemu-arg"])
 
 
 if __name__ == "__main__":

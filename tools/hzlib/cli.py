@@ -181,11 +181,12 @@ def parser():
     r.add_argument("--kernel", help="kernel ELF (default build/hugezero.elf)")
     r.add_argument("--linux", action="store_true", help="also run build/tools/linux-bench")
     r.add_argument("--linux-arg", action="append", default=[], metavar="ARG",
-                   help="argument for linux-bench, e.g. --linux-arg=--quick (repeatable)")
+                   help="argument for linux-bench, e.g. --linux-arg --quick (repeatable)")
     r.add_argument("--module", action="append", default=[], metavar="FILE",
                    help="boot module (repeatable; direct boot: one, as -initrd)")
     r.add_argument("--qemu-arg", action="append", default=[], metavar="ARG",
-                   help="extra QEMU argument (repeatable)")
+                   help="extra QEMU argument, e.g. --qemu-arg -drive --qemu-arg file=d.img "
+                        "(repeatable; values may start with '-')")
     r.add_argument("-q", "--quiet", action="store_true", help="do not stream the console")
     r.add_argument("args", nargs="*", help="kernel arguments (after --)")
     r.set_defaults(func=cmd_run)
@@ -226,8 +227,29 @@ def parser():
     return p
 
 
+# Options whose value is passed on to another program and so often starts
+# with '-' (argparse would take `--qemu-arg -drive` for two options).
+PASS_THROUGH = ("--qemu-arg", "--linux-arg")
+
+
+def join_pass_through(argv):
+    """argv with `--qemu-arg VALUE` written as `--qemu-arg=VALUE`, which
+    argparse accepts whatever VALUE starts with; nothing after `--` changes."""
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] == "--":
+            return out + argv[i:]
+        if argv[i] in PASS_THROUGH and i + 1 < len(argv):
+            out.append(argv[i] + "=" + argv[i + 1])
+            i += 2
+            continue
+        out.append(argv[i])
+        i += 1
+    return out
+
+
 def main(argv=None):
-    a = parser().parse_args(argv)
+    a = parser().parse_args(join_pass_through(sys.argv[1:] if argv is None else argv))
     try:
         return a.func(a)
     except KeyboardInterrupt:

@@ -11,7 +11,9 @@
 #                   make test) fails on any file .clang-format would change
 #   make qemu-gdb   direct boot, QEMU waits for gdb on :1234
 #
-# Toolchain: the host gcc by default; CROSS=x86_64-elf- or CC=clang also work.
+# Toolchain: the host gcc by default; CROSS=x86_64-elf- or CC=clang also work;
+# OPT=-O1 (or -O0, -O3, -Os) another optimisation level for the kernel. The
+# header record names the compiler, its version and the kernel flags.
 
 # `make` alone builds `all`, whatever rule an included rules.mk defines first.
 .DEFAULT_GOAL := all
@@ -34,7 +36,8 @@ GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || e
 WARN := -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter
 # Kernel C: freestanding, no red zone (interrupts), identity-mapped below 2 GiB,
 # general registers only (only arch/clear_* strategy files touch vector state).
-KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-stack-protector -fno-pic -fno-pie \
+OPT ?= -O2
+KCFLAGS := -std=gnu11 $(OPT) -g -ffreestanding -fno-stack-protector -fno-pic -fno-pie \
 	-fno-omit-frame-pointer -fno-tree-loop-distribute-patterns \
 	-mno-red-zone -mcmodel=small -mgeneral-regs-only -nostdinc \
 	-isystem $(shell $(CC) -print-file-name=include) -I. $(WARN) -MMD -MP
@@ -68,10 +71,22 @@ $(B)/version.h: FORCE
 	@printf '#define HZ_VERSION "%s"\n#define HZ_COMMIT "%s"\n' '$(VERSION)' '$(GIT_COMMIT)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(B)/k/kernel/header.o: $(B)/version.h
+
+# The kernel compiler and flags, for the header record, generated the same
+# way; every kernel object depends on it, so a flag change rebuilds them all.
+# (Double quotes and backslashes are dropped from the C strings.)
+CC_VERSION := $(shell $(CC) --version 2>/dev/null | head -n 1)
+cstr = $(subst ",,$(subst \,,$(1)))
+$(B)/buildflags.h: FORCE
+	@mkdir -p $(B)
+	@printf '#define HZ_CC "%s"\n#define HZ_CC_VERSION "%s"\n#define HZ_CFLAGS "%s"\n' \
+		'$(call cstr,$(CC))' '$(call cstr,$(CC_VERSION))' \
+		'$(call cstr,$(filter-out -MMD -MP,$(KCFLAGS)))' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 .PHONY: FORCE
 FORCE:
 
-$(B)/k/%.o: %.c
+$(B)/k/%.o: %.c $(B)/buildflags.h
 	@mkdir -p $(dir $@)
 	$(CC) $(KCFLAGS) $(KCFLAGS_$(notdir $*)) -c $< -o $@
 

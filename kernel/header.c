@@ -4,6 +4,7 @@
 #include "kernel/header.h"
 #include "arch/cpu.h"
 #include "arch/msr.h"
+#include "build/buildflags.h"
 #include "build/version.h"
 #include "kernel/console.h"
 #include "kernel/cpu_record.h"
@@ -19,6 +20,7 @@ void header_emit(const struct bootinfo *bi, const char *page_size)
 
     kprintf("hugezero %s (%s), booted by %s via %s\n", HZ_VERSION, HZ_COMMIT,
             bi->loader[0] ? bi->loader : "(no loader name)", boot_path_name(bi->path));
+    kprintf("build: %s, %s\n", HZ_CC_VERSION, HZ_CFLAGS);
     kprintf("cpu: %s, family 0x%x model 0x%x stepping %u%s%s\n",
             id->brand[0] ? id->brand : id->vendor, id->family, id->model, id->stepping,
             id->hypervisor[0] ? ", hypervisor " : "", id->hypervisor);
@@ -36,6 +38,9 @@ void header_emit(const struct bootinfo *bi, const char *page_size)
     rec_begin(&r, buf, sizeof(buf), "header");
     rec_str(&r, "version", HZ_VERSION);
     rec_str(&r, "commit", HZ_COMMIT);
+    rec_str(&r, "cc", HZ_CC);
+    rec_str(&r, "cc_version", HZ_CC_VERSION);
+    rec_str(&r, "cflags", HZ_CFLAGS);
     rec_str(&r, "boot", boot_path_name(bi->path));
     rec_str(&r, "loader", bi->loader);
     rec_str(&r, "cmdline", bi->cmdline);

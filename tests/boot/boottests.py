@@ -179,7 +179,8 @@ def check_frame(case, out):
         errs.append("want exactly one summary record, last (got %d)" % len(sums))
     if heads:
         h = heads[0]
-        for k, t in (("version", str), ("commit", str), ("boot", str), ("loader", str),
+        for k, t in (("version", str), ("commit", str), ("cc", str), ("cc_version", str),
+                     ("cflags", str), ("boot", str), ("loader", str),
                      ("cmdline", str), ("cpu", dict), ("hypervisor", str), ("tcg", bool),
                      ("features", dict), ("mem", dict), ("page_size", str)):
             if not _is(h.get(k), t):

@@ -8,7 +8,8 @@ import hztest
 import boottests as boot  # tests/boot/boottests.py
 from hzlib import runner
 
-HEADER = {"t": "header", "v": 1, "version": "0.1.0", "commit": "abc", "boot": "pvh",
+HEADER = {"t": "header", "v": 1, "version": "0.1.0", "commit": "abc", "cc": "gcc",
+          "cc_version": "gcc (Debian 12.2.0-14+deb12u1) 12.2.0", "cflags": "-O2", "boot": "pvh",
           "loader": "pvh", "cmdline": "run=none", "cpu": {"vendor": "GenuineIntel"},
           "hypervisor": "TCGTCGTCGTCG", "tcg": True, "features": {}, "mem": {"usable_bytes": 1},
           "page_size": "1G", "run": 0}
@@ -130,11 +131,24 @@ class Checks(unittest.TestCase):
         c = case("[iso]\nboot = iso\nargs = run=none x=1\n")
         h = dict(HEADER, tcg=False)
         del h["features"]
+        del h["cflags"]
         errs = boot.check_case(c, outcome([h, summary(0)], 0), "")
-        self.assertEqual(errs, ["header.features missing or not dict",
+        self.assertEqual(errs, ["header.cflags missing or not str",
+                                "header.features missing or not dict",
                                 "header.boot 'pvh', expected 'multiboot2-bios'",
                                 "header.cmdline 'run=none', expected 'run=none x=1'",
                                 "header.tcg False under accel tcg"])
+
+    def test_escaped_args_and_dropped_cmdline(self):
+        c = case("[esc]\nargs = bogus=\\x01x\n  more\n")
+        self.assertEqual(c.args, "bogus=\x01x more")
+        self.assertEqual(c.cmdline, c.args)
+        h = dict(HEADER, cmdline="bogus=\x01x more")
+        self.assertEqual(boot.check_case(c, outcome([h, summary(0)], 0), ""), [])
+        c = case("[dropped]\nargs = run=none\ncmdline =\n")
+        self.assertEqual(c.cmdline, "")
+        self.assertEqual(boot.check_case(c, outcome([HEADER, summary(0)], 0), ""),
+                         ["header.cmdline 'run=none', expected ''"])
 
     def test_case_records_and_log_patterns(self):
         c = case("[cfg]\nstatus = 3\nrecords = config option=bogus\nlog = exit status 3\n")

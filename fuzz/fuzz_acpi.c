@@ -34,14 +34,9 @@
 
 #include "arch/acpi.h"
 #include "fuzz/fuzz_arena.h"
+#include "fuzz/fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c))                                                                                  \
-            abort();                                                                               \
-    } while (0)
 
 #define CHUNKS_MAX 16
 #define LAYOUT_MAX (64 * 1024)
@@ -92,9 +87,9 @@ static void fix_sum(uint8_t *p, size_t len, size_t at)
 
 static void check_diag(const struct acpi_diag *d)
 {
-    CHECK(d->n <= ACPI_DIAG_MAX);
+    FUZZ_CHECK(d->n <= ACPI_DIAG_MAX);
     for (size_t i = 0; i < d->n; i++)
-        CHECK(memchr(d->msg[i], 0, ACPI_DIAG_LEN));
+        FUZZ_CHECK(memchr(d->msg[i], 0, ACPI_DIAG_LEN));
 }
 
 /* Each parser alone on chunk p of len bytes. */
@@ -106,20 +101,20 @@ static void parse_alone(const uint8_t *p, size_t len)
     struct acpi_s5 s5;
     struct acpi_hpet h;
     int rc = acpi_rsdp_parse(p, len, "chunk", &r, &d);
-    CHECK(rc == 0 || rc == -1);
-    CHECK(rc != 0 || r.length <= len);
+    FUZZ_CHECK(rc == 0 || rc == -1);
+    FUZZ_CHECK(rc != 0 || r.length <= len);
     rc = acpi_madt_parse(p, len, &madt, &d);
-    CHECK((rc == 0) == madt.present && madt.ncpu <= ACPI_CPUS_MAX &&
-          madt.ncpu_enabled <= madt.ncpu && madt.nioapic <= ACPI_IOAPICS_MAX);
+    FUZZ_CHECK((rc == 0) == madt.present && madt.ncpu <= ACPI_CPUS_MAX &&
+               madt.ncpu_enabled <= madt.ncpu && madt.nioapic <= ACPI_IOAPICS_MAX);
     rc = acpi_srat_parse(p, len, &srat, &d);
-    CHECK((rc == 0) == srat.present && srat.ncpu <= ACPI_CPUS_MAX &&
-          srat.nmem <= ACPI_MEM_AFFINITY_MAX);
+    FUZZ_CHECK((rc == 0) == srat.present && srat.ncpu <= ACPI_CPUS_MAX &&
+               srat.nmem <= ACPI_MEM_AFFINITY_MAX);
     rc = acpi_fadt_parse(p, len, &f, &d);
-    CHECK((rc == 0) == f.present);
+    FUZZ_CHECK((rc == 0) == f.present);
     rc = acpi_dsdt_find_s5(p, len, &s5, &d);
-    CHECK((rc == 0) == s5.found);
+    FUZZ_CHECK((rc == 0) == s5.found);
     rc = acpi_hpet_parse(p, len, &h, &d);
-    CHECK((rc == 0) == h.present);
+    FUZZ_CHECK((rc == 0) == h.present);
     check_diag(&d);
 }
 
@@ -212,19 +207,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             scan[nscan++] = (struct acpi_range){ch[i].addr, ch[i].len};
     }
     int rc = acpi_parse(&ai, &bi, scan, nscan, FUZZ_ARENA_SIZE);
-    CHECK((rc == 0 || rc == -1) && ai.ok == (rc == 0));
+    FUZZ_CHECK((rc == 0 || rc == -1) && ai.ok == (rc == 0));
     check_diag(&ai.diag);
-    CHECK(ai.tables.n <= ACPI_TABLES_MAX);
+    FUZZ_CHECK(ai.tables.n <= ACPI_TABLES_MAX);
     for (size_t i = 0; i < ai.tables.n; i++) {
         const struct acpi_table *t = &ai.tables.t[i];
-        CHECK(t->length >= ACPI_HDR_LEN && t->addr < FUZZ_ARENA_SIZE &&
-              t->length <= FUZZ_ARENA_SIZE - t->addr);
-        CHECK(acpi_table_intact(t) == t->checksum_ok);
+        FUZZ_CHECK(t->length >= ACPI_HDR_LEN && t->addr < FUZZ_ARENA_SIZE &&
+                   t->length <= FUZZ_ARENA_SIZE - t->addr);
+        FUZZ_CHECK(acpi_table_intact(t) == t->checksum_ok);
     }
-    CHECK(ai.madt.ncpu <= ACPI_CPUS_MAX && ai.srat.nmem <= ACPI_MEM_AFFINITY_MAX);
+    FUZZ_CHECK(ai.madt.ncpu <= ACPI_CPUS_MAX && ai.srat.nmem <= ACPI_MEM_AFFINITY_MAX);
     char line[256];
     size_t want = acpi_summary(&ai, line, sizeof(line));
-    CHECK(memchr(line, 0, sizeof(line)) && (want >= sizeof(line) || strlen(line) == want));
+    FUZZ_CHECK(memchr(line, 0, sizeof(line)) && (want >= sizeof(line) || strlen(line) == want));
 
     for (size_t i = 0; i < nch; i++)
         parse_alone(arena + ch[i].off, ch[i].len);

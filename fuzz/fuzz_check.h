@@ -2,8 +2,9 @@
  * fuzz/fuzz_check.h - invariant checks shared by the fuzz harnesses: a
  * normalised memory map (mm/memmap.h), a parsed boot information structure
  * (boot/bootinfo.h) and a frame allocator set up from them (mm/frames.h).
- * Each check calls abort() on a violation, which libFuzzer reports as a
- * crash with the input that caused it.
+ * Each check (and FUZZ_CHECK, for any harness) calls abort() on a
+ * violation, which libFuzzer reports as a crash with the input that caused
+ * it.
  */
 #ifndef HZ_FUZZ_CHECK_H
 #define HZ_FUZZ_CHECK_H

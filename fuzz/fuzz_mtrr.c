@@ -18,15 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/fuzz_check.h"
 #include "mm/mtrr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c))                                                                                  \
-            abort();                                                                               \
-    } while (0)
 
 static bool known(int t)
 {
@@ -37,7 +32,7 @@ static bool known(int t)
 static int one_type(const struct mtrr_state *s, uint64_t b, uint64_t e)
 {
     struct mtrr_range r;
-    CHECK(mtrr_range_type(s, b, e, &r) == MTRR_OK);
+    FUZZ_CHECK(mtrr_range_type(s, b, e, &r) == MTRR_OK);
     return r.type;
 }
 
@@ -47,20 +42,20 @@ static void query(const struct mtrr_state *s, uint64_t b, uint64_t e)
     int rc = mtrr_range_type(s, b, e, &r);
     uint64_t top = 1ull << s->maxphyaddr;
     if (e <= b || e > top) {
-        CHECK(rc == MTRR_EINVAL);
+        FUZZ_CHECK(rc == MTRR_EINVAL);
         return;
     }
-    CHECK(rc == MTRR_OK && known(r.type) && known(r.first_type));
+    FUZZ_CHECK(rc == MTRR_OK && known(r.type) && known(r.first_type));
     if (r.type == MC_MIXED) {
-        CHECK(r.split > b && r.split < e && r.split_type != r.first_type);
-        CHECK(one_type(s, b, r.split) == r.first_type);
-        CHECK(one_type(s, r.split, r.split + 1) == r.split_type);
+        FUZZ_CHECK(r.split > b && r.split < e && r.split_type != r.first_type);
+        FUZZ_CHECK(one_type(s, b, r.split) == r.first_type);
+        FUZZ_CHECK(one_type(s, r.split, r.split + 1) == r.split_type);
     } else {
-        CHECK(r.type == r.first_type);
-        CHECK(one_type(s, b, b + 1) == r.type && one_type(s, e - 1, e) == r.type);
+        FUZZ_CHECK(r.type == r.first_type);
+        FUZZ_CHECK(one_type(s, b, b + 1) == r.type && one_type(s, e - 1, e) == r.type);
     }
     int eff = mtrr_pat0_type(s, b, e);
-    CHECK(known(eff) || eff == MC_RESERVED);
+    FUZZ_CHECK(known(eff) || eff == MC_RESERVED);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -86,21 +81,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct mtrr_state s;
     char err[160];
     int rc = mtrr_decode(&s, &raw, err, sizeof(err));
-    CHECK(rc <= MTRR_OK && rc >= MTRR_ESTATE);
-    CHECK(memchr(err, 0, sizeof(err)) && (rc == MTRR_OK || err[0]));
+    FUZZ_CHECK(rc <= MTRR_OK && rc >= MTRR_ESTATE);
+    FUZZ_CHECK(memchr(err, 0, sizeof(err)) && (rc == MTRR_OK || err[0]));
     char line[160];
     size_t lines = 0;
     for (size_t it = 0; mtrr_layout_line(&s, &it, line, sizeof(line)); lines++)
-        CHECK(memchr(line, 0, sizeof(line)) && lines < 1000);
+        FUZZ_CHECK(memchr(line, 0, sizeof(line)) && lines < 1000);
     static const int mtypes[] = {0, 1, 2, 3, 4, 5, 6, 7, MC_MIXED, MC_UNDEFINED, MC_NONE, -1};
     for (unsigned m = 0; m < sizeof(mtypes) / sizeof(mtypes[0]); m++)
         for (unsigned q = 0; q < 9; q++) {
             int eff = mem_cache_effective(mtypes[m], pat_entry_type(raw.pat, q));
-            CHECK(known(eff) || eff == MC_RESERVED);
+            FUZZ_CHECK(known(eff) || eff == MC_RESERVED);
         }
     if (rc != MTRR_OK) {
         struct mtrr_range r;
-        CHECK(mtrr_range_type(&s, 0, 4096, &r) == MTRR_ESTATE);
+        FUZZ_CHECK(mtrr_range_type(&s, 0, 4096, &r) == MTRR_ESTATE);
         return 0;
     }
     /* Queries from the input's last 16 bytes, in pages (and bytes for 1 MiB). */

@@ -213,8 +213,9 @@ static void put_human(const char *s)
             put_text(esc);
             continue;
         }
-        char one[2] = {(char)c, 0};
-        put_text(one);
+        if (c == '\n')
+            put('\r');
+        put((char)c);
         if (s[0] == '@' && s[1] == 'h' && s[2] == 'z')
             put('_');
     }

@@ -55,8 +55,10 @@ static inline void fuzz_check_bootinfo(const struct bootinfo *bi)
     FUZZ_CHECK(bi->rsdp_len <= sizeof(bi->rsdp));
     for (size_t i = 0; i < bi->ndiag; i++)
         fuzz_check_str(bi->diag[i], BOOT_DIAG_LEN);
-    for (size_t i = 0; i < bi->nmodules; i++)
+    for (size_t i = 0; i < bi->nmodules; i++) {
         FUZZ_CHECK(bi->modules[i].start <= bi->modules[i].end);
+        fuzz_check_str(bi->modules[i].cmdline, sizeof(bi->modules[i].cmdline));
+    }
     fuzz_check_map(&bi->map);
 }
 

@@ -68,13 +68,16 @@ def pvh():
     # and the memory map; addresses are offsets from the structure (the
     # harness turns them into host addresses).
     cmd = b"run=none console=ttyS0\0"
-    mods = struct.pack("<QQQQ", 0x800000, 0x1000, 0, 0)
+    modcmd = b"initrd.img\0"
+    off_cmd = 56
+    off_modcmd = off_cmd + len(cmd)
+    off_mod = off_modcmd + len(modcmd)
+    mods = struct.pack("<QQQQ", 0x800000, 0x1000, off_modcmd, 0)
     mmap = b"".join(struct.pack("<QQII", b, l, t, 0) for b, l, t in E820)
-    off_cmd, off_mod = 56, 56 + len(cmd)
     off_map = off_mod + len(mods)
     head = struct.pack("<IIIIQQQQII", 0x336ec578, 1, 0, 1, off_mod, off_cmd, 0xf5a50, off_map,
                        len(E820), 0)
-    return {"v1": head + cmd + mods + mmap,
+    return {"v1": head + cmd + modcmd + mods + mmap,
             "v0": struct.pack("<IIIIQQQ", 0x336ec578, 0, 0, 0, 0, 40, 0) + b"nosmp\0"}
 
 

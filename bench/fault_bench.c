@@ -38,6 +38,16 @@ static int zero_opt(const struct option *o, const char *v, char *err, size_t n)
     return 0;
 }
 
+static struct fault_clear fault_clear = {FAULT_CLEAR_EXTENT, 0};
+
+static int fault_clear_opt(const struct option *o, const char *v, char *err, size_t n)
+{
+    return fault_clear_parse(v, &fault_clear, err, n);
+}
+
+HZ_OPTION(opt_fault_clear, .name = "fault_clear", .kind = OPT_CUSTOM, .parse = fault_clear_opt,
+          .accepted = "extent|linux_4k|linux_hot_last|linux_batch[=SIZE]",
+          .help = "how a fault clears its frame with zero= (bench/fault_clear.h; default extent)");
 HZ_OPTION(opt_fault_pages, .name = "fault_pages", .kind = OPT_U64, .dest = &fault_pages, .min = 1,
           .max = DEMAND_MAX_PAGES, .accepted = "1..512",
           .help = "pages the fault scenarios touch (default: every free frame)");
@@ -51,15 +61,31 @@ HZ_OPTION(opt_zero, .name = "zero", .kind = OPT_CUSTOM, .parse = zero_opt,
 const char *fault_verify_mode(void) { return verify_modes[verify_full]; }
 
 static uint64_t clear_cyc[HZ_MAX_CPUS]; /* fault_clear_cycles(), per CPU */
+static uint64_t addr_hint[HZ_MAX_CPUS]; /* the fault being served, per CPU (0: none) */
+
+static void set_addr_hint(uint64_t va) { addr_hint[smp_cpu_index()] = va; }
 
 /* The pool's clear function (mm/pool.h): the environment's strategy at the
  * measurement CPL (arch/user.h), through the fault path's own stack since
- * the #PF handler calls it. */
+ * the #PF handler calls it. A fault's frame is cleared the way env->clear
+ * says; other zeroing (idle, boot, on_free, batch) in one call. */
 static void zero_fn(void *ctx, void *dst, size_t bytes)
 {
     const struct fault_env *env = ctx;
-    struct memop m = {.op = MEMOP_CLEAR, .p = dst, .bytes = bytes, .s = env->zero};
     unsigned cpu = smp_cpu_index();
+    if (addr_hint[cpu] && env->clear.model != FAULT_CLEAR_EXTENT) {
+        uintptr_t frame = (uintptr_t)dst & ~(uintptr_t)(env->frame_bytes - 1);
+        struct fault_clear_job job = {.m = &env->clear,
+                                      .s = env->zero,
+                                      .frame = (uint8_t *)frame,
+                                      .frame_bytes = env->frame_bytes,
+                                      .from = (uintptr_t)dst - frame,
+                                      .hint = addr_hint[cpu] & (env->frame_bytes - 1)};
+        user_run_fault(cpu, fault_clear_run, &job);
+        clear_cyc[cpu] += job.cycles;
+        return;
+    }
+    struct memop m = {.op = MEMOP_CLEAR, .p = dst, .bytes = bytes, .s = env->zero};
     user_run_fault(cpu, memop_run, &m);
     clear_cyc[cpu] += m.cycles;
 }
@@ -68,22 +94,31 @@ uint64_t fault_clear_cycles(void) { return clear_cyc[smp_cpu_index()]; }
 
 int fault_pool_setup(struct fault_env *env, size_t max)
 {
+    return fault_pool_setup_size(env, max, 0);
+}
+
+int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_bytes)
+{
     struct frames *f = mm_frames();
     const char *missing;
     env->zero = clear_find(zero_name);
+    env->clear = fault_clear;
     if (!clear_supported(env->zero, &missing)) {
         result_skip("fault.setup", "zero=%s needs %s, which this CPU lacks", zero_name, missing);
         return -1;
     }
-    env->frame_bytes = frames_1g_free_count(f) ? PAGE_SIZE_1G : PAGE_SIZE_2M;
+    bool fallback = !frame_bytes && !frames_1g_free_count(f);
+    env->frame_bytes = frame_bytes ? frame_bytes : fallback ? PAGE_SIZE_2M : PAGE_SIZE_1G;
     if (max > FAULT_POOL_MAX)
         max = FAULT_POOL_MAX;
-    if (env->frame_bytes == PAGE_SIZE_2M) {
+    if (fallback)
         kprintf("faults: no free 1 GiB frame: using 2 MiB frames instead\n");
+    if (env->frame_bytes == PAGE_SIZE_2M) {
         if (max > DEMAND_MAX_PAGES)
             max = DEMAND_MAX_PAGES;
     }
     pool_init(&env->pool, storage, (uint32_t)max, env->frame_bytes, zero_fn, env);
+    demand_set_addr_hint(set_addr_hint);
     env->lock = (struct spinlock){0};
     env->nframes = 0;
     size_t avail = env->frame_bytes == PAGE_SIZE_1G ? frames_1g_free_count(f) : frames_count_2m(f);

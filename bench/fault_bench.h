@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "arch/clear.h"
+#include "bench/fault_clear.h"
 #include "lib/spinlock.h"
 #include "mm/pool.h"
 
@@ -23,6 +24,7 @@ struct fault_env {
     struct pool pool;
     struct spinlock lock;
     const struct clear_strategy *zero; /* the strategy faults and zeroers use */
+    struct fault_clear clear;          /* how a fault applies it (`fault_clear=`) */
     uint64_t frame_bytes;              /* 1 GiB, or 2 MiB in the fallback */
     size_t nframes;
 };
@@ -35,6 +37,10 @@ struct fault_env {
  * after a `skip` (no frames) or `fail` record.
  */
 int fault_pool_setup(struct fault_env *env, size_t max);
+
+/* The same with frames of `frame_bytes` (PAGE_SIZE_1G or PAGE_SIZE_2M;
+ * 0 picks as fault_pool_setup does): -1 after a `skip` when there are none. */
+int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_bytes);
 
 /* TSC cycles the calling CPU has spent inside the `zero=` strategy on pool
  * frames (faults, idle, boot, on_free, batch), fenced at the measurement CPL

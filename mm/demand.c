@@ -28,6 +28,7 @@ static size_t nsamples, dropped;
 static uint64_t nfaults;
 
 static bool demand_fault(struct trap_frame *f);
+static void (*addr_hint_fn)(uint64_t va);
 
 size_t demand_pages(void) { return npages; }
 uint64_t demand_page_bytes(void) { return page_bytes; }
@@ -42,6 +43,8 @@ const struct demand_sample *demand_sample(size_t i)
 }
 size_t demand_dropped(void) { return dropped; }
 uint64_t demand_faults(void) { return nfaults; }
+
+void demand_set_addr_hint(void (*fn)(uint64_t va)) { addr_hint_fn = fn; }
 
 void demand_reset_samples(void)
 {
@@ -173,9 +176,13 @@ static bool demand_fault(struct trap_frame *f)
     if (rc == POOL_OK && !pre) {
         /* The frame is ZEROING[fault] and this CPU's alone: clear it outside
          * the lock (mm/pool.h), so other CPUs' faults and zeroers go on. */
+        if (addr_hint_fn)
+            addr_hint_fn(va);
         c0 = tsc_start();
         rc = pool_zero_step(pool, idx, page_bytes, 0);
         c1 = tsc_stop();
+        if (addr_hint_fn)
+            addr_hint_fn(0);
         spin_lock(pool_lock);
         if (rc == POOL_OK)
             rc = pool_zero_end(pool, idx);

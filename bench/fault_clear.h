@@ -1,0 +1,99 @@
+/*
+ * bench/fault_clear.h - how a demand fault clears its frame (`fault_clear=`):
+ * one model per value, each following a named Linux function and version.
+ * The instruction is still `zero=` (Linux: clear_page_erms is REP STOSB,
+ * clear_page_rep REP STOSQ; arch/x86/lib/clear_page_64.S).
+ *
+ *   extent          one call of the strategy over the whole frame (hugezero's
+ *                   own fault path, no Linux counterpart)
+ *   linux_4k        4 KiB clear_page calls in address order with a
+ *                   cond_resched() check point between them:
+ *                   clear_gigantic_page() / folio_zero_user() (mm/memory.c)
+ *                   before the January 2026 clear_pages() series
+ *   linux_hot_last  4 KiB calls in process_huge_page() order (Huang Ying,
+ *                   v4.14, mm/memory.c), see fault_clear_hot_order(); for a
+ *                   frame above 2 MiB (1 GiB) the 2 MiB units are ordered the
+ *                   same way (hugezero's extension: Linux clears gigantic
+ *                   pages in address order)
+ *   linux_batch=S   clear_pages() over contiguous, S-aligned extents of at
+ *                   most S bytes in address order, a check point between
+ *                   them (the January 2026 series; S defaults to 32 MiB,
+ *                   the merged bound for cooperative-preemption kernels)
+ *
+ * A check point models cond_resched() on a non-preemptible kernel with
+ * nothing else to run: one load of a flag that is never set and a branch.
+ *
+ * Portable (memory accesses and the TSC only), like bench/memop.h: runs at
+ * CPL 3 under arch/user.h and in host unit tests.
+ */
+#ifndef HZ_BENCH_FAULT_CLEAR_H
+#define HZ_BENCH_FAULT_CLEAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/clear.h"
+
+#define FAULT_CLEAR_PAGE 4096ull                /* clear_page()'s unit: PAGE_SIZE on x86-64 */
+#define FAULT_CLEAR_UNIT (2ull << 20)           /* HPAGE_PMD_SIZE: process_huge_page's page */
+#define FAULT_CLEAR_BATCH_DEFAULT (32ull << 20) /* linux_batch's default bound */
+
+enum fault_clear_model {
+    FAULT_CLEAR_EXTENT,
+    FAULT_CLEAR_LINUX_4K,
+    FAULT_CLEAR_LINUX_HOT_LAST,
+    FAULT_CLEAR_LINUX_BATCH,
+    FAULT_CLEAR_NMODELS
+};
+
+struct fault_clear {
+    enum fault_clear_model model;
+    uint64_t batch; /* LINUX_BATCH: bytes per clear_pages() extent */
+};
+
+/*
+ * Parse a `fault_clear=` value: "extent", "linux_4k", "linux_hot_last",
+ * "linux_batch" (32 MiB) or "linux_batch=SIZE" (lib/cmdline.h sizes; a
+ * multiple of 4 KiB, 4 KiB..1 GiB). Returns 0 and *out, or -1 with a reason
+ * in err (n bytes) and *out unchanged.
+ */
+int fault_clear_parse(const char *v, struct fault_clear *out, char *err, size_t n);
+
+/* The model's name as records print it: "extent", "linux_4k",
+ * "linux_hot_last", "linux_batch=32M" (size in K/M/G when exact). */
+void fault_clear_name(const struct fault_clear *m, char *buf, size_t n);
+
+/*
+ * The i-th (0-based) subpage process_huge_page() processes in a huge page
+ * of nr subpages whose target (faulting) subpage is t (t < nr, i < nr):
+ *   2t <= nr: nr-1, nr-2, ..., 2t, then t pairs  (k, 2t-1-k) for k = 0..t-1
+ *   2t >  nr: 0, 1, ..., b-1 with b = 2t-nr, then nr-t pairs
+ *             (b+k, b+2(nr-t)-1-k) for k = 0..nr-t-1
+ * so the subpages far from t come first and t itself is last. Example,
+ * nr 8: t 2 gives 7 6 5 4 0 3 1 2; t 5 gives 0 1 2 7 3 6 4 5.
+ */
+uint32_t fault_clear_hot_order(uint32_t nr, uint32_t t, uint32_t i);
+
+/* One frame to clear: the argument of fault_clear_run(). */
+struct fault_clear_job {
+    const struct fault_clear *m;
+    const struct clear_strategy *s; /* the `zero=` strategy, supported on this CPU */
+    uint8_t *frame;                 /* frame base, 4 KiB aligned */
+    uint64_t frame_bytes;           /* a multiple of 4 KiB; above 2 MiB: of 2 MiB */
+    uint64_t from;                  /* bytes [0, from) are already zero: skipped */
+    uint64_t hint;                  /* offset of the faulting address (addr_hint) */
+    /* results */
+    uint64_t cycles; /* TSC cycles, tsc_start() to tsc_stop() (arch/tsc.h) */
+    uint64_t calls;  /* calls of the strategy made */
+};
+
+/*
+ * Clear [frame + from, frame + frame_bytes) the way job->m says, through
+ * memop_clear() (bench/memop.h): the shape of arch/user.h's user_run()
+ * callback. Pieces that start below `from` are cut at it; `from` and every
+ * piece must meet the strategy's contract (4 KiB multiples do for every row
+ * of arch/clear.c). hint >= frame_bytes is taken as frame_bytes - 1.
+ */
+void fault_clear_run(void *arg);
+
+#endif /* HZ_BENCH_FAULT_CLEAR_H */

@@ -1,0 +1,208 @@
+/*
+ * tests/unit/test_fault_clear.c - bench/fault_clear: the process_huge_page
+ * order against hand-derived permutations, the sequence of clear calls each
+ * model makes (offsets, sizes, the 1 GiB-style two-level hot-last order,
+ * the `from` cut), that every model leaves the frame zero with guard bytes
+ * around it untouched (REP STOSB, REP STOSQ and, when the CPU has it, a
+ * non-temporal row), and the `fault_clear=` parser.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "arch/cpu.h"
+#include "bench/fault_clear.h"
+#include "bench/memop.h"
+
+#define PG FAULT_CLEAR_PAGE
+#define MAXCALLS 4096
+
+static uint64_t offs[MAXCALLS], lens[MAXCALLS];
+static size_t ncalls;
+static uint8_t *base;
+
+static void recording_fn(void *dst, size_t bytes)
+{
+    assert_true(ncalls < MAXCALLS);
+    offs[ncalls] = (uint64_t)((uint8_t *)dst - base);
+    lens[ncalls++] = bytes;
+    memset(dst, 0, bytes);
+}
+
+static const struct clear_strategy recording = {.name = "recording", .fn = recording_fn};
+
+static void run(struct fault_clear m, uint8_t *frame, uint64_t bytes, uint64_t from, uint64_t hint)
+{
+    struct fault_clear_job job = {&m, &recording, frame, bytes, from, hint, 0, 0};
+    base = frame;
+    ncalls = 0;
+    fault_clear_run(&job);
+    assert_int_equal(job.calls, ncalls);
+}
+
+static void test_hot_order_by_hand(void **state)
+{
+    /* Worked from process_huge_page (v4.14): nr 8, target t. */
+    static const uint32_t want[8][8] = {
+        {7, 6, 5, 4, 3, 2, 1, 0}, /* t 0: the end first, downwards */
+        {7, 6, 5, 4, 3, 2, 0, 1}, {7, 6, 5, 4, 0, 3, 1, 2},
+        {7, 6, 0, 5, 1, 4, 2, 3}, {0, 7, 1, 6, 2, 5, 3, 4}, /* t 4: 2t = nr, pairs only */
+        {0, 1, 2, 7, 3, 6, 4, 5}, {0, 1, 2, 3, 4, 7, 5, 6},
+        {0, 1, 2, 3, 4, 5, 6, 7}, /* t 7: address order */
+    };
+    for (uint32_t t = 0; t < 8; t++)
+        for (uint32_t i = 0; i < 8; i++)
+            assert_int_equal(fault_clear_hot_order(8, t, i), want[t][i]);
+    /* Odd nr 5, t 3: b = 1: 0, then (1, 4), (2, 3). */
+    static const uint32_t odd[5] = {0, 1, 4, 2, 3};
+    for (uint32_t i = 0; i < 5; i++)
+        assert_int_equal(fault_clear_hot_order(5, 3, i), odd[i]);
+}
+
+static void test_hot_order_is_permutation(void **state)
+{
+    for (uint32_t t = 0; t < 512; t++) {
+        uint8_t seen[512] = {0};
+        for (uint32_t i = 0; i < 512; i++) {
+            uint32_t p = fault_clear_hot_order(512, t, i);
+            assert_true(p < 512);
+            assert_int_equal(seen[p]++, 0);
+        }
+        assert_int_equal(fault_clear_hot_order(512, t, 511), t); /* the target last */
+    }
+}
+
+static void test_call_sequences(void **state)
+{
+    uint64_t bytes = 4 * FAULT_CLEAR_UNIT; /* 8 MiB: four 2 MiB units, like a 1 GiB frame */
+    uint8_t *f = aligned_alloc(PG, bytes);
+    assert_non_null(f);
+
+    run((struct fault_clear){FAULT_CLEAR_EXTENT, 0}, f, bytes, 0, 0);
+    assert_int_equal(ncalls, 1);
+    assert_int_equal(lens[0], bytes);
+
+    run((struct fault_clear){FAULT_CLEAR_LINUX_4K, 0}, f, bytes, 0, 12345);
+    assert_int_equal(ncalls, bytes / PG);
+    for (size_t i = 0; i < ncalls; i++)
+        assert_true(offs[i] == i * PG && lens[i] == PG);
+
+    run((struct fault_clear){FAULT_CLEAR_LINUX_BATCH, 3 << 20}, f, bytes, 0, 0);
+    assert_int_equal(ncalls, 3); /* 3 + 3 + 2 MiB */
+    assert_true(offs[1] == 3 << 20 && lens[1] == 3 << 20 && lens[2] == 2 << 20);
+
+    /* Hot-last on 8 MiB, fault in unit 1 at subpage 3: units 3, 2, 0, 1,
+     * each's subpages in process_huge_page(512, 3) order. */
+    uint64_t hint = FAULT_CLEAR_UNIT + 3 * PG + 100;
+    run((struct fault_clear){FAULT_CLEAR_LINUX_HOT_LAST, 0}, f, bytes, 0, hint);
+    assert_int_equal(ncalls, bytes / PG);
+    static const uint32_t units[4] = {3, 2, 0, 1};
+    for (size_t i = 0; i < ncalls; i++) {
+        uint64_t want = units[i / 512] * FAULT_CLEAR_UNIT +
+                        fault_clear_hot_order(512, 3, (uint32_t)(i % 512)) * PG;
+        assert_true(offs[i] == want && lens[i] == PG);
+    }
+    assert_int_equal(offs[ncalls - 1], hint / PG * PG); /* the faulting subpage last */
+
+    /* 2 MiB frame, fault at subpage 509: 0..505, then (506, 511), (507, 510), (508, 509). */
+    run((struct fault_clear){FAULT_CLEAR_LINUX_HOT_LAST, 0}, f, FAULT_CLEAR_UNIT, 0, 509 * PG);
+    assert_int_equal(ncalls, 512);
+    assert_true(offs[505] == 505 * PG && offs[506] == 506 * PG && offs[507] == 511 * PG);
+    assert_int_equal(offs[511], 509 * PG);
+
+    /* from: a background zeroer already cleared the first 5 MiB. */
+    run((struct fault_clear){FAULT_CLEAR_LINUX_BATCH, 4 << 20}, f, bytes, 5 << 20, 0);
+    assert_int_equal(ncalls, 1);
+    assert_true(offs[0] == 5 << 20 && lens[0] == 3 << 20);
+    run((struct fault_clear){FAULT_CLEAR_LINUX_4K, 0}, f, bytes, bytes - 2 * PG, 0);
+    assert_int_equal(ncalls, 2);
+    free(f);
+}
+
+/* Every model with real strategies: the frame reads back zero and the
+ * guard bytes on both sides are untouched. */
+static void test_models_zero_and_guard(void **state)
+{
+    const uint64_t guard = PG, bytes = 2 * FAULT_CLEAR_UNIT;
+    uint8_t *buf = aligned_alloc(PG, bytes + 2 * guard);
+    assert_non_null(buf);
+    uint8_t *f = buf + guard;
+    const char *names[] = {"rep_stosb", "rep_stosq", "avx512_nt", "clzero", "sse2_nt"};
+    struct fault_clear models[] = {{FAULT_CLEAR_EXTENT, 0},
+                                   {FAULT_CLEAR_LINUX_4K, 0},
+                                   {FAULT_CLEAR_LINUX_HOT_LAST, 0},
+                                   {FAULT_CLEAR_LINUX_BATCH, FAULT_CLEAR_BATCH_DEFAULT},
+                                   {FAULT_CLEAR_LINUX_BATCH, 64 << 10}};
+    int ran = 0;
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        const struct clear_strategy *s = clear_find(names[k]);
+        assert_non_null(s);
+        if (!clear_supported(s, NULL))
+            continue;
+        for (size_t m = 0; m < sizeof(models) / sizeof(models[0]); m++) {
+            clear_guard_fill(buf, guard, 0xa5);
+            clear_dirty(f, bytes, m + 1);
+            clear_guard_fill(f + bytes, guard, 0xa5);
+            struct fault_clear_job job = {&models[m], s, f, bytes, 0, bytes / 3, 0, 0};
+            fault_clear_run(&job);
+            size_t at;
+            assert_true(memop_verify_zero(f, bytes, MEMOP_EXACT, NULL));
+            assert_true(clear_guard_check(buf, guard, 0xa5, &at));
+            assert_true(clear_guard_check(f + bytes, guard, 0xa5, &at));
+            ran++;
+        }
+    }
+    assert_true(ran >= 2 * 5); /* REP STOSB and REP STOSQ run everywhere */
+    free(buf);
+}
+
+static void test_parse(void **state)
+{
+    struct fault_clear m = {FAULT_CLEAR_EXTENT, 0};
+    char err[80], name[32];
+    assert_int_equal(fault_clear_parse("linux_hot_last", &m, err, sizeof(err)), 0);
+    assert_int_equal(m.model, FAULT_CLEAR_LINUX_HOT_LAST);
+    assert_int_equal(fault_clear_parse("linux_batch", &m, err, sizeof(err)), 0);
+    assert_true(m.model == FAULT_CLEAR_LINUX_BATCH && m.batch == 32 << 20);
+    fault_clear_name(&m, name, sizeof(name));
+    assert_string_equal(name, "linux_batch=32M");
+    assert_int_equal(fault_clear_parse("linux_batch=12K", &m, err, sizeof(err)), 0);
+    fault_clear_name(&m, name, sizeof(name));
+    assert_string_equal(name, "linux_batch=12K");
+    assert_int_equal(fault_clear_parse("linux_batch=1G", &m, err, sizeof(err)), 0);
+    fault_clear_name(&m, name, sizeof(name));
+    assert_string_equal(name, "linux_batch=1G");
+    static const char *bad[] = {"",
+                                "linux",
+                                "linux_4kx",
+                                "linux_4k=4K",
+                                "linux_batch=",
+                                "linux_batch=6000",
+                                "linux_batch=2G",
+                                "linux_batch=0",
+                                "extent=1"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct fault_clear before = m;
+        assert_int_equal(fault_clear_parse(bad[i], &m, err, sizeof(err)), -1);
+        assert_true(err[0] != 0);
+        assert_memory_equal(&m, &before, sizeof(m));
+    }
+}
+
+int main(void)
+{
+    cpu_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hot_order_by_hand),
+        cmocka_unit_test(test_hot_order_is_permutation),
+        cmocka_unit_test(test_call_sequences),
+        cmocka_unit_test(test_models_zero_and_guard),
+        cmocka_unit_test(test_parse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -224,14 +224,20 @@ void fault_selftest(void)
         result_fail("fault.demand", "could not set up the demand region");
         return;
     }
-    size_t bad = 0;
-    for (size_t p = 0; p < n; p++) {
+    size_t bad = 0, touched = 0;
+    for (size_t p = 0; p < n; p++, touched++) {
         volatile uint64_t *va = demand_page(p, env.frame_bytes);
-        uint64_t first = *va; /* the faulting access: a read, like a first touch */
+        uint64_t first;
+        if (demand_touch(p, &first) < 0) { /* the faulting access: a read, like a first touch */
+            result_fail("fault.demand", "no frame for the fault on page %zu: %s", p,
+                        demand_error());
+            break;
+        }
         if (first != 0 || !fault_verify_zero(va, env.frame_bytes))
             bad++;
         *va = 0x5a5a5a5a5a5a5a5aull; /* written through the new mapping */
     }
+    n = touched; /* the pages mapped */
     if (bad)
         result_fail("fault.zeroed", "%zu of %zu faulted pages were not zero (%s check)", bad, n,
                     fault_verify_mode());

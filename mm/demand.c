@@ -7,7 +7,6 @@
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
-#include "kernel/results.h"
 #include "mm/paging.h"
 #include "mm/vm.h"
 
@@ -25,7 +24,8 @@ static uint32_t page_frame[DEMAND_MAX_PAGES];
 static bool mapped[DEMAND_MAX_PAGES];
 static struct demand_sample samples[DEMAND_MAX_SAMPLES];
 static size_t nsamples, dropped;
-static uint64_t nfaults;
+static uint64_t nfaults, touch_failures;
+static const char *last_error = "";
 
 static bool demand_fault(struct trap_frame *f);
 static void (*addr_hint_fn)(uint64_t va);
@@ -43,6 +43,45 @@ const struct demand_sample *demand_sample(size_t i)
 }
 size_t demand_dropped(void) { return dropped; }
 uint64_t demand_faults(void) { return nfaults; }
+uint64_t demand_touch_failures(void) { return __atomic_load_n(&touch_failures, __ATOMIC_ACQUIRE); }
+const char *demand_error(void) { return __atomic_load_n(&last_error, __ATOMIC_ACQUIRE); }
+
+/*
+ * demand_touch_read(va): RAX = the 8 bytes at va, RDX = 0. The load at
+ * demand_touch_insn is the one access whose #PF may fail without a crash:
+ * when no frame is left the handler resumes at demand_touch_fail, which
+ * returns RAX = 0, RDX = 1 (the System V ABI returns this struct in
+ * RAX:RDX). Like Linux's exception-table fixups, with a single entry.
+ */
+struct touch_result {
+    uint64_t value, failed;
+};
+struct touch_result demand_touch_read(const volatile uint64_t *va);
+extern const char demand_touch_insn[], demand_touch_fail[];
+__asm__(".pushsection .text\n"
+        ".globl demand_touch_read\n"
+        ".type demand_touch_read, @function\n"
+        "demand_touch_read:\n"
+        "    xorl %edx, %edx\n"
+        "demand_touch_insn:\n"
+        "    movq (%rdi), %rax\n"
+        "    ret\n"
+        "demand_touch_fail:\n"
+        "    xorl %eax, %eax\n"
+        "    movl $1, %edx\n"
+        "    ret\n"
+        ".size demand_touch_read, . - demand_touch_read\n"
+        ".popsection\n");
+
+int demand_touch(size_t page, uint64_t *first)
+{
+    struct touch_result r = demand_touch_read(demand_page(page, page_bytes));
+    if (r.failed)
+        return -1;
+    if (first)
+        *first = r.value;
+    return 0;
+}
 
 void demand_set_addr_hint(void (*fn)(uint64_t va)) { addr_hint_fn = fn; }
 
@@ -94,6 +133,8 @@ int demand_init(struct pool *p, struct spinlock *lock, size_t n)
     for (size_t i = 0; i < n; i++)
         mapped[i] = false;
     nfaults = 0;
+    touch_failures = 0;
+    last_error = "";
     demand_reset_samples();
     vm_flush_all();
     trap_set_handler(14, demand_fault);
@@ -189,13 +230,17 @@ static bool demand_fault(struct trap_frame *f)
         spin_unlock(pool_lock);
     }
     if (rc != POOL_OK) {
-        kprintf("demand: fault on page %zu at 0x%llx but the free-frame pool is %s\n", page,
-                (unsigned long long)va,
-                rc == POOL_EEMPTY  ? "empty"
-                : rc == POOL_EBUSY ? "still all being zeroed after the wait"
-                                   : "inconsistent");
-        result_fail("demand.pool", "no free frame for a fault on page %zu", page);
-        hz_exit(HZ_FAIL);
+        const char *why = rc == POOL_EEMPTY ? "the free-frame pool is empty"
+                          : rc == POOL_EBUSY
+                              ? "every free frame is still being zeroed after the wait"
+                              : "the free-frame pool is inconsistent";
+        kprintf("demand: fault on page %zu at 0x%llx: %s\n", page, (unsigned long long)va, why);
+        __atomic_store_n(&last_error, why, __ATOMIC_RELEASE);
+        if (f->rip != (uintptr_t)demand_touch_insn)
+            return false; /* no way back from this access: crash report */
+        __atomic_fetch_add(&touch_failures, 1, __ATOMIC_ACQ_REL);
+        f->rip = (uintptr_t)demand_touch_fail; /* demand_touch() returns -1 */
+        return true;
     }
     uint64_t phys = pool_phys(pool, idx);
     map_page(page, idx, phys);

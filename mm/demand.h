@@ -65,6 +65,22 @@ static inline volatile uint64_t *demand_page(size_t page, uint64_t page_bytes)
 size_t demand_pages(void);
 uint64_t demand_page_bytes(void);
 
+/*
+ * The first touch of page `page`, at CPL 0: read its first 8 bytes, which
+ * takes the demand fault when the page is not mapped. Returns 0 with *first
+ * (may be NULL) the word read, or -1 when the #PF handler found no frame
+ * for it (the pool empty, or every free frame still being zeroed after
+ * DEMAND_WAIT_S): the page stays unmapped, demand_touch_failures() counts
+ * it and demand_error() says why. Any other access to an unmapped page of
+ * the region has no way back: the handler leaves it to the crash report.
+ */
+int demand_touch(size_t page, uint64_t *first);
+
+/* Failed demand_touch() calls since demand_init(), and the reason of the
+ * last one (a constant string; "" when none failed). */
+uint64_t demand_touch_failures(void);
+const char *demand_error(void);
+
 /* True when page `page` is mapped. */
 bool demand_mapped(size_t page);
 

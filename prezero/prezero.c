@@ -165,7 +165,9 @@ static uint64_t k_fault(void *ctx, uint32_t page)
     struct tenant t = {demand_page(page, k->fb), k->fb};
     size_t slot = demand_nsamples();
     struct pz_zsnap z = pz_zeroers_snap();
-    uint64_t first = *t.va;
+    uint64_t first;
+    if (demand_touch(page, &first) < 0)
+        return 0; /* no frame: the count check reports demand_touch_failures() */
     uint64_t a = tsc_stop();
     if (demand_nsamples() > slot)
         pz_sample_busy[slot] = pz_zeroers_busy_since(z);
@@ -332,14 +334,18 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
     uint64_t want = workload_faults(&r->cfg.wl);
     bool counts = r->ns.faults == want && demand_faults() == want && r->c.taken == want &&
                   r->c.frees == r->ns.frees && r->ns.release_errors == 0 &&
+                  demand_touch_failures() == 0 &&
                   (r->samples_dropped || sample_hits == r->c.taken_prezeroed);
     check(r, "count", counts,
           "%llu FAULT events, %llu faults taken, %llu frames handed out (want %llu); %llu frees "
-          "vs %llu, %llu release errors; %llu pre-zeroed samples vs %llu",
+          "vs %llu, %llu release errors; %llu pre-zeroed samples vs %llu; %llu faults found no "
+          "frame%s%s",
           (unsigned long long)r->ns.faults, (unsigned long long)demand_faults(),
           (unsigned long long)r->c.taken, (unsigned long long)want, (unsigned long long)r->c.frees,
           (unsigned long long)r->ns.frees, (unsigned long long)r->ns.release_errors,
-          (unsigned long long)sample_hits, (unsigned long long)r->c.taken_prezeroed);
+          (unsigned long long)sample_hits, (unsigned long long)r->c.taken_prezeroed,
+          (unsigned long long)demand_touch_failures(), demand_touch_failures() ? ": " : "",
+          demand_error());
     int acc = pz_check_accounting(&pz_env.pool, &r->cfg.policy, r->frames, &why);
     check(r, "accounting", acc == 0, "%s", why);
     finish_pool(r, pages);

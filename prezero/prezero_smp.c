@@ -46,6 +46,7 @@ struct team {
 };
 static struct team team;
 static uint64_t first_word[PZ_POPULATE_MAX];
+static bool no_frame[PZ_POPULATE_MAX];   /* demand_touch() failed: page left unmapped */
 static bool page_busy[DEMAND_MAX_PAGES]; /* a population's pz_zeroers_busy_since, by page */
 
 struct pz_zsnap pz_zeroers_snap(void)
@@ -93,14 +94,14 @@ static void share(unsigned role, unsigned cpu)
     for (size_t i = 0; i < team.n; i++)
         if (team.ev[i].cpu == role) {
             struct pz_zsnap z = pz_zeroers_snap();
-            first_word[i] = *demand_page(team.ev[i].page, team.fb);
+            no_frame[i] = demand_touch(team.ev[i].page, &first_word[i]) < 0;
             page_busy[team.ev[i].page] = pz_zeroers_busy_since(z);
         }
     team_barrier(cpu);
     if (role == 0)
         team.t1 = tsc_stop();
     for (size_t i = 0; i < team.n; i++) {
-        if (team.ev[i].cpu != role)
+        if (team.ev[i].cpu != role || no_frame[i]) /* no frame: the count check says so */
             continue;
         struct tenant t = {demand_page(team.ev[i].page, team.fb), team.fb};
         if (first_word[i] != 0 || !fault_verify_zero(t.va, team.fb))

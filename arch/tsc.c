@@ -8,6 +8,7 @@
  */
 #include "arch/tsc.h"
 #include "arch/cpu.h"
+#include "arch/msr.h"
 #include "kernel/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -237,20 +238,30 @@ static void compare_clocks(void)
 }
 
 /* LFENCE serializes instruction dispatch on Intel by architecture (SDM Vol.
- * 2A "LFENCE"); on AMD when CPUID 0x80000021 EAX[2] says so (APM Vol. 3,
- * CPUID Fn8000_0021_EAX LfenceAlwaysSerializing), otherwise only if the OS
- * set MSR C001_1029[1], which this kernel does not read. */
+ * 2A "LFENCE"). On AMD it does when CPUID 0x80000021 EAX[2] says so (APM
+ * Vol. 3, CPUID Fn8000_0021_EAX LfenceAlwaysSerializing), or when the OS set
+ * DE_CFG (MSR C001_1029) bit 1, as Linux does (AMD, "Software techniques for
+ * managing speculation on AMD processors"). The MSR is only read here. */
+#define MSR_AMD64_DE_CFG 0xc0011029u
+#define DE_CFG_LFENCE_SERIALIZE (1ull << 1)
+
 static void lfence_check(void)
 {
+    uint64_t de_cfg;
     if (strcmp(cpu_ident()->vendor, "GenuineIntel") == 0) {
         info.lfence_serializing = true;
         info.lfence_source = "intel-architectural";
-    } else if (cpu_ident()->max_ext_leaf < 0x80000021u) {
-        info.lfence_serializing = false;
-        info.lfence_source = "cpuid 0x80000021 absent";
-    } else {
-        info.lfence_serializing = cpu_has(X86_FEATURE_LFENCE_RDTSC);
+    } else if (cpu_has(X86_FEATURE_LFENCE_RDTSC)) {
+        info.lfence_serializing = true;
         info.lfence_source = "cpuid 0x80000021 eax[2]";
+    } else if (msr_read_safe(MSR_AMD64_DE_CFG, &de_cfg) < 0) {
+        info.lfence_serializing = false;
+        info.lfence_source = "not in cpuid 0x80000021 eax[2]; msr c001_1029 unreadable";
+    } else {
+        info.lfence_serializing = de_cfg & DE_CFG_LFENCE_SERIALIZE;
+        info.lfence_source = info.lfence_serializing
+                                 ? "msr c001_1029[1]"
+                                 : "not in cpuid 0x80000021 eax[2] nor msr c001_1029[1]";
     }
 }
 

@@ -57,8 +57,8 @@ struct tsc_info {
     const char *reported_clock; /* "cpuid15", "hv-leaf" or "cpuid16", or NULL */
     const char *reported_ref;   /* the measured clock they were held against */
     bool lfence_serializing;    /* LFENCE waits for earlier instructions */
-    const char *lfence_source;  /* "intel-architectural", "cpuid 0x80000021 eax[2]" or
-                                   "cpuid 0x80000021 absent" */
+    const char *lfence_source;  /* "intel-architectural", "cpuid 0x80000021 eax[2]",
+                                   "msr c001_1029[1]", or why it is not known to */
     struct tsc_clock clock[TSC_MAX_CLOCKS];
     unsigned nclock;
     struct tsc_left_out left_out[TSC_MAX_CLOCKS];

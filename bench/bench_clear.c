@@ -177,8 +177,9 @@ static void verify_fn(void *arg)
 
 static void print_table(void)
 {
-    kprintf("\nclear: GB/s (10^9 B/s, best of %llu) by chunk size; large target, cold%s\n",
-            (unsigned long long)repeats, tsc_reliable() ? "" : " -- UNRELIABLE clock");
+    kprintf("\nclear: GB/s (10^9 B/s, best of %llu) by chunk size; large target, cold%s%s\n",
+            (unsigned long long)repeats,
+            tsc_reliable() ? "" : " -- UNRELIABLE clock: ", tsc_unreliable_reason());
     for (size_t c = 0; c < nchunks; c++) {
         const struct row *best = 0;
         for (size_t i = 0; i < nrows; i++) {

@@ -207,10 +207,11 @@ size_t fault_emit(const char *workload, const char *policy)
     stats_compute(&st, ns, n);
     if (!workload && n) /* results=lava: the fault self-test's median, ns -> ms x 1000 */
         lava_measure(LAVA_MIN, st.median / 1000, "ms", "fault.service_median");
-    kprintf("faults (%s): %zu x %llu MiB: service min %llu us, median %llu us, max %llu us%s\n",
+    kprintf("faults (%s): %zu x %llu MiB: service min %llu us, median %llu us, max %llu us%s%s\n",
             policy, n, (unsigned long long)(demand_page_bytes() >> 20),
             (unsigned long long)(st.min / 1000), (unsigned long long)(st.median / 1000),
-            (unsigned long long)(st.max / 1000), tsc_reliable() ? "" : " (unreliable clock)");
+            (unsigned long long)(st.max / 1000),
+            tsc_reliable() ? "" : " -- unreliable clock: ", tsc_unreliable_reason());
     return n;
 }
 

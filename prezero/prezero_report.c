@@ -149,10 +149,10 @@ void pz_report_table(const struct pz_result *r, size_t n)
     char lead[16];
     pz_format_ns(lead, sizeof(lead), r[0].cfg.lead_idle_ns);
     kprintf("\npre-zeroing policies: %s, %u x %s pages, %u frames, %u faulting CPU(s), "
-            "zero=%s, seed %llu, lead idle %s, verify %s%s\n",
+            "zero=%s, seed %llu, lead idle %s, verify %s%s%s\n",
             wl_kind_names[w->kind], w->pages, frame_name(r[0].frame_bytes), r[0].frames, w->cpus,
             r[0].strategy, (unsigned long long)w->seed, lead, r[0].check,
-            tsc_reliable() ? "" : " (TSC unreliable: not hardware timings)");
+            tsc_reliable() ? "" : " -- TSC unreliable: ", tsc_unreliable_reason());
     kprintf("  %-10s %9s %9s %5s %9s %9s %9s %8s %9s %9s %9s %9s %9s %7s\n", "policy", "total",
             "in faults", "n", "p50", "p99", "max", "hits", "MiB fault", "MiB other", "prezero",
             "idle clr", "idle ovh", "unused");

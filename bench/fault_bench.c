@@ -60,8 +60,9 @@ HZ_OPTION(opt_zero, .name = "zero", .kind = OPT_CUSTOM, .parse = zero_opt,
 
 const char *fault_verify_mode(void) { return verify_modes[verify_full]; }
 
-static uint64_t clear_cyc[HZ_MAX_CPUS]; /* fault_clear_cycles(), per CPU */
-static uint64_t addr_hint[HZ_MAX_CPUS]; /* the fault being served, per CPU (0: none) */
+static uint64_t clear_cyc[HZ_MAX_CPUS];   /* fault_clear_cycles(), per CPU */
+static uint64_t clear_calls[HZ_MAX_CPUS]; /* fault_clear_calls(), per CPU */
+static uint64_t addr_hint[HZ_MAX_CPUS];   /* the fault being served, per CPU (0: none) */
 
 static void set_addr_hint(uint64_t va) { addr_hint[smp_cpu_index()] = va; }
 
@@ -83,14 +84,17 @@ static void zero_fn(void *ctx, void *dst, size_t bytes)
                                       .hint = addr_hint[cpu] & (env->frame_bytes - 1)};
         user_run_fault(cpu, fault_clear_run, &job);
         clear_cyc[cpu] += job.cycles;
+        clear_calls[cpu] += job.calls;
         return;
     }
     struct memop m = {.op = MEMOP_CLEAR, .p = dst, .bytes = bytes, .s = env->zero};
     user_run_fault(cpu, memop_run, &m);
     clear_cyc[cpu] += m.cycles;
+    clear_calls[cpu]++;
 }
 
 uint64_t fault_clear_cycles(void) { return clear_cyc[smp_cpu_index()]; }
+uint64_t fault_clear_calls(void) { return clear_calls[smp_cpu_index()]; }
 
 int fault_pool_setup(struct fault_env *env, size_t max)
 {

@@ -48,6 +48,11 @@ int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_byte
  * running total since boot: callers take differences. */
 uint64_t fault_clear_cycles(void);
 
+/* Calls of the `zero=` strategy the calling CPU has made on pool frames
+ * (a fault under fault_clear=linux_4k makes one per 4 KiB); a running total
+ * since boot, like fault_clear_cycles(). */
+uint64_t fault_clear_calls(void);
+
 /* Give the pool's frames back to the allocator (pool must be all free). */
 void fault_pool_teardown(struct fault_env *env);
 

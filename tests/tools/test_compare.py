@@ -75,6 +75,20 @@ class CompareResultSets(unittest.TestCase):
         # no spread on either side, but no difference either
         self.assertEqual(lines[-1].split()[-2:], ["1.000", "noise"])
 
+    def test_faultclear_rows(self):
+        def side(ns, cv):
+            return results.ResultSet("s", [
+                {"t": "faultclear", "v": 1, "model": m, "strategy": "rep_stosq",
+                 "bytes": 2097152, "n": 10, "median_ns": ns * k, "cv_pct": cv, "gbps": 1.0 / k,
+                 "calls": 512, "verified": True} for k, m in ((1, "linux_batch=32M"),
+                                                               (2, "linux_4k"))])
+        a, b = side(1000, 1.0), side(1500, 1.0)
+        rows = {label: compare.verdict(sa, sb, hib) for label, sa, sb, hib in
+                compare.generic_rows(a, b, "faultclear")}
+        self.assertEqual(rows["faultclear model=linux_4k median_ns"], "slower")
+        self.assertEqual(rows["faultclear model=linux_batch=32M gbps"], "noise")
+        self.assertEqual(len(rows), 4)  # median_ns and gbps per model; calls, n are no values
+
     def test_fault_p99_needs_100_samples(self):
         def side(n, scale):
             return results.ResultSet("s", [{"t": "fault", "v": 1, "policy": "none",

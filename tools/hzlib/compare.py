@@ -9,9 +9,11 @@ Rows:
            range and the samples' coefficient of variation. The p99 row only
            when both sides have P99_MIN_N samples: with fewer, a nearest-rank
            p99 is the maximum (lib/stats.h stats_percentile_min_n).
-  prezero  per record identity (its string members and sizes): every _ns,
+  prezero, faultclear, faultclear_gain
+           per record identity (its string members and sizes): every _ns,
            _cyc, gbps, cpb and _pct member (hit_pct) present on both sides;
-           spread: cv_pct when the record has one.
+           spread: cv_pct when the record has one. (faultclear: one row per
+           model, strategy and frame size; no plot of its own yet.)
 
 With more than two result sets (one per machine, `hz compare A B C ...`),
 fleet() prints one row per set instead: the machine, the run's status and
@@ -32,7 +34,7 @@ from . import results
 
 CLEAR_KEY = ("strategy", "chunk", "bytes", "cache", "threads")
 P99_MIN_N = 100
-GENERIC_TYPES = ("prezero",)
+GENERIC_TYPES = ("prezero", "faultclear", "faultclear_gain")
 _GENERIC_VALUE_SUFFIXES = ("_ns", "_cyc", "gbps", "gbps_median", "cpb", "_pct")
 _GENERIC_KEY_INTS = ("chunk", "bytes", "threads", "cpu", "node", "order", "pages",
                      "frame_bytes", "chunk_bytes")

@@ -219,6 +219,24 @@ void clear_dirty(void *p, size_t bytes, uint64_t seed)
         *b++ = dirty_byte(a++, seed);
 }
 
+bool clear_evict(const void *p, size_t bytes, uint32_t line)
+{
+    const char *c = p;
+    bool opt = cpu_has(X86_FEATURE_CLFLUSHOPT);
+    if (!opt && !cpu_has(X86_FEATURE_CLFLUSH))
+        return false;
+    if (!line)
+        line = 64;
+    for (size_t off = 0; off < bytes; off += line) {
+        if (opt)
+            clflushopt(c + off);
+        else
+            clflush(c + off);
+    }
+    mfence();
+    return true;
+}
+
 bool clear_verify_zero(const void *p, size_t bytes, size_t *first)
 {
     const uint8_t *b = p;

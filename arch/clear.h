@@ -121,6 +121,17 @@ int clear_checked(const struct clear_strategy *s, void *dst, size_t bytes);
  */
 void clear_dirty(void *p, size_t bytes, uint64_t seed);
 
+/*
+ * Evict [p, p + bytes) from every cache level: CLFLUSHOPT (CPUID.7:EBX[23]),
+ * or CLFLUSH (CPUID.1:EDX[19]) on a CPU without it, of every `line`-byte
+ * line (clear_env.clflush_line; 0 is taken as 64), then MFENCE, which
+ * orders CLFLUSHOPT (SDM Vol. 2A "CLFLUSHOPT"). Legal at any CPL, unlike
+ * WBINVD, and real under a hypervisor, where WBINVD may be a no-op. Dirty
+ * lines are written back: the content does not change. Returns false, with
+ * nothing done, when the CPU has neither instruction.
+ */
+bool clear_evict(const void *p, size_t bytes, uint32_t line);
+
 /* True when [p, p + bytes) is all zero; otherwise false, *first = offset of the
  * first non-zero byte. bytes 0 is true. Any alignment. */
 bool clear_verify_zero(const void *p, size_t bytes, size_t *first);

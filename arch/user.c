@@ -23,6 +23,7 @@ HZ_OPTION(opt_cpl, .name = "cpl", .kind = OPT_ENUM, .dest = &cpl_opt, .choices =
 static int cpl;
 static uint64_t stacks[HZ_MAX_CPUS]; /* base of each CPU's two stacks, 0: none */
 static uint8_t bsp_stacks[USER_CPU_STACK_BYTES] __attribute__((aligned(4096)));
+static bool ring0_emulated; /* user_ring0_emulated() */
 static uint8_t probe[PROBE_BYTES] __attribute__((aligned(4096)));
 
 int user_cpl(void) { return cpl; }
@@ -85,6 +86,8 @@ static void probe_fn(void *arg)
     *cyc = best;
 }
 
+bool user_ring0_emulated(void) { return ring0_emulated; }
+
 int user_init(void)
 {
     trap_set_handler(6, user_ud);
@@ -93,10 +96,11 @@ int user_init(void)
     probe_fn(&r0);
     cpl = 3;
     user_run(0, probe_fn, &r3);
-    cpl = cpl_opt == 1 ? 0 : cpl_opt == 2 ? 3 : (r0 > 4 * r3 ? 3 : 0);
+    ring0_emulated = r0 > RING0_EMULATED_RATIO * r3;
+    cpl = cpl_opt == 1 ? 0 : cpl_opt == 2 ? 3 : (ring0_emulated ? 3 : 0);
     kprintf("user: 64 KiB of stores: %llu cycles at CPL 0, %llu at CPL 3: measuring at CPL %d%s\n",
             (unsigned long long)r0, (unsigned long long)r3, cpl,
-            cpl_opt == 0 && cpl == 3 ? " (ring 0 is emulated by the hypervisor)" : "");
+            ring0_emulated ? " (ring 0 is emulated by the hypervisor)" : "");
     char buf[HZ_RECORD_MAX];
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "measure");
@@ -105,6 +109,7 @@ int user_init(void)
     rec_u64(&r, "probe_bytes", PROBE_BYTES);
     rec_u64(&r, "cpl0_cyc", r0);
     rec_u64(&r, "cpl3_cyc", r3);
+    rec_bool(&r, "emulated_ring0", ring0_emulated);
     record_emit(&r);
     return cpl;
 }

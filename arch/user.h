@@ -53,6 +53,14 @@ void user_set_stacks(unsigned cpu, uint64_t base);
 /* The CPL measured work runs at: 0 or 3 (0 before user_init). */
 int user_cpl(void);
 
+/* True when user_init's probe found ring 0 emulated: the stores took more
+ * than RING0_EMULATED_RATIO times longer at CPL 0 than at CPL 3 (whatever
+ * `cpl=` then chose). A timed region holding CPL-0 code (a #PF handler, a
+ * ring switch) then measures the hypervisor's emulator, and the records
+ * of such regions say `emulated_ring0: true`. False before user_init. */
+#define RING0_EMULATED_RATIO 4
+bool user_ring0_emulated(void);
+
 /*
  * Run fn(arg) at the measurement CPL on CPU `cpu`: directly at CPL 0, or in
  * ring 3 on that CPU's measurement stack. Must be called at CPL 0, not

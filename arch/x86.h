@@ -52,6 +52,16 @@ static inline uint64_t rdtscp(uint32_t *aux)
 
 static inline void lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
 static inline void mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
+/* CLFLUSH / CLFLUSHOPT: write back and invalidate the line holding p in
+ * every cache level; CLFLUSHOPT is ordered only by fences (SDM Vol. 2A). */
+static inline void clflush(const volatile void *p)
+{
+    __asm__ volatile("clflush %0" ::"m"(*(const volatile char *)p) : "memory");
+}
+static inline void clflushopt(const volatile void *p)
+{
+    __asm__ volatile("clflushopt %0" ::"m"(*(const volatile char *)p) : "memory");
+}
 static inline void sfence(void) { __asm__ volatile("sfence" ::: "memory"); }
 static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
 

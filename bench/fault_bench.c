@@ -187,13 +187,15 @@ bool fault_verify_zero(const volatile void *p, uint64_t bytes)
 
 size_t fault_emit(const char *workload, const char *policy)
 {
-    static uint64_t ns[DEMAND_MAX_SAMPLES];
+    static uint64_t ns[DEMAND_MAX_SAMPLES], acc[DEMAND_MAX_SAMPLES];
     char buf[HZ_RECORD_MAX];
-    size_t n = demand_nsamples();
+    size_t n = demand_nsamples(), na = 0;
     for (size_t i = 0; i < n; i++) {
         const struct demand_sample *s = demand_sample(i);
         struct rec r;
         ns[i] = tsc_to_ns(s->service_cyc);
+        if (s->access_cyc)
+            acc[na++] = tsc_to_ns(s->access_cyc);
         rec_begin(&r, buf, sizeof(buf), "fault");
         if (workload)
             rec_str(&r, "workload", workload);
@@ -203,19 +205,24 @@ size_t fault_emit(const char *workload, const char *policy)
         rec_u64(&r, "service_ns", ns[i]);
         rec_u64(&r, "clear_ns", tsc_to_ns(s->clear_cyc));
         rec_u64(&r, "service_cyc", s->service_cyc);
+        rec_u64_opt(&r, "access_ns", s->access_cyc != 0, tsc_to_ns(s->access_cyc));
         rec_bool(&r, "prezeroed", s->prezeroed);
+        rec_bool(&r, "emulated_ring0", user_ring0_emulated());
         rec_hex(&r, "frame", s->phys);
         record_emit(&r);
     }
-    struct stats st;
+    struct stats st, sa;
     stats_compute(&st, ns, n);
+    stats_compute(&sa, acc, na);
     if (!workload && n) /* results=lava: the fault self-test's median, ns -> ms x 1000 */
         lava_measure(LAVA_MIN, st.median / 1000, "ms", "fault.service_median");
-    kprintf("faults (%s): %zu x %llu MiB: service min %llu us, median %llu us, max %llu us%s%s\n",
+    kprintf("faults (%s): %zu x %llu MiB: service min %llu us, median %llu us, max %llu us; "
+            "access (as the program sees it) median %llu us of %zu%s%s%s\n",
             policy, n, (unsigned long long)(demand_page_bytes() >> 20),
             (unsigned long long)(st.min / 1000), (unsigned long long)(st.median / 1000),
-            (unsigned long long)(st.max / 1000),
-            tsc_reliable() ? "" : " -- unreliable clock: ", tsc_unreliable_reason());
+            (unsigned long long)(st.max / 1000), (unsigned long long)(sa.median / 1000), na,
+            tsc_reliable() ? "" : " -- unreliable clock: ", tsc_unreliable_reason(),
+            user_ring0_emulated() ? " (ring 0 emulated: mostly hypervisor time)" : "");
     return n;
 }
 
@@ -233,7 +240,8 @@ void fault_selftest(void)
     for (size_t p = 0; p < n; p++, touched++) {
         volatile uint64_t *va = demand_page(p, env.frame_bytes);
         uint64_t first;
-        if (demand_touch(p, &first) < 0) { /* the faulting access: a read, like a first touch */
+        /* the faulting access: a read, like a first touch */
+        if (demand_touch(smp_cpu_index(), p, &first, 0) < 0) {
             result_fail("fault.demand", "no frame for the fault on page %zu: %s", p,
                         demand_error());
             break;

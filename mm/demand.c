@@ -5,6 +5,7 @@
 #include "arch/cpu.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
+#include "arch/user.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
 #include "mm/paging.h"
@@ -22,6 +23,7 @@ static uint64_t pd_phys[DEMAND_MAX_PAGES]; /* 2 MiB pages: the region's page dir
 static uint64_t frame_pd[DEMAND_MAX_FRAMES], frame_pd_maps[DEMAND_MAX_FRAMES];
 static uint32_t page_frame[DEMAND_MAX_PAGES];
 static bool mapped[DEMAND_MAX_PAGES];
+static size_t page_slot[DEMAND_MAX_PAGES]; /* sample of the page's last fault */
 static struct demand_sample samples[DEMAND_MAX_SAMPLES];
 static size_t nsamples, dropped;
 static uint64_t nfaults, touch_failures;
@@ -72,16 +74,6 @@ __asm__(".pushsection .text\n"
         "    ret\n"
         ".size demand_touch_read, . - demand_touch_read\n"
         ".popsection\n");
-
-int demand_touch(size_t page, uint64_t *first)
-{
-    struct touch_result r = demand_touch_read(demand_page(page, page_bytes));
-    if (r.failed)
-        return -1;
-    if (first)
-        *first = r.value;
-    return 0;
-}
 
 void demand_set_addr_hint(void (*fn)(uint64_t va)) { addr_hint_fn = fn; }
 
@@ -249,12 +241,47 @@ static bool demand_fault(struct trap_frame *f)
     __atomic_fetch_add(&nfaults, 1, __ATOMIC_RELAXED);
     size_t slot = __atomic_fetch_add(&nsamples, 1, __ATOMIC_RELAXED);
     uint64_t end = tsc_stop();
+    page_slot[page] = slot;
     if (slot < DEMAND_MAX_SAMPLES)
         samples[slot] =
-            (struct demand_sample){(uint32_t)page, idx, phys, end - f->tsc, c1 - c0, pre};
+            (struct demand_sample){(uint32_t)page, idx, phys, end - f->tsc, c1 - c0, 0, pre};
     else
         __atomic_fetch_add(&dropped, 1, __ATOMIC_RELAXED);
     return true;
+}
+
+struct touch {
+    const volatile uint64_t *va;
+    struct touch_result r;
+    uint64_t cyc;
+};
+
+/* At the measurement CPL: demand_touch_read() (its load, and the call and
+ * return around it) between the two fenced TSC reads. A failed fault
+ * resumes at demand_touch_fail in this ring too. */
+static void touch_fn(void *arg)
+{
+    struct touch *t = arg;
+    uint64_t a = tsc_start();
+    t->r = demand_touch_read(t->va);
+    t->cyc = tsc_stop() - a;
+}
+
+int demand_touch(unsigned cpu, size_t page, uint64_t *first, uint64_t *access_cyc)
+{
+    struct touch t = {demand_page(page, page_bytes), {0, 0}, 0};
+    page_slot[page] = SIZE_MAX;
+    user_run(cpu, touch_fn, &t);
+    if (t.r.failed)
+        return -1;
+    size_t slot = page_slot[page];
+    if (slot < DEMAND_MAX_SAMPLES)
+        samples[slot].access_cyc = t.cyc;
+    if (first)
+        *first = t.r.value;
+    if (access_cyc)
+        *access_cyc = t.cyc;
+    return 0;
 }
 
 int demand_release(size_t page, bool zero_on_free, uint64_t *zero_cyc)

@@ -14,9 +14,14 @@
  *
  * Timing: service time runs from the TSC read in the #PF entry code
  * (arch/trap.asm, just after the registers are saved) to just before the
- * handler returns to the entry code for IRETQ; clear time brackets the zeroing.
- * Both are TSC cycles, kept in memory and printed after the workload, so
- * serial output never lands inside a measured fault.
+ * handler returns to the entry code for IRETQ: the handler's time. Access
+ * time is the fault as the faulting program sees it: demand_touch() times
+ * the load at the measurement CPL (arch/user.h) from a fenced TSC read just
+ * before it to one just after it retired (tsc_start/tsc_stop: MFENCE;
+ * LFENCE; RDTSC; LFENCE), so it holds the exception delivery, the handler,
+ * IRETQ and the retried load. Clear time brackets the zeroing. All are TSC
+ * cycles, kept in memory and printed after the workload, so serial output
+ * never lands inside a measured fault.
  */
 #ifndef HZ_MM_DEMAND_H
 #define HZ_MM_DEMAND_H
@@ -44,6 +49,8 @@ struct demand_sample {
     uint64_t phys;        /* frame's physical base */
     uint64_t service_cyc; /* #PF entry to handler return, TSC cycles */
     uint64_t clear_cyc;   /* zeroing in the fault path (0 when pre-zeroed) */
+    uint64_t access_cyc;  /* the faulting load as its program saw it (demand_touch);
+                           * 0 when the fault came from another access */
     bool prezeroed;       /* the frame was already zero */
 };
 
@@ -66,15 +73,20 @@ size_t demand_pages(void);
 uint64_t demand_page_bytes(void);
 
 /*
- * The first touch of page `page`, at CPL 0: read its first 8 bytes, which
- * takes the demand fault when the page is not mapped. Returns 0 with *first
- * (may be NULL) the word read, or -1 when the #PF handler found no frame
- * for it (the pool empty, or every free frame still being zeroed after
- * DEMAND_WAIT_S): the page stays unmapped, demand_touch_failures() counts
- * it and demand_error() says why. Any other access to an unmapped page of
- * the region has no way back: the handler leaves it to the crash report.
+ * The first touch of page `page` (< demand_pages()) as a program makes it:
+ * one 8-byte load of its first word at the measurement CPL on CPU `cpu`
+ * (the calling CPU, called at CPL 0 and not inside user_run), which takes
+ * the demand fault when the page is not mapped, timed as described above.
+ * Returns 0 with *first (may be NULL) the word read and *access_cyc (may
+ * be NULL) the TSC cycles, which also go into the sample of the fault the
+ * load took (a mapped page is just a load, and has no sample). Returns -1
+ * when the #PF handler found no frame for it (the pool empty, or every free
+ * frame still being zeroed after DEMAND_WAIT_S): the page stays unmapped,
+ * demand_touch_failures() counts it and demand_error() says why. Any other
+ * access to an unmapped page of the region has no way back: the handler
+ * leaves it to the crash report. A page is touched by one CPU at a time.
  */
-int demand_touch(size_t page, uint64_t *first);
+int demand_touch(unsigned cpu, size_t page, uint64_t *first, uint64_t *access_cyc);
 
 /* Failed demand_touch() calls since demand_init(), and the reason of the
  * last one (a constant string; "" when none failed). */

@@ -155,26 +155,27 @@ void pz_tenant_fn(void *arg)
 
 bool pz_sample_busy[DEMAND_MAX_SAMPLES];
 
-/* The first touch, a read at CPL 0 (the #PF maps the page; one access, so
- * no ring switch is timed with it), then outside workload time: note
- * whether a zeroer CPU was clearing meanwhile, verify the frame and dirty
- * every line of it, so a frame reused without clearing cannot read zero. */
+/* The first touch, a read at the measurement CPL (demand_touch: its
+ * access time is the workload's; the ring switch around it is not), then
+ * outside workload time: note whether a zeroer CPU was clearing meanwhile,
+ * verify the frame and dirty every line of it, so a frame reused without
+ * clearing cannot read zero. */
 static uint64_t k_fault(void *ctx, uint32_t page)
 {
     struct kctx *k = ctx;
     struct tenant t = {demand_page(page, k->fb), k->fb};
     size_t slot = demand_nsamples();
     struct pz_zsnap z = pz_zeroers_snap();
-    uint64_t first;
-    if (demand_touch(page, &first) < 0)
+    uint64_t first, acc = 0, w = tsc_stop();
+    if (demand_touch(smp_cpu_index(), page, &first, &acc) < 0)
         return 0; /* no frame: the count check reports demand_touch_failures() */
-    uint64_t a = tsc_stop();
+    uint64_t a = tsc_stop(), around = a - w > acc ? a - w - acc : 0;
     if (demand_nsamples() > slot)
         pz_sample_busy[slot] = pz_zeroers_busy_since(z);
     if (first != 0 || !fault_verify_zero(t.va, k->fb))
         k->not_zero++;
     user_run(smp_cpu_index(), pz_tenant_fn, &t);
-    return tsc_stop() - a;
+    return tsc_stop() - a + around;
 }
 
 static int k_release(void *ctx, uint32_t page, bool zero) { return demand_release(page, zero, 0); }

@@ -4,6 +4,7 @@
  * the side-by-side table of the policies of one workload.
  */
 #include "arch/tsc.h"
+#include "arch/user.h"
 #include "kernel/console.h"
 #include "kernel/lava.h"
 #include "lib/fmt.h"
@@ -109,6 +110,7 @@ void pz_report_run(const struct pz_result *r)
     rec_str(&x, "check", r->check);
     rec_bool(&x, "verified", r->verified);
     rec_bool(&x, "clock_reliable", tsc_reliable());
+    rec_bool(&x, "emulated_ring0", user_ring0_emulated());
     record_emit(&x);
     if (r->verified) /* results=lava: median fault latency, ns -> us x 1000 */
         lava_measure(LAVA_MIN, r->lat.all.p50, "us", "prezero.%s.%s.fault_p50",

@@ -94,7 +94,7 @@ static void share(unsigned role, unsigned cpu)
     for (size_t i = 0; i < team.n; i++)
         if (team.ev[i].cpu == role) {
             struct pz_zsnap z = pz_zeroers_snap();
-            no_frame[i] = demand_touch(team.ev[i].page, &first_word[i]) < 0;
+            no_frame[i] = demand_touch(cpu, team.ev[i].page, &first_word[i], 0) < 0;
             page_busy[team.ev[i].page] = pz_zeroers_busy_since(z);
         }
     team_barrier(cpu);

@@ -4,7 +4,8 @@
 # region. Links the very objects the host unit tests use (build/host/...),
 # so the routines measured are the kernel's own sources built for user space.
 LINUX_BENCH_SRCS := tools/linux-bench/linux_bench.c tools/linux-bench/output.c \
-	tools/linux-bench/region.c tools/linux-bench/measure.c $(CLEAR_C) arch/cpu.c bench/memop.c \
+	tools/linux-bench/region.c tools/linux-bench/measure.c \
+	tools/linux-bench/threads.c $(CLEAR_C) arch/cpu.c bench/memop.c \
 	bench/clear_record.c lib/stats.c lib/record.c lib/fmt.c kernel/cpu_record.c
 LINUX_BENCH_OBJS := $(patsubst %.c,$(B)/host/%.o,$(filter %.c,$(LINUX_BENCH_SRCS))) \
 	$(patsubst %.asm,$(B)/host/%.asm.o,$(CLEAR_ASM))

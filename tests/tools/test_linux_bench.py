@@ -40,7 +40,51 @@ class LinuxBenchQuick(unittest.TestCase):
             self.assertLessEqual(r["min_ns"], r["median_ns"])
             self.assertLessEqual(r["median_ns"], r["max_ns"])
 
+    def test_fault_touch_alone(self):
+        # The faulting writes without mmap, per page, for make bench's like-with-like ratio.
+        f = next(r for r in self.recs if r["t"] == "linux_fault")
+        self.assertGreater(f["touch_min_ns"], 0)
+        self.assertLessEqual(f["touch_min_ns"], f["touch_median_ns"])
+        self.assertLessEqual(f["touch_median_ns"] * f["pages"], f["max_ns"])
+
+    def test_microcode_in_header(self):
+        h = self.recs[0]
+        self.assertTrue(h["microcode"] == "unknown" or h["microcode"].startswith("0x"), h)
+        self.assertTrue(h["microcode_source"])
+
+    def test_cold_cells_beside_warm(self):
+        cells = {(r["strategy"], r["chunk"], r["cache"]) for r in self.recs if r["t"] == "clear"}
+        for s, c, cache in list(cells):
+            self.assertIn((s, c, "cold" if cache == "warm" else "warm"), cells)
+
+    @unittest.skipUnless(len(os.sched_getaffinity(0)) >= 2, "needs 2 CPUs")
+    def test_threads(self):
+        p = subprocess.run([str(BENCH), "--quick", "--threads", "2", "--strategies",
+                            "rep_stosb"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = records.extract(p.stdout)[0]
+        two = [r for r in recs if r["t"] == "clear" and r["threads"] == 2]
+        self.assertEqual(sorted((r["chunk"], r["cache"]) for r in two),
+                         [(4096, "cold"), (4096, "warm"), (2 << 20, "cold"), (2 << 20, "warm")])
+        for r in two:
+            self.assertTrue(r["verified"], r)
+            self.assertEqual(r["bytes"], 8 << 20)
+        self.assertIn({"t": "pass", "v": 1, "name": "clear.threads.rep_stosb"},
+                      [{k: v for k, v in r.items() if k in ("t", "v", "name")} for r in recs
+                       if r["t"] == "pass"])
+
     def test_bad_option_is_an_error(self):
+        for bad in (["--threads", "0"], ["--threads", "x"], ["--threads", "65"]):
+            p = subprocess.run([str(BENCH)] + bad, capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2, bad)
+            self.assertIn("threads", p.stderr)
+        n = len(os.sched_getaffinity(0))
+        if n < 64:
+            p = subprocess.run([str(BENCH), "--quick", "--threads", str(n + 1)],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("CPU(s) only", p.stderr)
+
         p = subprocess.run([str(BENCH), "--repeats", "0"], capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)
         self.assertIn("repeats", p.stderr + p.stdout)

@@ -265,6 +265,19 @@ static void test_helpers(void **state)
     assert_true(clear_guard_check(p, 63, 0x5a, NULL));
 }
 
+/* clear_evict leaves the content as it was (a write-back, not a clear),
+ * including an unaligned start and a part line at the end. */
+static void test_evict_keeps_content(void **state)
+{
+    uint8_t *p = buf + GUARD, want[1000];
+    clear_dirty(p, sizeof(want), 3);
+    memcpy(want, p, sizeof(want));
+    assert_true(clear_evict(p + 5, sizeof(want) - 5, 64));
+    assert_true(clear_evict(p, sizeof(want), 0));
+    assert_memory_equal(want, p, sizeof(want));
+    assert_true(clear_evict(p, 0, 64)); /* nothing to do */
+}
+
 static int group_setup(void **state)
 {
     cpu_init();
@@ -288,6 +301,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_support_decision);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_support_host);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_helpers);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_evict_keeps_content);
     for (size_t i = 0; i < clear_strategy_count && i < 16; i++) {
         void *s = (void *)&clear_strategies[i];
         snprintf(names[2 * i], sizeof(names[0]), "zeroes.%s", clear_strategies[i].name);

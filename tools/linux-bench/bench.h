@@ -10,6 +10,7 @@
  *   region.c       map the region (1 GiB hugetlb, 2 MiB hugetlb, THP) and time
  *                  Linux's own fault path (the kernel zeroes the huge page)
  *   measure.c      dirty / clear in chunks / verify, per strategy and chunk
+ *   threads.c      the same on N pinned threads at once (--threads N)
  */
 #ifndef HZ_TOOLS_LINUX_BENCH_H
 #define HZ_TOOLS_LINUX_BENCH_H
@@ -19,11 +20,13 @@
 #include <stdint.h>
 
 #include "arch/clear.h"
+#include "bench/clear_record.h"
 #include "lib/stats.h"
 
 #define LB_MAX_CHUNKS 16
 #define LB_MAX_REPEATS 1000
 #define LB_MAX_STRATEGIES 32
+#define LB_MAX_THREADS 64
 
 struct bench_opts {
     uint64_t size;                  /* bytes cleared per repeat */
@@ -33,6 +36,8 @@ struct bench_opts {
     size_t n_strategies;
     unsigned repeats; /* timed repeats (a warm-up comes first) */
     bool quick;
+    unsigned threads;              /* --threads N: all-thread cells too when N > 1 */
+    unsigned cpus[LB_MAX_THREADS]; /* the CPUs thread 0..N-1 are pinned to */
 };
 
 enum backing { BACKING_HUGETLB_1G, BACKING_HUGETLB_2M, BACKING_THP, BACKING_COUNT };
@@ -48,6 +53,7 @@ struct region {
     struct stats fault_ns; /* ns per repeat */
     uint64_t fault_min_cyc;
     uint64_t mmap_ns_median; /* the mmap() call alone */
+    struct stats touch_ns;   /* the first writes alone (no mmap), ns per page fault */
     uint64_t thp_bytes;      /* THP backing: AnonHugePages of the process after the touch */
 };
 
@@ -58,6 +64,12 @@ struct tally {
 
 /* Monotonic time in ns (CLOCK_MONOTONIC). */
 uint64_t lb_now_ns(void);
+
+/* The TSC at the end of a timed region, after its earlier instructions:
+ * RDTSCP where CPUID.80000001H:EDX[27] says the CPU has it (some guests
+ * report none, and it then raises #UD), else LFENCE; RDTSC; then LFENCE
+ * (SDM Vol. 2B "RDTSCP"). Callers MFENCE first to drain stores. output.c. */
+uint64_t lb_tsc_end(void);
 
 /* Print a finished record line (stdout, newline added). */
 void lb_emit(const char *line);
@@ -87,5 +99,18 @@ void region_report(const struct region *r);
 /* Measure every strategy x chunk of opts on r: `clear` records, a human
  * table, and one pass/fail/skip `clear.verify.<name>` check per strategy. */
 void measure_all(const struct bench_opts *opts, const struct region *r, struct tally *t);
+
+/* The all-thread cells of opts->threads (> 1) pinned threads, every
+ * supported strategy and chunk (no larger than a thread's slice), warm and
+ * cold, with a pass/fail per strategy (tools/linux-bench/threads.c). */
+void measure_threads(const struct bench_opts *opts, const struct region *r, struct tally *t);
+
+/* The first opts->threads CPUs of this process's affinity mask into
+ * opts->cpus (call before pinning to one); prints why and exits 2 when
+ * there are fewer (threads.c). */
+void lb_pick_cpus(struct bench_opts *opts);
+
+/* One row of the human table (measure.c). */
+void lb_print_row(const struct clear_result *c);
 
 #endif /* HZ_TOOLS_LINUX_BENCH_H */

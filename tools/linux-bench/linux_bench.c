@@ -3,7 +3,7 @@
  * and main (tools/linux-bench/bench.h describes the program).
  *
  *   linux-bench [--size N] [--chunks LIST] [--strategies LIST] [--repeats N]
- *               [--quick] [--help]
+ *               [--threads N] [--quick] [--help]
  *
  * Exit status (as the kernel's, docs/results.md): 0 pass, 1 a clear failed
  * verification, 2 every strategy skipped, 3 no memory could be mapped.
@@ -75,7 +75,7 @@ static int parse_size(const char *s, uint64_t *out)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: linux-bench [--size N] [--chunks LIST] [--strategies LIST] [--repeats N]\n"
-               "                   [--quick]\n"
+               "                   [--threads N] [--quick]\n"
                "  --size N          bytes cleared per repeat, a multiple of 4K (default 1G)\n"
                "  --chunks LIST     bytes per call, multiples of 64 (default " DEFAULT_CHUNKS ")\n"
                "  --strategies LIST names or 'all' (default all):");
@@ -83,8 +83,10 @@ static void usage(FILE *f)
         fprintf(f, "%s%s", i % 7 ? " " : "\n                      ", clear_strategies[i].name);
     fprintf(f,
             "\n  --repeats N       timed repeats after one warm-up, 1..%d (default 5)\n"
+            "  --threads N       also clear with N threads at once, each pinned to one of the\n"
+            "                    CPUs this process may use, 1..%d (default 1)\n"
             "  --quick           8M region, chunks " QUICK_CHUNKS ", 2 repeats (for tests)\n",
-            LB_MAX_REPEATS);
+            LB_MAX_REPEATS, LB_MAX_THREADS);
 }
 
 static void die_usage(const char *fmt, const char *arg)
@@ -94,6 +96,16 @@ static void die_usage(const char *fmt, const char *arg)
     fprintf(stderr, "\n");
     usage(stderr);
     exit(2);
+}
+
+/* Decimal v in 1..max, or exit 2 with `bad` (a format with one %s: v). */
+static unsigned parse_count(const char *v, unsigned long max, const char *bad)
+{
+    char *end;
+    unsigned long n = strtoul(v, &end, 10);
+    if (*v < '0' || *v > '9' || *end || n < 1 || n > max)
+        die_usage(bad, v);
+    return (unsigned)n;
 }
 
 static void parse_chunks(struct bench_opts *o, const char *list)
@@ -145,10 +157,11 @@ static void parse_options(struct bench_opts *o, int argc, char **argv)
                                              {"chunks", required_argument, NULL, 'c'},
                                              {"strategies", required_argument, NULL, 'S'},
                                              {"repeats", required_argument, NULL, 'r'},
+                                             {"threads", required_argument, NULL, 't'},
                                              {"quick", no_argument, NULL, 'q'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    const char *size = NULL, *chunks = NULL, *strategies = "all", *repeats = NULL;
+    const char *size = NULL, *chunks = NULL, *strategies = "all", *repeats = NULL, *threads = NULL;
     int ch;
 
     opterr = 0;
@@ -166,6 +179,9 @@ static void parse_options(struct bench_opts *o, int argc, char **argv)
             break;
         case 'r':
             repeats = optarg;
+            break;
+        case 't':
+            threads = optarg;
             break;
         case 'q':
             o->quick = true;
@@ -186,13 +202,12 @@ static void parse_options(struct bench_opts *o, int argc, char **argv)
     parse_chunks(o, chunks ? chunks : o->quick ? QUICK_CHUNKS : DEFAULT_CHUNKS);
     parse_strategies(o, strategies);
     o->repeats = o->quick ? QUICK_REPEATS : 5;
-    if (repeats) {
-        char *end;
-        unsigned long v = strtoul(repeats, &end, 10);
-        if (*repeats < '0' || *repeats > '9' || *end || v < 1 || v > LB_MAX_REPEATS)
-            die_usage("--repeats: '%s' is not a number in 1..1000", repeats);
-        o->repeats = (unsigned)v;
-    }
+    if (repeats)
+        o->repeats =
+            parse_count(repeats, LB_MAX_REPEATS, "--repeats: '%s' is not a number in 1..1000");
+    o->threads =
+        threads ? parse_count(threads, LB_MAX_THREADS, "--threads: '%s' is not a number in 1..64")
+                : 1;
 }
 
 /* The microcode revision as Linux reports it (/proc/cpuinfo "microcode",
@@ -261,6 +276,10 @@ static void header_record(int argc, char **argv, const struct region *r)
     rec_str(&rec, "page_size", r->base ? backing_page_size(r->backing) : "none");
     lb_emit(rec_end(&rec));
     printf("hugezero linux-bench %s (%s) on %s: %s\n", HZ_VERSION, HZ_COMMIT, loader, id->brand);
+    if (id->hypervisor[0]) /* CPUID 0x40000000: this Linux is itself a guest */
+        printf("linux-bench: this Linux runs under a hypervisor (%s): a hugezero guest booted "
+               "on it runs one virtualization layer below these figures\n",
+               id->hypervisor);
 }
 
 static int summary_record(const struct tally *t, int status)
@@ -289,6 +308,7 @@ int main(int argc, char **argv)
     char a[24];
 
     parse_options(&o, argc, argv);
+    lb_pick_cpus(&o);
     cpu_init();
     setvbuf(stdout, NULL, _IOLBF, 0);
 
@@ -317,6 +337,8 @@ int main(int argc, char **argv)
            cpu, o.repeats);
     region_report(&r);
     measure_all(&o, &r, &t);
+    if (o.threads > 1)
+        measure_threads(&o, &r, &t);
     region_unmap(&r);
     int status = t.fail ? 1 : t.pass ? 0 : 2;
     return summary_record(&t, status);

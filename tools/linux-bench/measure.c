@@ -5,9 +5,13 @@
  * really changes every line, and no zero-store elimination can skip work),
  * then clear it with back-to-back calls of `chunk` bytes (the last call gets
  * the remainder), timed with CLOCK_MONOTONIC and the TSC, then read it all
- * back (not timed). One untimed warm-up repeat comes first. Cache state is
- * "warm": the region was just written by this CPU, so whatever of it fits
- * in the caches is there, dirty (for a 1 GiB region that is only its tail).
+ * back (not timed). One untimed warm-up repeat comes first. Two cache
+ * states per (strategy, chunk):
+ *   warm  the region was just written by this CPU, so whatever of it fits
+ *         in the caches is there, dirty (for a 1 GiB region only its tail);
+ *   cold  after the dirtying, clear_evict() (a CLFLUSHOPT sweep of every
+ *         line, then MFENCE) writes it back and drops it from every cache
+ *         level, as the kernel's cold cells do, so hz compare pairs them.
  */
 #define _GNU_SOURCE
 #include "tools/linux-bench/bench.h"
@@ -28,7 +32,7 @@ struct cell {
 
 /* One (strategy, chunk) cell: repeats + 1 passes over the region. */
 static void run_cell(const struct clear_strategy *s, uint64_t chunk, const struct region *r,
-                     unsigned repeats, struct cell *c)
+                     unsigned repeats, bool cold, struct cell *c)
 {
     static uint64_t ns[LB_MAX_REPEATS], cyc[LB_MAX_REPEATS];
     static uint64_t seed = 0x5eed;
@@ -38,6 +42,8 @@ static void run_cell(const struct clear_strategy *s, uint64_t chunk, const struc
     c->res.verified = true;
     for (unsigned it = 0; it <= repeats; it++) {
         clear_dirty(r->base, r->size, seed++);
+        if (cold)
+            clear_evict(r->base, r->size, 0);
         mfence();
         uint64_t t0 = lb_now_ns();
         lfence();
@@ -45,8 +51,7 @@ static void run_cell(const struct clear_strategy *s, uint64_t chunk, const struc
         lfence();
         memop_clear(s, r->base, r->size, chunk);
         mfence(); /* every store has left the core before the clock stops */
-        uint64_t c1 = rdtscp(NULL);
-        lfence();
+        uint64_t c1 = lb_tsc_end();
         uint64_t t1 = lb_now_ns();
 
         uint64_t bad;
@@ -66,14 +71,14 @@ static void run_cell(const struct clear_strategy *s, uint64_t chunk, const struc
     c->res.strategy = s->name;
     c->res.chunk = chunk;
     c->res.bytes = r->size;
-    c->res.cache = "warm";
+    c->res.cache = cold ? "cold" : "warm";
     c->res.threads = 1;
     c->res.repeats = repeats;
     c->res.min_cyc = cs.min;
     c->res.source = "linux";
 }
 
-static void print_row(const struct clear_result *c)
+void lb_print_row(const struct clear_result *c)
 {
     char t[3][32], g[2][32], cpb[32], cv[32], csz[24];
     fmt_fixed(t[0], sizeof(t[0]), c->ns.min / 1000, 3);
@@ -83,8 +88,8 @@ static void print_row(const struct clear_result *c)
     fmt_fixed(g[1], sizeof(g[1]), stats_gbps_x1000(c->bytes, c->ns.median), 3);
     fmt_fixed(cpb, sizeof(cpb), stats_cpb_x1000(c->min_cyc, c->bytes), 3);
     fmt_fixed(cv, sizeof(cv), c->ns.cv_x100, 2);
-    printf("%-13s %6s %11s %11s %11s %8s %8s %7s %6s  %s\n", c->strategy,
-           lb_size_str(c->chunk, csz, sizeof(csz)), t[0], t[1], t[2], g[0], g[1], cpb, cv,
+    printf("%-13s %6s %5s %11s %11s %11s %8s %8s %7s %6s  %s\n", c->strategy,
+           lb_size_str(c->chunk, csz, sizeof(csz)), c->cache, t[0], t[1], t[2], g[0], g[1], cpb, cv,
            c->verified ? "yes" : "NO");
 }
 
@@ -111,8 +116,8 @@ static void print_plan(const struct bench_opts *o)
                s->n_need ? s->need[0].name : "-", fast_list(s, fast, sizeof(fast)),
                ok ? "supported" : "SKIP: missing ", ok ? "" : missing);
     }
-    printf("\n%-13s %6s %11s %11s %11s %8s %8s %7s %6s  %s\n", "strategy", "chunk", "min ms",
-           "median ms", "max ms", "GB/s", "GB/s med", "cyc/B", "CV%", "verified");
+    printf("\n%-13s %6s %5s %11s %11s %11s %8s %8s %7s %6s  %s\n", "strategy", "chunk", "cache",
+           "min ms", "median ms", "max ms", "GB/s", "GB/s med", "cyc/B", "CV%", "verified");
 }
 
 void measure_all(const struct bench_opts *o, const struct region *r, struct tally *t)
@@ -129,6 +134,9 @@ void measure_all(const struct bench_opts *o, const struct region *r, struct tall
             lb_check(t, "skip", name, why);
         }
     }
+    bool can_evict = cpu_has(X86_FEATURE_CLFLUSHOPT) || cpu_has(X86_FEATURE_CLFLUSH);
+    if (!can_evict)
+        lb_check(t, "skip", "clear.cold", "no CLFLUSH or CLFLUSHOPT: no cold cells");
     print_plan(o);
     for (size_t i = 0; i < o->n_strategies; i++) {
         const struct clear_strategy *s = o->strategies[i];
@@ -141,12 +149,13 @@ void measure_all(const struct bench_opts *o, const struct region *r, struct tall
         }
         bool all_ok = true, ran = false;
         why[0] = 0;
-        for (size_t k = 0; k < o->n_chunks; k++) {
+        for (size_t k = 0; k < 2 * o->n_chunks; k++) {
             struct cell c;
-            if (!usable[k])
+            bool cold = k % 2; /* warm, then cold, per chunk */
+            if (!usable[k / 2] || (cold && !can_evict))
                 continue;
-            run_cell(s, o->chunks[k], r, o->repeats, &c);
-            print_row(&c.res);
+            run_cell(s, o->chunks[k / 2], r, o->repeats, cold, &c);
+            lb_print_row(&c.res);
             lb_emit(clear_record(line, sizeof(line), &c.res));
             fflush(stdout);
             ran = true;

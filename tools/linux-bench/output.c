@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "arch/x86.h"
 #include "lib/record.h"
 
 uint64_t lb_now_ns(void)
@@ -17,6 +18,19 @@ uint64_t lb_now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t lb_tsc_end(void)
+{
+    if (cpu_has(X86_FEATURE_RDTSCP)) {
+        uint64_t t = rdtscp(NULL);
+        lfence();
+        return t;
+    }
+    lfence();
+    uint64_t t = rdtsc();
+    lfence();
+    return t;
 }
 
 void lb_emit(const char *line) { printf("%s\n", line); }

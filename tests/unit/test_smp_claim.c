@@ -3,7 +3,10 @@
  * arch/trampoline_claim.inc, the instructions every AP runs before it has a
  * stack): a CPU takes only the slot with its own APIC ID, only while it is
  * OPEN, and two CPUs racing for one slot never both win. Threads stand in
- * for APs, with the real LOCK CMPXCHG.
+ * for APs, with the real LOCK CMPXCHG. test_race is a smoke test, not a
+ * proof: on this 2-core host a plain check-then-store claim also passed it
+ * (the threads rarely meet inside the few-instruction window); atomicity
+ * rests on LOCK CMPXCHG itself (SDM Vol. 3A §9.1.2.2).
  */
 #include <pthread.h>
 #include <setjmp.h>

@@ -89,6 +89,11 @@ class CompareResultSets(unittest.TestCase):
         self.assertEqual(rows["faultclear model=linux_batch=32M gbps"], "noise")
         self.assertEqual(len(rows), 4)  # median_ns and gbps per model; calls, n are no values
 
+    def test_fault_rows_say_n(self):
+        lines, _ = compare.compare(self.a, self.b)
+        row = next(l for l in lines if l.startswith("fault policy=idle bytes=2M median service_ns"))
+        self.assertIn("(n=6/6)", row)
+
     def test_fault_p99_needs_100_samples(self):
         def side(n, scale):
             return results.ResultSet("s", [{"t": "fault", "v": 1, "policy": "none",

@@ -210,6 +210,8 @@ def compare(a, b):
     table = [("measurement", "A", "B", "B/A", "verdict")]
     for label, sa, sb, hib in rows:
         ratio = "%.3f" % (sb.value / sa.value) if sa.value else "-"
+        if label.startswith("fault "):  # a latency statistic: say how many faults it covers
+            label += " (n=%d/%d)" % (sa.n, sb.n)
         table.append((label, _fmt(sa.value), _fmt(sb.value), ratio, verdict(sa, sb, hib)))
     widths = [max(len(r[i]) for r in table) for i in range(5)]
     for r in table:

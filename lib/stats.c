@@ -117,10 +117,11 @@ static void heapsort_u64(uint64_t *v, size_t n)
 }
 
 /*
- * cv = sd / mean with sd the population deviation. With M = sum, q = floor(M
- * / n), r = M - q n and S2 = sum (x - q)^2, the identity n S2 = n sum (x -
- * mean)^2 + r^2 gives V = n S2 - r^2 = n^2 var exactly, so cv = sqrt(V) / M
- * and 10^4 cv rounded down is isqrt(10^8 V) / M.
+ * cv = sd / mean with sd the sample deviation. With M = sum, q = floor(M /
+ * n), r = M - q n and S2 = sum (x - q)^2, the identity n S2 = n sum (x -
+ * mean)^2 + r^2 gives V = n S2 - r^2 = n (n - 1) s^2 exactly, so cv = sqrt(V
+ * n / (n - 1)) / M and 10^4 cv rounded down is isqrt(10^8 V n / (n - 1)) / M
+ * (the division rounded down first: at most one unit low).
  */
 static uint64_t cv_x100(const uint64_t *v, size_t n, u128 sum, uint64_t q)
 {
@@ -141,21 +142,28 @@ static uint64_t cv_x100(const uint64_t *v, size_t n, u128 sum, uint64_t q)
     u128 ns2 = ovf ? U128_MAX : mul_u128_u64(s2, n, &ovf);
     if (ovf) {
         /* Astronomical spread: sd ~ isqrt(S2 / n), good to the last digit. */
-        uint64_t sd = stats_isqrt(u128_div(s2, n, NULL));
+        uint64_t sd = stats_isqrt(u128_div(s2, n - 1, NULL));
         return (uint64_t)u128_div((u128)sd * 10000u, q ? q : 1, NULL);
     }
     u128 var_n2 = ns2 - r * r;
     bool big = false;
     u128 scaled = mul_u128_u64(var_n2, 100000000u, &big);
+    scaled = big ? U128_MAX : mul_u128_u64(scaled, n, &big);
     if (!big)
-        return (uint64_t)u128_div(stats_isqrt(scaled), sum, NULL);
-    return (uint64_t)u128_div((u128)stats_isqrt(var_n2) * 10000u, sum, NULL);
+        return (uint64_t)u128_div(stats_isqrt(u128_div(scaled, n - 1, NULL)), sum, NULL);
+    /* sd = sqrt(V / (n (n - 1))) and cv = sd / mean = sd n / M */
+    uint64_t sd = stats_isqrt(u128_div(var_n2, (u128)n * (n - 1), NULL));
+    big = false;
+    u128 top = mul_u128_u64((u128)sd * 10000u, n, &big);
+    return (uint64_t)u128_div(top, sum, NULL);
 }
 
 void stats_compute(struct stats *s, uint64_t *v, size_t n)
 {
     s->n = n;
     s->min = s->max = s->median = s->mean = s->cv_x100 = 0;
+    s->ci_lo = s->ci_hi = 0;
+    s->ci_cover_x100 = 0;
     if (n == 0)
         return;
 
@@ -170,6 +178,68 @@ void stats_compute(struct stats *s, uint64_t *v, size_t n)
     s->mean = (uint64_t)u128_div(sum, n, NULL);
     if (n >= 2 && sum != 0)
         s->cv_x100 = cv_x100(v, n, sum, s->mean);
+    size_t lo, hi;
+    stats_median_ci95(n, &lo, &hi, &s->ci_cover_x100);
+    s->ci_lo = v[lo];
+    s->ci_hi = v[hi];
+}
+
+/*
+ * tail = sum_{j < k} C(n, j) against 2^n, term by term: C(n, k) = C(n, k - 1)
+ * (n - k + 1) / k (exact while unscaled). Rank k is accepted while 40 tail <=
+ * 2^n, i.e. P(B <= k - 1) <= 2.5 %. A term above 2^96 scales term and tail
+ * by 2^-32 (shift counts the scaling), so every product stays below 2^107.
+ */
+void stats_median_ci95(size_t n, size_t *lo, size_t *hi, unsigned *cover_x100)
+{
+    u128 term = 1, tail = 0, acc_tail = 0;
+    unsigned shift = 0, acc_shift = 0;
+    size_t k = 1; /* the accepted rank (1-based); 1 is the fallback */
+
+    *lo = *hi = 0;
+    *cover_x100 = 0;
+    if (n == 0)
+        return;
+    tail = 1; /* tail for rank 1: C(n, 0) */
+    acc_tail = tail;
+    for (size_t r = 2; 2 * r <= n + 1; r++) {
+        term = u128_div(term * (n - r + 2), r - 1, NULL); /* C(n, r - 1) */
+        tail += term;
+        if (term > ((u128)1 << 96)) {
+            term >>= 32;
+            tail >>= 32;
+            shift += 32;
+        }
+        unsigned m = (unsigned)(n - shift);
+        if (m < 120 && tail * 40 > ((u128)1 << m))
+            break;
+        k = r;
+        acc_tail = tail;
+        acc_shift = shift;
+    }
+    *lo = k - 1;
+    *hi = n - k;
+    /* cover = 1 - 2 tail / 2^(n - shift), on a 2^100 scale when larger */
+    unsigned m = (unsigned)(n - acc_shift);
+    if (m > 100) {
+        acc_tail >>= (m - 100 < 127 ? m - 100 : 127);
+        m = 100;
+    }
+    u128 whole = (u128)1 << m, twice = 2 * acc_tail;
+    u128 rest = twice >= whole ? 0 : whole - twice;
+    *cover_x100 = (unsigned)u128_div(rest * 10000u, whole, NULL);
+}
+
+bool stats_ci_within(const struct stats *s, unsigned pct_x100)
+{
+    u128 limit = (u128)s->median * pct_x100;
+    return s->n > 0 && s->ci_cover_x100 >= 9500 && (u128)(s->median - s->ci_lo) * 10000u <= limit &&
+           (u128)(s->ci_hi - s->median) * 10000u <= limit;
+}
+
+bool stats_noisy(const struct stats *s)
+{
+    return s->n > 0 && (s->cv_x100 > STATS_NOISY_CV_X100 || (u128)s->min * 5 < (u128)s->median * 4);
 }
 
 uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned pct)
@@ -202,4 +272,12 @@ uint64_t stats_gbps_x1000(uint64_t bytes, uint64_t ns)
 uint64_t stats_cpb_x1000(uint64_t cycles, uint64_t bytes)
 {
     return bytes ? div_round_sat((u128)cycles * 1000u, bytes) : 0;
+}
+
+uint64_t stats_pct_x100(uint64_t part, uint64_t whole)
+{
+    if (!whole)
+        return 0;
+    u128 q = u128_div((u128)part * 10000u, whole, NULL);
+    return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
 }

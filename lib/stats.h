@@ -11,6 +11,7 @@
 #ifndef HZ_LIB_STATS_H
 #define HZ_LIB_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,18 +19,48 @@ struct stats {
     size_t n;
     uint64_t min, max, median, mean; /* same unit as the samples */
     uint64_t cv_x100;                /* coefficient of variation, percent x 100 */
+    uint64_t ci_lo, ci_hi;           /* order-statistic interval of the median */
+    unsigned ci_cover_x100;          /* its coverage, percent x 100 (>= 9500 from n = 6) */
 };
+
+/* A cell is `noisy` (issue 12, docs/results.md) when its CV exceeds 10 % or
+ * its fastest repeat is below 0.8 x its median time. */
+#define STATS_NOISY_CV_X100 1000
 
 /*
  * Sort v[0..n) ascending in place (heapsort: no recursion, no allocation)
  * and fill *s. median is the lower middle for even n (v[(n - 1) / 2]); mean
  * is rounded down. cv_x100 = 10000 * sd / mean rounded down, where sd is the
- * population standard deviation (divide by n), computed exactly from the
+ * sample standard deviation (divide by n - 1), computed exactly from the
  * integer sums while 10^8 * n * sum((x - floor(mean))^2) < 2^128 (always for
  * timing data); past that from floor square roots, at most one unit low. 0
- * when the mean is 0 or n < 2. n == 0 (v may then be NULL) gives all zeros.
+ * when the mean is 0 or n < 2. ci_lo/ci_hi are v[lo], v[hi] of
+ * stats_median_ci95(). n == 0 (v may then be NULL) gives all zeros.
  */
 void stats_compute(struct stats *s, uint64_t *v, size_t n);
+
+/*
+ * The distribution-free 95 % interval of the median of n samples: 0-based
+ * indices *lo <= *hi into the ascending samples such that [v[lo], v[hi]]
+ * holds the true median with probability cover = 1 - 2 P(B <= lo), B ~
+ * Binomial(n, 1/2), at least 95 % and as narrow as that allows (symmetric
+ * ranks k and n + 1 - k, the textbook order-statistic interval, e.g.
+ * Conover, "Practical Nonparametric Statistics", 3rd ed. §3.2). n = 10
+ * gives 1..8 (ranks 2..9, 97.85 %). For n < 6 no pair reaches 95 %: the
+ * whole range 0..n-1 with its smaller coverage (n = 5: 93.75 %). *cover_x100
+ * is percent x 100 rounded down. Exact binomial sums while they fit in 128
+ * bits (n <= 120); beyond that the terms are scaled by 2^-32 steps, off by
+ * less than 2^-60 relative. n must be below 2^31; n == 0 gives 0, 0, 0.
+ */
+void stats_median_ci95(size_t n, size_t *lo, size_t *hi, unsigned *cover_x100);
+
+/* True when the median's interval lies within +-pct_x100/100 % of it
+ * (half-widths median - ci_lo and ci_hi - median) and covers >= 95 %. */
+bool stats_ci_within(const struct stats *s, unsigned pct_x100);
+
+/* The `noisy` verdict for samples that are times: cv_x100 above
+ * STATS_NOISY_CV_X100 or 5 min < 4 median (min/median < 0.8). */
+bool stats_noisy(const struct stats *s);
 
 /*
  * Nearest-rank percentile of an ascending array: the value at rank
@@ -60,6 +91,10 @@ uint64_t stats_gbps_x1000(uint64_t bytes, uint64_t ns);
  * 0 for bytes 0; saturates at UINT64_MAX.
  */
 uint64_t stats_cpb_x1000(uint64_t cycles, uint64_t bytes);
+
+/* part / whole as percent x 100 (10000 x part / whole) rounded down; 0 for
+ * whole 0; saturates at UINT64_MAX. */
+uint64_t stats_pct_x100(uint64_t part, uint64_t whole);
 
 /* floor(sqrt(v)) for any 128-bit v (bit-by-bit, integer only). */
 uint64_t stats_isqrt(unsigned __int128 v);

@@ -28,7 +28,7 @@ static void expect_stats(const struct stats *s, size_t n, uint64_t min, uint64_t
 
 static void test_empty_and_single(void **state)
 {
-    struct stats s = {99, 9, 9, 9, 9, 9};
+    struct stats s = {99, 9, 9, 9, 9, 9, 9, 9, 9};
     stats_compute(&s, NULL, 0);
     expect_stats(&s, 0, 0, 0, 0, 0, 0);
 
@@ -39,24 +39,24 @@ static void test_empty_and_single(void **state)
 
 static void test_odd_even(void **state)
 {
-    uint64_t odd[] = {5, 1, 4, 2, 3}; /* var 2, sd 1.41421, cv 47.1404 % */
+    uint64_t odd[] = {5, 1, 4, 2, 3}; /* s^2 2.5, sd 1.58114, cv 52.7046 % */
     struct stats s;
     stats_compute(&s, odd, ARRAY_LEN(odd));
-    expect_stats(&s, 5, 1, 5, 3, 3, 4714);
+    expect_stats(&s, 5, 1, 5, 3, 3, 5270);
     for (size_t i = 0; i < ARRAY_LEN(odd); i++)
         assert_int_equal(odd[i], i + 1); /* sorted in place */
 
-    uint64_t even[] = {10, 40, 20, 30}; /* lower middle 20; var 125, cv 44.7213 % */
+    uint64_t even[] = {10, 40, 20, 30}; /* lower middle 20; s^2 166.67, cv 51.6398 % */
     stats_compute(&s, even, ARRAY_LEN(even));
-    expect_stats(&s, 4, 10, 40, 20, 25, 4472);
+    expect_stats(&s, 4, 10, 40, 20, 25, 5163);
 
-    uint64_t two[] = {2, 1}; /* mean 1.5 rounded down; sd 0.5 -> cv 33.33 % */
+    uint64_t two[] = {2, 1}; /* mean 1.5 rounded down; sd 0.7071 -> cv 47.14 % */
     stats_compute(&s, two, ARRAY_LEN(two));
-    expect_stats(&s, 2, 1, 2, 1, 1, 3333);
+    expect_stats(&s, 2, 1, 2, 1, 1, 4714);
 
     uint64_t skew[] = {3, 3, 3, 100, 3, 3, 3, 3, 3, 3};
     stats_compute(&s, skew, ARRAY_LEN(skew));
-    expect_stats(&s, 10, 3, 100, 3, 12, 22913);
+    expect_stats(&s, 10, 3, 100, 3, 12, 24152);
 }
 
 static void test_flat_and_zero(void **state)
@@ -72,7 +72,7 @@ static void test_flat_and_zero(void **state)
 
 static void test_many_samples(void **state)
 {
-    uint64_t v[1000]; /* 1000 and 1002 alternating: sd 1, cv 0.0999 % */
+    uint64_t v[1000]; /* 1000 and 1002 alternating: sd 1.0005, cv 0.09995 % */
     for (size_t i = 0; i < ARRAY_LEN(v); i++)
         v[i] = i % 2 ? 1000 : 1002;
     struct stats s;
@@ -88,9 +88,9 @@ static void test_extreme_values(void **state)
     stats_compute(&s, top, ARRAY_LEN(top));
     expect_stats(&s, 2, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, 0);
 
-    uint64_t spread[] = {UINT64_MAX, 0}; /* sd == mean: cv exactly 100 % */
+    uint64_t spread[] = {UINT64_MAX, 0}; /* sd == sqrt(2) mean: cv 141.42 % */
     stats_compute(&s, spread, ARRAY_LEN(spread));
-    expect_stats(&s, 2, 0, UINT64_MAX, 0, UINT64_MAX / 2, 10000);
+    expect_stats(&s, 2, 0, UINT64_MAX, 0, UINT64_MAX / 2, 14142);
 
     uint64_t close[] = {UINT64_MAX, UINT64_MAX - 2};
     stats_compute(&s, close, ARRAY_LEN(close));
@@ -99,7 +99,7 @@ static void test_extreme_values(void **state)
     /* n * sum of squares overflows 128 bits: the approximate path. */
     uint64_t wide[] = {1ull << 63, 1ull << 63, UINT64_MAX, 0};
     stats_compute(&s, wide, ARRAY_LEN(wide));
-    expect_stats(&s, 4, 0, UINT64_MAX, 1ull << 63, (1ull << 63) - 1, 7071);
+    expect_stats(&s, 4, 0, UINT64_MAX, 1ull << 63, (1ull << 63) - 1, 8164);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -191,6 +191,12 @@ static void test_rates(void **state)
     assert_int_equal(stats_cpb_x1000(1, 3), 333);
     assert_int_equal(stats_cpb_x1000(5, 0), 0);
     assert_int_equal(stats_cpb_x1000(UINT64_MAX, 1), UINT64_MAX);
+
+    assert_int_equal(stats_pct_x100(1, 100), 100); /* 1.00 % */
+    assert_int_equal(stats_pct_x100(2, 3), 6666);  /* rounded down */
+    assert_int_equal(stats_pct_x100(5, 0), 0);
+    assert_int_equal(stats_pct_x100(UINT64_MAX, 1), UINT64_MAX);
+    assert_int_equal(stats_pct_x100(UINT64_MAX, UINT64_MAX), 10000);
 }
 
 static void test_isqrt(void **state)
@@ -215,6 +221,80 @@ static void test_isqrt(void **state)
     }
 }
 
+/* Expected ranks and coverage from the exact binomial sums (Python
+ * fractions over math.comb): lo, hi are 0-based, rank k = lo + 1. */
+static void test_median_ci(void **state)
+{
+    static const struct {
+        size_t n, lo, hi;
+        unsigned cover;
+    } want[] = {
+        {1, 0, 0, 0},           {2, 0, 1, 5000},     {5, 0, 4, 9375},      {6, 0, 5, 9687},
+        {9, 1, 7, 9609},        {10, 1, 8, 9785},    {11, 1, 9, 9882},     {12, 2, 9, 9614},
+        {15, 3, 11, 9648},      {20, 5, 14, 9586},   {30, 9, 20, 9572},    {50, 17, 32, 9671},
+        {100, 39, 60, 9647},    {121, 49, 71, 9549}, {200, 85, 114, 9599}, {500, 227, 272, 9559},
+        {1000, 468, 531, 9537},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+        size_t lo = 99, hi = 99;
+        unsigned cover = 99;
+        stats_median_ci95(want[i].n, &lo, &hi, &cover);
+        assert_int_equal(lo, want[i].lo);
+        assert_int_equal(hi, want[i].hi);
+        assert_int_equal(cover, want[i].cover);
+    }
+    size_t lo = 7, hi = 7;
+    unsigned cover = 7;
+    stats_median_ci95(0, &lo, &hi, &cover);
+    assert_true(lo == 0 && hi == 0 && cover == 0);
+
+    uint64_t v[10] = {19, 11, 18, 12, 17, 13, 16, 14, 15, 10};
+    struct stats s;
+    stats_compute(&s, v, ARRAY_LEN(v));
+    assert_int_equal(s.median, 14);
+    assert_int_equal(s.ci_lo, 11);
+    assert_int_equal(s.ci_hi, 18);
+    assert_int_equal(s.ci_cover_x100, 9785);
+}
+
+static void test_ci_within_and_noisy(void **state)
+{
+    uint64_t tight[10] = {1000, 1001, 999, 1000, 1010, 990, 1002, 998, 1000, 1000};
+    uint64_t wide[10] = {1000, 1030, 970, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
+    uint64_t fast_min[10] = {790, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
+    uint64_t spread[6] = {500, 1500, 500, 1500, 500, 1500};
+    uint64_t few[5] = {1000, 1000, 1000, 1000, 1000};
+    struct stats s;
+
+    stats_compute(&s, tight, 10); /* ranks 2..9: 990 .. 1002 around 1000 */
+    assert_true(s.ci_lo == 998 && s.ci_hi == 1002);
+    assert_true(stats_ci_within(&s, 200));
+    assert_true(stats_ci_within(&s, 20));  /* exactly 0.2 % */
+    assert_false(stats_ci_within(&s, 19)); /* 2 / 1000 > 0.19 % */
+    assert_false(stats_noisy(&s));
+
+    stats_compute(&s, wide, 10); /* ranks 2..9 are all 1000: 0 width */
+    assert_true(stats_ci_within(&s, 1));
+    assert_false(stats_noisy(&s)); /* min 970 / 1000 >= 0.8, cv 1.41 % */
+
+    stats_compute(&s, fast_min, 10); /* cv 6.6 % but min/median 0.79 */
+    assert_true(s.cv_x100 < STATS_NOISY_CV_X100);
+    assert_true(stats_noisy(&s));
+    fast_min[0] = 800; /* exactly 0.8: not noisy */
+    stats_compute(&s, fast_min, 10);
+    assert_false(stats_noisy(&s));
+
+    stats_compute(&s, spread, 6); /* cv 54.8 %: noisy, min/median 1 */
+    assert_int_equal(s.cv_x100, 5477);
+    assert_true(stats_noisy(&s));
+
+    stats_compute(&s, few, 5); /* flat, but 5 samples cover only 93.75 % */
+    assert_false(stats_ci_within(&s, 200));
+    stats_compute(&s, NULL, 0);
+    assert_false(stats_noisy(&s));
+    assert_false(stats_ci_within(&s, 200));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +308,8 @@ int main(void)
         cmocka_unit_test(test_percentile_min_n),
         cmocka_unit_test(test_rates),
         cmocka_unit_test(test_isqrt),
+        cmocka_unit_test(test_median_ci),
+        cmocka_unit_test(test_ci_within_and_noisy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,64 @@
+/*
+ * lib/interleave.h - random interleaving of benchmark cells and the rule
+ * that stops adding rounds (Google Benchmark's --benchmark_enable_random_
+ * interleaving: every cell gets one repeat per round, in a fresh random
+ * order each round, so a slow stretch of the host hits all cells alike).
+ *
+ * The order of round r is a Fisher-Yates shuffle (Knuth TAOCP Vol. 2
+ * §3.4.2, Algorithm P) driven by SplitMix64 (Steele, Lea, Flood, "Fast
+ * splittable pseudorandom number generators", OOPSLA 2014) seeded with
+ * (seed, r): the same seed replays the same orders. Portable C, no
+ * allocation: the kernel and the host unit tests share it.
+ */
+#ifndef HZ_LIB_INTERLEAVE_H
+#define HZ_LIB_INTERLEAVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One SplitMix64 step: advances *state, returns the next 64-bit value. */
+uint64_t ilv_splitmix64(uint64_t *state);
+
+/*
+ * Fill order[0..n) with a permutation of 0..n-1 for round `round` of a run
+ * seeded with `seed`. Deterministic in (seed, round, n); n == 0 does
+ * nothing. The draw is the multiply-shift map of a 64-bit value onto
+ * 0..i (bias below 2^-50 for n below 2^14).
+ */
+void ilv_order(uint64_t seed, unsigned round, unsigned *order, size_t n);
+
+/* Why ilv_next() stopped (or did not). */
+enum ilv_verdict {
+    ILV_MORE = 0, /* run another round */
+    ILV_STABLE,   /* every cell's median interval is within the target */
+    ILV_CAP,      /* max_rounds reached */
+    ILV_BUDGET,   /* the time budget is spent */
+};
+
+struct ilv_rule {
+    unsigned min_rounds; /* always run this many rounds (>= 1) */
+    unsigned max_rounds; /* never more (>= min_rounds) */
+    unsigned ci_x100;    /* stop once every median's 95 % interval is within +-ci_x100/100 % */
+};
+
+/*
+ * After `done` rounds: ILV_MORE while done < min_rounds; else ILV_STABLE
+ * when all_stable, ILV_CAP at max_rounds, ILV_BUDGET when budget_spent,
+ * else ILV_MORE. The checks run in that order, so a run that is both
+ * stable and out of budget reports ILV_STABLE.
+ */
+enum ilv_verdict ilv_next(const struct ilv_rule *r, unsigned done, bool all_stable,
+                          bool budget_spent);
+
+/* "more", "stable", "cap" or "budget". */
+const char *ilv_verdict_name(enum ilv_verdict v);
+
+/*
+ * True when the samples' median has a 95 % order-statistic interval within
+ * +-ci_x100/100 % of it (lib/stats.h stats_ci_within()). The samples are
+ * copied to scratch (n entries), which is sorted; v is left alone.
+ */
+bool ilv_cell_stable(const uint64_t *v, size_t n, unsigned ci_x100, uint64_t *scratch);
+
+#endif /* HZ_LIB_INTERLEAVE_H */

@@ -5,15 +5,24 @@
  * measurement CPL (arch/user.h); tsc_start()/tsc_stop()
  * (MFENCE; LFENCE; RDTSC; LFENCE) bracket all the calls of one repeat, so
  * the dirtying pass before and non-temporal stores inside are drained at
- * both ends. One warm-up, then `repeats` timed repeats; min/median/max.
+ * both ends.
+ *
+ * Cells (strategy x chunk x target x cache state) are interleaved
+ * (lib/interleave.h): one untimed warm-up round, then rounds in which every
+ * cell runs one repeat, in a seeded random order per round. At least
+ * `repeats` rounds; then more, up to `max_rounds`, until every cell's median
+ * has a 95 % interval within +-`clear_ci` or `clear_budget` seconds are
+ * spent. Cold cells are evicted and checked (bench/evict.h); the host's
+ * steal time is read around every timed repeat (arch/steal.h).
  */
 #include "bench/bench_clear.h"
 #include "arch/cpu.h"
+#include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
+#include "bench/clear_cells.h"
 #include "bench/clear_record.h"
-#include "bench/memop.h"
 #include "kernel/console.h"
 #include "kernel/lava.h"
 #include "kernel/progress.h"
@@ -21,21 +30,25 @@
 #include "kernel/scenario.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
+#include "lib/interleave.h"
 #include "lib/kstring.h"
+#include "lib/record.h"
 #include "lib/stats.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 
 #define MAX_CHUNKS 8
-#define MAX_REPEATS 1000
-#define MAX_ROWS 512
 #define TCG_BYTES (64ull << 20)
 
 static uint64_t chunks[MAX_CHUNKS] = {4096, 2 << 20, 32 << 20, 1 << 30};
 static size_t nchunks = 4;
-static uint64_t repeats = 5;
+static uint64_t repeats = 10, max_rounds = 30, budget_s = 120, ci_x100 = 200, seed;
 static uint64_t clear_bytes; /* 0: the whole arena (64 MiB under TCG) */
 static char only[160];       /* strategies=: "" means all */
+static struct clear_cells cs;
+static unsigned order[CLEAR_MAX_CELLS]; /* the table's sort */
+static uint64_t scratch[CLEAR_MAX_ROUNDS];
+static uint64_t big; /* bytes of the large target */
 
 static int chunks_opt(const struct option *o, const char *v, char *err, size_t n)
 {
@@ -72,22 +85,26 @@ HZ_OPTION(opt_chunks, .name = "chunks", .kind = OPT_CUSTOM, .parse = chunks_opt,
           .accepted = "SIZE[,SIZE...] (1..8 sizes, multiples of 64)",
           .help = "bytes per clear call in the chunk sweep (default 4K,2M,32M,1G)");
 HZ_OPTION(opt_repeats, .name = "repeats", .kind = OPT_U64, .dest = &repeats, .min = 1,
-          .max = MAX_REPEATS, .accepted = "1..1000", .help = "timed repeats per cell (default 5)");
+          .max = CLEAR_MAX_ROUNDS, .accepted = "1..100",
+          .help = "timed rounds every clear cell gets at least (default 10)");
+HZ_OPTION(opt_max_rounds, .name = "max_rounds", .kind = OPT_U64, .dest = &max_rounds, .min = 1,
+          .max = CLEAR_MAX_ROUNDS, .accepted = "1..100",
+          .help = "most timed rounds of the clear cells (default 30; never below repeats)");
+HZ_OPTION(opt_clear_budget, .name = "clear_budget", .kind = OPT_U64, .dest = &budget_s, .min = 0,
+          .max = 86400, .accepted = "0..86400 (seconds)",
+          .help = "time after which no round past `repeats` starts (default 120)");
+HZ_OPTION(opt_clear_ci, .name = "clear_ci", .kind = OPT_U64, .dest = &ci_x100, .min = 1,
+          .max = 10000, .accepted = "1..10000 (percent x 100)",
+          .help = "stop adding rounds once every median's 95% interval is within +-this "
+                  "(default 200 = 2%)");
+HZ_OPTION(opt_seed, .name = "seed", .kind = OPT_U64, .dest = &seed, .min = 0, .max = UINT64_MAX,
+          .accepted = "0..2^64-1",
+          .help = "seed of the per-round cell order (default 0: from the TSC; recorded)");
 HZ_OPTION(opt_clear_bytes, .name = "clear_bytes", .kind = OPT_SIZE, .dest = &clear_bytes,
           .min = 1 << 20, .max = 1ull << 30, .accepted = "1M..1G",
           .help = "size of the large target (default: a 1 GiB frame; 64M under TCG)");
 HZ_OPTION(opt_strategies, .name = "strategies", .kind = OPT_CUSTOM, .parse = strategies_opt,
           .accepted = "all|NAME[,NAME...]", .help = "strategies to measure (default all)");
-
-struct row {
-    const struct clear_strategy *s;
-    uint64_t chunk, bytes, gbps_x1000;
-    const char *cache;
-};
-static struct row rows[MAX_ROWS];
-static size_t nrows;
-static uint64_t ns[MAX_REPEATS];
-static uint64_t big; /* bytes of the large target */
 
 static bool selected(const struct clear_strategy *s)
 {
@@ -101,63 +118,68 @@ static bool selected(const struct clear_strategy *s)
     return false;
 }
 
-/* One step of a cell at the measurement CPL (arch/user.h, bench/memop.h). */
-static void work(struct memop *m, enum memop_op op)
+/* Final figures of cell c; emits its record. */
+static void finish(struct clear_cell *c)
 {
-    m->op = op;
-    user_run(0, memop_run, m);
-}
-
-/* Measure one cell; emit its record; false when a repeat left non-zero bytes. */
-static bool cell(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, uint64_t chunk,
-                 const char *cache, unsigned reps)
-{
-    bool cold = cache[0] == 'c', ok = true;
-    uint64_t min_cyc = UINT64_MAX;
-    struct memop w = {.p = dst, .bytes = bytes, .s = s, .chunk = chunk, .check = MEMOP_EXACT};
-    for (unsigned r = 0; r <= reps; r++) { /* r == 0: warm-up, not recorded */
-        w.seed = r + 1;
-        work(&w, MEMOP_DIRTY);
-        if (cold)
-            wbinvd(); /* CPL 0 only: between the dirtying and the timed clear */
-        work(&w, MEMOP_CLEAR);
-        uint64_t cyc = w.cycles;
-        work(&w, MEMOP_VERIFY);
-        ok &= w.zero;
-        if (r == 0)
-            continue;
-        ns[r - 1] = tsc_to_ns(cyc);
-        if (cyc < min_cyc)
-            min_cyc = cyc;
+    struct clear_result cr = {.strategy = c->s->name,
+                              .chunk = c->chunk,
+                              .bytes = c->bytes,
+                              .cache = c->cache,
+                              .threads = 1,
+                              .repeats = c->n,
+                              .min_cyc = c->min_cyc,
+                              .verified = c->ok,
+                              .source = "hugezero"};
+    for (unsigned i = 0; i < c->n; i++)
+        scratch[i] = c->ns[i];
+    stats_compute(&cr.ns, scratch, c->n);
+    c->st = cr.ns;
+    cr.steal_method = steal_method();
+    cr.steal_ns = c->steal_ns;
+    cr.steal_base_ns = c->base_ns;
+    steal_account(c->base_ns, c->steal_ns);
+    if (c->cache[0] == 'c') {
+        struct stats rs;
+        for (unsigned i = 0; i < c->n; i++)
+            scratch[i] = c->ratio_x100[i];
+        stats_compute(&rs, scratch, c->n);
+        cr.cold_ratio_x100 = rs.median;
+        cr.cache_check = cs.flush != EVICT_NONE && rs.median >= EVICT_COLD_RATIO_X100
+                             ? CACHE_VERIFIED
+                             : CACHE_NOT_COLD;
     }
-    struct clear_result cr = {s->name, chunk, bytes, cache, 1, reps, {0}, min_cyc, ok, "hugezero"};
-    stats_compute(&cr.ns, ns, reps);
+    c->cache_check = cr.cache_check;
+    c->steal_x100 = clear_steal_x100(&cr);
     char buf[HZ_RECORD_MAX];
     record_emit_line(clear_record(buf, sizeof(buf), &cr));
-    if (nrows < MAX_ROWS)
-        rows[nrows++] = (struct row){s, chunk, bytes, stats_gbps_x1000(bytes, cr.ns.min), cache};
-    if (ok) /* results=lava: best verified GB/s per (chunk, cache) */
-        lava_measure(LAVA_MAX, stats_gbps_x1000(bytes, cr.ns.min), "GB/s",
+    if (c->ok) /* results=lava: best verified median GB/s per (chunk, cache) */
+        lava_measure(LAVA_MAX, stats_gbps_x1000(c->bytes, cr.ns.median), "GB/s",
                      "clear.best_gbps.%llu%s.%s",
-                     (unsigned long long)(chunk % 1024 ? chunk : chunk >> 10),
-                     chunk % 1024 ? "B" : "K", cache);
-    return ok;
+                     (unsigned long long)(c->chunk % 1024 ? c->chunk : c->chunk >> 10),
+                     c->chunk % 1024 ? "B" : "K", c->cache);
 }
 
-/* The first clear of a frame never written since boot (host faults and all). */
+/* The first clear of a frame never written since boot (host faults and
+ * all): one sample of one strategy, the first one measured. */
 static void first_touch(const struct clear_strategy *s, uint64_t phys, uint64_t bytes)
 {
-    struct memop w = {
-        .p = (void *)(uintptr_t)phys, .bytes = bytes, .s = s, .chunk = bytes, .check = MEMOP_EXACT};
-    work(&w, MEMOP_CLEAR);
-    uint64_t cyc = w.cycles;
-    work(&w, MEMOP_VERIFY);
-    ns[0] = tsc_to_ns(cyc);
-    struct clear_result cr = {s->name, bytes, bytes, "first_touch", 1,
-                              1,       {0},   cyc,   w.zero,        "hugezero"};
-    stats_compute(&cr.ns, ns, 1);
+    bool zero;
+    uint64_t cyc = clear_cells_once(s, (uint8_t *)(uintptr_t)phys, bytes, &zero);
+    scratch[0] = tsc_to_ns(cyc);
+    struct clear_result cr = {.strategy = s->name,
+                              .chunk = bytes,
+                              .bytes = bytes,
+                              .cache = "first_touch",
+                              .threads = 1,
+                              .repeats = 1,
+                              .min_cyc = cyc,
+                              .verified = zero,
+                              .source = "hugezero"};
+    stats_compute(&cr.ns, scratch, 1);
     char buf[HZ_RECORD_MAX];
     record_emit_line(clear_record(buf, sizeof(buf), &cr));
+    kprintf("clear: first_touch: ONE sample, %s only, over %llu MiB never written since boot\n",
+            s->name, (unsigned long long)(bytes >> 20));
 }
 
 /* The correctness pass, at the measurement CPL like every bulk access. */
@@ -175,38 +197,86 @@ static void verify_fn(void *arg)
     v->ok = clear_correctness(v->s, v->buf, v->why, v->cap);
 }
 
+static void fmt_g(char *b, size_t n, uint64_t x1000) { fmt_fixed(b, n, x1000, 3); }
+
+/* " noisy steal not-cold" for the flags of c ("" for none). */
+static const char *flags(const struct clear_cell *c, char *b, size_t n)
+{
+    hz_snprintf(b, n, "%s%s%s", stats_noisy(&c->st) ? " noisy" : "",
+                c->steal_x100 > CLEAR_STEAL_FLAG_X100 ? " steal" : "",
+                c->cache_check == CACHE_NOT_COLD ? " not-cold" : "");
+    return b;
+}
+
+static uint64_t median_gbps(const struct clear_cell *c)
+{
+    return stats_gbps_x1000(c->bytes, c->st.median);
+}
+
 static void print_table(void)
 {
-    kprintf("\nclear: GB/s (10^9 B/s, best of %llu) by chunk size; large target, cold%s%s\n",
-            (unsigned long long)repeats,
-            tsc_reliable() ? "" : " -- UNRELIABLE clock: ", tsc_unreliable_reason());
-    for (size_t c = 0; c < nchunks; c++) {
-        const struct row *best = 0;
-        for (size_t i = 0; i < nrows; i++) {
-            if (rows[i].chunk == chunks[c] && rows[i].cache[0] == 'c' && rows[i].bytes == big &&
-                (!best || rows[i].gbps_x1000 > best->gbps_x1000))
-                best = &rows[i];
-        }
+    char g[24], lo[24], hi[24], f[40];
+    kprintf("\nclear: GB/s (10^9 B/s): median of >= %llu interleaved repeats [95%% interval] by "
+            "chunk size; large target, cold%s\n",
+            (unsigned long long)repeats, tsc_reliable() ? "" : " -- UNRELIABLE clock");
+    for (size_t k = 0; k < nchunks; k++) {
+        const struct clear_cell *best = 0;
+        for (size_t i = 0; i < cs.n; i++)
+            if (cs.cell[i].chunk == chunks[k] && cs.cell[i].cache[0] == 'c' &&
+                cs.cell[i].bytes == big && (!best || median_gbps(&cs.cell[i]) > median_gbps(best)))
+                best = &cs.cell[i];
         if (!best)
             continue;
-        kprintf("  chunk %8llu KiB: fastest %-13s %4llu.%03llu GB/s\n",
-                (unsigned long long)(chunks[c] >> 10), best->s->name,
-                (unsigned long long)(best->gbps_x1000 / 1000),
-                (unsigned long long)(best->gbps_x1000 % 1000));
+        fmt_g(g, sizeof(g), median_gbps(best));
+        fmt_g(lo, sizeof(lo), stats_gbps_x1000(best->bytes, best->st.ci_hi));
+        fmt_g(hi, sizeof(hi), stats_gbps_x1000(best->bytes, best->st.ci_lo));
+        kprintf("  chunk %8llu KiB: fastest %-13s %8s GB/s [%s..%s]%s\n",
+                (unsigned long long)(chunks[k] >> 10), best->s->name, g, lo, hi,
+                flags(best, f, sizeof(f)));
     }
-    for (size_t i = 0; i < nrows; i++)
-        for (size_t j = i + 1; j < nrows; j++)
-            if (rows[j].gbps_x1000 > rows[i].gbps_x1000) {
-                struct row t = rows[i];
-                rows[i] = rows[j];
-                rows[j] = t;
+    for (size_t i = 0; i < cs.n; i++) /* sort by median GB/s, descending */
+        order[i] = (unsigned)i;
+    for (size_t i = 0; i < cs.n; i++)
+        for (size_t j = i + 1; j < cs.n; j++)
+            if (median_gbps(&cs.cell[order[j]]) > median_gbps(&cs.cell[order[i]])) {
+                unsigned t = order[i];
+                order[i] = order[j];
+                order[j] = t;
             }
-    kprintf("  %-13s %10s %10s %-6s %10s\n", "strategy", "chunk", "bytes", "cache", "GB/s");
-    for (size_t i = 0; i < nrows; i++)
-        kprintf("  %-13s %10llu %10llu %-6s %6llu.%03llu\n", rows[i].s->name,
-                (unsigned long long)rows[i].chunk, (unsigned long long)rows[i].bytes, rows[i].cache,
-                (unsigned long long)(rows[i].gbps_x1000 / 1000),
-                (unsigned long long)(rows[i].gbps_x1000 % 1000));
+    kprintf("  %-13s %10s %10s %-5s %9s %19s %6s  %s\n", "strategy", "chunk", "bytes", "cache",
+            "GB/s", "95% interval", "cv%", "flags");
+    for (size_t i = 0; i < cs.n; i++) {
+        const struct clear_cell *c = &cs.cell[order[i]];
+        char cv[16];
+        fmt_g(g, sizeof(g), median_gbps(c));
+        fmt_g(lo, sizeof(lo), stats_gbps_x1000(c->bytes, c->st.ci_hi));
+        fmt_g(hi, sizeof(hi), stats_gbps_x1000(c->bytes, c->st.ci_lo));
+        fmt_fixed(cv, sizeof(cv), c->st.cv_x100, 2);
+        kprintf("  %-13s %10llu %10llu %-5s %9s %9s..%-8s %6s %s\n", c->s->name,
+                (unsigned long long)c->chunk, (unsigned long long)c->bytes, c->cache, g, lo, hi, cv,
+                flags(c, f, sizeof(f)));
+    }
+}
+
+/* Cells of strategy s (correctness passed), in the order they are listed. */
+static void add_cells(const struct clear_strategy *s, uint8_t *base, uint64_t small)
+{
+    for (size_t k = 0; k < nchunks; k++) {
+        struct clear_cell want[3] = {{.dst = base, .bytes = big, .cache = "cold"},
+                                     {.dst = base + 4096, .bytes = small, .cache = "warm"},
+                                     {.dst = base + 4096, .bytes = small, .cache = "cold"}};
+        for (int i = 0; i < 3 && cs.n < CLEAR_MAX_CELLS; i++) {
+            if (chunks[k] > want[i].bytes)
+                continue;
+            struct clear_cell *c = &cs.cell[cs.n++];
+            *c = want[i];
+            c->s = s;
+            c->chunk = chunks[k];
+            c->n = 0;
+            c->min_cyc = UINT64_MAX;
+            c->ok = true;
+        }
+    }
 }
 
 static void bench_clear(void)
@@ -233,18 +303,20 @@ static void bench_clear(void)
     if (small > big / 4)
         small = (big / 4) & ~4095ull;
     uint8_t *base = (uint8_t *)(uintptr_t)arena;
-    kprintf("clear: large target %llu MiB at 0x%llx (LLC %llu KiB%s), small target %llu KiB, "
-            "%llu repeats%s\n",
+    clear_cells_evict_take(&cs, f, llc);
+    cs.seed = seed ? seed : rdtsc();
+    kprintf("clear: large target %llu MiB at 0x%llx (LLC %llu KiB%s), small target %llu KiB; "
+            "cold = %s sweep + %zu MiB read pass; >= %llu rounds, seed %llu%s\n",
             (unsigned long long)(big >> 20), (unsigned long long)arena,
             (unsigned long long)(llc >> 10), llc && big < 4 * llc ? ", NOT 4x LLC" : "",
-            (unsigned long long)(small >> 10), (unsigned long long)repeats,
-            cpu_is_tcg() ? " (TCG: reduced sizes, emulator timings)" : "");
+            (unsigned long long)(small >> 10), evict_method_name(cs.flush), cs.nevict * 2,
+            (unsigned long long)repeats, (unsigned long long)cs.seed,
+            cpu_is_tcg() ? " (TCG: reduced sizes, emulator timings, no extra rounds)" : "");
 
     bool touched = false;
-    progress_begin("clear", (unsigned)clear_strategy_count);
+    cs.n = 0;
     for (size_t i = 0; i < clear_strategy_count; i++) {
         const struct clear_strategy *s = &clear_strategies[i];
-        progress_step((unsigned)i);
         const char *missing;
         char name[48], why[120];
         hz_snprintf(name, sizeof(name), "clear.%s", s->name);
@@ -263,22 +335,55 @@ static void bench_clear(void)
             result_fail(name, "correctness: %s", why);
             continue;
         }
+        add_cells(s, base, small);
+    }
+    unsigned done = 0;
+    struct ilv_rule rule = {(unsigned)repeats,
+                            (unsigned)(max_rounds < repeats ? repeats : max_rounds),
+                            (unsigned)ci_x100};
+    if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
+        rule.max_rounds = rule.min_rounds;
+    enum ilv_verdict why = cs.n ? clear_cells_run(&cs, &rule, budget_s, &done) : ILV_CAP;
+    unsigned noisy = 0, stable = 0;
+    for (size_t i = 0; i < cs.n; i++) {
+        finish(&cs.cell[i]);
+        noisy += stats_noisy(&cs.cell[i].st);
+        stable += stats_ci_within(&cs.cell[i].st, (unsigned)ci_x100);
+    }
+    for (size_t i = 0; i < cs.n;) { /* pass/fail per strategy */
+        const struct clear_strategy *s = cs.cell[i].s;
         bool ok = true;
-        for (size_t c = 0; c < nchunks; c++) {
-            if (chunks[c] <= big)
-                ok &= cell(s, base, big, chunks[c], "cold", (unsigned)repeats);
-            if (chunks[c] <= small) {
-                ok &= cell(s, base + 4096, small, chunks[c], "warm", (unsigned)repeats);
-                ok &= cell(s, base + 4096, small, chunks[c], "cold", (unsigned)repeats);
-            }
-        }
+        char name[48];
+        for (; i < cs.n && cs.cell[i].s == s; i++)
+            ok &= cs.cell[i].ok;
+        hz_snprintf(name, sizeof(name), "clear.%s", s->name);
         if (ok)
             result_pass(name);
         else
             result_fail(name, "a timed clear left non-zero bytes");
     }
-    progress_step((unsigned)clear_strategy_count);
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    rec_begin(&r, buf, sizeof(buf), "clear_run");
+    rec_u64(&r, "seed", cs.seed);
+    rec_u64(&r, "cells", cs.n);
+    rec_u64(&r, "rounds", done);
+    rec_str(&r, "stop", ilv_verdict_name(why));
+    rec_u64(&r, "min_rounds", repeats);
+    rec_u64(&r, "max_rounds", rule.max_rounds);
+    rec_fixed(&r, "ci_target_pct", ci_x100, 2);
+    rec_u64(&r, "budget_s", budget_s);
+    rec_u64(&r, "stable_cells", stable);
+    rec_u64(&r, "noisy_cells", noisy);
+    rec_str(&r, "evict", evict_method_name(cs.flush));
+    rec_u64(&r, "evict_read_bytes", cs.nevict * PAGE_SIZE_2M);
+    rec_str(&r, "steal_method", steal_method());
+    record_emit(&r);
+    kprintf("clear: %zu cells, %u rounds (stop: %s), %u of them within +-%llu.%02llu%%, %u noisy\n",
+            cs.n, done, ilv_verdict_name(why), stable, (unsigned long long)(ci_x100 / 100),
+            (unsigned long long)(ci_x100 % 100), noisy);
     print_table();
+    clear_cells_evict_put(&cs, f);
     if (have_1g)
         frames_1g_put(f, idx);
     else

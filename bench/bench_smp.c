@@ -6,9 +6,12 @@
  * The target (smp_bytes) is split into one contiguous piece per CPU
  * (bench/split.h), inside the CPU's own NUMA node when the SRAT gives
  * domains. Each repeat: every CPU dirties its piece, all wait at a barrier,
- * clear (timed by each CPU), wait at a barrier (the BSP times barrier to
- * barrier: the wall time), then check every byte of their piece. Records:
- * `clear` (threads = CPUs, via clear_record), then `smp_peak` and one
+ * clear (timed by each CPU), wait at a barrier, then check every byte of
+ * their piece. A repeat's wall time runs from the first CPU's start to the
+ * last CPU's end (bench_smp_job.c); `smp.wall` fails when a wall time is
+ * below some CPU's own time. Figures are medians with their 95 % interval
+ * (lib/stats.h). Records: `clear` (threads = CPUs, via clear_record), then
+ * `smp_peak` (the median of the best all-thread non-temporal cell) and one
  * `smp_scale` per cell with its fraction of the peak (docs/results.md).
  */
 #include "bench/bench_smp.h"
@@ -26,7 +29,8 @@
 #define MAX_COUNTS 6
 #define MAX_CELLS 96 /* >= strategies x MAX_COUNTS */
 
-static uint64_t opt_bytes /* 0: 1 GiB, 64 MiB under TCG */, opt_chunk = 2ull << 20, opt_repeats = 5;
+static uint64_t opt_bytes /* 0: 1 GiB, 64 MiB under TCG */, opt_chunk = 2ull << 20,
+                                                            opt_repeats = 10;
 static uint32_t opt_skip_mask; /* strategies left out by smp_strategies= */
 static bool opt_strategies_given;
 
@@ -72,7 +76,7 @@ HZ_OPTION(opt_smp_chunk, .name = "smp_chunk", .kind = OPT_CUSTOM, .parse = chunk
           .help = "bytes per call of the clear routine in the smp scenario (default 2M)");
 HZ_OPTION(opt_smp_repeats, .name = "smp_repeats", .kind = OPT_U64, .dest = &opt_repeats, .min = 1,
           .max = 1000, .accepted = "1..1000",
-          .help = "timed repeats per (strategy, threads) in the smp scenario (default 5)");
+          .help = "timed repeats per (strategy, threads) in the smp scenario (default 10)");
 HZ_OPTION(opt_smp_strategies, .name = "smp_strategies", .kind = OPT_CUSTOM, .parse = strategies_opt,
           .accepted = "NAME[,NAME...] (docs/strategies.md)",
           .help = "strategies the smp scaling runs (default: every supported one)");
@@ -80,7 +84,9 @@ HZ_OPTION(opt_smp_strategies, .name = "smp_strategies", .kind = OPT_CUSTOM, .par
 struct cell {
     const struct clear_strategy *s;
     unsigned threads;
-    uint64_t gbps_x1000, wall_min_ns, wall_median_ns;
+    uint64_t gbps_x1000, wall_min_ns, wall_median_ns; /* gbps_x1000: from the median */
+    uint64_t gbps_lo_x1000, gbps_hi_x1000;            /* the median's 95 % interval */
+    bool noisy;
     uint64_t cpu_ns[HZ_MAX_CPUS]; /* by slot: the CPU's own best clear time */
     bool numa, verified;
 };
@@ -89,6 +95,7 @@ static struct cell cells[MAX_CELLS];
 static unsigned ncells;
 static struct smp_job job;
 static struct smp_target target;
+static unsigned wall_short; /* repeats whose wall time was below a CPU's own */
 static unsigned order[HZ_MAX_CPUS];
 static int32_t order_dom[HZ_MAX_CPUS];
 
@@ -141,6 +148,10 @@ static bool measure(struct cell *c, uint64_t bytes, uint64_t unit, bool numa)
             min_cyc = job.wall_cyc;
         for (unsigned k = 0; k < c->threads; k++) {
             uint64_t ns = tsc_to_ns(job.cyc[k]);
+            if (job.wall_cyc < job.cyc[k] && wall_short++ == 0)
+                kprintf("smp: %s, %u threads: wall %llu cycles below CPU %u's own %llu\n",
+                        c->s->name, c->threads, (unsigned long long)job.wall_cyc, job.cpu[k],
+                        (unsigned long long)job.cyc[k]);
             if (r >= 0 && ns < c->cpu_ns[k])
                 c->cpu_ns[k] = ns;
             if (job.bad[k] && c->verified) {
@@ -164,17 +175,22 @@ static bool measure(struct cell *c, uint64_t bytes, uint64_t unit, bool numa)
     record_emit_line(clear_record(line, sizeof(line), &res));
     c->wall_min_ns = res.ns.min;
     c->wall_median_ns = res.ns.median;
-    c->gbps_x1000 = stats_gbps_x1000(bytes, res.ns.min);
+    c->gbps_x1000 = stats_gbps_x1000(bytes, res.ns.median);
+    c->gbps_lo_x1000 = stats_gbps_x1000(bytes, res.ns.ci_hi);
+    c->gbps_hi_x1000 = stats_gbps_x1000(bytes, res.ns.ci_lo);
+    c->noisy = stats_noisy(&res.ns);
     fmt_gbps(g, sizeof(g), c->gbps_x1000);
     fmt_gbps(per, sizeof(per), c->gbps_x1000 / c->threads);
-    kprintf("smp: %-12s %3u threads %s: %s GB/s (%s per thread), wall %llu us%s\n", c->s->name,
-            c->threads, c->numa ? "per-node" : "flat", g, per,
-            (unsigned long long)(res.ns.min / 1000), c->verified ? "" : ", NOT ZERO");
+    kprintf("smp: %-12s %3u threads %s: %s GB/s median (%s per thread), wall %llu us%s%s\n",
+            c->s->name, c->threads, c->numa ? "per-node" : "flat", g, per,
+            (unsigned long long)(res.ns.median / 1000), c->noisy ? " NOISY" : "",
+            c->verified ? "" : ", NOT ZERO");
     return true;
 }
 
-/* The bandwidth peak: the best all-thread non-temporal cell, else (no
- * non-temporal strategy ran) the best all-thread cell. NULL when none. */
+/* The bandwidth peak: the all-thread non-temporal cell with the best
+ * median, else (no non-temporal strategy ran) the best all-thread cell.
+ * NULL when none. */
 static const struct cell *find_peak(unsigned online, bool *nt)
 {
     for (int want_nt = 1; want_nt >= 0; want_nt--) {
@@ -210,7 +226,11 @@ static void scale_record(const struct cell *c, uint64_t bytes, uint64_t peak)
     rec_str(&r, "placement", c->numa ? "per-node" : "flat");
     rec_fixed(&r, "gbps", c->gbps_x1000, 3);
     rec_fixed(&r, "gbps_per_thread", c->gbps_x1000 / c->threads, 3);
+    rec_fixed(&r, "gbps_lo", c->gbps_lo_x1000, 3);
+    rec_fixed(&r, "gbps_hi", c->gbps_hi_x1000, 3);
     rec_fixed(&r, "pct_peak", pct_x100(c->gbps_x1000, peak), 2);
+    rec_bool(&r, "above_peak", c->gbps_x1000 > peak);
+    rec_bool(&r, "noisy", c->noisy);
     rec_u64(&r, "wall_min_ns", c->wall_min_ns);
     rec_u64(&r, "wall_median_ns", c->wall_median_ns);
     rec_u64(&r, "cpu_min_ns", lo);
@@ -238,9 +258,14 @@ static void report(uint64_t bytes, unsigned online, const unsigned *counts, unsi
     char line[256], g[24];
     size_t len;
     fmt_gbps(g, sizeof(g), peak->gbps_x1000);
-    kprintf("smp: peak %s GB/s: %s with %u threads (%s)\n", g, peak->s->name, peak->threads,
-            nt ? "best all-thread non-temporal figure"
-               : "best all-thread figure: no non-temporal strategy ran");
+    char glo[24], ghi[24];
+    fmt_gbps(glo, sizeof(glo), peak->gbps_lo_x1000);
+    fmt_gbps(ghi, sizeof(ghi), peak->gbps_hi_x1000);
+    kprintf("smp: peak %s GB/s (95%% interval %s..%s%s): %s with %u threads (%s); '!' marks a "
+            "cell above the peak, '~' a noisy one\n",
+            g, glo, ghi, peak->noisy ? ", NOISY" : "", peak->s->name, peak->threads,
+            nt ? "best all-thread non-temporal median"
+               : "best all-thread median: no non-temporal strategy ran");
     len = (size_t)hz_snprintf(line, sizeof(line), "smp:   %-12s", "threads:");
     for (unsigned i = 0; i < nc && len < sizeof(line); i++)
         len += (size_t)hz_snprintf(line + len, sizeof(line) - len, " %14u", counts[i]);
@@ -250,8 +275,11 @@ static void report(uint64_t bytes, unsigned online, const unsigned *counts, unsi
         for (j = i; j < ncells && cells[j].s == cells[i].s && len < sizeof(line); j++) {
             fmt_gbps(g, sizeof(g), cells[j].gbps_x1000);
             len += (size_t)hz_snprintf(
-                line + len, sizeof(line) - len, " %8s %4llu%%", g,
-                (unsigned long long)(pct_x100(cells[j].gbps_x1000, peak->gbps_x1000) / 100));
+                line + len, sizeof(line) - len, " %8s %4llu%%%c", g,
+                (unsigned long long)(pct_x100(cells[j].gbps_x1000, peak->gbps_x1000) / 100),
+                cells[j].gbps_x1000 > peak->gbps_x1000 ? '!'
+                : cells[j].noisy                       ? '~'
+                                                       : ' ');
         }
         kprintf("%s\n", line);
     }
@@ -259,6 +287,9 @@ static void report(uint64_t bytes, unsigned online, const unsigned *counts, unsi
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "smp_peak");
     rec_fixed(&r, "gbps", peak->gbps_x1000, 3);
+    rec_fixed(&r, "gbps_lo", peak->gbps_lo_x1000, 3);
+    rec_fixed(&r, "gbps_hi", peak->gbps_hi_x1000, 3);
+    rec_bool(&r, "noisy", peak->noisy);
     rec_str(&r, "strategy", peak->s->name);
     rec_u64(&r, "threads", peak->threads);
     rec_bool(&r, "nontemporal", nt);
@@ -333,7 +364,7 @@ static void smp_scenario(void)
         bytes = target.bytes / unit * unit;
     }
     kprintf("smp: scaling: %llu MiB (%zu extent(s), %s frames), chunk %llu KiB, %u CPU(s) online, "
-            "%u node(s)%s, best of %llu\n",
+            "%u node(s)%s, median of %llu\n",
             (unsigned long long)(bytes >> 20), target.next,
             target.frame_bytes == PAGE_SIZE_1G ? "1 GiB" : "2 MiB",
             (unsigned long long)(opt_chunk >> 10), online, nd, numa ? " (per-node pieces)" : "",
@@ -342,7 +373,12 @@ static void smp_scenario(void)
     job.next = target.next;
     job.chunk = opt_chunk;
     job.timeout_us = smp_job_timeout_us(3 * bytes); /* dirty, clear, verify */
+    wall_short = 0;
     bool go_on = scaling(bytes, unit, numa, counts, nc);
+    if (wall_short)
+        result_fail("smp.wall", "%u repeat(s) had a wall time below a CPU's own time", wall_short);
+    else if (ncells)
+        result_pass("smp.wall");
     report(bytes, online, counts, nc);
     smp_target_release(&target);
     if (go_on)

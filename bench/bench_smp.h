@@ -66,9 +66,11 @@ struct smp_job {
     uint64_t timeout_us;
     struct smp_barrier bar;
     /* results of the last smp_job_run, by slot */
-    uint64_t cyc[HZ_MAX_CPUS]; /* the slot's own clear time, TSC cycles */
-    uint64_t wall_cyc;         /* slot 0: leaving barrier 1 to leaving barrier 2 */
-    bool bad[HZ_MAX_CPUS];     /* a non-zero byte was found after the clear */
+    uint64_t cyc[HZ_MAX_CPUS];   /* the slot's own clear time, TSC cycles */
+    uint64_t start[HZ_MAX_CPUS]; /* the slot's TSC when its clear began */
+    uint64_t end[HZ_MAX_CPUS];   /* ... and when it had drained */
+    uint64_t wall_cyc;           /* max(end) - min(start) over all slots */
+    bool bad[HZ_MAX_CPUS];       /* a non-zero byte was found after the clear */
     uint64_t bad_addr[HZ_MAX_CPUS];
     volatile bool barrier_failed;
     struct smp_job_part part[HZ_MAX_CPUS]; /* by slot */
@@ -79,7 +81,9 @@ struct smp_job {
  * (arch/user.h: CPL 3 where the hypervisor emulates ring 0), dirty its piece
  * (clear_dirty), wait at the barrier, clear its piece in calls of at most
  * `chunk` bytes, wait at the barrier, then check every byte of its piece.
- * Returns 0; -1 when a CPU got stuck (kernel/smp.h smp_run), -2 when the
+ * wall_cyc spans the first CPU's start to the last CPU's end (the TSCs of
+ * all CPUs are one clock: invariant TSC, SDM Vol. 3B §18.17.1), so it is at
+ * least every cyc[k]. Returns 0; -1 when a CPU got stuck (kernel/smp.h smp_run), -2 when the
  * CPUs are not all online, -3 when a barrier timed out.
  */
 int smp_job_run(struct smp_job *j);

@@ -3,10 +3,12 @@
  * every free 1 GiB frame (else every free 2 MiB frame), as a hypervisor
  * preallocating guest RAM does (QEMU -mem-prealloc with its preallocation
  * threads: contiguous parts of the memory, whole pages per thread, never
- * more busy threads than pages). For 1, 2, 4, 8, 16 and all CPUs: dirty,
- * barrier, clear in 2 MiB calls, barrier, check every byte; report the wall
- * time and the seconds one TiB would take at that rate (`smp_fill` records,
- * docs/results.md).
+ * more busy threads than pages). First one untimed all-CPU fill (warm-up:
+ * the host backs every page before anything is timed), then for 1, 2, 4, 8,
+ * 16 and all CPUs `smp_fill_repeats` timed fills: dirty, barrier, clear in
+ * 2 MiB calls, barrier, check every byte. Reports the median wall time with
+ * its interval and the seconds one TiB would take at that rate (`smp_fill`
+ * records, docs/results.md).
  */
 #include "arch/tsc.h"
 #include "arch/x86.h"
@@ -25,6 +27,7 @@ enum { FILL_ALL, FILL_NONE, FILL_BYTES };
 static int fill_mode = FILL_ALL;
 static uint64_t fill_bytes;
 static char fill_strategy[24] = "rep_stosb";
+static uint64_t fill_repeats = 3;
 
 static int fill_opt(const struct option *o, const char *v, char *err, size_t n)
 {
@@ -54,14 +57,19 @@ HZ_OPTION(opt_smp_fill_strategy, .name = "smp_fill_strategy", .kind = OPT_CUSTOM
           .parse = fill_strategy_opt, .accepted = "a clear strategy name (docs/strategies.md)",
           .help = "strategy of the smp scenario's fill (default rep_stosb, as Linux clear_page)");
 
+HZ_OPTION(opt_smp_fill_repeats, .name = "smp_fill_repeats", .kind = OPT_U64, .dest = &fill_repeats,
+          .min = 1, .max = 100, .accepted = "1..100",
+          .help = "timed fills per thread count, after one untimed warm-up fill (default 3)");
+
 static struct smp_target target;
 static struct smp_job job;
 
-static void fill_record(unsigned threads, unsigned busy, uint64_t wall_ns, uint64_t cpu_max_ns,
-                        bool verified)
+static void fill_record(unsigned threads, unsigned busy, const struct stats *st,
+                        uint64_t cpu_max_ns, bool verified)
 {
     char buf[HZ_RECORD_MAX];
     struct rec r;
+    uint64_t wall_ns = st->median;
     uint64_t ns_per_tib = mul_div_u64(wall_ns, 1ull << 40, target.bytes);
     rec_begin(&r, buf, sizeof(buf), "smp_fill");
     rec_str(&r, "strategy", job.s->name);
@@ -70,7 +78,15 @@ static void fill_record(unsigned threads, unsigned busy, uint64_t wall_ns, uint6
     rec_u64(&r, "frames", target.bytes / target.frame_bytes);
     rec_u64(&r, "frame_bytes", target.frame_bytes);
     rec_u64(&r, "bytes", target.bytes);
+    rec_u64(&r, "repeats", st->n);
     rec_u64(&r, "wall_ns", wall_ns);
+    rec_u64(&r, "wall_min_ns", st->min);
+    rec_u64(&r, "wall_max_ns", st->max);
+    rec_u64(&r, "ci_lo_ns", st->ci_lo);
+    rec_u64(&r, "ci_hi_ns", st->ci_hi);
+    rec_fixed(&r, "ci_pct", st->ci_cover_x100, 2);
+    rec_fixed(&r, "cv_pct", st->cv_x100, 2);
+    rec_bool(&r, "noisy", stats_noisy(st));
     rec_u64(&r, "cpu_max_ns", cpu_max_ns);
     rec_fixed(&r, "gbps", stats_gbps_x1000(target.bytes, wall_ns), 3);
     rec_fixed(&r, "s_per_tib", ns_per_tib / 1000000, 3);
@@ -82,38 +98,58 @@ static void fill_record(unsigned threads, unsigned busy, uint64_t wall_ns, uint6
     char g[24], s[24];
     fmt_fixed(g, sizeof(g), stats_gbps_x1000(target.bytes, wall_ns), 3);
     fmt_fixed(s, sizeof(s), ns_per_tib / 1000000, 3);
-    kprintf("smp: fill %3u threads (%u busy): %llu MiB in %llu ms = %s GB/s, %s s/TiB%s\n", threads,
-            busy, (unsigned long long)(target.bytes >> 20), (unsigned long long)(wall_ns / 1000000),
-            g, s, verified ? "" : ", NOT ZERO");
+    kprintf("smp: fill %3u threads (%u busy): %llu MiB in %llu ms (median of %zu) = %s GB/s, "
+            "%s s/TiB%s%s\n",
+            threads, busy, (unsigned long long)(target.bytes >> 20),
+            (unsigned long long)(wall_ns / 1000000), st->n, g, s, stats_noisy(st) ? " NOISY" : "",
+            verified ? "" : ", NOT ZERO");
 }
 
-/* One thread count; false when the run must stop (stuck CPU, barrier). */
-static bool fill_once(const unsigned *cpu, unsigned threads, bool *verified)
+/* One fill with `threads` CPUs; false when the run must stop (stuck CPU,
+ * barrier). *busy: CPUs with a non-empty piece; *cpu_max: the slowest CPU's
+ * own time, ns; *verified cleared when a byte was left non-zero. */
+static bool fill_one(const unsigned *cpu, unsigned threads, uint64_t seed, unsigned *busy,
+                     uint64_t *cpu_max, bool *verified)
 {
     job.n = threads;
     memcpy(job.cpu, cpu, sizeof(unsigned) * threads);
     split_plan(target.bytes, target.frame_bytes, threads, 0, target.ext, target.next, job.piece);
-    job.seed = 1000 + threads;
+    job.seed = seed;
     int rc = smp_job_run(&job);
     if (rc < 0) {
         result_fail("smp.fill.run", "%u threads: %s", threads,
                     rc == -3 ? "a barrier timed out" : "a CPU got stuck or went offline");
         return false;
     }
-    unsigned busy = 0;
-    uint64_t cpu_max = 0;
-    bool ok = true;
+    *busy = 0;
     for (unsigned k = 0; k < threads; k++) {
-        busy += job.piece[k].bytes != 0;
-        if (tsc_to_ns(job.cyc[k]) > cpu_max)
-            cpu_max = tsc_to_ns(job.cyc[k]);
+        *busy += job.piece[k].bytes != 0;
+        if (tsc_to_ns(job.cyc[k]) > *cpu_max)
+            *cpu_max = tsc_to_ns(job.cyc[k]);
         if (job.bad[k]) {
-            ok = false;
+            *verified = false;
             kprintf("smp: fill, %u threads: CPU %u left a non-zero byte at 0x%llx\n", threads,
                     job.cpu[k], (unsigned long long)job.bad_addr[k]);
         }
     }
-    fill_record(threads, busy, tsc_to_ns(job.wall_cyc), cpu_max, ok);
+    return true;
+}
+
+/* One thread count, fill_repeats timed fills; false when the run must stop. */
+static bool fill_cell(const unsigned *cpu, unsigned threads, bool *verified)
+{
+    static uint64_t walls[100];
+    unsigned busy = 0;
+    uint64_t cpu_max = 0;
+    bool ok = true;
+    for (unsigned r = 0; r < fill_repeats; r++) {
+        if (!fill_one(cpu, threads, 1000 + threads * 100 + r, &busy, &cpu_max, &ok))
+            return false;
+        walls[r] = tsc_to_ns(job.wall_cyc);
+    }
+    struct stats st;
+    stats_compute(&st, walls, fill_repeats);
+    fill_record(threads, busy, &st, cpu_max, ok);
     *verified &= ok;
     return true;
 }
@@ -144,9 +180,12 @@ void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, 
     job.next = target.next;
     job.chunk = PAGE_SIZE_2M;
     job.timeout_us = smp_job_timeout_us(3 * target.bytes);
-    bool verified = true, finished = true;
+    bool verified = true;
+    unsigned busy;
+    uint64_t cpu_max = 0;
+    bool finished = fill_one(cpu, online, 999, &busy, &cpu_max, &verified); /* warm-up */
     for (unsigned i = 0; i < nc && finished; i++)
-        finished = fill_once(cpu, counts[i], &verified);
+        finished = fill_cell(cpu, counts[i], &verified);
     if (!verified)
         result_fail("smp.fill.verify", "a frame was not all zero after the fill (see above)");
     else if (finished)

@@ -150,15 +150,13 @@ static void job_part(void *arg)
     while (split_iter_next(&it, &base, &len))
         memop_clear(j->s, (void *)(uintptr_t)base, len, j->chunk);
     uint64_t t1 = tsc_stop();
-    bool ok = smp_barrier_wait(&j->bar, cpu, to);
-    uint64_t t2 = tsc_stop();
-    if (!ok) {
+    j->start[k] = t0;
+    j->end[k] = t1;
+    j->cyc[k] = t1 - t0;
+    if (!smp_barrier_wait(&j->bar, cpu, to)) {
         j->barrier_failed = true;
         return;
     }
-    j->cyc[k] = t1 - t0;
-    if (k == 0)
-        j->wall_cyc = t2 - t0;
     split_iter_init(&it, j->ext, j->next, j->piece[k].off, j->piece[k].bytes);
     while (split_iter_next(&it, &base, &len)) {
         uint64_t first;
@@ -193,5 +191,13 @@ int smp_job_run(struct smp_job *j)
     int rc = smp_run(&set, job_fn, j, j->timeout_us);
     if (rc < 0)
         return rc;
-    return j->barrier_failed ? -3 : 0;
+    if (j->barrier_failed)
+        return -3;
+    uint64_t first = UINT64_MAX, last = 0;
+    for (unsigned k = 0; k < j->n; k++) {
+        first = j->start[k] < first ? j->start[k] : first;
+        last = j->end[k] > last ? j->end[k] : last;
+    }
+    j->wall_cyc = last - first;
+    return 0;
 }

@@ -25,5 +25,28 @@ const char *clear_record(char *buf, size_t cap, const struct clear_result *c)
     rec_fixed(&r, "cv_pct", c->ns.cv_x100, 2);
     rec_bool(&r, "verified", c->verified);
     rec_str(&r, "source", c->source);
+    rec_u64(&r, "ci_lo_ns", c->ns.ci_lo);
+    rec_u64(&r, "ci_hi_ns", c->ns.ci_hi);
+    rec_fixed(&r, "ci_pct", c->ns.ci_cover_x100, 2);
+    rec_fixed(&r, "gbps_lo", stats_gbps_x1000(c->bytes, c->ns.ci_hi), 3);
+    rec_fixed(&r, "gbps_hi", stats_gbps_x1000(c->bytes, c->ns.ci_lo), 3);
+    rec_bool(&r, "noisy", stats_noisy(&c->ns));
+    if (c->steal_method) {
+        bool gaps = c->steal_method[0] == 't';
+        rec_str(&r, "steal_method", c->steal_method);
+        rec_u64(&r, gaps ? "gaps_ns" : "steal_ns", c->steal_ns);
+        rec_u64(&r, gaps ? "gaps_window_ns" : "steal_base_ns", c->steal_base_ns);
+        rec_fixed(&r, "steal_pct", clear_steal_x100(c), 2);
+        rec_bool(&r, "steal_high", clear_steal_x100(c) > CLEAR_STEAL_FLAG_X100);
+    }
+    if (c->cache_check != CACHE_UNCHECKED) {
+        rec_bool(&r, "cache_verified", c->cache_check == CACHE_VERIFIED);
+        rec_fixed(&r, "cold_ratio", c->cold_ratio_x100, 2);
+    }
     return rec_end(&r);
+}
+
+uint64_t clear_steal_x100(const struct clear_result *c)
+{
+    return stats_pct_x100(c->steal_ns, c->steal_base_ns);
 }

@@ -24,12 +24,31 @@ struct clear_result {
     uint64_t min_cyc;   /* fewest TSC cycles of any repeat */
     bool verified;      /* every repeat read back all zero */
     const char *source; /* "hugezero" (the kernel) or "linux" (tools/linux-bench) */
+    /* Interference (arch/steal.h); NULL steal_method: not measured, members
+     * left out. "kvm_steal_time": steal_ns stolen during steal_base_ns of
+     * the timed repeats (each from its dirtying pass to its zero check);
+     * "tsc_poll_gaps": steal_ns of gaps seen while polling
+     * the TSC for steal_base_ns beside the repeats. */
+    const char *steal_method;
+    uint64_t steal_ns, steal_base_ns;
+    /* Cold cells: whether the eviction was seen to work (bench/evict.h);
+     * cold_ratio_x100 the median cold / warm probe time x 100. */
+    enum { CACHE_UNCHECKED = 0, CACHE_VERIFIED, CACHE_NOT_COLD } cache_check;
+    uint64_t cold_ratio_x100;
 };
+
+/* Steal above this share of steal_base_ns (percent x 100) flags a cell. */
+#define CLEAR_STEAL_FLAG_X100 100
+
+/* Share of steal_base_ns that was stolen, percent x 100 (0 without a base). */
+uint64_t clear_steal_x100(const struct clear_result *r);
 
 /*
  * Format the `clear` record (docs/results.md) into buf (cap bytes, at least
  * 64, HZ_RECORD_MAX is plenty) and return the line (no newline). gbps and
- * gbps_median come from ns.min and ns.median, cpb from min_cyc.
+ * gbps_median come from ns.min and ns.median, gbps_lo/gbps_hi from the
+ * median's interval (ns.ci_hi, ns.ci_lo), cpb from min_cyc; noisy is
+ * stats_noisy(&ns). Steal and cache members only when measured.
  */
 const char *clear_record(char *buf, size_t cap, const struct clear_result *r);
 

@@ -3,12 +3,14 @@
  */
 #include "kernel/results.h"
 #include "arch/cpu.h"
+#include "arch/steal.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
 #include "kernel/lava.h"
 #include "kernel/power.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
+#include "lib/stats.h"
 
 static unsigned n_pass, n_fail, n_skip;
 static volatile int exiting;
@@ -90,6 +92,11 @@ _Noreturn void hz_exit(enum hz_status s)
     rec_u64(&r, "skip", n_skip);
     rec_u64(&r, "status", (uint64_t)s);
     rec_str(&r, "status_name", status_name(s));
+    uint64_t base, lost;
+    if (steal_total(&base, &lost)) { /* the measured cells' share the host took */
+        rec_str(&r, "steal_method", steal_method());
+        rec_fixed(&r, "steal_pct", stats_pct_x100(lost, base), 2);
+    }
     record_emit(&r);
     lava_print(); /* results=lava: after the last record, before the status line */
     kprintf("hugezero: exit status %d (%s)\n", (int)s, status_name(s));

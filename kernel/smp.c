@@ -11,6 +11,7 @@
 #include "arch/cpu.h"
 #include "arch/fpu.h"
 #include "arch/gdt.h"
+#include "arch/steal.h"
 #include "arch/trampoline.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
@@ -94,6 +95,7 @@ static void percpu_setup(unsigned cpu)
     wrmsr(MSR_GS_BASE, (uint64_t)(uintptr_t)&smp_percpu[cpu]);
     if (cpu_has(X86_FEATURE_RDTSCP))
         wrmsr(MSR_TSC_AUX, cpu); /* RDTSCP tells which CPU read the TSC */
+    steal_init_cpu(cpu);         /* KVM steal time, where the host offers it */
 }
 
 _Noreturn void smp_ap_main(uint64_t cpu)

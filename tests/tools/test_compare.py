@@ -130,7 +130,7 @@ class CompareCommand(unittest.TestCase):
         self.assertEqual(out[2], '   config:  cmdline "run=default", boot direct, hugezero 3f2a9c1b7d4e')
         self.assertEqual(out[4], "   machine: AMD EPYC 9654 96-Core Processor, bare metal")
         self.assertEqual(out[5], '   config:  cmdline "run=default", boot iso, hugezero 3f2a9c1b7d4e')
-        self.assertEqual(out[6].split(), ["measurement", "A", "B", "B/A", "verdict"])
+        self.assertEqual(out[6].split(), ["measurement", "A", "B", "B/A", "verdict", "flags"])
         row = [l for l in out if l.startswith("clear rep_stosb chunk=2M bytes=1G cache=warm threads=1")]
         self.assertEqual(row[0].split()[-4:], ["17.459", "21.347", "1.223", "faster"])
 
@@ -152,3 +152,53 @@ class CompareCommand(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def _cell(median, lo, hi, cv, **extra):
+    r = {"t": "clear", "v": 1, "strategy": "movnti", "chunk": 4096, "bytes": 1 << 30,
+         "cache": "cold", "threads": 1, "gbps": hi, "gbps_median": median, "gbps_lo": lo,
+         "gbps_hi": hi, "cv_pct": cv, "min_ns": int((1 << 30) / hi),
+         "max_ns": int((1 << 30) / lo * 1.5), "noisy": False, "run": 0}
+    r.update(extra)
+    return r
+
+
+class MedianIntervals(unittest.TestCase):
+    """Records with gbps_lo/gbps_hi: the intervals alone decide the verdict."""
+
+    def verdict(self, ra, rb):
+        rows = compare.clear_rows(results.ResultSet("a", [ra]), results.ResultSet("b", [rb]))
+        self.assertEqual(len(rows), 1)
+        _, sa, sb, hib = rows[0]
+        return sa, sb, compare.verdict(sa, sb, hib)
+
+    def test_overlapping_intervals_are_noise_despite_small_cv(self):
+        # +5 % with cv 0.5 %: the old rule (shift > 2 x cv) would say faster.
+        sa, sb, v = self.verdict(_cell(10.0, 9.7, 10.4, 0.5), _cell(10.5, 10.3, 10.8, 0.5))
+        self.assertEqual(v, "noise")
+        self.assertTrue(sa.ci and sb.ci)
+        self.assertEqual((sa.lo, sa.hi), (9.7, 10.4))
+
+    def test_separated_intervals_decide(self):
+        self.assertEqual(self.verdict(_cell(10.0, 9.9, 10.1, 3.0),
+                                      _cell(10.4, 10.2, 10.6, 3.0))[2], "faster")
+        self.assertEqual(self.verdict(_cell(10.0, 9.9, 10.1, 0.1),
+                                      _cell(9.0, 8.8, 9.2, 0.1))[2], "slower")
+
+    def test_one_side_without_interval_falls_back(self):
+        old = _cell(10.0, 9.9, 10.1, 0.1)
+        del old["gbps_lo"], old["gbps_hi"]
+        sa, sb, v = self.verdict(old, _cell(10.5, 10.3, 10.8, 0.1))
+        self.assertFalse(sa.ci)
+        self.assertEqual(v, "faster")  # old records: +5 % > 2 x 0.1 % cv
+
+    def test_flags_are_shown_per_side(self):
+        a = results.ResultSet("a", [_cell(10.0, 9.7, 10.4, 12.0, noisy=True, steal_high=True)])
+        b = results.ResultSet("b", [_cell(10.1, 9.8, 10.4, 1.0, steal_high=True,
+                                          cache_verified=False)])
+        lines, n = compare.compare(a, b)
+        self.assertEqual(n, 1)
+        row = [ln for ln in lines if ln.startswith("clear movnti")][0]
+        self.assertIn("noise", row)
+        self.assertTrue(row.endswith("noisy(A) steal(A,B) not-cold(B)"), row)
+

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -24,17 +25,23 @@ static void test_record(void **state)
                                     .median = 110000000,
                                     .max = 130000000,
                                     .mean = 112000000,
-                                    .cv_x100 = 1234},
+                                    .cv_x100 = 1234,
+                                    .ci_lo = 100000000,
+                                    .ci_hi = 130000000,
+                                    .ci_cover_x100 = 9375},
                              .min_cyc = 300000000,
                              .verified = true,
                              .source = "linux"};
     char line[512];
-    assert_string_equal(clear_record(line, sizeof(line), &r),
-                        "@hz {\"t\":\"clear\",\"v\":1,\"strategy\":\"rep_stosb\",\"chunk\":2097152,"
-                        "\"bytes\":1073741824,\"cache\":\"warm\",\"threads\":1,\"repeats\":5,"
-                        "\"min_ns\":100000000,\"median_ns\":110000000,\"max_ns\":130000000,"
-                        "\"gbps\":10.737,\"gbps_median\":9.761,\"cpb\":0.279,\"cv_pct\":12.34,"
-                        "\"verified\":true,\"source\":\"linux\"}");
+    assert_string_equal(
+        clear_record(line, sizeof(line), &r),
+        "@hz {\"t\":\"clear\",\"v\":1,\"strategy\":\"rep_stosb\",\"chunk\":2097152,"
+        "\"bytes\":1073741824,\"cache\":\"warm\",\"threads\":1,\"repeats\":5,"
+        "\"min_ns\":100000000,\"median_ns\":110000000,\"max_ns\":130000000,"
+        "\"gbps\":10.737,\"gbps_median\":9.761,\"cpb\":0.279,\"cv_pct\":12.34,"
+        "\"verified\":true,\"source\":\"linux\",\"ci_lo_ns\":100000000,"
+        "\"ci_hi_ns\":130000000,\"ci_pct\":93.75,\"gbps_lo\":8.260,\"gbps_hi\":10.737,"
+        "\"noisy\":true}");
 
     struct clear_result z = {.strategy = "avx512_nt", .cache = "cold", .source = "hugezero"};
     assert_string_equal(
@@ -42,7 +49,30 @@ static void test_record(void **state)
         "@hz {\"t\":\"clear\",\"v\":1,\"strategy\":\"avx512_nt\",\"chunk\":0,\"bytes\":0,"
         "\"cache\":\"cold\",\"threads\":0,\"repeats\":0,\"min_ns\":0,\"median_ns\":0,"
         "\"max_ns\":0,\"gbps\":0.000,\"gbps_median\":0.000,\"cpb\":0.000,\"cv_pct\":0.00,"
-        "\"verified\":false,\"source\":\"hugezero\"}");
+        "\"verified\":false,\"source\":\"hugezero\",\"ci_lo_ns\":0,\"ci_hi_ns\":0,"
+        "\"ci_pct\":0.00,\"gbps_lo\":0.000,\"gbps_hi\":0.000,\"noisy\":false}");
+
+    /* A cold kernel cell with KVM steal time: 2 % stolen flags it. */
+    struct clear_result k = {.strategy = "movnti",
+                             .cache = "cold",
+                             .bytes = 4096,
+                             .ns = {.n = 10, .min = 1000, .median = 1000, .max = 1000},
+                             .source = "hugezero",
+                             .steal_method = "kvm_steal_time",
+                             .steal_ns = 200,
+                             .steal_base_ns = 10000,
+                             .cache_check = CACHE_NOT_COLD,
+                             .cold_ratio_x100 = 104};
+    const char *l = clear_record(line, sizeof(line), &k);
+    assert_non_null(strstr(l, ",\"steal_method\":\"kvm_steal_time\",\"steal_ns\":200,"
+                              "\"steal_base_ns\":10000,\"steal_pct\":2.00,\"steal_high\":true,"
+                              "\"cache_verified\":false,\"cold_ratio\":1.04}"));
+    k.steal_method = "tsc_poll_gaps"; /* the fallback names its members apart */
+    k.steal_ns = 100;                 /* exactly 1 %: not flagged */
+    l = clear_record(line, sizeof(line), &k);
+    assert_non_null(strstr(l, ",\"gaps_ns\":100,\"gaps_window_ns\":10000,\"steal_pct\":1.00,"
+                              "\"steal_high\":false,"));
+    assert_int_equal(clear_steal_x100(&(struct clear_result){.steal_ns = 5}), 0);
 }
 
 int main(void)

@@ -3,7 +3,10 @@
 Rows:
   clear    one per (strategy, chunk, bytes, cache, threads) present on both
            sides; the value is gbps_median (GB/s, 10^9 B/s), falling back to
-           gbps. Spread: the GB/s range bytes/max_ns .. bytes/min_ns and cv_pct.
+           gbps. Spread: the median's 95 % interval gbps_lo .. gbps_hi when the
+           records have it (docs/results.md); else (older records) the GB/s
+           range bytes/max_ns .. bytes/min_ns and cv_pct. Flags: a side's
+           records marked noisy, steal_high or cache_verified:false.
   fault    per pre-zero policy (and page size, `bytes`): median and 99th percentile of service_ns and
            median clear_ns over the fault records; spread: the interquartile
            range and the samples' coefficient of variation. The p99 row only
@@ -19,12 +22,14 @@ With more than two result sets (one per machine, `hz compare A B C ...`),
 fleet() prints one row per set instead: the machine, the run's status and
 check counts, and the headline figures the LAVA measurement cases also carry
 (docs/results.md "LAVA result lines"), taken from the records: best
-single-CPU clear GB/s, median service time of the fault self-test, the
+single-CPU clear GB/s (gbps_median), median service time of the fault self-test, the
 pre-zeroed (`boot` policy) fault p50, and the all-CPU fill s/TiB.
 
 Verdict: "faster"/"slower" only when the difference is larger than the runs'
-own spread: the ranges do not overlap, or |B - A| / A > 2 x max(CV A, CV B).
-Otherwise "noise"; "n/a" when a side gives no spread at all.
+own spread. With median intervals on both sides: the intervals do not
+overlap (overlapping intervals are "noise", whatever the CVs). Otherwise:
+the ranges do not overlap, or |B - A| / A > 2 x max(CV A, CV B). Else
+"noise"; "n/a" when a side gives no spread at all.
 """
 
 import json
@@ -41,17 +46,50 @@ _GENERIC_KEY_INTS = ("chunk", "bytes", "threads", "cpu", "node", "order", "pages
 
 
 class Stat:
-    """One side of a row: value, optional (lo, hi) range, optional CV %."""
+    """One side of a row: value, optional (lo, hi) range, optional CV %.
 
-    def __init__(self, value, lo=None, hi=None, cv=None, n=1):
+    ci: (lo, hi) is the median's confidence interval, not a min..max range.
+    flags: words for the records' own warnings (noisy, steal, not-cold)."""
+
+    def __init__(self, value, lo=None, hi=None, cv=None, n=1, ci=False, flags=()):
         self.value, self.lo, self.hi, self.cv, self.n = value, lo, hi, cv, n
+        self.ci, self.flags = ci, tuple(flags)
 
 
 def _num(x):
     return x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
 
 
+def record_flags(r):
+    """The warnings a clear-like record carries (docs/results.md)."""
+    return [f for f, on in (("noisy", r.get("noisy") is True),
+                            ("steal", r.get("steal_high") is True),
+                            ("not-cold", r.get("cache_verified") is False)) if on]
+
+
+def _clear_ci_stat(recs):
+    """Stat from records with median intervals (several runs: the median of
+    the medians, the union of the intervals), or None when one lacks it."""
+    vals, los, his, flags = [], [], [], []
+    for r in recs:
+        v, lo, hi = _num(r.get("gbps_median")), _num(r.get("gbps_lo")), _num(r.get("gbps_hi"))
+        if None in (v, lo, hi):
+            return None
+        vals.append(v)
+        los.append(lo)
+        his.append(hi)
+        flags += [f for f in record_flags(r) if f not in flags]
+    if not vals:
+        return None
+    cvs = [r["cv_pct"] for r in recs if _num(r.get("cv_pct")) is not None]
+    return Stat(statistics.median(vals), min(los), max(his), max(cvs) if cvs else None,
+                len(vals), ci=True, flags=flags)
+
+
 def _clear_stat(recs):
+    with_ci = _clear_ci_stat(recs)
+    if with_ci:
+        return with_ci
     vals, los, his, cvs = [], [], [], []
     for r in recs:
         v = _num(r.get("gbps_median"))
@@ -173,6 +211,11 @@ def verdict(sa, sb, higher_is_better):
     """"faster", "slower", "noise" or "n/a" (see the module comment)."""
     if sa.value == sb.value:
         return "noise"
+    if sa.ci and sb.ci:  # median intervals: they alone decide
+        if not (sa.hi < sb.lo or sb.hi < sa.lo):
+            return "noise"
+        better = sb.value > sa.value if higher_is_better else sb.value < sa.value
+        return "faster" if better else "slower"
     spread_known = False
     separated = False
     if None not in (sa.lo, sa.hi, sb.lo, sb.hi):
@@ -194,6 +237,15 @@ def _fmt(v):
     return "%.3f" % v if isinstance(v, float) else str(v)
 
 
+def flags_text(sa, sb):
+    """'noisy(A) steal(A,B)': each flag with the sides that carry it."""
+    words = []
+    for f in list(sa.flags) + [f for f in sb.flags if f not in sa.flags]:
+        sides = [n for n, st in (("A", sa), ("B", sb)) if f in st.flags]
+        words.append("%s(%s)" % (f, ",".join(sides)))
+    return " ".join(words)
+
+
 def compare(a, b):
     """The comparison report (a list of lines) and the number of rows."""
     rows = clear_rows(a, b) + fault_rows(a, b)
@@ -207,16 +259,18 @@ def compare(a, b):
     if not rows:
         out.append("no matching clear, fault or prezero records on both sides")
         return out, 0
-    table = [("measurement", "A", "B", "B/A", "verdict")]
+    table = [("measurement", "A", "B", "B/A", "verdict", "flags")]
     for label, sa, sb, hib in rows:
         ratio = "%.3f" % (sb.value / sa.value) if sa.value else "-"
         if label.startswith("fault "):  # a latency statistic: say how many faults it covers
             label += " (n=%d/%d)" % (sa.n, sb.n)
-        table.append((label, _fmt(sa.value), _fmt(sb.value), ratio, verdict(sa, sb, hib)))
-    widths = [max(len(r[i]) for r in table) for i in range(5)]
+        table.append((label, _fmt(sa.value), _fmt(sb.value), ratio, verdict(sa, sb, hib),
+                      flags_text(sa, sb)))
+    widths = [max(len(r[i]) for r in table) for i in range(6)]
     for r in table:
         out.append("  ".join([r[0].ljust(widths[0])] +
-                             [r[i].rjust(widths[i]) for i in range(1, 4)] + [r[4]]).rstrip())
+                             [r[i].rjust(widths[i]) for i in range(1, 4)] +
+                             [r[4].ljust(widths[4]), r[5]]).rstrip())
     return out, len(rows)
 
 
@@ -224,8 +278,9 @@ def _headline(rs):
     """The fleet row's figures of one result set ("-" when absent)."""
     summ = rs.of_type("summary")
     s = summ[-1] if summ else {}
-    gbps = [r["gbps"] for r in rs.of_type("clear") if r.get("threads") == 1
-            and r.get("verified") is True and _num(r.get("gbps")) is not None]
+    gbps = [r.get("gbps_median", r.get("gbps")) for r in rs.of_type("clear")
+            if r.get("threads") == 1 and r.get("verified") is True
+            and _num(r.get("gbps_median", r.get("gbps"))) is not None]
     selftest = sorted(r["service_ns"] for r in rs.of_type("fault")
                       if "workload" not in r and _num(r.get("service_ns")) is not None)
     boot = [r["lat_p50_ns"] for r in rs.of_type("prezero")

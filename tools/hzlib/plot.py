@@ -1,6 +1,9 @@
 """PNG plots of a result set, drawn by gnuplot (pngcairo, else png).
 
-  clear_gbps[-<cache>-<bytes>].png  GB/s by strategy, one bar per chunk size
+  clear_gbps[-<cache>-<bytes>].png  median GB/s by strategy, one bar per chunk
+                                    size with the 95 % interval as error bar;
+                                    a strategy with noisy/steal/not-cold cells
+                                    is labelled [flagged <chunks>]
                                     (single-thread clear records)
   thread_scaling.png                aggregate GB/s vs threads per strategy,
                                     dashed line at the highest figure seen
@@ -15,7 +18,7 @@ import shutil
 import subprocess
 import tempfile
 
-from . import results
+from . import compare, results
 
 _TERMINAL = None
 
@@ -73,34 +76,48 @@ def plot_clear(rs, outdir, work, machine):
         groups.setdefault((str(r.get("cache")), results.human_size(r.get("bytes"))), []).append(r)
     files = []
     for (cache, nbytes), grp in groups.items():
-        strategies, chunks, val = [], [], {}
+        strategies, chunks, val, noisy = [], [], {}, {}
         for r in grp:
             s, c = str(r.get("strategy", "?")), results.human_size(r.get("chunk", "?"))
             if s not in strategies:
                 strategies.append(s)
             if c not in chunks:
                 chunks.append(c)
-            val[(s, c)] = _value(r)
+            val[(s, c)] = _bar(r)
+            if any(f in ("noisy", "steal", "not-cold") for f in compare.record_flags(r)):
+                noisy.setdefault(s, []).append(c)
         name = "clear_gbps.png" if len(groups) == 1 else "clear_gbps-%s-%s.png" % (
             re.sub(r"[^\w.-]", "_", cache), re.sub(r"[^\w.-]", "_", nbytes))
         data = os.path.join(work, name + ".dat")
         with open(data, "w") as f:
-            f.write("strategy " + " ".join(_q(c) for c in chunks) + "\n")
+            f.write("strategy " + " ".join("%s x x" % _q(c) for c in chunks) + "\n")
             for s in strategies:
-                f.write(_q(s) + " " + " ".join(
-                    str(val[(s, c)]) if (s, c) in val else "?" for c in chunks) + "\n")
+                label = s + (" [flagged %s]" % ",".join(noisy[s]) if s in noisy else "")
+                f.write(_q(label) + " " + " ".join(
+                    "%s %s %s" % val[(s, c)] if (s, c) in val else "? ? ?" for c in chunks) + "\n")
         out = os.path.join(outdir, name)
-        title = "clear bandwidth by strategy and chunk size (cache=%s, %s per measurement)\n%s" % (
-            cache, nbytes, machine)
+        title = ("clear bandwidth by strategy and chunk size (cache=%s, %s per measurement)\n"
+                 "median, bar = its 95%% interval; [flagged] = noisy, steal or not cold; %s"
+                 % (cache, nbytes, machine))
         _gnuplot(_head(out, title, "strategy", "GB/s (10^9 bytes/s)") +
                  "set datafile missing '?'\nset style data histograms\n"
-                 "set style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+                 "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
                  "set yrange [0:*]\nset key title 'chunk'\n" +
                  ("set xtics rotate by 30 right\n" if len(strategies) > 6 else "") +
-                 "plot for [i=2:%d] %s using i:xtic(1) title columnheader(i)\n"
-                 % (len(chunks) + 1, _q(data)), work)
+                 "plot for [i=0:%d] %s using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):"
+                 "xtic(1) title columnheader(2+3*i)\n" % (len(chunks) - 1, _q(data)), work)
         files.append(out)
     return files, []
+
+
+def _bar(r):
+    """(value, lo, hi) of a clear record: its median and interval, else the
+    value alone (no error bar)."""
+    v = _value(r)
+    lo, hi = r.get("gbps_lo"), r.get("gbps_hi")
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lo, hi)):
+        lo = hi = v
+    return v, lo, hi
 
 
 def plot_threads(rs, outdir, work, machine):

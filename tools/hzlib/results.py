@@ -19,7 +19,8 @@ from . import records as rec
 # The `clear` record members (docs/results.md), in CSV column order.
 CLEAR_COLUMNS = ["strategy", "chunk", "bytes", "cache", "threads", "repeats",
                  "min_ns", "median_ns", "max_ns", "gbps", "gbps_median", "cpb",
-                 "cv_pct", "verified", "source"]
+                 "cv_pct", "verified", "source", "ci_lo_ns", "ci_hi_ns", "ci_pct",
+                 "gbps_lo", "gbps_hi", "noisy", "steal_pct", "steal_high", "cache_verified"]
 CSV_SKIP_TYPES = ("header", "progress")
 
 

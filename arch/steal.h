@@ -1,0 +1,70 @@
+/*
+ * arch/steal.h - time the host took the CPU away from the guest ("steal").
+ *
+ * KVM steal time (Linux Documentation/virt/kvm/x86/msr.rst and cpuid.rst):
+ * when CPUID 0x40000001 EAX bit 5 (KVM_FEATURE_STEAL_TIME) is set, a guest
+ * writes the physical address of a 64-byte aligned `struct kvm_steal_time`
+ * with bit 0 (KVM_MSR_ENABLED) to MSR_KVM_STEAL_TIME (0x4b564d03), per CPU;
+ * the host then keeps `steal` there: nanoseconds this vCPU was runnable but
+ * not running. `version` is odd while the host updates the record (a
+ * seqcount: read version, steal, version again).
+ *
+ * Without it (bare metal, other hypervisors, a hypervisor that hides the
+ * leaf), steal_poll_gaps() is the fallback: a TSC-polling loop, interrupts
+ * off, in which any step longer than STEAL_GAP_NS between two reads of the
+ * TSC is time the CPU did something else (host preemption, SMI). It only
+ * sees the time it polls, so it samples the host's interference beside a
+ * measurement rather than during it; records name the method.
+ */
+#ifndef HZ_ARCH_STEAL_H
+#define HZ_ARCH_STEAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define KVM_CPUID_FEATURES 0x40000001u
+#define KVM_FEATURE_STEAL_TIME 5 /* EAX bit */
+#define MSR_KVM_STEAL_TIME 0x4b564d03u
+#define KVM_MSR_ENABLED 1ull
+
+/* A TSC step longer than this (ns) in steal_poll_gaps() counts as a gap. */
+#define STEAL_GAP_NS 5000
+
+/*
+ * Enable KVM steal time for CPU `cpu` (< HZ_MAX_CPUS), on that CPU, at CPL 0.
+ * Does nothing when the hypervisor does not advertise it. Call once per CPU
+ * after cpu_init(); later calls for the same CPU re-enable it.
+ */
+void steal_init_cpu(unsigned cpu);
+
+/* True when KVM steal time is enabled on CPU 0 (steal_ns() is meaningful). */
+bool steal_available(void);
+
+/* "kvm_steal_time" or "tsc_poll_gaps": the method steal figures come from. */
+const char *steal_method(void);
+
+/*
+ * Steal time of CPU `cpu` since it was enabled, in ns (a consistent read of
+ * the host's record). 0 when steal time is not available or cpu is out of
+ * range. Reads memory only: callable at any CPL.
+ */
+uint64_t steal_ns(unsigned cpu);
+
+/*
+ * Add one cell's figures to the run's total: lost_ns stolen (or seen as
+ * gaps) during base_ns (timed time, or the poll window). Boot CPU only.
+ */
+void steal_account(uint64_t base_ns, uint64_t lost_ns);
+
+/* The run's totals so far; false when nothing was accounted. */
+bool steal_total(uint64_t *base_ns, uint64_t *lost_ns);
+
+/*
+ * Poll the TSC for `window_cyc` TSC cycles and return the sum of the steps
+ * longer than `gap_cyc` cycles (TSC cycles). Pure: RDTSC and arithmetic
+ * only, so it runs at the measurement CPL (arch/user.h). Call with
+ * interrupts off, or interrupt handlers count as gaps.
+ */
+uint64_t steal_poll_gaps(uint64_t window_cyc, uint64_t gap_cyc);
+
+#endif /* HZ_ARCH_STEAL_H */

@@ -1,0 +1,164 @@
+/*
+ * bench/clear_cells.c - running the clear benchmark's cells interleaved
+ * (bench/clear_cells.h).
+ */
+#include "bench/clear_cells.h"
+#include "arch/cpu.h"
+#include "arch/steal.h"
+#include "arch/tsc.h"
+#include "arch/user.h"
+#include "arch/x86.h"
+#include "bench/memop.h"
+#include "kernel/progress.h"
+#include "mm/paging.h"
+
+static struct clear_cells *cur; /* the cells being run (work_fn reads flush and the buffer) */
+static unsigned order[CLEAR_MAX_CELLS];
+static uint64_t scratch[CLEAR_MAX_ROUNDS];
+
+/* Memory work for one step of a cell, run at the measurement CPL
+ * (arch/user.h): the dirtying, timed clear and zero check of bench/memop.h,
+ * and the eviction, coldness probe and TSC-gap poll. Pure memory work, no
+ * printing, no privileged code. */
+struct work {
+    enum { W_MEMOP, W_EVICT, W_PROBE, W_GAPS } op;
+    struct memop m;               /* W_MEMOP; m.p / m.bytes are the target for all */
+    uint64_t cold_cyc, warm_cyc;  /* W_PROBE */
+    uint64_t window_cyc, gap_cyc; /* W_GAPS */
+    uint64_t gaps;                /* W_GAPS: TSC cycles of gaps seen */
+};
+
+static void work_fn(void *arg)
+{
+    struct work *w = arg;
+    uint8_t *dst = w->m.p;
+    switch (w->op) {
+    case W_MEMOP:
+        memop_run(&w->m);
+        break;
+    case W_EVICT:
+        evict_flush_range(cur->flush, dst, w->m.bytes);
+        for (size_t i = 0; i < cur->nevict; i++)
+            evict_read((const void *)(uintptr_t)cur->evict_frames[i], PAGE_SIZE_2M);
+        break;
+    case W_PROBE:
+        w->cold_cyc = evict_probe(dst, w->m.bytes);
+        w->warm_cyc = evict_probe(dst, w->m.bytes);
+        evict_unprobe(cur->flush, dst, w->m.bytes);
+        break;
+    case W_GAPS:
+        w->gaps = steal_poll_gaps(w->window_cyc, w->gap_cyc);
+        break;
+    }
+}
+
+static void work(struct work *w, int op)
+{
+    w->op = op;
+    user_run(0, work_fn, w);
+}
+
+static void mem(struct work *w, enum memop_op op)
+{
+    w->m.op = op;
+    work(w, W_MEMOP);
+}
+
+/* One repeat of cell c: dirty, (cold: evict and probe), timed clear with
+ * the steal time around it, verify. Untimed repeats record nothing. */
+static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
+{
+    bool cold = c->cache[0] == 'c';
+    struct work w = {.m = {.p = c->dst,
+                           .bytes = c->bytes,
+                           .s = c->s,
+                           .chunk = c->chunk,
+                           .seed = pattern,
+                           .check = MEMOP_EXACT}};
+    uint64_t s0 = steal_ns(0), t0 = rdtsc();
+    mem(&w, MEMOP_DIRTY);
+    if (cold) {
+        work(&w, W_EVICT);
+        work(&w, W_PROBE);
+    }
+    mem(&w, MEMOP_CLEAR);
+    uint64_t cyc = w.m.cycles;
+    mem(&w, MEMOP_VERIFY);
+    uint64_t stolen = steal_ns(0) - s0, span = rdtsc() - t0;
+    c->ok &= w.m.zero;
+    if (!timed || c->n >= CLEAR_MAX_ROUNDS)
+        return;
+    uint64_t ns = tsc_to_ns(cyc);
+    if (cold)
+        c->ratio_x100[c->n] = w.warm_cyc ? (uint32_t)(w.cold_cyc * 100 / w.warm_cyc) : 0;
+    c->ns[c->n++] = ns;
+    c->min_cyc = cyc < c->min_cyc ? cyc : c->min_cyc;
+    if (steal_available()) {
+        c->steal_ns += stolen;
+        c->base_ns += tsc_to_ns(span);
+        return;
+    }
+    uint64_t hz = tsc_info()->hz;
+    struct work g = {.window_cyc = mul_div_u64(CLEAR_GAP_WINDOW_NS, hz, 1000000000),
+                     .gap_cyc = mul_div_u64(STEAL_GAP_NS, hz, 1000000000)};
+    work(&g, W_GAPS);
+    c->steal_ns += tsc_to_ns(g.gaps);
+    c->base_ns += CLEAR_GAP_WINDOW_NS;
+}
+
+enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *rule,
+                                 uint64_t budget_s, unsigned *done)
+{
+    uint64_t t0 = rdtsc(), budget = budget_s * tsc_info()->hz;
+    cur = cs;
+    progress_begin("clear", rule->max_rounds + 1);
+    ilv_order(cs->seed, 0, order, cs->n);
+    for (size_t i = 0; i < cs->n; i++)
+        repeat(&cs->cell[order[i]], false, 1);
+    for (unsigned r = 1;; r++) {
+        progress_step(r);
+        ilv_order(cs->seed, r, order, cs->n);
+        for (size_t i = 0; i < cs->n; i++)
+            repeat(&cs->cell[order[i]], true, r + 1);
+        bool stable = true;
+        for (size_t i = 0; i < cs->n && stable; i++)
+            stable = ilv_cell_stable(cs->cell[i].ns, cs->cell[i].n, rule->ci_x100, scratch);
+        enum ilv_verdict v = ilv_next(rule, r, stable, rdtsc() - t0 > budget);
+        if (v != ILV_MORE) {
+            progress_step(rule->max_rounds + 1);
+            *done = r;
+            return v;
+        }
+    }
+}
+
+uint64_t clear_cells_once(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, bool *zero)
+{
+    struct work w = {.m = {.p = dst, .bytes = bytes, .s = s, .chunk = bytes, .check = MEMOP_EXACT}};
+    mem(&w, MEMOP_CLEAR);
+    uint64_t cyc = w.m.cycles;
+    mem(&w, MEMOP_VERIFY);
+    *zero = w.m.zero;
+    return cyc;
+}
+
+void clear_cells_evict_take(struct clear_cells *cs, struct frames *f, uint64_t llc)
+{
+    size_t want = (size_t)((2 * (llc ? llc : 8ull << 20) + PAGE_SIZE_2M - 1) / PAGE_SIZE_2M);
+    if (want > CLEAR_EVICT_FRAMES)
+        want = CLEAR_EVICT_FRAMES;
+    if (cpu_is_tcg())
+        want = 2;
+    cs->flush = evict_method();
+    for (cs->nevict = 0; cs->nevict < want; cs->nevict++)
+        if (frames_alloc(f, PAGE_SIZE_2M, FRAMES_NO_LIMIT, &cs->evict_frames[cs->nevict]) !=
+            FRAMES_OK)
+            break;
+}
+
+void clear_cells_evict_put(struct clear_cells *cs, struct frames *f)
+{
+    for (size_t i = 0; i < cs->nevict; i++)
+        frames_free(f, cs->evict_frames[i], PAGE_SIZE_2M);
+    cs->nevict = 0;
+}

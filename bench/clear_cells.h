@@ -1,0 +1,90 @@
+/*
+ * bench/clear_cells.h - the cells of the single-thread clear benchmark and
+ * how they are run (private to bench/bench_clear.c).
+ *
+ * A cell is one (strategy, chunk, target, cache state). clear_cells_run()
+ * interleaves them (lib/interleave.h): one untimed warm-up round, then
+ * rounds in which every cell gets one repeat, in a seeded random order per
+ * round, until the rule says stop. One repeat, all of its memory work at
+ * the measurement CPL (arch/user.h): dirty the target with a non-zero
+ * pattern (zero-store elimination), for cold cells evict and probe it
+ * (bench/evict.h), clear it timed (tsc_start/tsc_stop around all the
+ * calls), check every byte is zero. The steal time (arch/steal.h) is read
+ * before the dirtying and after the check: KVM credits steal at the vCPU's
+ * next entry, so a window as short as one clear would be charged for
+ * preemption just before it; the whole repeat is the window, and the
+ * cell's steal share is stolen / window time. Without KVM steal time each
+ * timed repeat is followed by a CLEAR_GAP_WINDOW_NS TSC-poll window that
+ * looks for gaps instead.
+ */
+#ifndef HZ_BENCH_CLEAR_CELLS_H
+#define HZ_BENCH_CLEAR_CELLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/clear.h"
+#include "bench/evict.h"
+#include "lib/interleave.h"
+#include "lib/stats.h"
+#include "mm/frames.h"
+
+#define CLEAR_MAX_ROUNDS 100
+#define CLEAR_MAX_CELLS 256
+#define CLEAR_EVICT_FRAMES 64         /* 2 MiB frames of LLC read buffer at most */
+#define CLEAR_GAP_WINDOW_NS 100000ull /* TSC-poll window per repeat (fallback) */
+
+struct clear_cell {
+    const struct clear_strategy *s;
+    uint8_t *dst;
+    uint64_t bytes, chunk;
+    const char *cache; /* "warm" or "cold" */
+    unsigned n;        /* timed repeats so far */
+    uint64_t ns[CLEAR_MAX_ROUNDS];
+    uint32_t ratio_x100[CLEAR_MAX_ROUNDS]; /* cold cells: cold / warm probe time x 100 */
+    uint64_t min_cyc;                      /* fewest TSC cycles of a timed repeat */
+    uint64_t steal_ns, base_ns;            /* stolen (or gap) ns during base_ns of window */
+    bool ok;                               /* every repeat read back all zero */
+    /* filled by the caller after the run */
+    struct stats st;
+    uint64_t steal_x100;
+    int cache_check; /* CACHE_* of bench/clear_record.h */
+};
+
+struct clear_cells {
+    struct clear_cell cell[CLEAR_MAX_CELLS];
+    size_t n;
+    uint64_t seed; /* of the per-round orders */
+    enum evict_flush flush;
+    uint64_t evict_frames[CLEAR_EVICT_FRAMES]; /* the LLC read pass buffer */
+    size_t nevict;
+};
+
+/*
+ * Take the LLC read pass buffer: 2 x llc bytes (16 MiB when llc is 0) in
+ * 2 MiB frames, at most CLEAR_EVICT_FRAMES, 2 under TCG (emulated reads are
+ * slow); fewer when memory runs out (cs->nevict says how many). Sets
+ * cs->flush from evict_method(). CPL 0.
+ */
+void clear_cells_evict_take(struct clear_cells *cs, struct frames *f, uint64_t llc);
+
+/* Give the buffer back. */
+void clear_cells_evict_put(struct clear_cells *cs, struct frames *f);
+
+/*
+ * Run the cells: the warm-up round, then timed rounds until
+ * ilv_next(rule, ...) stops, the budget counted from the first timed round
+ * (budget_s seconds of TSC time). *done: timed rounds run. Every cell gets
+ * exactly *done timed repeats (cell.n). Boot CPU, CPL 0.
+ */
+enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *rule,
+                                 uint64_t budget_s, unsigned *done);
+
+/*
+ * One timed clear of [dst, dst + bytes) with s in one call, then the zero
+ * check (*zero); TSC cycles. Used for the first touch of fresh memory.
+ */
+uint64_t clear_cells_once(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, bool *zero);
+
+#endif /* HZ_BENCH_CLEAR_CELLS_H */

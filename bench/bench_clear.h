@@ -1,13 +1,16 @@
 /*
  * bench/bench_clear.h - the single-thread clear benchmark (`run=clear`):
  * every supported strategy of arch/clear.h at every chunk size, on a target
- * larger than the LLC (cold: WBINVD before each timed clear) and one smaller
- * (warm and cold), plus the first clear of frames never touched since boot;
- * each timed clear is preceded by a non-zero dirtying pass (zero-store
- * elimination) and followed by a full zero check. A separate correctness
- * pass runs every strategy over odd sizes and alignments inside guard bytes.
- * Results are `clear` records, `pass`/`fail`/`skip` records per strategy and
- * a human table sorted by GB/s naming the fastest strategy per chunk size.
+ * larger than the LLC (cold: CLFLUSHOPT sweep and LLC read pass, checked by
+ * a timed probe; bench/evict.h) and one smaller (warm and cold), plus one
+ * first clear of frames never touched since boot; each timed clear is
+ * preceded by a non-zero dirtying pass (zero-store elimination) and followed
+ * by a full zero check. The cells run interleaved in seeded random rounds
+ * (bench/clear_cells.h). A separate correctness pass runs every strategy
+ * over odd sizes and alignments inside guard bytes. Results are `clear`
+ * records (median with its 95 % interval, noisy/steal/cache flags), a
+ * `clear_run` record, `pass`/`fail`/`skip` records per strategy and a human
+ * table sorted by median GB/s naming the fastest strategy per chunk size.
  */
 #ifndef HZ_BENCH_BENCH_CLEAR_H
 #define HZ_BENCH_BENCH_CLEAR_H

@@ -37,14 +37,14 @@ static void work_fn(void *arg)
         memop_run(&w->m);
         break;
     case W_EVICT:
-        evict_flush_range(cur->flush, dst, w->m.bytes);
+        clear_evict(dst, w->m.bytes, EVICT_LINE);
         for (size_t i = 0; i < cur->nevict; i++)
             evict_read((const void *)(uintptr_t)cur->evict_frames[i], PAGE_SIZE_2M);
         break;
     case W_PROBE:
         w->cold_cyc = evict_probe(dst, w->m.bytes);
         w->warm_cyc = evict_probe(dst, w->m.bytes);
-        evict_unprobe(cur->flush, dst, w->m.bytes);
+        evict_unprobe(dst, w->m.bytes);
         break;
     case W_GAPS:
         w->gaps = steal_poll_gaps(w->window_cyc, w->gap_cyc);

@@ -1,8 +1,9 @@
 /*
- * bench/evict.c - CLFLUSHOPT/CLFLUSH sweeps, the LLC read pass and the
- * coldness probe (bench/evict.h).
+ * bench/evict.c - the LLC read pass and the coldness probe (bench/evict.h);
+ * the CLFLUSHOPT/CLFLUSH sweep is arch/clear.h clear_evict().
  */
 #include "bench/evict.h"
+#include "arch/clear.h"
 #include "arch/cpu.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
@@ -17,18 +18,6 @@ enum evict_flush evict_method(void)
 const char *evict_method_name(enum evict_flush m)
 {
     return m == EVICT_CLFLUSHOPT ? "clflushopt" : m == EVICT_CLFLUSH ? "clflush" : "none";
-}
-
-void evict_flush_range(enum evict_flush m, const void *p, uint64_t bytes)
-{
-    uintptr_t a = (uintptr_t)p & ~(uintptr_t)(EVICT_LINE - 1), end = (uintptr_t)p + bytes;
-    if (m == EVICT_CLFLUSHOPT)
-        for (; a < end; a += EVICT_LINE)
-            __asm__ volatile("clflushopt (%0)" ::"r"(a) : "memory");
-    else if (m == EVICT_CLFLUSH)
-        for (; a < end; a += EVICT_LINE)
-            __asm__ volatile("clflush (%0)" ::"r"(a) : "memory");
-    mfence(); /* CLFLUSHOPT is ordered by fences only (SDM Vol. 2A) */
 }
 
 void evict_read(const void *p, uint64_t bytes)
@@ -59,9 +48,9 @@ uint64_t evict_probe(const uint8_t *p, uint64_t bytes)
     return tsc_stop() - t0;
 }
 
-void evict_unprobe(enum evict_flush m, const uint8_t *p, uint64_t bytes)
+void evict_unprobe(const uint8_t *p, uint64_t bytes)
 {
     uint64_t step = probe_step(bytes);
     for (unsigned i = 0; i < EVICT_PROBE_LINES; i++)
-        evict_flush_range(m, p + i * step + (i % 63) * EVICT_LINE % step, 8);
+        clear_evict(p + i * step + (i % 63) * EVICT_LINE % step, 8, EVICT_LINE);
 }

@@ -5,9 +5,10 @@
  * it (a guest WBINVD is a no-op there; measured: 9.2-9.9 k cycles whether
  * 8 MiB was dirty or clean, and a read after it as fast as a warm read). So
  * a cold target is made by (1) a CLFLUSHOPT sweep over every 64-byte line
- * of it (CLFLUSH where CLFLUSHOPT is missing; SDM Vol. 2A "CLFLUSHOPT":
- * write back and invalidate in every cache level, allowed at any CPL) then
- * MFENCE, and (2) a pass that reads every line of a buffer twice the LLC
+ * of it (arch/clear.h clear_evict(): CLFLUSH where CLFLUSHOPT is missing;
+ * SDM Vol. 2A "CLFLUSHOPT": write back and invalidate in every cache level,
+ * allowed at any CPL) then MFENCE, and (2) a pass that reads every line of a
+ * buffer twice the LLC
  * size, displacing whatever the flush left. All of it runs at the
  * measurement CPL like the clear itself.
  *
@@ -41,10 +42,6 @@ enum evict_flush evict_method(void);
 /* "clflushopt", "clflush" or "none". */
 const char *evict_method_name(enum evict_flush m);
 
-/* Flush every line of [p, p + bytes) with m, then MFENCE. Any CPL; p and
- * bytes need no alignment (the lines they touch are flushed). */
-void evict_flush_range(enum evict_flush m, const void *p, uint64_t bytes);
-
 /* Read one word of every line of [p, p + bytes). Any CPL. */
 void evict_read(const void *p, uint64_t bytes);
 
@@ -55,7 +52,7 @@ void evict_read(const void *p, uint64_t bytes);
  */
 uint64_t evict_probe(const uint8_t *p, uint64_t bytes);
 
-/* Flush the lines evict_probe() reads (after probing). Any CPL. */
-void evict_unprobe(enum evict_flush m, const uint8_t *p, uint64_t bytes);
+/* Flush the lines evict_probe() reads (after probing; clear_evict()). Any CPL. */
+void evict_unprobe(const uint8_t *p, uint64_t bytes);
 
 #endif /* HZ_BENCH_EVICT_H */

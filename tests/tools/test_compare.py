@@ -192,6 +192,14 @@ class MedianIntervals(unittest.TestCase):
         self.assertFalse(sa.ci)
         self.assertEqual(v, "faster")  # old records: +5 % > 2 x 0.1 % cv
 
+    def test_one_sample_cells_have_no_verdict(self):
+        # first_touch is one sample: min = max and cv 0 say nothing of spread,
+        # so a 0.5 % difference between two runs must not read as "faster".
+        # The kernel writes such a record with a point "interval" (ci_pct 0).
+        one = [dict(_cell(v, v, v, 0.0), repeats=1, ci_pct=0.0, min_ns=52218414,
+                    max_ns=52218414) for v in (20.563, 20.671)]
+        self.assertEqual(self.verdict(*one)[2], "n/a")
+
     def test_flags_are_shown_per_side(self):
         a = results.ResultSet("a", [_cell(10.0, 9.7, 10.4, 12.0, noisy=True, steal_high=True)])
         b = results.ResultSet("b", [_cell(10.1, 9.8, 10.4, 1.0, steal_high=True,

@@ -73,8 +73,8 @@ def _clear_ci_stat(recs):
     vals, los, his, flags = [], [], [], []
     for r in recs:
         v, lo, hi = _num(r.get("gbps_median")), _num(r.get("gbps_lo")), _num(r.get("gbps_hi"))
-        if None in (v, lo, hi):
-            return None
+        if None in (v, lo, hi) or r.get("repeats") == 1:
+            return None  # no interval (a single sample's is a point at 0 % confidence)
         vals.append(v)
         los.append(lo)
         his.append(hi)
@@ -97,6 +97,8 @@ def _clear_stat(recs):
         if v is None:
             continue
         vals.append(v)
+        if r.get("repeats") == 1:
+            continue  # one sample (first_touch): its min, max and cv say nothing of spread
         b, mn, mx = _num(r.get("bytes")), _num(r.get("min_ns")), _num(r.get("max_ns"))
         if b and mn and mx:
             los.append(b / mx)

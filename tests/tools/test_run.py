@@ -96,5 +96,16 @@ class PassThroughOptions(unittest.TestCase):
         self.assertEqual(cli.join_pass_through(["run", "--qemu-arg"]), ["run", "--qemu-arg"])
 
 
+class BadRunArguments(unittest.TestCase):
+    def test_smp_and_timeout_must_be_above_zero(self):
+        for argv in (["run", "--smp", "0"], ["run", "--smp", "x"], ["run", "--timeout", "-1"],
+                     ["run", "--timeout", "0"]):
+            p = subprocess.run([hztest.HZ] + argv + ["--", "run=none"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, timeout=60)
+            self.assertEqual(p.returncode, 2, argv)
+            self.assertIn("argument " + argv[1], p.stderr.decode())
+            self.assertNotIn("Traceback", p.stderr.decode())
+
+
 if __name__ == "__main__":
     unittest.main()

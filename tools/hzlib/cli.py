@@ -162,6 +162,19 @@ def cmd_plot(a):
     return 0 if files else 1
 
 
+def _positive(kind):
+    """An argparse type: a number of `kind` above zero."""
+    def check(text):
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("%r is not a number" % text)
+        if not v > 0:
+            raise argparse.ArgumentTypeError("must be above 0, not %s" % text)
+        return v
+    return check
+
+
 def parser():
     p = argparse.ArgumentParser(prog="hz", description="hugezero host tools (docs/tools.md)")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -171,11 +184,11 @@ def parser():
     r.add_argument("--accel", choices=("auto", "kvm", "tcg"), default="auto")
     r.add_argument("--cpu", help="QEMU -cpu model (default: probed under KVM, max under TCG)")
     r.add_argument("-m", dest="mem", default="4G", help="guest RAM (QEMU -m, default 4G)")
-    r.add_argument("--smp", type=int, default=1)
+    r.add_argument("--smp", type=_positive(int), default=1)
     r.add_argument("--machine", default="q35", help="QEMU machine type (default q35)")
     r.add_argument("--no-prealloc", action="store_true", help="no -mem-prealloc under KVM")
     r.add_argument("--hugepages", action="store_true", help="guest RAM from hugetlbfs")
-    r.add_argument("--timeout", type=float, default=600, help="seconds (default 600)")
+    r.add_argument("--timeout", type=_positive(float), default=600, help="seconds (default 600)")
     r.add_argument("--results", default=os.path.join(ROOT, "results"),
                    help="base folder for results/<UTC timestamp>-<boot>/")
     r.add_argument("--kernel", help="kernel ELF (default build/hugezero.elf)")

@@ -47,8 +47,10 @@ class CompareResultSets(unittest.TestCase):
 
     def test_fault_medians_and_tail(self):
         sa, sb, v = self.rows["fault policy=idle bytes=2M median service_ns"]
-        self.assertEqual((sa.value, sb.value, v), (20900, 41800, "slower"))
-        self.assertEqual((sa.lo, sa.hi), (20400, 22100))  # interquartile range
+        # 6 faults a side: the median's 95 % interval is the whole sample, and
+        # A's one miss (388 us) reaches over B's hits: twice as slow is noise here.
+        self.assertEqual((sa.value, sb.value, v), (20900, 41800, "noise"))
+        self.assertEqual((sa.lo, sa.hi, sa.ci), (19800, 388000, True))
         # A handful of faults per side: a "p99" would be their maximum.
         self.assertNotIn("fault policy=idle bytes=2M p99 service_ns", self.rows)
         self.assertEqual(sa.n, 6)
@@ -107,6 +109,57 @@ class CompareResultSets(unittest.TestCase):
         self.assertIn("fault policy=none bytes=1G median service_ns", rows)
         self.assertNotIn("fault policy=none bytes=1G p99 service_ns", rows)
 
+    def test_few_faults_get_no_verdict(self):
+        def side(ns):
+            return results.ResultSet("s", [{"t": "fault", "v": 1, "policy": "none",
+                                            "bytes": 1 << 30, "service_ns": v} for v in ns])
+        # Two faults a side, 3x apart: no interval of a median exists below 6.
+        rows = {label: compare.verdict(sa, sb, hib) for label, sa, sb, hib in
+                compare.fault_rows(side([100, 110]), side([300, 320]))}
+        self.assertEqual(rows["fault policy=none bytes=1G median service_ns"], "too few samples")
+        rows = {label: compare.verdict(sa, sb, hib) for label, sa, sb, hib in
+                compare.fault_rows(side([100, 110, 105, 101, 108]),
+                                   side([300, 320, 310, 305, 315, 301]))}
+        self.assertEqual(rows["fault policy=none bytes=1G median service_ns"], "too few samples")
+        rows = {label: compare.verdict(sa, sb, hib) for label, sa, sb, hib in
+                compare.fault_rows(side([100, 110, 105, 101, 108, 102]),
+                                   side([300, 320, 310, 305, 315, 301]))}
+        self.assertEqual(rows["fault policy=none bytes=1G median service_ns"], "slower")
+
+    def test_p99_needs_an_interval(self):
+        def side(n, scale):
+            return results.ResultSet("s", [{"t": "fault", "v": 1, "policy": "none",
+                                            "bytes": 1 << 30, "service_ns": (i + 1) * scale}
+                                           for i in range(n)])
+        for n, want in ((100, "too few samples"), (367, "too few samples"), (368, "slower")):
+            rows = {label: compare.verdict(sa, sb, hib) for label, sa, sb, hib in
+                    compare.fault_rows(side(n, 10), side(n, 20))}
+            self.assertEqual(rows["fault policy=none bytes=1G p99 service_ns"], want, n)
+
+    def test_quantile_interval_ranks(self):
+        # The median's ranks are lib/stats.h stats_median_ci95()'s (tests/unit/test_stats.c).
+        self.assertIsNone(compare.quantile_ci95(5, 0.5))
+        self.assertEqual(compare.quantile_ci95(6, 0.5), (0, 5))
+        self.assertEqual(compare.quantile_ci95(10, 0.5), (1, 8))
+        self.assertEqual(compare.quantile_ci95(100, 0.5), (39, 60))
+        self.assertIsNone(compare.quantile_ci95(367, 0.99))
+        lo, hi = compare.quantile_ci95(1000, 0.99)
+        self.assertTrue(lo < 989 < hi <= 999, (lo, hi))
+
+    def test_generic_rows_need_samples(self):
+        def side(n, ns):
+            return results.ResultSet("s", [{"t": "faultclear", "v": 1, "model": "linux_4k",
+                                            "strategy": "rep_stosq", "bytes": 2097152, "n": n,
+                                            "median_ns": ns, "cv_pct": 1.0}])
+        rows = [compare.verdict(sa, sb, hib) for label, sa, sb, hib in
+                compare.generic_rows(side(2, 1000), side(2, 1500), "faultclear")
+                if label.endswith(" median_ns")]
+        self.assertEqual(rows, ["too few samples"])
+        rows = [compare.verdict(sa, sb, hib) for label, sa, sb, hib in
+                compare.generic_rows(side(10, 1000), side(10, 1500), "faultclear")
+                if label.endswith(" median_ns")]
+        self.assertEqual(rows, ["slower"])
+
     def test_verdict_rules(self):
         S = compare.Stat
         self.assertEqual(compare.verdict(S(10.0), S(12.0), True), "n/a")
@@ -115,6 +168,10 @@ class CompareResultSets(unittest.TestCase):
         self.assertEqual(compare.verdict(S(10.0, 9, 11), S(11.5, 11.2, 12), True), "faster")
         self.assertEqual(compare.verdict(S(100, 90, 110), S(120, 105, 130), False), "noise")
         self.assertEqual(compare.verdict(S(100, 90, 110), S(120, 111, 130), False), "slower")
+        self.assertEqual(compare.verdict(S(100, 90, 110, samples=5), S(200, 190, 210, samples=9),
+                                         False), "too few samples")
+        self.assertEqual(compare.verdict(S(100, 90, 110, samples=6), S(200, 190, 210, samples=9),
+                                         False), "slower")
 
 
 class CompareCommand(unittest.TestCase):
@@ -198,7 +255,14 @@ class MedianIntervals(unittest.TestCase):
         # The kernel writes such a record with a point "interval" (ci_pct 0).
         one = [dict(_cell(v, v, v, 0.0), repeats=1, ci_pct=0.0, min_ns=52218414,
                     max_ns=52218414) for v in (20.563, 20.671)]
-        self.assertEqual(self.verdict(*one)[2], "n/a")
+        self.assertEqual(self.verdict(*one)[2], "too few samples")
+
+    def test_few_repeats_get_no_verdict(self):
+        self.assertEqual(self.verdict(_cell(10.0, 9.9, 10.1, 0.1, repeats=5),
+                                      _cell(20.0, 19.9, 20.1, 0.1, repeats=10))[2],
+                         "too few samples")
+        self.assertEqual(self.verdict(_cell(10.0, 9.9, 10.1, 0.1, repeats=6),
+                                      _cell(20.0, 19.9, 20.1, 0.1, repeats=10))[2], "faster")
 
     def test_flags_are_shown_per_side(self):
         a = results.ResultSet("a", [_cell(10.0, 9.7, 10.4, 12.0, noisy=True, steal_high=True)])

@@ -8,10 +8,12 @@ Rows:
            range bytes/max_ns .. bytes/min_ns and cv_pct. Flags: a side's
            records marked noisy, steal_high or cache_verified:false.
   fault    per pre-zero policy (and page size, `bytes`): median and 99th percentile of service_ns and
-           median clear_ns over the fault records; spread: the interquartile
-           range and the samples' coefficient of variation. The p99 row only
-           when both sides have P99_MIN_N samples: with fewer, a nearest-rank
-           p99 is the maximum (lib/stats.h stats_percentile_min_n).
+           median clear_ns over the fault records; spread: the statistic's
+           95 % order-statistic interval (quantile_ci95), or, with too few
+           faults for one, the interquartile range (shown, not judged), and
+           the samples' coefficient of variation. The p99 row only when both
+           sides have P99_MIN_N samples: with fewer, a nearest-rank p99 is
+           the maximum (lib/stats.h stats_percentile_min_n).
   prezero, faultclear, faultclear_gain
            per record identity (its string members and sizes): every _ns,
            _cyc, gbps, cpb and _pct member (hit_pct) present on both sides;
@@ -25,20 +27,34 @@ check counts, and the headline figures the LAVA measurement cases also carry
 single-CPU clear GB/s (gbps_median), median service time of the fault self-test, the
 pre-zeroed (`boot` policy) fault p50, and the all-CPU fill s/TiB.
 
-Verdict: "faster"/"slower" only when the difference is larger than the runs'
-own spread. With median intervals on both sides: the intervals do not
-overlap (overlapping intervals are "noise", whatever the CVs). Otherwise:
-the ranges do not overlap, or |B - A| / A > 2 x max(CV A, CV B). Else
-"noise"; "n/a" when a side gives no spread at all.
+Verdict: first, each side's statistic must rest on at least MIN_SAMPLES
+samples (the repeats of a clear cell, the faults of a fault row, the record's
+repeats / n / lat_n / faults member), else "too few samples": from 6
+samples on the median has a distribution-free 95 % interval (lib/stats.h
+stats_median_ci95); below that any interval is the min..max range at less
+than 95 % confidence. A p99 row also needs enough faults for an interval of
+its own (quantile_ci95: 368 and more), else "too few samples". A side that
+does not say how many samples it has (records older than these members)
+keeps the spread rule below. Then "faster"/"slower" only when the
+difference is larger than the runs' own spread: with 95 % intervals on both
+sides (clear cells' median intervals, fault rows' order-statistic
+intervals), the intervals do not overlap (overlapping intervals are
+"noise", whatever the CVs). Otherwise: the ranges do not overlap, or
+|B - A| / A > 2 x max(CV A, CV B). Else "noise"; "n/a" when a side gives no
+spread at all.
 """
 
 import json
+import math
 import statistics
 
 from . import results
 
 CLEAR_KEY = ("strategy", "chunk", "bytes", "cache", "threads")
 P99_MIN_N = 100
+MIN_SAMPLES = 6  # fewest samples whose median has a 95 % order-statistic interval
+TOO_FEW = "too few samples"
+_SAMPLE_COUNTS = ("repeats", "n", "lat_n", "faults")  # members that count a record's samples
 GENERIC_TYPES = ("prezero", "faultclear", "faultclear_gain")
 _GENERIC_VALUE_SUFFIXES = ("_ns", "_cyc", "gbps", "gbps_median", "cpb", "_pct")
 _GENERIC_KEY_INTS = ("chunk", "bytes", "threads", "cpu", "node", "order", "pages",
@@ -48,12 +64,48 @@ _GENERIC_KEY_INTS = ("chunk", "bytes", "threads", "cpu", "node", "order", "pages
 class Stat:
     """One side of a row: value, optional (lo, hi) range, optional CV %.
 
-    ci: (lo, hi) is the median's confidence interval, not a min..max range.
+    ci: (lo, hi) is a 95 % confidence interval of the statistic, not a
+    min..max range. n: records (or faults) merged into the row. samples:
+    the fewest samples behind the statistic (None: the records do not say).
+    few: the samples allow no 95 % interval of this statistic.
     flags: words for the records' own warnings (noisy, steal, not-cold)."""
 
-    def __init__(self, value, lo=None, hi=None, cv=None, n=1, ci=False, flags=()):
+    def __init__(self, value, lo=None, hi=None, cv=None, n=1, ci=False, flags=(), samples=None,
+                 few=False):
         self.value, self.lo, self.hi, self.cv, self.n = value, lo, hi, cv, n
-        self.ci, self.flags = ci, tuple(flags)
+        self.ci, self.flags, self.samples, self.few = ci, tuple(flags), samples, few
+
+
+def _binom_cdf(k, n, q):
+    """P(B <= k) for B ~ Binomial(n, q) (exact, math.comb)."""
+    return sum(math.comb(n, i) * q ** i * (1 - q) ** (n - i) for i in range(0, k + 1))
+
+
+def quantile_ci95(n, q):
+    """0-based indices (lo, hi) into n ascending samples whose values hold the
+    q-quantile with probability >= 95 %, 2.5 % at most in each tail (the
+    order-statistic interval: [x_(r), x_(s)] misses it when fewer than r or
+    at least s samples lie below it, B ~ Binomial(n, q)); None when even the
+    whole sample falls short (the median below 6 samples, p99 below 368).
+    For q = 1/2 these are lib/stats.h stats_median_ci95()'s ranks."""
+    r = 0  # largest rank r with P(B <= r - 1) <= 2.5 %
+    while r < n and _binom_cdf(r, n, q) <= 0.025:
+        r += 1
+    s = n + 1  # smallest rank s with P(B >= s) <= 2.5 %
+    while s > 1 and 1 - _binom_cdf(s - 2, n, q) <= 0.025:
+        s -= 1
+    return (r - 1, s - 1) if 1 <= r <= s <= n else None
+
+
+def _samples(recs):
+    """The fewest samples any of recs says it has, or None."""
+    counts = []
+    for r in recs:
+        c = next((_num(r.get(k)) for k in _SAMPLE_COUNTS if _num(r.get(k)) is not None), None)
+        if c is None:
+            return None
+        counts.append(c)
+    return min(counts) if counts else None
 
 
 def _num(x):
@@ -83,7 +135,7 @@ def _clear_ci_stat(recs):
         return None
     cvs = [r["cv_pct"] for r in recs if _num(r.get("cv_pct")) is not None]
     return Stat(statistics.median(vals), min(los), max(his), max(cvs) if cvs else None,
-                len(vals), ci=True, flags=flags)
+                len(vals), ci=True, flags=flags, samples=_samples(recs))
 
 
 def _clear_stat(recs):
@@ -109,7 +161,8 @@ def _clear_stat(recs):
         return None
     lo = min(los + vals) if (los or len(vals) > 1) else None
     hi = max(his + vals) if (his or len(vals) > 1) else None
-    return Stat(statistics.median(vals), lo, hi, max(cvs) if cvs else None, len(vals))
+    return Stat(statistics.median(vals), lo, hi, max(cvs) if cvs else None, len(vals),
+                samples=_samples(recs))
 
 
 def _percentile(sorted_vals, pct):
@@ -118,11 +171,19 @@ def _percentile(sorted_vals, pct):
     return sorted_vals[min(k, len(sorted_vals)) - 1]
 
 
-def _dist_stat(vals, pick):
+def _dist_stat(vals, pick, q):
+    """Stat of the q-quantile (pick) of samples: its 95 % order-statistic
+    interval when they allow one, else the interquartile range (shown, never
+    judged: too few samples)."""
     vals = sorted(vals)
     mean = statistics.fmean(vals)
-    cv = statistics.pstdev(vals) / mean * 100 if mean else None
-    return Stat(pick(vals), _percentile(vals, 25), _percentile(vals, 75), cv, len(vals))
+    cv = statistics.stdev(vals) / mean * 100 if mean and len(vals) > 1 else None
+    ci = quantile_ci95(len(vals), q)
+    if ci:
+        return Stat(pick(vals), vals[ci[0]], vals[ci[1]], cv, len(vals), ci=True,
+                    samples=len(vals))
+    return Stat(pick(vals), _percentile(vals, 25), _percentile(vals, 75), cv, len(vals),
+                samples=len(vals), few=True)
 
 
 def _key(r, names):
@@ -165,15 +226,15 @@ def fault_rows(a, b):
             continue
         what_faults = "policy=%s" % k[0] + (" bytes=%s" % results.human_size(k[1])
                                              if k[1] is not None else "")
-        for member, what, pick, min_n in (
-                ("service_ns", "median", statistics.median_low, 1),
-                ("service_ns", "p99", lambda v: _percentile(v, 99), P99_MIN_N),
-                ("clear_ns", "median", statistics.median_low, 1)):
+        for member, what, pick, q, min_n in (
+                ("service_ns", "median", statistics.median_low, 0.5, 1),
+                ("service_ns", "p99", lambda v: _percentile(v, 99), 0.99, P99_MIN_N),
+                ("clear_ns", "median", statistics.median_low, 0.5, 1)):
             va = [r[member] for r in ga[k] if _num(r.get(member)) is not None]
             vb = [r[member] for r in gb[k] if _num(r.get(member)) is not None]
             if len(va) >= min_n and len(vb) >= min_n:
                 rows.append(("fault %s %s %s" % (what_faults, what, member),
-                             _dist_stat(va, pick), _dist_stat(vb, pick), False))
+                             _dist_stat(va, pick, q), _dist_stat(vb, pick, q), False))
     return rows
 
 
@@ -203,14 +264,17 @@ def generic_rows(a, b, t):
             vb = rb.get(m)
             if (m.endswith(_GENERIC_VALUE_SUFFIXES) and m != "cv_pct"
                     and _num(va) is not None and _num(vb) is not None):
-                rows.append(("%s %s %s" % (t, name, m), Stat(va, cv=_num(ra.get("cv_pct"))),
-                             Stat(vb, cv=_num(rb.get("cv_pct"))),
+                rows.append(("%s %s %s" % (t, name, m),
+                             Stat(va, cv=_num(ra.get("cv_pct")), samples=_samples([ra])),
+                             Stat(vb, cv=_num(rb.get("cv_pct")), samples=_samples([rb])),
                              "gbps" in m or m.endswith("_pct")))
     return rows
 
 
 def verdict(sa, sb, higher_is_better):
-    """"faster", "slower", "noise" or "n/a" (see the module comment)."""
+    """"faster", "slower", "noise", "n/a" or TOO_FEW (see the module comment)."""
+    if any(st.few or (st.samples is not None and st.samples < MIN_SAMPLES) for st in (sa, sb)):
+        return TOO_FEW
     if sa.value == sb.value:
         return "noise"
     if sa.ci and sb.ci:  # median intervals: they alone decide

@@ -219,6 +219,23 @@ void clear_dirty(void *p, size_t bytes, uint64_t seed)
         *b++ = dirty_byte(a++, seed);
 }
 
+bool clear_dirty_check(const void *p, size_t bytes, uint64_t seed, size_t *first)
+{
+    const uint8_t *b = p;
+    uintptr_t a = (uintptr_t)p;
+    size_t i = 0;
+    for (; i < bytes && (a + i) % 8; i++)
+        if (b[i] != dirty_byte(a + i, seed))
+            return *first = i, false;
+    for (; bytes - i >= 8; i += 8)
+        if (*(const word_t *)(b + i) != dirty_word((a + i) / 8, seed))
+            break; /* the byte loop below finds which byte */
+    for (; i < bytes; i++)
+        if (b[i] != dirty_byte(a + i, seed))
+            return *first = i, false;
+    return true;
+}
+
 bool clear_evict(const void *p, size_t bytes, uint32_t line)
 {
     const char *c = p;

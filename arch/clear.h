@@ -121,6 +121,11 @@ int clear_checked(const struct clear_strategy *s, void *dst, size_t bytes);
  */
 void clear_dirty(void *p, size_t bytes, uint64_t seed);
 
+/* True when [p, p + bytes) still holds exactly what clear_dirty(p, bytes,
+ * seed) wrote; else false and *first = offset of the first byte that
+ * differs. Any alignment and size; bytes 0 is true. */
+bool clear_dirty_check(const void *p, size_t bytes, uint64_t seed, size_t *first);
+
 /*
  * Evict [p, p + bytes) from every cache level: CLFLUSHOPT (CPUID.7:EBX[23]),
  * or CLFLUSH (CPUID.1:EDX[19]) on a CPU without it, of every `line`-byte

@@ -95,16 +95,21 @@ HZ_OPTION(opt_clear_budget, .name = "clear_budget", .kind = OPT_U64, .dest = &bu
           .help = "time after which no round past `repeats` starts (default 120)");
 HZ_OPTION(opt_clear_ci, .name = "clear_ci", .kind = OPT_U64, .dest = &ci_x100, .min = 1,
           .max = 10000, .accepted = "1..10000 (percent x 100)",
-          .help = "stop adding rounds once every median's 95% interval is within +-this "
-                  "(default 200 = 2%)");
+          .help = "run=clear and run=faultclear stop adding rounds once every median's 95% "
+                  "interval is within +-this (default 200 = 2%)");
 HZ_OPTION(opt_seed, .name = "seed", .kind = OPT_U64, .dest = &seed, .min = 0, .max = UINT64_MAX,
           .accepted = "0..2^64-1",
-          .help = "seed of the per-round cell order (default 0: from the TSC; recorded)");
+          .help = "seed of the per-round cell order of run=clear and run=faultclear (default 0: "
+                  "from the TSC; recorded)");
 HZ_OPTION(opt_clear_bytes, .name = "clear_bytes", .kind = OPT_SIZE, .dest = &clear_bytes,
           .min = 1 << 20, .max = 1ull << 30, .accepted = "1M..1G",
           .help = "size of the large target (default: a 1 GiB frame; 64M under TCG)");
 HZ_OPTION(opt_strategies, .name = "strategies", .kind = OPT_CUSTOM, .parse = strategies_opt,
           .accepted = "all|NAME[,NAME...]", .help = "strategies to measure (default all)");
+
+uint64_t bench_seed_option(void) { return seed; }
+
+unsigned bench_ci_option(void) { return (unsigned)ci_x100; }
 
 static bool selected(const struct clear_strategy *s)
 {

@@ -5,23 +5,34 @@
  * clear_pages() gain it predicts for this CPU (docs/prezero.md "Linux-faithful
  * fault clearing").
  *
- * Each frame size gets its own pool of pages + 1 frames. A round runs every
- * cell once, the cells in an order rotated by one each round (interleaved
- * repeats, so slow drift spreads over all cells); a cell dirties every pool
- * frame, faults `pages` pages (first touch at offset 0), checks each reads
- * back zero and that the frame left unfaulted still holds its dirt at both
- * ends, then releases them. Service time is the demand fault's (mm/demand.h).
+ * Each frame size gets its own pool of pages + 1 frames. The cells are
+ * interleaved (lib/interleave.h, as run=clear): every round runs each cell
+ * once, in a seeded random order per round; at least faultclear_rounds
+ * rounds, then more up to faultclear_max_rounds until every cell's median
+ * has a 95 % interval within +-clear_ci or faultclear_budget seconds are
+ * spent. A cell's turn dirties every pool frame, faults `pages` pages
+ * (first touch at offset 0), checks each reads back zero and that the frame
+ * left unfaulted still holds its dirt in full, then releases them; the KVM
+ * steal time around the faults is added to the cell (arch/steal.h). Service
+ * time is the demand fault's (mm/demand.h). Issue 12's rules: median with
+ * its interval, min/max/CV, `noisy` and `steal_high` flags.
  */
+#include "arch/cpu.h"
+#include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
+#include "arch/x86.h"
+#include "bench/bench_clear.h"
+#include "bench/clear_record.h"
 #include "bench/fault_bench.h"
-#include "bench/memop.h"
 #include "kernel/console.h"
+#include "kernel/progress.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
+#include "lib/interleave.h"
 #include "lib/record.h"
 #include "lib/stats.h"
 #include "mm/demand.h"
@@ -33,12 +44,20 @@
 #define FC_CELLS (FAULT_CLEAR_NMODELS * FC_STRATS)
 #define FC_MAX_ROUNDS 50
 #define FC_MAX_PAGES 64
+#define FC_MAX_SAMPLES (FC_MAX_ROUNDS * FC_MAX_PAGES)
 
-static uint64_t fc_rounds = 5;
+static uint64_t fc_rounds = 5, fc_max_rounds = 15, fc_budget_s = 120;
 static uint64_t fc_pages = 0; /* 0: 2 of 1 GiB, 16 of 2 MiB */
 HZ_OPTION(opt_fc_rounds, .name = "faultclear_rounds", .kind = OPT_U64, .dest = &fc_rounds, .min = 1,
           .max = FC_MAX_ROUNDS, .accepted = "1..50",
-          .help = "run=faultclear: interleaved rounds of every cell (default 5)");
+          .help = "run=faultclear: interleaved rounds every cell gets at least (default 5)");
+HZ_OPTION(opt_fc_max_rounds, .name = "faultclear_max_rounds", .kind = OPT_U64,
+          .dest = &fc_max_rounds, .min = 1, .max = FC_MAX_ROUNDS, .accepted = "1..50",
+          .help = "run=faultclear: most rounds (default 15; never below faultclear_rounds)");
+HZ_OPTION(opt_fc_budget, .name = "faultclear_budget", .kind = OPT_U64, .dest = &fc_budget_s,
+          .min = 0, .max = 86400, .accepted = "0..86400 (seconds)",
+          .help = "run=faultclear: per frame size, no round past faultclear_rounds starts "
+                  "after this (default 120)");
 HZ_OPTION(opt_fc_pages, .name = "faultclear_pages", .kind = OPT_U64, .dest = &fc_pages, .min = 1,
           .max = FC_MAX_PAGES, .accepted = "1..64",
           .help = "run=faultclear: faults per cell and round (default 2 of 1 GiB, 16 of 2 MiB)");
@@ -47,12 +66,17 @@ struct fc_cell {
     struct fault_clear m;
     const struct clear_strategy *s;
     size_t n, bad;
-    uint64_t calls; /* strategy calls per fault (the last round's) */
-    uint64_t ns[FC_MAX_ROUNDS * FC_MAX_PAGES], clear_ns[FC_MAX_ROUNDS * FC_MAX_PAGES];
+    uint64_t calls;              /* strategy calls per fault (the last round's) */
+    uint64_t steal_ns, base_ns;  /* KVM steal time during the cell's faults, and their span */
+    struct stats st;             /* service time, after the rounds */
+    uint64_t ns[FC_MAX_SAMPLES]; /* service times, ns */
+    uint64_t clear_ns[FC_MAX_SAMPLES];
 };
 
 static struct fc_cell cells[FC_CELLS];
 static struct fault_env env;
+static uint64_t scratch[FC_MAX_SAMPLES];
+static unsigned order[FC_CELLS];
 
 /* The non-temporal row to compare with: the last one of arch/clear.c's table
  * (cheapest first) that this CPU supports. NULL when there is none. */
@@ -65,15 +89,30 @@ static const struct clear_strategy *best_nt(void)
     return best;
 }
 
-/* True when the first and last 4 KiB of the frame at phys hold no zero
- * byte (clear_dirty() writes none): nothing cleared into it. */
-static bool still_dirty(uint64_t phys, uint64_t bytes)
+/* Memory work of one cell turn at the measurement CPL (arch/user.h): dirty
+ * a frame, or check it still holds that dirt. */
+struct fc_mem {
+    bool check;
+    uint8_t *p;
+    uint64_t bytes, seed;
+    bool intact; /* check: the frame holds clear_dirty(p, bytes, seed) */
+};
+
+static void fc_mem_fn(void *arg)
 {
-    const volatile uint8_t *p = (const volatile uint8_t *)(uintptr_t)phys;
-    for (uint64_t i = 0; i < 4096; i++)
-        if (!p[i] || !p[bytes - 4096 + i])
-            return false;
-    return true;
+    struct fc_mem *w = arg;
+    size_t at;
+    if (w->check)
+        w->intact = clear_dirty_check(w->p, w->bytes, w->seed, &at);
+    else
+        clear_dirty(w->p, w->bytes, w->seed);
+}
+
+static bool fc_mem(bool check, uint64_t phys, uint64_t bytes, uint64_t seed)
+{
+    struct fc_mem w = {check, (uint8_t *)(uintptr_t)phys, bytes, seed, false};
+    user_run(smp_cpu_index(), fc_mem_fn, &w);
+    return w.intact;
 }
 
 /* One cell, one round: returns false after a `fail` record. */
@@ -82,32 +121,29 @@ static bool run_cell(struct fc_cell *c, size_t pages, unsigned round)
     uint64_t fb = env.frame_bytes;
     env.zero = c->s;
     env.clear = c->m;
-    for (uint32_t i = 0; i < env.nframes; i++) {
-        struct memop d = {.op = MEMOP_DIRTY,
-                          .p = (void *)(uintptr_t)pool_phys(&env.pool, i),
-                          .bytes = fb,
-                          .seed = pool_phys(&env.pool, i) + round};
-        user_run(smp_cpu_index(), memop_run, &d);
-    }
+    for (uint32_t i = 0; i < env.nframes; i++)
+        fc_mem(false, pool_phys(&env.pool, i), fb, pool_phys(&env.pool, i) + round);
     if (demand_init(&env.pool, &env.lock, pages) < 0) {
         result_fail("faultclear.demand", "could not set up the demand region");
         return false;
     }
-    uint64_t calls0 = fault_clear_calls();
+    uint64_t calls0 = fault_clear_calls(), s0 = steal_ns(0), t0 = rdtsc();
     for (size_t p = 0; p < pages; p++) {
         volatile uint64_t *va = demand_page(p, fb);
         if (*va != 0 || !fault_verify_zero(va, fb)) /* the faulting access: a read */
             c->bad++;
     }
+    c->steal_ns += steal_ns(0) - s0;
+    c->base_ns += tsc_to_ns(rdtsc() - t0);
     c->calls = (fault_clear_calls() - calls0) / pages;
-    for (size_t i = 0; i < demand_nsamples() && c->n < FC_MAX_ROUNDS * FC_MAX_PAGES; i++) {
+    for (size_t i = 0; i < demand_nsamples() && c->n < FC_MAX_SAMPLES; i++) {
         c->clear_ns[c->n] = tsc_to_ns(demand_sample(i)->clear_cyc);
         c->ns[c->n++] = tsc_to_ns(demand_sample(i)->service_cyc);
     }
     bool untouched = true;
     for (uint32_t i = 0; i < env.nframes; i++)
         if (pool_state(&env.pool, i) == FRAME_DIRTY)
-            untouched &= still_dirty(pool_phys(&env.pool, i), fb);
+            untouched &= fc_mem(true, pool_phys(&env.pool, i), fb, pool_phys(&env.pool, i) + round);
     for (size_t p = 0; p < pages; p++)
         demand_release(p, false, 0);
     if (!untouched) {
@@ -117,62 +153,141 @@ static bool run_cell(struct fc_cell *c, size_t pages, unsigned round)
     return true;
 }
 
-/* Sort the cell's samples into *st (and its clear times into *cl), print its
- * record and table line. */
-static void emit_cell(struct fc_cell *c, struct stats *st)
+/* Steal share of the cell's faults, percent x 100 (0 without steal time). */
+static uint64_t steal_x100(const struct fc_cell *c)
 {
-    char buf[HZ_RECORD_MAX], model[32], gbps[24];
+    return steal_available() ? stats_pct_x100(c->steal_ns, c->base_ns) : 0;
+}
+
+/* " noisy steal" for cell c ("" for none). */
+static const char *flags(const struct fc_cell *c, char *b, size_t n)
+{
+    hz_snprintf(b, n, "%s%s", stats_noisy(&c->st) ? " noisy" : "",
+                steal_x100(c) > CLEAR_STEAL_FLAG_X100 ? " steal" : "");
+    return b;
+}
+
+/* The cell's figures: its `faultclear` record and table line. */
+static void emit_cell(struct fc_cell *c)
+{
+    char buf[HZ_RECORD_MAX], model[32], g[24], lo[24], hi[24], f[24];
     struct rec r;
     struct stats cl;
-    stats_compute(st, c->ns, c->n);
+    struct stats *st = &c->st;
+    for (size_t i = 0; i < c->n; i++)
+        scratch[i] = c->ns[i];
+    stats_compute(st, scratch, c->n);
     stats_compute(&cl, c->clear_ns, c->n);
     fault_clear_name(&c->m, model, sizeof(model));
-    uint64_t g = stats_gbps_x1000(env.frame_bytes, st->median);
-    fmt_fixed(gbps, sizeof(gbps), g, 3);
+    uint64_t fb = env.frame_bytes;
+    fmt_fixed(g, sizeof(g), stats_gbps_x1000(fb, st->median), 3);
+    fmt_fixed(lo, sizeof(lo), stats_gbps_x1000(fb, st->ci_hi), 3);
+    fmt_fixed(hi, sizeof(hi), stats_gbps_x1000(fb, st->ci_lo), 3);
     rec_begin(&r, buf, sizeof(buf), "faultclear");
     rec_str(&r, "model", model);
     rec_str(&r, "strategy", c->s->name);
-    rec_u64(&r, "bytes", env.frame_bytes);
+    rec_u64(&r, "bytes", fb);
     rec_u64(&r, "n", st->n);
     rec_u64(&r, "median_ns", st->median);
     rec_u64(&r, "min_ns", st->min);
     rec_u64(&r, "max_ns", st->max);
+    rec_u64(&r, "ci_lo_ns", st->ci_lo);
+    rec_u64(&r, "ci_hi_ns", st->ci_hi);
+    rec_fixed(&r, "ci_pct", st->ci_cover_x100, 2);
     rec_fixed(&r, "cv_pct", st->cv_x100, 2);
-    rec_fixed(&r, "gbps", g, 3);
+    rec_fixed(&r, "gbps", stats_gbps_x1000(fb, st->median), 3);
+    rec_fixed(&r, "gbps_lo", stats_gbps_x1000(fb, st->ci_hi), 3);
+    rec_fixed(&r, "gbps_hi", stats_gbps_x1000(fb, st->ci_lo), 3);
+    rec_bool(&r, "noisy", stats_noisy(st));
+    rec_str(&r, "steal_method", steal_available() ? steal_method() : "none");
+    rec_u64_opt(&r, "steal_ns", steal_available(), c->steal_ns);
+    rec_u64(&r, "steal_base_ns", c->base_ns);
+    if (steal_available())
+        rec_fixed(&r, "steal_pct", steal_x100(c), 2);
+    else
+        rec_u64_opt(&r, "steal_pct", false, 0);
+    rec_bool(&r, "steal_high", steal_x100(c) > CLEAR_STEAL_FLAG_X100);
     rec_u64(&r, "clear_median_ns", cl.median);
     rec_u64(&r, "calls", c->calls);
     rec_bool(&r, "verified", c->bad == 0);
+    rec_bool(&r, "emulated_ring0", user_ring0_emulated());
     record_emit(&r);
-    kprintf("faultclear: %4llu MiB %-16s %-10s n %3zu  median %8llu us  min %8llu  max %8llu  "
-            "cv %3llu%%  %s GB/s\n",
-            (unsigned long long)(env.frame_bytes >> 20), model, c->s->name, st->n,
-            (unsigned long long)(st->median / 1000), (unsigned long long)(st->min / 1000),
-            (unsigned long long)(st->max / 1000), (unsigned long long)(st->cv_x100 / 100), gbps);
+    kprintf("  %4llu MiB %-16s %-10s %4zu %9llu %9llu..%-9llu %9llu %9llu %6llu %8s %8s..%-8s%s\n",
+            (unsigned long long)(fb >> 20), model, c->s->name, st->n,
+            (unsigned long long)(st->median / 1000), (unsigned long long)(st->ci_lo / 1000),
+            (unsigned long long)(st->ci_hi / 1000), (unsigned long long)(st->min / 1000),
+            (unsigned long long)(st->max / 1000), (unsigned long long)(st->cv_x100 / 100), g, lo,
+            hi, flags(c, f, sizeof(f)));
 }
 
-/* The prediction: linux_4k's median over linux_batch=32M's, per strategy. */
-static void emit_gain(const struct stats *st)
+/* x / y x 1000 rounded down (0 when y is 0). */
+static uint64_t ratio_x1000(uint64_t x, uint64_t y) { return y ? mul_div_u64(x, 1000, y) : 0; }
+
+/* The prediction: linux_4k's median over linux_batch=32M's, per strategy,
+ * with the bounds the two medians' intervals allow. */
+static void emit_gain(void)
 {
     for (int k = 0; k < FC_STRATS; k++) {
-        const struct stats *s4k = &st[FAULT_CLEAR_LINUX_4K * FC_STRATS + k];
-        const struct stats *sb = &st[FAULT_CLEAR_LINUX_BATCH * FC_STRATS + k];
-        if (!sb->median || !cells[k].s)
+        const struct fc_cell *a = &cells[FAULT_CLEAR_LINUX_4K * FC_STRATS + k];
+        const struct fc_cell *b = &cells[FAULT_CLEAR_LINUX_BATCH * FC_STRATS + k];
+        if (!a->s || !b->st.median)
             continue;
-        uint64_t x1000 = (s4k->median * 1000 + sb->median / 2) / sb->median;
-        char buf[HZ_RECORD_MAX], ratio[24];
+        uint64_t x = ratio_x1000(a->st.median, b->st.median);
+        uint64_t lo = ratio_x1000(a->st.ci_lo, b->st.ci_hi);
+        uint64_t hi = ratio_x1000(a->st.ci_hi, b->st.ci_lo);
+        uint64_t cover = (uint64_t)a->st.ci_cover_x100 * b->st.ci_cover_x100 / 10000;
+        bool noisy = stats_noisy(&a->st) || stats_noisy(&b->st);
+        bool steal = steal_x100(a) > CLEAR_STEAL_FLAG_X100 || steal_x100(b) > CLEAR_STEAL_FLAG_X100;
+        char buf[HZ_RECORD_MAX], t[3][24];
         struct rec r;
-        fmt_fixed(ratio, sizeof(ratio), x1000, 3);
+        fmt_fixed(t[0], sizeof(t[0]), x, 3);
+        fmt_fixed(t[1], sizeof(t[1]), lo, 3);
+        fmt_fixed(t[2], sizeof(t[2]), hi, 3);
         rec_begin(&r, buf, sizeof(buf), "faultclear_gain");
         rec_str(&r, "kind", "prediction");
-        rec_str(&r, "strategy", cells[k].s->name);
+        rec_str(&r, "strategy", a->s->name);
         rec_u64(&r, "bytes", env.frame_bytes);
-        rec_u64(&r, "linux_4k_median_ns", s4k->median);
-        rec_u64(&r, "linux_batch_median_ns", sb->median);
-        rec_fixed(&r, "gain", x1000, 3);
+        rec_u64(&r, "linux_4k_median_ns", a->st.median);
+        rec_u64(&r, "linux_batch_median_ns", b->st.median);
+        rec_fixed(&r, "gain", x, 3);
+        rec_fixed(&r, "gain_lo", lo, 3);
+        rec_fixed(&r, "gain_hi", hi, 3);
+        rec_fixed(&r, "gain_cover_pct", cover, 2);
+        rec_bool(&r, "noisy", noisy);
+        rec_bool(&r, "steal_high", steal);
         record_emit(&r);
         kprintf("faultclear: %4llu MiB %-10s predicted clear_pages() gain (linux_4k / "
-                "linux_batch=32M, a prediction): %sx\n",
-                (unsigned long long)(env.frame_bytes >> 20), cells[k].s->name, ratio);
+                "linux_batch=32M, a prediction): %sx [%s..%s]%s%s\n",
+                (unsigned long long)(env.frame_bytes >> 20), a->s->name, t[0], t[1], t[2],
+                noisy ? " noisy" : "", steal ? " steal" : "");
+    }
+}
+
+/* The interleaved rounds over every cell; false after a `fail` record. */
+static bool run_rounds(size_t pages, uint64_t seed, unsigned *done, enum ilv_verdict *why)
+{
+    struct ilv_rule rule = {(unsigned)fc_rounds,
+                            (unsigned)(fc_max_rounds < fc_rounds ? fc_rounds : fc_max_rounds),
+                            bench_ci_option()};
+    if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
+        rule.max_rounds = rule.min_rounds;
+    uint64_t t0 = rdtsc(), budget = fc_budget_s * tsc_info()->hz;
+    progress_begin("faultclear", rule.max_rounds);
+    for (unsigned r = 1;; r++) {
+        ilv_order(seed, r, order, FC_CELLS);
+        for (size_t i = 0; i < FC_CELLS; i++)
+            if (cells[order[i]].s && !run_cell(&cells[order[i]], pages, r))
+                return false;
+        progress_step(r);
+        bool stable = true;
+        for (size_t i = 0; i < FC_CELLS && stable; i++)
+            stable = !cells[i].s || ilv_cell_stable(cells[i].ns, cells[i].n, rule.ci_x100, scratch);
+        *why = ilv_next(&rule, r, stable, rdtsc() - t0 > budget);
+        if (*why != ILV_MORE) {
+            progress_step(rule.max_rounds);
+            *done = r;
+            return true;
+        }
     }
 }
 
@@ -197,34 +312,45 @@ static void run_size(uint64_t fb)
                                                      clear_find("rep_stosq"), best_nt()};
     size_t nc = 0;
     for (int m = 0; m < FAULT_CLEAR_NMODELS; m++)
-        for (int k = 0; k < FC_STRATS; k++, nc++) {
-            cells[nc].m =
-                (struct fault_clear){(enum fault_clear_model)m, FAULT_CLEAR_BATCH_DEFAULT};
-            cells[nc].s = strat[k];
-            cells[nc].n = cells[nc].bad = 0;
-        }
-    kprintf("faultclear: %zu faults per cell and round, %llu rounds, %llu MiB frames, "
-            "non-temporal: %s\n",
-            pages, (unsigned long long)fc_rounds, (unsigned long long)(fb >> 20),
-            strat[2] ? strat[2]->name : "none on this CPU");
-    for (unsigned r = 0; r < fc_rounds; r++)
-        for (size_t i = 0; i < FC_CELLS; i++) {
-            struct fc_cell *c = &cells[(i + r) % FC_CELLS];
-            if (c->s && !run_cell(c, pages, r)) {
-                fault_pool_teardown(&env);
-                return;
-            }
-        }
-    static struct stats st[FC_CELLS];
-    size_t bad = 0;
-    for (size_t i = 0; i < FC_CELLS; i++) {
-        st[i] = (struct stats){0};
-        if (cells[i].s) {
-            emit_cell(&cells[i], &st[i]);
-            bad += cells[i].bad;
-        }
+        for (int k = 0; k < FC_STRATS; k++, nc++)
+            cells[nc] = (struct fc_cell){
+                .m = {(enum fault_clear_model)m, FAULT_CLEAR_BATCH_DEFAULT}, .s = strat[k]};
+    uint64_t seed = bench_seed_option() ? bench_seed_option() : rdtsc();
+    kprintf("faultclear: %zu faults per cell and round, %llu MiB frames, non-temporal: %s; "
+            ">= %llu interleaved rounds, seed %llu%s\n",
+            pages, (unsigned long long)(fb >> 20), strat[2] ? strat[2]->name : "none on this CPU",
+            (unsigned long long)fc_rounds, (unsigned long long)seed,
+            cpu_is_tcg() ? " (TCG: emulator timings, no extra rounds)" : "");
+    unsigned done = 0;
+    enum ilv_verdict why = ILV_CAP;
+    if (!run_rounds(pages, seed, &done, &why)) {
+        fault_pool_teardown(&env);
+        return;
     }
-    emit_gain(st);
+    kprintf("faultclear: %u rounds (stop: %s); fault service time in us, median [95%% "
+            "interval], GB/s = frame / median%s\n",
+            done, ilv_verdict_name(why), tsc_reliable() ? "" : " -- UNRELIABLE clock");
+    kprintf("  %8s %-16s %-10s %4s %9s %20s %9s %9s %6s %8s %18s  %s\n", "frame", "model",
+            "strategy", "n", "median", "95% interval", "min", "max", "cv%", "GB/s", "GB/s interval",
+            "flags");
+    size_t bad = 0, noisy = 0;
+    for (size_t i = 0; i < FC_CELLS; i++)
+        if (cells[i].s) {
+            emit_cell(&cells[i]);
+            bad += cells[i].bad;
+            noisy += stats_noisy(&cells[i].st);
+        }
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    rec_begin(&r, buf, sizeof(buf), "faultclear_run");
+    rec_u64(&r, "bytes", fb);
+    rec_u64(&r, "pages", pages);
+    rec_u64(&r, "seed", seed);
+    rec_u64(&r, "rounds", done);
+    rec_str(&r, "stop", ilv_verdict_name(why));
+    rec_u64(&r, "noisy_cells", noisy);
+    record_emit(&r);
+    emit_gain();
     if (env.frame_bytes == PAGE_SIZE_1G) /* docs/prezero.md "Published anchors" */
         kprintf("faultclear: published, 1 GiB: Milan hugetlb 17.3 -> 42.2 GB/s (2.44x), "
                 "Icelake 8.0 -> 11.3 GB/s (1.41x); Milan REP STOSQ 1 GiB extent 38.1 GB/s\n");

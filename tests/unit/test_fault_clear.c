@@ -2,9 +2,10 @@
  * tests/unit/test_fault_clear.c - bench/fault_clear: the process_huge_page
  * order against hand-derived permutations, the sequence of clear calls each
  * model makes (offsets, sizes, the 1 GiB-style two-level hot-last order,
- * the `from` cut), that every model leaves the frame zero with guard bytes
- * around it untouched (REP STOSB, REP STOSQ and, when the CPU has it, a
- * non-temporal row), and the `fault_clear=` parser.
+ * the `from` cut), that every model leaves the frame zero with the dirty
+ * frames around it untouched (REP STOSB, REP STOSQ and, when the CPU has
+ * it, a non-temporal row), clear_dirty_check() (run=faultclear's check of
+ * the unfaulted frame), and the `fault_clear=` parser.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -125,10 +126,11 @@ static void test_call_sequences(void **state)
 }
 
 /* Every model with real strategies: the frame reads back zero and the
- * guard bytes on both sides are untouched. */
+ * dirty guard frames on both sides (2 MiB-sized neighbours, as the pool's
+ * other frames) still hold their pattern byte for byte. */
 static void test_models_zero_and_guard(void **state)
 {
-    const uint64_t guard = PG, bytes = 2 * FAULT_CLEAR_UNIT;
+    const uint64_t guard = FAULT_CLEAR_UNIT, bytes = 2 * FAULT_CLEAR_UNIT;
     uint8_t *buf = aligned_alloc(PG, bytes + 2 * guard);
     assert_non_null(buf);
     uint8_t *f = buf + guard;
@@ -145,20 +147,38 @@ static void test_models_zero_and_guard(void **state)
         if (!clear_supported(s, NULL))
             continue;
         for (size_t m = 0; m < sizeof(models) / sizeof(models[0]); m++) {
-            clear_guard_fill(buf, guard, 0xa5);
-            clear_dirty(f, bytes, m + 1);
-            clear_guard_fill(f + bytes, guard, 0xa5);
+            clear_dirty(buf, bytes + 2 * guard, m + 1);
             struct fault_clear_job job = {&models[m], s, f, bytes, 0, bytes / 3, 0, 0};
             fault_clear_run(&job);
             size_t at;
             assert_true(memop_verify_zero(f, bytes, MEMOP_EXACT, NULL));
-            assert_true(clear_guard_check(buf, guard, 0xa5, &at));
-            assert_true(clear_guard_check(f + bytes, guard, 0xa5, &at));
+            assert_true(clear_dirty_check(buf, guard, m + 1, &at));
+            assert_true(clear_dirty_check(f + bytes, guard, m + 1, &at));
             ran++;
         }
     }
     assert_true(ran >= 2 * 5); /* REP STOSB and REP STOSQ run everywhere */
     free(buf);
+}
+
+/* clear_dirty_check() finds one changed byte anywhere, at any alignment,
+ * even one changed to another non-zero value. */
+static void test_dirty_check(void **state)
+{
+    uint8_t b[256];
+    size_t at = 0;
+    for (size_t off = 0; off < 9; off++) {
+        clear_dirty(b + off, 200, 7);
+        assert_true(clear_dirty_check(b + off, 200, 7, &at));
+        assert_false(clear_dirty_check(b + off, 200, 8, &at)); /* another seed */
+        for (size_t i = 0; i < 200; i += 13) {
+            b[off + i] ^= 0x02; /* bit 0 stays set: still no zero byte */
+            assert_false(clear_dirty_check(b + off, 200, 7, &at));
+            assert_int_equal(at, i);
+            b[off + i] ^= 0x02;
+        }
+    }
+    assert_true(clear_dirty_check(b, 0, 7, &at));
 }
 
 static void test_parse(void **state)
@@ -198,11 +218,9 @@ int main(void)
 {
     cpu_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hot_order_by_hand),
-        cmocka_unit_test(test_hot_order_is_permutation),
-        cmocka_unit_test(test_call_sequences),
-        cmocka_unit_test(test_models_zero_and_guard),
-        cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_hot_order_by_hand), cmocka_unit_test(test_hot_order_is_permutation),
+        cmocka_unit_test(test_call_sequences),    cmocka_unit_test(test_models_zero_and_guard),
+        cmocka_unit_test(test_dirty_check),       cmocka_unit_test(test_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

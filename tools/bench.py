@@ -16,7 +16,11 @@
    program sees it, without mmap (hugezero access_ns, Linux touch_median_ns)
 5. Sets the REP STOSQ extent curve and the 1 GiB fault GB/s beside the
    published figures of docs/validation.md (tools/hzlib/validation.py).
-6. Runs every pre-zeroing policy on vm_boot (run=policies) and prints the
+6. Boots it for run=faultclear (every fault_clear= model x rep_stosb,
+   rep_stosq, the best non-temporal row on 1 GiB and 2 MiB frames) and prints
+   its table, the predicted clear_pages() gain and the published anchors
+   beside it (tools/hzlib/faultclear.py).
+7. Runs every pre-zeroing policy on vm_boot (run=policies) and prints the
    vm_boot total time of none, idle and boot and the pre-zeroed fault latency
    (targets: a pre-zeroed fault <= 20 us; pre-zeroed vm_boot <= 1% of none).
 
@@ -38,7 +42,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from hzlib import hugepages, probe, qemu, records, validation  # noqa: E402
+from hzlib import faultclear, hugepages, probe, qemu, records, validation  # noqa: E402
 
 SAID = set()  # advice printed once per bench, not once per boot
 
@@ -261,6 +265,13 @@ def main():
     cpu = next((r.get("cpu") for r in hz if r.get("t") == "header"), None) or {}
     for line in validation.report(cpu, validation.ours(hz + faults)):
         put(line)
+
+    fc, fcmeta = hz_run(out / "faultclear", ["run=faultclear"], "6G")
+    lines = faultclear.report(fc)
+    put("run=faultclear  [%s]:" % ram_note(fcmeta) if lines else
+        "run=faultclear: no faultclear records (see %s)" % (out / "faultclear"))
+    for line in lines:
+        put("  " + line)
 
     pol, pmeta = hz_run(out / "policies", ["run=policies", "workload=vm_boot",
                                            "zero=" + hz_best["strategy"]], "8G")

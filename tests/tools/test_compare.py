@@ -78,18 +78,41 @@ class CompareResultSets(unittest.TestCase):
         self.assertEqual(lines[-1].split()[-2:], ["1.000", "noise"])
 
     def test_faultclear_rows(self):
-        def side(ns, cv):
-            return results.ResultSet("s", [
-                {"t": "faultclear", "v": 1, "model": m, "strategy": "rep_stosq",
-                 "bytes": 2097152, "n": 10, "median_ns": ns * k, "cv_pct": cv, "gbps": 1.0 / k,
-                 "calls": 512, "verified": True} for k, m in ((1, "linux_batch=32M"),
-                                                               (2, "linux_4k"))])
-        a, b = side(1000, 1.0), side(1500, 1.0)
-        rows = {label: compare.verdict(sa, sb, hib) for label, sa, sb, hib in
-                compare.generic_rows(a, b, "faultclear")}
-        self.assertEqual(rows["faultclear model=linux_4k median_ns"], "slower")
-        self.assertEqual(rows["faultclear model=linux_batch=32M gbps"], "noise")
-        self.assertEqual(len(rows), 4)  # median_ns and gbps per model; calls, n are no values
+        def side(ns, lo_hi, noisy=False):
+            cells = [{"t": "faultclear", "v": 1, "model": m, "strategy": "rep_stosq",
+                      "bytes": 2097152, "n": 10, "median_ns": ns * k, "cv_pct": 1.0,
+                      "gbps": 2.0 / k, "gbps_lo": 2.0 / k - lo_hi, "gbps_hi": 2.0 / k + lo_hi,
+                      "noisy": noisy and k == 2, "calls": 512, "verified": True}
+                     for k, m in ((1, "linux_batch=32M"), (2, "linux_4k"))]
+            gain = {"t": "faultclear_gain", "v": 1, "kind": "prediction", "strategy": "rep_stosq",
+                    "bytes": 2097152, "gain": 2.0, "gain_lo": 2.0 - lo_hi, "gain_hi": 2.0 + lo_hi,
+                    "noisy": noisy}
+            return results.ResultSet("s", cells + [gain])
+        a, b = side(1000, 0.01), side(1000, 0.01)
+        b.records[1] = dict(b.records[1], gbps=0.8, gbps_lo=0.79, gbps_hi=0.81)
+        rows = {label: (compare.verdict(sa, sb, hib), compare.flags_text(sa, sb))
+                for label, sa, sb, hib in compare.faultclear_rows(a, b)}
+        self.assertEqual(rows, {
+            "faultclear bytes=2M model=linux_batch=32M strategy=rep_stosq GB/s": ("noise", ""),
+            "faultclear bytes=2M model=linux_4k strategy=rep_stosq GB/s": ("slower", ""),
+            "faultclear_gain bytes=2M strategy=rep_stosq predicted gain": ("noise", "")})
+        # Wide intervals: the same 0.8 vs 1.0 GB/s is noise, and the flags show.
+        a, b = side(1000, 0.3, noisy=True), side(1000, 0.3)
+        b.records[1] = dict(b.records[1], gbps=0.8, gbps_lo=0.5, gbps_hi=1.1)
+        rows = {label: (compare.verdict(sa, sb, hib), compare.flags_text(sa, sb))
+                for label, sa, sb, hib in compare.faultclear_rows(a, b)}
+        self.assertEqual(rows["faultclear bytes=2M model=linux_4k strategy=rep_stosq GB/s"],
+                         ("noise", "noisy(A)"))
+        self.assertEqual(rows["faultclear_gain bytes=2M strategy=rep_stosq predicted gain"],
+                         ("noise", "noisy(A)"))
+        # Older records without intervals keep the CV rule.
+        old = results.ResultSet("o", [dict(r, gbps_lo=None, gbps_hi=None) for r in a.records
+                                      if r["t"] == "faultclear"])
+        rows = compare.faultclear_rows(old, old)
+        self.assertEqual(len(rows), 2)
+        self.assertFalse(rows[0][1].ci)
+        lines, n = compare.compare(a, b)
+        self.assertEqual(n, 3)  # the three rows above, not one per _ns member
 
     def test_fault_rows_say_n(self):
         lines, _ = compare.compare(self.a, self.b)

@@ -26,7 +26,7 @@ class Plots(unittest.TestCase):
     def test_all_three_plots_from_a_result_set(self):
         with tempfile.TemporaryDirectory() as d:
             files, msgs = plot.plot_all(results.load(hztest.fixture("results-a")), d)
-            self.assertEqual(msgs, [])
+            self.assertEqual(msgs, ["faultclear_models: no faultclear records"])
             self.assertEqual([os.path.basename(f) for f in files],
                              ["clear_gbps.png", "thread_scaling.png", "fault_cdf.png"])
             for f in files:
@@ -38,7 +38,8 @@ class Plots(unittest.TestCase):
             files, msgs = plot.plot_all(results.load(hztest.fixture("reboot-loop.log")), d)
             self.assertEqual([os.path.basename(f) for f in files], ["clear_gbps.png"])
             self.assertEqual(msgs, ["thread_scaling: no clear records with threads > 1",
-                                    "fault_cdf: no fault records with service_ns"])
+                                    "fault_cdf: no fault records with service_ns",
+                                    "faultclear_models: no faultclear records"])
             self.assertEqual(os.listdir(d), ["clear_gbps.png"])
 
     def test_several_caches_give_one_plot_each(self):
@@ -58,14 +59,53 @@ class Plots(unittest.TestCase):
                 {"t": "clear", "v": 1, "strategy": "x", "gbps": 3.0, "threads": 2, "run": 0},
                 {"t": "clear", "v": 1, "strategy": "x", "gbps": True, "threads": 4, "run": 0},
                 {"t": "fault", "v": 1, "policy": ["p"], "service_ns": 10, "run": 0},
-                {"t": "fault", "v": 1, "service_ns": "slow", "run": 0}]
+                {"t": "fault", "v": 1, "service_ns": "slow", "run": 0},
+                {"t": "faultclear", "v": 1, "model": None, "gbps": 2.0, "gbps_lo": "x", "run": 0},
+                {"t": "faultclear", "v": 1, "model": "extent", "gbps": False, "run": 0},
+                {"t": "faultclear_gain", "v": 1, "gain": "big", "run": 0}]
         rs = results.ResultSet("odd", recs)
         with tempfile.TemporaryDirectory() as d:
             files, msgs = plot.plot_all(rs, d)
             self.assertEqual(sorted(os.path.basename(f) for f in files),
                              ["clear_gbps-None-None.png", "clear_gbps-__a___1_-None.png",
-                              "fault_cdf.png", "thread_scaling.png"])
+                              "fault_cdf.png", "faultclear_models.png", "thread_scaling.png"])
             self.assertEqual(msgs, [])
+
+    def test_faultclear_models_chart(self):
+        """One file per frame size; one cluster per strategy with its
+        predicted gain, one bar per model with the median's interval;
+        flagged cells named."""
+        recs = []
+        for b, scale in ((1 << 30, 10.0), (2 << 20, 1.0)):
+            for s in ("rep_stosb", "clzero"):
+                for k, m in enumerate(("extent", "linux_4k", "linux_hot_last",
+                                       "linux_batch=32M")):
+                    g = scale * (k + 1)
+                    recs.append({"t": "faultclear", "v": 1, "model": m, "strategy": s,
+                                 "bytes": b, "gbps": g, "gbps_lo": g - 0.5, "gbps_hi": g + 0.25,
+                                 "noisy": s == "clzero" and m == "linux_4k", "run": 0})
+                recs.append({"t": "faultclear_gain", "v": 1, "strategy": s, "bytes": b,
+                             "gain": 2.31 if s == "rep_stosb" else 1.5, "noisy": s == "clzero",
+                             "run": 0})
+        rs = results.ResultSet("fc", recs)
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as work:
+            files, msgs = plot.plot_faultclear(rs, d, work, "test machine")
+            self.assertEqual(msgs, [])
+            self.assertEqual([os.path.basename(f) for f in files],
+                             ["faultclear_models-1G.png", "faultclear_models-2M.png"])
+            for f in files:
+                self.assertEqual(png_size(f), (1000, 600))
+            with open(os.path.join(work, "faultclear_models-1G.png.dat")) as f:
+                lines = f.read().splitlines()
+            with open(os.path.join(work, "faultclear_models-2M.png.dat")) as f:
+                small = f.read().splitlines()
+        self.assertEqual(lines[0], 'label "extent" x x "linux_4k" x x "linux_hot_last" x x '
+                                   '"linux_batch=32M" x x')
+        self.assertEqual(lines[1], '"rep_stosb gain 2.31x" 10.0 9.5 10.25 20.0 19.5 20.25 '
+                                   '30.0 29.5 30.25 40.0 39.5 40.25')
+        self.assertTrue(lines[2].startswith('"clzero gain 1.50x? [flagged linux_4k]" 10.0'))
+        self.assertEqual(len(lines), 3)
+        self.assertEqual(small[1].split()[3:5], ["1.0", "0.5"])  # its own frame size's cells
 
     def test_plot_command_writes_beside_the_records_or_to_o(self):
         with tempfile.TemporaryDirectory() as d:

@@ -24,7 +24,8 @@ class Validation(unittest.TestCase):
             ("milan", "rep_stosq_4K"): 13.7, ("milan", "rep_stosq_2M"): 15.1,
             ("milan", "rep_stosq_1G"): 38.1, ("milan", "fault_1G_before"): 17.3,
             ("milan", "fault_1G_after"): 42.2, ("icelake", "fault_1G_before"): 8.0,
-            ("icelake", "fault_1G_after"): 11.3})
+            ("icelake", "fault_1G_after"): 11.3, ("genoa", "thp_2M_hot_last"): 11.8,
+            ("genoa", "thp_2M_address_order"): 23.6})
 
     def test_anchor_by_cpu(self):
         self.assertEqual(validation.anchor("AuthenticAMD", 0x19, 0x01), ("milan", "same CPU"))

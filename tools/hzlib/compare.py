@@ -14,11 +14,14 @@ Rows:
            the samples' coefficient of variation. The p99 row only when both
            sides have P99_MIN_N samples: with fewer, a nearest-rank p99 is
            the maximum (lib/stats.h stats_percentile_min_n).
-  prezero, faultclear, faultclear_gain
-           per record identity (its string members and sizes): every _ns,
+  faultclear per (frame size, model, strategy): the median GB/s, spread the
+           median's 95 % interval gbps_lo .. gbps_hi (older records: cv_pct);
+           flags noisy, steal_high. faultclear_gain per (frame size,
+           strategy): the predicted clear_pages() gain, spread the range
+           gain_lo .. gain_hi both cells' intervals allow.
+  prezero  per record identity (its string members and sizes): every _ns,
            _cyc, gbps, cpb and _pct member (hit_pct) present on both sides;
-           spread: cv_pct when the record has one. (faultclear: one row per
-           model, strategy and frame size; no plot of its own yet.)
+           spread: cv_pct when the record has one.
 
 With more than two result sets (one per machine, `hz compare A B C ...`),
 fleet() prints one row per set instead: the machine, the run's status and
@@ -55,7 +58,7 @@ P99_MIN_N = 100
 MIN_SAMPLES = 6  # fewest samples whose median has a 95 % order-statistic interval
 TOO_FEW = "too few samples"
 _SAMPLE_COUNTS = ("repeats", "n", "lat_n", "faults")  # members that count a record's samples
-GENERIC_TYPES = ("prezero", "faultclear", "faultclear_gain")
+GENERIC_TYPES = ("prezero",)
 _GENERIC_VALUE_SUFFIXES = ("_ns", "_cyc", "gbps", "gbps_median", "cpb", "_pct")
 _GENERIC_KEY_INTS = ("chunk", "bytes", "threads", "cpu", "node", "order", "pages",
                      "frame_bytes", "chunk_bytes")
@@ -119,12 +122,13 @@ def record_flags(r):
                             ("not-cold", r.get("cache_verified") is False)) if on]
 
 
-def _clear_ci_stat(recs):
-    """Stat from records with median intervals (several runs: the median of
-    the medians, the union of the intervals), or None when one lacks it."""
+def _clear_ci_stat(recs, keys=("gbps_median", "gbps_lo", "gbps_hi")):
+    """Stat from records with intervals, the members `keys` (value, lo, hi)
+    (several runs: the median of the values, the union of the intervals),
+    or None when one lacks it."""
     vals, los, his, flags = [], [], [], []
     for r in recs:
-        v, lo, hi = _num(r.get("gbps_median")), _num(r.get("gbps_lo")), _num(r.get("gbps_hi"))
+        v, lo, hi = (_num(r.get(k)) for k in keys)
         if None in (v, lo, hi) or r.get("repeats") == 1:
             return None  # no interval (a single sample's is a point at 0 % confidence)
         vals.append(v)
@@ -212,6 +216,39 @@ def clear_rows(a, b):
                     "%s=%s" % (n, results.human_size(v)) for n, v in zip(CLEAR_KEY[1:], k[1:])
                     if v is not None))
                 rows.append((label, sa, sb, True))
+    return rows
+
+
+# faultclear rows: record type -> (identity members, (value, lo, hi) members, what)
+FAULTCLEAR = {"faultclear": (("bytes", "model", "strategy"), ("gbps", "gbps_lo", "gbps_hi"),
+                             "GB/s"),
+              "faultclear_gain": (("bytes", "strategy"), ("gain", "gain_lo", "gain_hi"),
+                                  "predicted gain")}
+
+
+def faultclear_rows(a, b):
+    """[(label, Stat A, Stat B, higher_is_better)]: per faultclear cell on
+    both sides its median GB/s with the median's 95 % interval; per
+    faultclear_gain the predicted gain with its range. Records without
+    intervals (older runs) keep cv_pct."""
+    rows = []
+    for t, (names, keys, what) in FAULTCLEAR.items():
+        ga = _group(a.of_type(t), lambda r: _key(r, names))
+        gb = _group(b.of_type(t), lambda r: _key(r, names))
+        for k in ga:
+            if k not in gb:
+                continue
+            pair = []
+            for recs in (ga[k], gb[k]):
+                st = _clear_ci_stat(recs, keys)
+                if not st and _num(recs[-1].get(keys[0])) is not None:
+                    st = Stat(recs[-1][keys[0]], cv=_num(recs[-1].get("cv_pct")),
+                              samples=_samples(recs[-1:]), flags=record_flags(recs[-1]))
+                pair.append(st)
+            if all(pair):
+                label = "%s %s %s" % (t, " ".join("%s=%s" % (n, results.human_size(v))
+                                                  for n, v in zip(names, k)), what)
+                rows.append((label, pair[0], pair[1], True))
     return rows
 
 
@@ -314,7 +351,7 @@ def flags_text(sa, sb):
 
 def compare(a, b):
     """The comparison report (a list of lines) and the number of rows."""
-    rows = clear_rows(a, b) + fault_rows(a, b)
+    rows = clear_rows(a, b) + fault_rows(a, b) + faultclear_rows(a, b)
     for t in GENERIC_TYPES:
         rows += generic_rows(a, b, t)
     out = []

@@ -8,6 +8,10 @@
   thread_scaling.png                aggregate GB/s vs threads per strategy,
                                     dashed line at the highest figure seen
   fault_cdf.png                     CDF of fault service time per policy
+  faultclear_models[-<bytes>].png   median fault-service GB/s per fault_clear=
+                                    model, clustered by strategy (each labelled
+                                    with its predicted clear_pages() gain),
+                                    95 % interval bars; one file per frame size
 
 Each plot is skipped, with a message, when its records are absent.
 """
@@ -57,9 +61,12 @@ def _head(out, title, xlabel, ylabel):
             % (terminal(), _q(out), _q(title), _q(xlabel), _q(ylabel)))
 
 
+def _number(x):
+    return x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
 def _value(r):
-    v = r.get("gbps_median", r.get("gbps"))
-    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    return _number(r.get("gbps_median", r.get("gbps")))
 
 
 def _single_thread(r):
@@ -88,24 +95,81 @@ def plot_clear(rs, outdir, work, machine):
                 noisy.setdefault(s, []).append(c)
         name = "clear_gbps.png" if len(groups) == 1 else "clear_gbps-%s-%s.png" % (
             re.sub(r"[^\w.-]", "_", cache), re.sub(r"[^\w.-]", "_", nbytes))
-        data = os.path.join(work, name + ".dat")
-        with open(data, "w") as f:
-            f.write("strategy " + " ".join("%s x x" % _q(c) for c in chunks) + "\n")
-            for s in strategies:
-                label = s + (" [flagged %s]" % ",".join(noisy[s]) if s in noisy else "")
-                f.write(_q(label) + " " + " ".join(
-                    "%s %s %s" % val[(s, c)] if (s, c) in val else "? ? ?" for c in chunks) + "\n")
+        rows = [(s + (" [flagged %s]" % ",".join(noisy[s]) if s in noisy else ""),
+                 [val.get((s, c)) for c in chunks]) for s in strategies]
         out = os.path.join(outdir, name)
         title = ("clear bandwidth by strategy and chunk size (cache=%s, %s per measurement)\n"
                  "median, bar = its 95%% interval; [flagged] = noisy, steal or not cold; %s"
                  % (cache, nbytes, machine))
-        _gnuplot(_head(out, title, "strategy", "GB/s (10^9 bytes/s)") +
-                 "set datafile missing '?'\nset style data histograms\n"
-                 "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
-                 "set yrange [0:*]\nset key title 'chunk'\n" +
-                 ("set xtics rotate by 30 right\n" if len(strategies) > 6 else "") +
-                 "plot for [i=0:%d] %s using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):"
-                 "xtic(1) title columnheader(2+3*i)\n" % (len(chunks) - 1, _q(data)), work)
+        _histogram(out, title, "strategy", "chunk", chunks, rows, work)
+        files.append(out)
+    return files, []
+
+
+def _histogram(out, title, xlabel, key_title, columns, rows, work):
+    """A clustered bar chart of GB/s with error bars: one cluster per row
+    (label, [(value, lo, hi) or None per column]), one bar per column."""
+    data = os.path.join(work, os.path.basename(out) + ".dat")
+    with open(data, "w") as f:
+        f.write("label " + " ".join("%s x x" % _q(c) for c in columns) + "\n")
+        for label, vals in rows:
+            f.write(_q(label) + " " + " ".join(
+                "%s %s %s" % v if v else "? ? ?" for v in vals) + "\n")
+    _gnuplot(_head(out, title, xlabel, "GB/s (10^9 bytes/s)") +
+             "set datafile missing '?'\nset style data histograms\n"
+             "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
+             "set yrange [0:*]\nset key title %s\n" % _q(key_title) +
+             ("set xtics rotate by 30 right\n"
+              if len(rows) > 6 or len(rows) * max(len(r[0]) for r in rows) > 90 else "") +
+             "plot for [i=0:%d] %s using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):"
+             "xtic(1) title columnheader(2+3*i)\n" % (len(columns) - 1, _q(data)), work)
+
+
+def plot_faultclear(rs, outdir, work, machine):
+    """faultclear_models.png: median fault-service GB/s of every fault_clear=
+    model (bars) per strategy (clusters, labelled with the predicted
+    clear_pages() gain), the 95 % interval as error bar; one file per frame
+    size when there are several (faultclear_models-<bytes>.png)."""
+    recs = [r for r in rs.of_type("faultclear") if _value(r) is not None]
+    if not recs:
+        return [], ["faultclear_models: no faultclear records"]
+    sizes = []
+    for r in recs:
+        if results.human_size(r.get("bytes")) not in sizes:
+            sizes.append(results.human_size(r.get("bytes")))
+    gain = {(results.human_size(g.get("bytes")), str(g.get("strategy"))): g
+            for g in rs.of_type("faultclear_gain") if _number(g.get("gain")) is not None}
+    files = []
+    for size in sizes:
+        models, strategies, val, flagged = [], [], {}, {}
+        for r in recs:
+            if results.human_size(r.get("bytes")) != size:
+                continue
+            m, s = str(r.get("model", "?")), str(r.get("strategy", "?"))
+            if m not in models:
+                models.append(m)
+            if s not in strategies:
+                strategies.append(s)
+            val[(s, m)] = _bar(r)  # gbps is the median's: faultclear has no gbps_median
+            if compare.record_flags(r):
+                flagged.setdefault(s, []).append(m)
+        rows = []
+        for s in strategies:
+            g = gain.get((size, s))
+            label = s + (" gain %.2fx%s" % (g["gain"], "?" if g.get("noisy") else "")
+                         if g else "")
+            if s in flagged:
+                label += " [flagged %s]" % ("all" if len(flagged[s]) == len(models)
+                                            else ",".join(flagged[s]))
+            rows.append((label, [val.get((s, m)) for m in models]))
+        name = "faultclear_models.png" if len(sizes) == 1 else \
+            "faultclear_models-%s.png" % re.sub(r"[^\w.-]", "_", size)
+        out = os.path.join(outdir, name)
+        title = ("demand faults of %s frames by fault_clear= model (run=faultclear): frame / "
+                 "median service time, bar = 95%% interval\ngain = predicted clear_pages() "
+                 "gain, linux_4k / linux_batch=32M (? = a side noisy); [flagged] = noisy or "
+                 "steal\n%s" % (size, machine))
+        _histogram(out, title, "strategy", "model", models, rows, work)
         files.append(out)
     return files, []
 
@@ -115,7 +179,7 @@ def _bar(r):
     value alone (no error bar)."""
     v = _value(r)
     lo, hi = r.get("gbps_lo"), r.get("gbps_hi")
-    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (lo, hi)):
+    if _number(lo) is None or _number(hi) is None:
         lo = hi = v
     return v, lo, hi
 
@@ -198,7 +262,7 @@ def plot_all(rs, outdir):
     machine = results.machine(rs)
     files, msgs = [], []
     with tempfile.TemporaryDirectory(prefix="hz-plot-") as work:
-        for fn in (plot_clear, plot_threads, plot_faults):
+        for fn in (plot_clear, plot_threads, plot_faults, plot_faultclear):
             f, m = fn(rs, outdir, work, machine)
             files += f
             msgs += m

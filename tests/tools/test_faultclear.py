@@ -1,0 +1,99 @@
+"""tools/hzlib/faultclear.py: make bench's run=faultclear table carries every
+model's median with its interval and flags, the predicted gain with its
+range, and the published anchors of docs/validation.md beside this run's
+figures of the same shape."""
+
+import pathlib
+import re
+import unittest
+
+import hztest  # noqa: F401 (import paths)
+from hzlib import faultclear, validation
+
+G, M2 = 1 << 30, 2 << 20
+
+
+def cell(b, s, m, g, **kw):
+    r = {"t": "faultclear", "model": m, "strategy": s, "bytes": b, "gbps": g,
+         "gbps_lo": g - 1, "gbps_hi": g + 2, "noisy": False, "steal_high": False,
+         "verified": True, "emulated_ring0": False}
+    r.update(kw)
+    return r
+
+
+def run():
+    recs = [{"t": "faultclear_run", "bytes": G, "pages": 2, "seed": 5, "rounds": 15,
+             "stop": "cap", "noisy_cells": 1}]
+    for m, g in zip(faultclear.MODELS, (40.0, 20.0, 8.0, 42.0)):
+        recs.append(cell(G, "rep_stosb", m, g, noisy=m == "linux_hot_last"))
+    for m, g in zip(faultclear.MODELS, (30.0, 24.0, 12.0, 29.0)):
+        recs.append(cell(M2, "rep_stosb", m, g))
+    recs.append({"t": "faultclear_gain", "kind": "prediction", "strategy": "rep_stosb",
+                 "bytes": G, "gain": 2.1, "gain_lo": 1.9, "gain_hi": 2.35, "noisy": False})
+    recs.append({"t": "faultclear_gain", "kind": "prediction", "strategy": "rep_stosb",
+                 "bytes": M2, "gain": 0.827, "gain_lo": 0.7, "gain_hi": 1.0, "noisy": True,
+                 "steal_high": True})
+    return recs
+
+
+class Table(unittest.TestCase):
+    def test_rows_hold_medians_intervals_flags_and_gain(self):
+        lines = faultclear.table(run())
+        self.assertIn("PREDICTION", lines[0])
+        self.assertEqual(lines[1].split(), "1 GiB: 15 rounds (stop: cap, seed 5), 2 faults "
+                         "per cell and round, 1 noisy cells".split())
+        head, one, two = lines[2].split(), lines[3], lines[4]
+        self.assertEqual(head, ["frame", "strategy", "extent", "linux_4k", "linux_hot_last",
+                                "linux_batch=32M", "predicted", "gain"])
+        self.assertEqual(one.split(), ["1", "GiB", "rep_stosb", "40.00", "[39.00..42.00]",
+                                       "20.00", "[19.00..22.00]", "8.00", "[7.00..10.00]",
+                                       "noisy", "42.00", "[41.00..44.00]", "2.10x",
+                                       "[1.90..2.35]"])
+        self.assertTrue(two.split()[-4:] == ["0.83x", "[0.70..1.00]", "noisy", "steal"], two)
+        self.assertEqual(len(lines), 5)  # no emulated-ring0 note: no record says so
+
+    def test_missing_cells_and_emulated_ring0(self):
+        recs = [cell(G, "clzero", "extent", 10.0, gbps_lo=None, emulated_ring0=True)]
+        lines = faultclear.table(recs)
+        self.assertEqual(lines[2].split()[:4], ["1", "GiB", "clzero", "10.00"])
+        self.assertEqual(lines[2].split()[4:], ["-", "-", "-", "-"])
+        self.assertIn("emulated ring 0", lines[3])
+        self.assertEqual(faultclear.report([{"t": "clear"}]), [])
+
+    def test_anchors_come_from_docs_validation(self):
+        lines = faultclear.anchors()
+        self.assertIn("milan 17.3 -> 42.2 GB/s (2.44x); icelake 8.0 -> 11.3 GB/s (1.41x)",
+                      lines[1])
+        self.assertIn("genoa: hot-last 11.8 vs address order 23.6 GB/s (2.00x)", lines[2])
+        self.assertIn("milan: 4K 13.7, 2M 15.1, 1G 38.1 GB/s", lines[3])
+        rows = [r for r in validation.table() if r["anchor"] != "genoa"]
+        self.assertEqual(len(faultclear.anchors(rows)), 3)  # no Genoa line without its rows
+
+    def test_beside_sets_the_same_shapes_side_by_side(self):
+        lines = faultclear.beside(run())
+        self.assertIn("linux_4k 20.00 [19.00..22.00] -> linux_batch=32M 42.00 [41.00..44.00] "
+                      "GB/s, gain 2.10x [1.90..2.35] (published milan 2.44x, icelake 1.41x)",
+                      lines[0])
+        self.assertIn("linux_hot_last 12.00 [11.00..14.00] vs linux_4k (address order) 24.00 "
+                      "[23.00..26.00] GB/s: 2.00x (published genoa 2.00x)", lines[1])
+        self.assertEqual(faultclear.beside(run(), strategy="rep_stosq"), [])
+
+
+class KernelAnchors(unittest.TestCase):
+    def test_kernel_prints_the_documented_figures(self):
+        """bench/fault_clear_bench.c prints the anchors after its table (it
+        cannot read docs/validation.md): every figure it prints is one of
+        the table's."""
+        src = (pathlib.Path(hztest.ROOT) / "bench" / "fault_clear_bench.c").read_text()
+        printed = re.findall(r'"faultclear: published.*?\\n"\);', src, re.S)
+        self.assertEqual(len(printed), 2)
+        nums = {float(x) for p in printed for x in re.findall(r"(\d+\.\d+) (?:->|GB/s|vs)", p)}
+        nums |= {float(x) for p in printed for x in re.findall(r"extent (\d+\.\d+)", p)}
+        nums |= {float(x) for p in printed for x in re.findall(r"4 KiB (\d+\.\d+)", p)}
+        pub = {r["value"] for r in validation.table()}
+        self.assertEqual(nums - pub, set())
+        self.assertEqual(pub - nums, set())
+
+
+if __name__ == "__main__":
+    unittest.main()

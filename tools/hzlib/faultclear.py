@@ -1,0 +1,145 @@
+"""run=faultclear's figures as text, for `make bench` (tools/bench.py).
+
+table() gives one line per (frame size, strategy): the median fault-service
+GB/s of every fault_clear= model with its 95 % interval and flags
+(docs/results.md `faultclear`), and the predicted clear_pages() gain
+(`faultclear_gain`: linux_4k / linux_batch=32M median time, a prediction of
+hugezero's models, with the range both intervals allow). anchors() gives the
+published figures of docs/validation.md (the one place they live) and
+beside() this run's figures of the same shape next to them: 1 GiB page at a
+time (linux_4k) -> contiguous (linux_batch=32M) against Milan's and
+Icelake's, 2 MiB hot-last against address order (linux_4k) against Genoa's.
+"""
+
+from . import compare, validation
+
+MODELS = ("extent", "linux_4k", "linux_hot_last", "linux_batch=32M")
+G, M2 = 1 << 30, 2 << 20
+SIZE_NAMES = {G: "1 GiB", M2: "2 MiB"}
+# Linux's clear_page on a CPU with ERMS is clear_page_erms (REP STOSB): the
+# strategy whose figures stand beside the published fault anchors.
+LINUX_STRATEGY = "rep_stosb"
+
+
+_num = compare._num  # a number, not a bool, else None
+
+
+def _flags(r):
+    return compare.record_flags(r) + (["unverified"] if r.get("verified") is False else [])
+
+
+def cells(recs):
+    """{(bytes, strategy, model): faultclear record} (the last of each)."""
+    return {(r.get("bytes"), r.get("strategy"), r.get("model")): r
+            for r in recs if r.get("t") == "faultclear"}
+
+
+def gains(recs):
+    """{(bytes, strategy): faultclear_gain record}."""
+    return {(r.get("bytes"), r.get("strategy")): r
+            for r in recs if r.get("t") == "faultclear_gain"}
+
+
+def _text(r, keys, fmt):
+    """"12.34 [12.10..12.50] noisy": r's keys (value, lo, hi) in fmt, the
+    interval when r has one, and its flags; "-" without a value."""
+    if not r or _num(r.get(keys[0])) is None:
+        return "-"
+    text = fmt % r[keys[0]]
+    if _num(r.get(keys[1])) is not None and _num(r.get(keys[2])) is not None:
+        text += " [%.2f..%.2f]" % (r[keys[1]], r[keys[2]])
+    return " ".join([text] + _flags(r))
+
+
+def _gbps(r):
+    return _text(r, ("gbps", "gbps_lo", "gbps_hi"), "%.2f")
+
+
+def _gain(g):
+    return _text(g, ("gain", "gain_lo", "gain_hi"), "%.2fx")
+
+
+def table(recs):
+    """The model table, one line per (frame size, strategy), or [] when the
+    records hold no faultclear cell."""
+    cs, gs = cells(recs), gains(recs)
+    if not cs:
+        return []
+    lines = ["faultclear: median fault service GB/s (frame / median) [95% interval] per "
+             "fault_clear= model; gain = linux_4k / linux_batch=32M time, a PREDICTION "
+             "[range of both intervals]"]
+    for run in (r for r in recs if r.get("t") == "faultclear_run"):
+        lines.append("  %s: %s rounds (stop: %s, seed %s), %s faults per cell and round, "
+                     "%s noisy cells" % (SIZE_NAMES.get(run.get("bytes"), run.get("bytes")),
+                                         run.get("rounds"), run.get("stop"), run.get("seed"),
+                                         run.get("pages"), run.get("noisy_cells")))
+    rows = [("frame", "strategy") + MODELS + ("predicted gain",)]
+    keys = []
+    for b, s, _ in cs:
+        if (b, s) not in keys:
+            keys.append((b, s))
+    for b, s in keys:
+        rows.append((SIZE_NAMES.get(b, str(b)), str(s)) +
+                    tuple(_gbps(cs.get((b, s, m))) for m in MODELS) + (_gain(gs.get((b, s))),))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    if any(c.get("emulated_ring0") for c in cs.values()):
+        lines.append("  emulated ring 0: every fault's handler ran in the hypervisor's emulator, "
+                     "so fixed fault costs weigh more than on hardware")
+    return lines
+
+
+def _pub(rows):
+    return {(r["anchor"], r["figure"]): r["value"] for r in rows}
+
+
+def anchors(rows=None):
+    """The published fault-clearing figures, from docs/validation.md."""
+    p = _pub(validation.table() if rows is None else rows)
+    out = ["published (docs/validation.md):"]
+    one = ["%s %.1f -> %.1f GB/s (%.2fx)" % (a, p[(a, "fault_1G_before")],
+                                             p[(a, "fault_1G_after")],
+                                             p[(a, "fault_1G_after")] / p[(a, "fault_1G_before")])
+           for a in ("milan", "icelake") if (a, "fault_1G_before") in p
+           and (a, "fault_1G_after") in p]
+    if one:
+        out.append("  1 GiB hugetlb faults, page at a time -> contiguous: " + "; ".join(one))
+    if ("genoa", "thp_2M_hot_last") in p and ("genoa", "thp_2M_address_order") in p:
+        hot, addr = p[("genoa", "thp_2M_hot_last")], p[("genoa", "thp_2M_address_order")]
+        out.append("  2 MiB THP faults, genoa: hot-last %.1f vs address order %.1f GB/s (%.2fx)"
+                   % (hot, addr, addr / hot))
+    ext = ["%s %.1f" % (c, p[("milan", "rep_stosq_" + c)]) for c in ("4K", "2M", "1G")
+           if ("milan", "rep_stosq_" + c) in p]
+    if ext:
+        out.append("  REP STOSQ by extent, milan: " + ", ".join(ext) + " GB/s")
+    return out
+
+
+def beside(recs, rows=None, strategy=LINUX_STRATEGY):
+    """This run's figures shaped like the anchors, for `strategy`."""
+    cs, gs = cells(recs), gains(recs)
+    p = _pub(validation.table() if rows is None else rows)
+    out = []
+    a, b, g = cs.get((G, strategy, "linux_4k")), cs.get((G, strategy, "linux_batch=32M")), \
+        gs.get((G, strategy))
+    if a and b:
+        pub = ", ".join("%s %.2fx" % (n, p[(n, "fault_1G_after")] / p[(n, "fault_1G_before")])
+                        for n in ("milan", "icelake") if (n, "fault_1G_after") in p)
+        out.append("  here, 1 GiB, %s: linux_4k %s -> linux_batch=32M %s GB/s, gain %s "
+                   "(published %s)" % (strategy, _gbps(a), _gbps(b), _gain(g), pub))
+    hot, addr = cs.get((M2, strategy, "linux_hot_last")), cs.get((M2, strategy, "linux_4k"))
+    if hot and addr and _num(hot.get("gbps")) and _num(addr.get("gbps")):
+        pub = ""
+        if ("genoa", "thp_2M_hot_last") in p and ("genoa", "thp_2M_address_order") in p:
+            pub = " (published genoa %.2fx)" % (p[("genoa", "thp_2M_address_order")] /
+                                                p[("genoa", "thp_2M_hot_last")])
+        out.append("  here, 2 MiB, %s: linux_hot_last %s vs linux_4k (address order) %s GB/s: "
+                   "%.2fx%s" % (strategy, _gbps(hot), _gbps(addr), addr["gbps"] / hot["gbps"],
+                                pub))
+    return out
+
+
+def report(recs, rows=None):
+    """table() + anchors() + beside(), or [] without faultclear records."""
+    t = table(recs)
+    return t + anchors(rows) + beside(recs, rows) if t else []

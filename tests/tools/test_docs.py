@@ -1,6 +1,9 @@
 """Docs that list things must match the code: docs/options.md lists every
-option the kernel declares (HZ_OPTION); README's tree table lists every
-source folder; includes keep to the layering docs/hacking.md describes."""
+option the kernel declares (HZ_OPTION); docs' scenario tables name
+registered scenarios (HZ_SCENARIO) with their run=default membership, and
+docs/prezero.md's lists every prezero/ scenario; README's tree table lists
+every source folder; includes keep to the layering docs/hacking.md
+describes."""
 import pathlib
 import re
 import unittest
@@ -52,6 +55,61 @@ class OptionsDocumented(unittest.TestCase):
         listed = set(re.findall(r"^\| `([a-z0-9_]+)` \|", doc, re.M))
         stale = sorted(listed - kernel_options())
         self.assertEqual(stale, [], "docs/options.md lists options the kernel lacks")
+
+
+SCENARIO = re.compile(r"HZ_SCENARIO\(\s*\w+\s*,(.*?)\);", re.S)
+SCENARIO_TABLE = re.compile(r"^\| scenario \| does \| in `run=default` \|\n\|[-|]+\|\n((?:\|.*\n)+)",
+                            re.M)
+
+
+def kernel_scenarios():
+    """{name: (folder, in run=default)} of every HZ_SCENARIO the kernel declares."""
+    out = {}
+    for sub in kernel_folders():
+        for src in (ROOT / sub).glob("*.c"):
+            for body in SCENARIO.findall(src.read_text()):
+                name = re.search(r'\.name\s*=\s*"([a-z0-9_]+)"', body).group(1)
+                out[name] = (sub, re.search(r"\.in_default\s*=\s*true", body) is not None)
+    return out
+
+
+def scenario_tables():
+    """{doc name: {scenario: "yes"/"no"}} of the docs' scenario tables."""
+    out = {}
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        for rows in SCENARIO_TABLE.findall(doc.read_text()):
+            for row in rows.splitlines():
+                cells = [c.strip() for c in row.strip("|").split("|")]
+                out.setdefault(doc.name, {})[cells[0].strip("`")] = cells[-1]
+    return out
+
+
+class ScenariosDocumented(unittest.TestCase):
+    """Scenario lists are checked against the registry, not kept by hand
+    (the old "Status" list of docs/prezero.md said SMP was "not yet" long
+    after it existed)."""
+
+    def test_declarations_found(self):
+        got = kernel_scenarios()
+        self.assertEqual(got["clear"], ("bench", True))
+        self.assertEqual(got["faultclear"], ("bench", False))
+        self.assertIn("policies", got)
+
+    def test_tables_name_registered_scenarios_and_their_default(self):
+        reg, tables = kernel_scenarios(), scenario_tables()
+        self.assertIn("prezero.md", tables)
+        for doc, rows in tables.items():
+            for name, default in rows.items():
+                self.assertIn(name, reg, "%s lists scenario %s, which the kernel lacks"
+                              % (doc, name))
+                self.assertEqual(default, "yes" if reg[name][1] else "no",
+                                 "%s: run=default membership of %s" % (doc, name))
+
+    def test_every_prezero_scenario_in_prezero_md(self):
+        listed = scenario_tables()["prezero.md"]
+        missing = sorted(n for n, (sub, _) in kernel_scenarios().items()
+                         if sub == "prezero" and n not in listed)
+        self.assertEqual(missing, [], "prezero/ scenarios missing from docs/prezero.md")
 
 
 class Layout(unittest.TestCase):

@@ -25,7 +25,8 @@ def run():
     recs = [{"t": "faultclear_run", "bytes": G, "pages": 2, "seed": 5, "rounds": 15,
              "stop": "cap", "noisy_cells": 1}]
     for m, g in zip(faultclear.MODELS, (40.0, 20.0, 8.0, 42.0)):
-        recs.append(cell(G, "rep_stosb", m, g, noisy=m == "linux_hot_last"))
+        recs.append(cell(G, "rep_stosb", m, g, noisy=m == "linux_hot_last",
+                         median_ns=25_000_000, clear_median_ns=20_000_000))
     for m, g in zip(faultclear.MODELS, (30.0, 24.0, 12.0, 29.0)):
         recs.append(cell(M2, "rep_stosb", m, g))
     recs.append({"t": "faultclear_gain", "kind": "prediction", "strategy": "rep_stosb",
@@ -74,8 +75,11 @@ class Table(unittest.TestCase):
         self.assertIn("linux_4k 20.00 [19.00..22.00] -> linux_batch=32M 42.00 [41.00..44.00] "
                       "GB/s, gain 2.10x [1.90..2.35] (published milan 2.44x, icelake 1.41x)",
                       lines[0])
+        self.assertIn("left for pre-zeroing: the clear in a linux_batch=32M fault, median "
+                      "20.000 ms of its 25.000 ms service time (80%)", lines[1])
         self.assertIn("linux_hot_last 12.00 [11.00..14.00] vs linux_4k (address order) 24.00 "
-                      "[23.00..26.00] GB/s: 2.00x (published genoa 2.00x)", lines[1])
+                      "[23.00..26.00] GB/s: 2.00x (published genoa 2.00x)", lines[2])
+        self.assertEqual(len(lines), 3)  # no 2 MiB "left" line: those cells lack the times
         self.assertEqual(faultclear.beside(run(), strategy="rep_stosq"), [])
 
 

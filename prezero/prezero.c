@@ -107,21 +107,22 @@ HZ_OPTION(opt_zero_cpus_def, .name = "zero_cpus", .kind = OPT_U64, .dest = &opt_
 HZ_OPTION(opt_seed_def, .name = "seed", .kind = OPT_U64, .dest = &opt_seed, .accepted = "0..2^64-1",
           .help = "workload random seed (default 1)");
 
-/* The configured run for policy pc, `pages` pages. Every policy gets the
- * same event stream: ZERO_REQUEST carries the batch size (the configured
- * batch=N, else every page) and the policies other than batch ignore it. */
-static struct pz_config make_config(struct pz_policy_cfg pc, uint32_t pages)
+/* The run q asks for with `pages` pages. Every policy gets the same event
+ * stream: ZERO_REQUEST carries the batch size (the configured batch=N, else
+ * every page) and the policies other than batch ignore it. */
+static struct pz_config make_config(const struct pz_req *q, uint32_t pages)
 {
+    struct pz_policy_cfg pc = q->policy;
     struct pz_config c = {.policy = pc, .chunk_bytes = opt_chunk, .lead_idle_ns = opt_lead_idle};
-    workload_defaults(&c.wl, (enum wl_kind)opt_workload, pages);
+    workload_defaults(&c.wl, q->kind, pages);
     c.wl.cycles = (uint32_t)opt_cycles;
     c.wl.think_ns = opt_think;
     c.wl.hold_ns = opt_hold;
     if (opt_idle != IDLE_WORKLOAD_DEFAULT)
         c.wl.idle_ns = opt_idle;
     c.wl.seed = opt_seed;
-    c.wl.cpus = (uint32_t)opt_fault_cpus;
-    c.background = pc.kind == PZ_IDLE && opt_zero_cpus > 0;
+    c.wl.cpus = q->fault_cpus;
+    c.background = pc.kind == PZ_IDLE && opt_zero_cpus > 0 && !q->zeroers_off;
     c.wl.zero_request = opt_policy.kind == PZ_BATCH ? opt_policy.batch : pages;
     if (pc.kind == PZ_BATCH && !pc.batch)
         c.policy.batch = c.wl.zero_request;
@@ -197,7 +198,8 @@ static void check(struct pz_result *r, const char *what, bool ok, const char *fm
     hz_snprintf(name, sizeof(name), "prezero.%s.%s%s.%s", wl_kind_names[r->cfg.wl.kind],
                 pz_policy_name(r->cfg.policy.kind), r->zeroers_off ? "_off" : "", what);
     if (ok) {
-        result_pass(name);
+        if (!r->quiet)
+            result_pass(name);
         return;
     }
     va_start(ap, fmt);
@@ -260,25 +262,20 @@ static void finish_pool(struct pz_result *r, uint32_t pages)
           p->count[FRAME_IN_USE], p->count[FRAME_ZEROING], p->n);
 }
 
-/* Run policy pc on the configured workload (with the zeroers of zero_cpus
- * for policy idle unless zeroers_off: then the idle loop runs on the
- * faulting CPU in the idle periods, so no other CPU clears while a fault
- * runs; nothing is printed and the checks are named ....idle_off.*).
- * Returns 0 (checks reported, *r filled), or -1 when the run could not
- * start (skip/fail recorded). */
-static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_off)
+int pz_run_one(const struct pz_req *q, struct pz_result *r)
 {
-    if (fault_pool_setup(&pz_env, opt_pages ? opt_pages : DEMAND_MAX_PAGES) < 0)
+    uint32_t asked = q->pages ? q->pages : (uint32_t)opt_pages;
+    bool zeroers_off = q->zeroers_off, quiet = q->quiet || zeroers_off;
+    if (fault_pool_setup(&pz_env, asked ? asked : DEMAND_MAX_PAGES) < 0)
         return -1;
-    uint32_t pages = opt_pages ? (uint32_t)opt_pages : (uint32_t)pz_env.nframes;
-    *r = (struct pz_result){.cfg = make_config(pc, pages),
+    uint32_t pages = asked ? asked : (uint32_t)pz_env.nframes;
+    *r = (struct pz_result){.cfg = make_config(q, pages),
                             .ok = true,
                             .has_off = r->has_off,
                             .off_hit = r->off_hit,
                             .off_miss = r->off_miss,
-                            .zeroers_off = zeroers_off};
-    if (zeroers_off)
-        r->cfg.background = false;
+                            .zeroers_off = zeroers_off,
+                            .quiet = q->quiet};
     memset(pz_sample_busy, 0, sizeof(pz_sample_busy));
     pz_policy_format(r->policy, sizeof(r->policy), &r->cfg.policy);
     r->strategy = pz_env.zero->name;
@@ -295,12 +292,13 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
         fault_pool_teardown(&pz_env);
         return -1;
     }
-    kprintf("prezero: %s under %s%s: %u pages of %llu MiB, lead idle %llu ms, %llu faulting "
-            "CPU(s)\n",
-            wl_kind_names[r->cfg.wl.kind], r->policy, zeroers_off ? " with its zeroers off" : "",
-            pages, (unsigned long long)(pz_env.frame_bytes >> 20),
-            (unsigned long long)(r->cfg.lead_idle_ns / 1000000),
-            (unsigned long long)opt_fault_cpus);
+    if (!q->quiet)
+        kprintf("prezero: %s under %s%s: %u pages of %llu MiB, lead idle %llu ms, %u faulting "
+                "CPU(s)\n",
+                wl_kind_names[r->cfg.wl.kind], r->policy,
+                zeroers_off ? " with its zeroers off" : "", pages,
+                (unsigned long long)(pz_env.frame_bytes >> 20),
+                (unsigned long long)(r->cfg.lead_idle_ns / 1000000), q->fault_cpus);
 
     struct kctx k = {.fb = pz_env.frame_bytes};
     struct pz_ops ops = {.ctx = &k,
@@ -311,7 +309,7 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
                          .release = k_release,
                          .clear_ticks = k_clear_ticks};
     const char *why = "CPUs";
-    unsigned P = (unsigned)opt_fault_cpus, Z = r->cfg.background ? (unsigned)opt_zero_cpus : 0;
+    unsigned P = q->fault_cpus, Z = r->cfg.background ? (unsigned)opt_zero_cpus : 0;
     r->fault_cpus = P;
     r->zero_cpus = Z;
     int rc = P > 1 || Z > 0 ? pz_team_run(&r->cfg, &ops, &r->ns, &why, P, Z, &k.not_zero)
@@ -351,7 +349,7 @@ static int run_one(struct pz_policy_cfg pc, struct pz_result *r, bool zeroers_of
     check(r, "accounting", acc == 0, "%s", why);
     finish_pool(r, pages);
 
-    if (!zeroers_off) {
+    if (!quiet) {
         pz_report_run(r);
         fault_emit(wl_kind_names[r->cfg.wl.kind], r->policy);
     }
@@ -365,7 +363,10 @@ static void scenario_prezero_run(void)
 {
     static struct pz_result r;
     pz_check_cpus();
-    run_one(opt_policy, &r, false);
+    struct pz_req q = {.policy = opt_policy,
+                       .kind = (enum wl_kind)opt_workload,
+                       .fault_cpus = (unsigned)opt_fault_cpus};
+    pz_run_one(&q, &r);
 }
 
 static void scenario_policies_run(void)
@@ -379,13 +380,18 @@ static void scenario_policies_run(void)
             pc.batch = opt_policy.batch;
         /* Interference: idle with its zeroers off (the idle loop on the
          * faulting CPU) first, then with them; compared by fault kind. */
-        bool has_off = k == PZ_IDLE && opt_zero_cpus > 0 && run_one(pc, &off, true) == 0;
+        struct pz_req q = {.policy = pc,
+                           .kind = (enum wl_kind)opt_workload,
+                           .fault_cpus = (unsigned)opt_fault_cpus};
+        struct pz_req q_off = q;
+        q_off.zeroers_off = true;
+        bool has_off = k == PZ_IDLE && opt_zero_cpus > 0 && pz_run_one(&q_off, &off) == 0;
         if (has_off) {
-            r[n].has_off = true; /* run_one keeps these; the record carries both */
+            r[n].has_off = true; /* pz_run_one keeps these; the record carries both */
             r[n].off_hit = off.lat.hit;
             r[n].off_miss = off.lat.miss;
         }
-        if (run_one(pc, &r[n], false) < 0)
+        if (pz_run_one(&q, &r[n]) < 0)
             break; /* no frames: every other policy would stop the same way */
         n++;
     }

@@ -236,6 +236,7 @@ struct pz_result {
     bool has_off;
     struct pz_lat off_hit, off_miss;
     bool zeroers_off;  /* this run is that zeroers-off run */
+    bool quiet;        /* run=vmstart: checks print only failures */
     const char *check; /* verification mode: "sampled" or "full" */
     bool verified;     /* every handed-out and every unused zeroed frame read zero */
     bool ok;           /* every check of the run passed */

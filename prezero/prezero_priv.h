@@ -69,6 +69,30 @@ extern bool pz_sample_busy[DEMAND_MAX_SAMPLES];
 int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *t, const char **why,
                 unsigned P, unsigned Z, size_t *not_zero);
 
+/* One run of a workload under one policy (prezero/prezero.c). */
+struct pz_req {
+    struct pz_policy_cfg policy; /* batch 0: batch=N's N, else every page */
+    enum wl_kind kind;
+    uint32_t pages;      /* 0: pages=, else every frame of the pool */
+    unsigned fault_cpus; /* 1..the CPUs online (pz_check_cpus() or the caller checks) */
+    /* policy idle with zero_cpus: the zeroer CPUs stay off and the idle
+     * loop runs on the faulting CPU in the idle periods, so no other CPU
+     * clears while a fault runs; nothing is printed and the checks are
+     * named prezero.<workload>.idle_off.* */
+    bool zeroers_off;
+    bool quiet; /* no record, line or pass: only the fail records of its checks */
+};
+
+/*
+ * Set up the pool (every frame dirty), run q (with the zeroers of zero_cpus
+ * for policy idle unless q->zeroers_off), verify and check it, print its
+ * `prezero` record and `fault` records unless quiet or zeroers_off, and
+ * give the frames back. Returns 0 (checks reported, *r filled: r->ok says
+ * whether every check passed), or -1 when the run could not start
+ * (skip/fail recorded).
+ */
+int pz_run_one(const struct pz_req *q, struct pz_result *r);
+
 /* fault_cpus + zero_cpus must fit the CPUs online: return when they do,
  * else print a `config` record and end the run with HZ_CONFIG.
  * prezero/prezero_smp.c. */

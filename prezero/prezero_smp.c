@@ -33,7 +33,8 @@ struct team {
     volatile uint32_t gen, quit, zstop;
     const struct wl_event *ev; /* the population being faulted */
     size_t n;
-    uint64_t t0, t1; /* its first barrier and last touch, TSC */
+    uint64_t t0, t1; /* its first CPU's start and last CPU's end, TSC */
+    uint64_t start[HZ_MAX_CPUS], end[HZ_MAX_CPUS]; /* by faulting role: its touches */
     struct smp_barrier bar;
     size_t not_zero[HZ_MAX_CPUS]; /* by faulting role */
     /* by zeroer: TSC cycles inside the clear routine, the rest of each
@@ -89,17 +90,23 @@ static void share(unsigned role, unsigned cpu)
 {
     vm_flush_all(); /* the BSP may have unmapped pages this CPU had cached */
     team_barrier(cpu);
-    if (role == 0)
-        team.t0 = tsc_start();
+    team.start[role] = tsc_start();
     for (size_t i = 0; i < team.n; i++)
         if (team.ev[i].cpu == role) {
             struct pz_zsnap z = pz_zeroers_snap();
             no_frame[i] = demand_touch(cpu, team.ev[i].page, &first_word[i], 0) < 0;
             page_busy[team.ev[i].page] = pz_zeroers_busy_since(z);
         }
+    team.end[role] = tsc_stop();
     team_barrier(cpu);
-    if (role == 0)
-        team.t1 = tsc_stop();
+    if (role == 0) { /* one TSC for all CPUs (invariant TSC, SDM Vol. 3B §18.17.1) */
+        team.t0 = UINT64_MAX;
+        team.t1 = 0;
+        for (unsigned r = 0; r < team.P; r++) {
+            team.t0 = team.start[r] < team.t0 ? team.start[r] : team.t0;
+            team.t1 = team.end[r] > team.t1 ? team.end[r] : team.t1;
+        }
+    }
     for (size_t i = 0; i < team.n; i++) {
         if (team.ev[i].cpu != role || no_frame[i]) /* no frame: the count check says so */
             continue;

@@ -114,6 +114,31 @@ class CompareResultSets(unittest.TestCase):
         lines, n = compare.compare(a, b)
         self.assertEqual(n, 3)  # the three rows above, not one per _ns member
 
+    def test_vmstart_rows(self):
+        def side(g, lo, hi, repeats=6):
+            return results.ResultSet("s", [
+                {"t": "vmstart", "v": 1, "policy": p, "threads": t, "bytes": 2 << 30,
+                 "strategy": "rep_stosb", "repeats": repeats, "gbps": g * t, "gbps_lo": lo * t,
+                 "gbps_hi": hi * t, "cv_pct": 3.0, "noisy": p == "fill"}
+                for p in ("none", "fill") for t in (1, 2)])
+        a, b = side(40.0, 38.0, 41.0), side(30.0, 29.0, 31.0)
+        rows = {label: (sa, sb, compare.verdict(sa, sb, hib)) for label, sa, sb, hib in
+                compare.vmstart_rows(a, b)}
+        self.assertEqual(len(rows), 4)
+        sa, sb, v = rows["vmstart policy=none threads=2 bytes=2G rep_stosb GB/s"]
+        self.assertEqual((sa.value, sb.value, sa.lo, sa.hi, v), (80.0, 60.0, 76.0, 82.0, "slower"))
+        self.assertEqual(rows["vmstart policy=fill threads=1 bytes=2G rep_stosb GB/s"][0].flags,
+                         ("noisy",))
+        c = side(39.5, 37.0, 42.0)  # intervals overlap: noise
+        sa, sb = next((sa, sb) for label, sa, sb, _ in compare.vmstart_rows(a, c)
+                      if label.startswith("vmstart policy=none threads=1"))
+        self.assertEqual(compare.verdict(sa, sb, True), "noise")
+        one = side(30.0, 30.0, 30.0, repeats=1)  # one repeat: no interval
+        sa, sb = compare.vmstart_rows(a, one)[0][1:3]
+        self.assertEqual((sb.ci, sb.lo, sb.hi), (False, None, None))
+        self.assertEqual(compare.verdict(sa, sb, True), compare.TOO_FEW)
+        self.assertEqual(compare.vmstart_rows(a, results.ResultSet("e", [])), [])
+
     def test_fault_rows_say_n(self):
         lines, _ = compare.compare(self.a, self.b)
         row = next(l for l in lines if l.startswith("fault policy=idle bytes=2M median service_ns"))

@@ -177,6 +177,17 @@ class RecordsDocumented(unittest.TestCase):
             missing.append("lat_n/lat_p99_ns")
         self.assertEqual(missing, [], "prezero members missing from docs/results.md")
 
+    def test_every_vmstart_member_documented(self):
+        src = (ROOT / "prezero" / "vmstart_report.c").read_text()
+        for t in ("vmstart", "vmstart_knee", "vmstart_model"):
+            body = src[src.index('"%s");' % t):]
+            body = body[:body.index("record_emit")]
+            keys = set(re.findall(r'rec_\w+\(&r, "([a-z0-9_]+)"', body))
+            self.assertTrue(keys, t)
+            doc = results_section("vmstart")
+            self.assertEqual(sorted(k for k in keys if "`%s`" % k not in doc), [],
+                             "%s members missing from docs/results.md" % t)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -26,7 +26,8 @@ class Plots(unittest.TestCase):
     def test_all_three_plots_from_a_result_set(self):
         with tempfile.TemporaryDirectory() as d:
             files, msgs = plot.plot_all(results.load(hztest.fixture("results-a")), d)
-            self.assertEqual(msgs, ["faultclear_models: no faultclear records"])
+            self.assertEqual(msgs, ["faultclear_models: no faultclear records",
+                                    "vmstart_scaling: no vmstart records"])
             self.assertEqual([os.path.basename(f) for f in files],
                              ["clear_gbps.png", "thread_scaling.png", "fault_cdf.png"])
             for f in files:
@@ -39,7 +40,8 @@ class Plots(unittest.TestCase):
             self.assertEqual([os.path.basename(f) for f in files], ["clear_gbps.png"])
             self.assertEqual(msgs, ["thread_scaling: no clear records with threads > 1",
                                     "fault_cdf: no fault records with service_ns",
-                                    "faultclear_models: no faultclear records"])
+                                    "faultclear_models: no faultclear records",
+                                    "vmstart_scaling: no vmstart records"])
             self.assertEqual(os.listdir(d), ["clear_gbps.png"])
 
     def test_several_caches_give_one_plot_each(self):
@@ -62,13 +64,18 @@ class Plots(unittest.TestCase):
                 {"t": "fault", "v": 1, "service_ns": "slow", "run": 0},
                 {"t": "faultclear", "v": 1, "model": None, "gbps": 2.0, "gbps_lo": "x", "run": 0},
                 {"t": "faultclear", "v": 1, "model": "extent", "gbps": False, "run": 0},
-                {"t": "faultclear_gain", "v": 1, "gain": "big", "run": 0}]
+                {"t": "faultclear_gain", "v": 1, "gain": "big", "run": 0},
+                {"t": "vmstart", "v": 1, "policy": None, "threads": 1, "gbps": 2.0, "run": 0},
+                {"t": "vmstart", "v": 1, "policy": "none", "threads": "2", "gbps": 2.0, "run": 0},
+                {"t": "vmstart", "v": 1, "policy": "none", "threads": 2, "gbps": 2.0,
+                 "gbps_lo": "x", "noisy": True, "run": 0}]
         rs = results.ResultSet("odd", recs)
         with tempfile.TemporaryDirectory() as d:
             files, msgs = plot.plot_all(rs, d)
             self.assertEqual(sorted(os.path.basename(f) for f in files),
                              ["clear_gbps-None-None.png", "clear_gbps-__a___1_-None.png",
-                              "fault_cdf.png", "faultclear_models.png", "thread_scaling.png"])
+                              "fault_cdf.png", "faultclear_models.png", "thread_scaling.png",
+                              "vmstart_scaling.png"])
             self.assertEqual(msgs, [])
 
     def test_faultclear_models_chart(self):
@@ -106,6 +113,22 @@ class Plots(unittest.TestCase):
         self.assertTrue(lines[2].startswith('"clzero gain 1.50x? [flagged linux_4k]" 10.0'))
         self.assertEqual(len(lines), 3)
         self.assertEqual(small[1].split()[3:5], ["1.0", "0.5"])  # its own frame size's cells
+
+    def test_vmstart_scaling(self):
+        recs = [{"t": "vmstart", "v": 1, "policy": p, "threads": t, "bytes": 2 << 30,
+                 "gbps": g, "gbps_lo": g * 0.9, "gbps_hi": g * 1.1, "noisy": t == 2, "run": 0}
+                for p, gs in (("none", (40.0, 43.0)), ("boot", (3000.0, 300.0)),
+                              ("fill", (16.0, 19.0)))
+                for t, g in zip((1, 2), gs)]
+        with tempfile.TemporaryDirectory() as d:
+            files, msgs = plot.plot_all(results.ResultSet("vm", recs), d)
+            self.assertEqual([os.path.basename(f) for f in files], ["vmstart_scaling.png"])
+            self.assertEqual(png_size(files[0]), (1000, 600))
+            self.assertGreater(os.path.getsize(files[0]), 8000)
+            self.assertEqual(msgs, ["clear_gbps: no single-thread clear records",
+                                    "thread_scaling: no clear records with threads > 1",
+                                    "fault_cdf: no fault records with service_ns",
+                                    "faultclear_models: no faultclear records"])
 
     def test_plot_command_writes_beside_the_records_or_to_o(self):
         with tempfile.TemporaryDirectory() as d:

@@ -22,6 +22,11 @@ Rows:
   prezero  per record identity (its string members and sizes): every _ns,
            _cyc, gbps, cpb and _pct member (hit_pct) present on both sides;
            spread: cv_pct when the record has one.
+  vmstart  one per (policy, threads, bytes, strategy) cell: GB/s with the
+           median's interval gbps_lo .. gbps_hi (a one-repeat cell has none);
+           flag noisy. vmstart_model rows (generic, as above) are the 2 TiB
+           model's figures: the label says vmstart_model, they are not
+           measurements.
 
 With more than two result sets (one per machine, `hz compare A B C ...`),
 fleet() prints one row per set instead: the machine, the run's status and
@@ -58,7 +63,8 @@ P99_MIN_N = 100
 MIN_SAMPLES = 6  # fewest samples whose median has a 95 % order-statistic interval
 TOO_FEW = "too few samples"
 _SAMPLE_COUNTS = ("repeats", "n", "lat_n", "faults")  # members that count a record's samples
-GENERIC_TYPES = ("prezero",)
+GENERIC_TYPES = ("prezero", "vmstart_model")
+VMSTART_KEY = ("policy", "threads", "bytes", "strategy")
 _GENERIC_VALUE_SUFFIXES = ("_ns", "_cyc", "gbps", "gbps_median", "cpb", "_pct")
 _GENERIC_KEY_INTS = ("chunk", "bytes", "threads", "cpu", "node", "order", "pages",
                      "frame_bytes", "chunk_bytes")
@@ -275,6 +281,32 @@ def fault_rows(a, b):
     return rows
 
 
+def _vmstart_stat(r):
+    """Stat of a vmstart cell: its GB/s and median interval, or None."""
+    v, lo, hi = _num(r.get("gbps")), _num(r.get("gbps_lo")), _num(r.get("gbps_hi"))
+    if v is None:
+        return None
+    flags = ["noisy"] if r.get("noisy") is True else []
+    n = _samples([r])
+    if None in (lo, hi) or r.get("repeats") == 1:
+        return Stat(v, cv=_num(r.get("cv_pct")), flags=flags, samples=n)
+    return Stat(v, lo, hi, _num(r.get("cv_pct")), ci=True, flags=flags, samples=n)
+
+
+def vmstart_rows(a, b):
+    """[(label, Stat A, Stat B, True)] for matching vmstart cells (the last
+    record of a cell on each side)."""
+    ga = _group(a.of_type("vmstart"), lambda r: _key(r, VMSTART_KEY))
+    gb = _group(b.of_type("vmstart"), lambda r: _key(r, VMSTART_KEY))
+    rows = []
+    for k in ga:
+        sa, sb = _vmstart_stat(ga[k][-1]), _vmstart_stat(gb[k][-1]) if k in gb else None
+        if sa and sb:
+            rows.append(("vmstart policy=%s threads=%s bytes=%s %s GB/s" % (
+                k[0], k[1], results.human_size(k[2]), k[3]), sa, sb, True))
+    return rows
+
+
 def _generic_identity(r):
     return tuple(sorted((k, v) for k, v in r.items()
                         if k not in ("t", "v", "run", "source")
@@ -351,7 +383,7 @@ def flags_text(sa, sb):
 
 def compare(a, b):
     """The comparison report (a list of lines) and the number of rows."""
-    rows = clear_rows(a, b) + fault_rows(a, b) + faultclear_rows(a, b)
+    rows = clear_rows(a, b) + fault_rows(a, b) + faultclear_rows(a, b) + vmstart_rows(a, b)
     for t in GENERIC_TYPES:
         rows += generic_rows(a, b, t)
     out = []

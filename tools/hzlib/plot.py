@@ -12,6 +12,9 @@
                                     model, clustered by strategy (each labelled
                                     with its predicted clear_pages() gain),
                                     95 % interval bars; one file per frame size
+  vmstart_scaling.png               VM start (run=vmstart): GB/s vs faulting
+                                    CPUs per policy and the fill, median with
+                                    its 95 % interval as error bar
 
 Each plot is skipped, with a message, when its records are absent.
 """
@@ -253,6 +256,37 @@ def plot_faults(rs, outdir, work, machine):
     return [out], []
 
 
+def plot_vmstart(rs, outdir, work, machine):
+    recs = [r for r in rs.of_type("vmstart") if isinstance(r.get("threads"), int)
+            and _value(r) is not None]
+    if not recs:
+        return [], ["vmstart_scaling: no vmstart records"]
+    series = {}
+    for r in recs:
+        series.setdefault(str(r.get("policy", "?")), {})[r["threads"]] = _bar(r)
+    plots = []
+    for i, (pol, pts) in enumerate(sorted(series.items())):
+        data = os.path.join(work, "vmstart%d.dat" % i)
+        with open(data, "w") as f:
+            for t in sorted(pts):
+                f.write("%d %s %s %s\n" % ((t,) + pts[t]))
+        noisy = any(r.get("noisy") is True for r in recs if r.get("policy") == pol)
+        plots.append("%s using 1:2:3:4 with yerrorlines lw 2 title %s" % (
+            _q(data), _q(pol + (" [noisy]" if noisy else ""))))
+    vals = [v for pts in series.values() for p in pts.values() for v in p if v]
+    logy = "set logscale y\n" if vals and max(vals) / min(vals) > 10 else "set yrange [0:*]\n"
+    counts = sorted({t for pts in series.values() for t in pts})
+    size = results.human_size(recs[0].get("bytes"))
+    out = os.path.join(outdir, "vmstart_scaling.png")
+    _gnuplot(_head(out, "VM start: %s faulted in (fill: zeroed) by T CPUs, median and 95%% "
+                   "interval\npre-zeroed policies fault in by mapping only; %s" % (size, machine),
+                   "faulting CPUs T", "GB/s (10^9 bytes/s)") +
+             logy + "set xrange [%g:%g]\nset xtics (%s)\nplot "
+             % (counts[0] - 0.5, counts[-1] + 0.5, ", ".join(str(t) for t in counts))
+             + ", ".join(plots) + "\n", work)
+    return [out], []
+
+
 def plot_all(rs, outdir):
     """Draw every plot the records allow. Returns (files, messages)."""
     if not terminal():
@@ -262,7 +296,7 @@ def plot_all(rs, outdir):
     machine = results.machine(rs)
     files, msgs = [], []
     with tempfile.TemporaryDirectory(prefix="hz-plot-") as work:
-        for fn in (plot_clear, plot_threads, plot_faults, plot_faultclear):
+        for fn in (plot_clear, plot_threads, plot_faults, plot_faultclear, plot_vmstart):
             f, m = fn(rs, outdir, work, machine)
             files += f
             msgs += m

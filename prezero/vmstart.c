@@ -1,0 +1,240 @@
+/*
+ * prezero/vmstart.c - `run=vmstart`, the VM-start model (prezero/vmstart.h,
+ * docs/prezero.md "The VM-start model"): fault S bytes of 1 GiB pages (2 MiB
+ * in the fallback) in with T = 1..all faulting CPUs under the policies none,
+ * boot, idle and batch (the vm_boot workload of prezero/workload.h, run by
+ * prezero/prezero.c pz_run_one: every frame dirty first, verified after),
+ * and zero the same frames with the QEMU-like fill (T CPUs, whole frames of
+ * one contiguous share each, 2 MiB calls of `zero=`, every byte checked:
+ * bench/bench_smp.h smp_job_run).
+ *
+ * Rounds: every cell once per round, in a fresh random order each round
+ * (lib/interleave.h), `vmstart_rounds` rounds; each cell reports its median
+ * wall time with the median's 95 % interval. The default S is every free
+ * 1 GiB frame up to 64, the seed thread's VM (64 x 1 GiB faulted at start).
+ * Before the rounds, one untimed pool set-up dirties every frame, so the
+ * host backs every page before anything is timed.
+ */
+#include "prezero/vmstart.h"
+#include "arch/tsc.h"
+#include "bench/bench_smp.h"
+#include "bench/fault_bench.h"
+#include "kernel/console.h"
+#include "kernel/options.h"
+#include "kernel/progress.h"
+#include "kernel/results.h"
+#include "kernel/scenario.h"
+#include "kernel/smp.h"
+#include "lib/cmdline.h"
+#include "lib/fmt.h"
+#include "lib/interleave.h"
+#include "lib/kstring.h"
+#include "mm/demand.h"
+#include "mm/frames.h"
+#include "mm/mm.h"
+#include "mm/paging.h"
+#include "prezero/prezero_priv.h"
+
+#define VS_ROUNDS_DEFAULT 6         /* the fewest repeats whose median has a 95 % interval */
+#define VS_SEED 0x766d7374617274ull /* "vmstart": the interleaving orders */
+
+static uint64_t vs_size; /* bytes; 0: every free frame up to the seed's 64 GiB */
+static char vs_size_text[24] = "all";
+static uint64_t vs_cpus; /* largest T; 0: every online CPU */
+static uint64_t vs_rounds = VS_ROUNDS_DEFAULT;
+
+static int size_opt(const struct option *o, const char *v, char *err, size_t n)
+{
+    uint64_t b = 0;
+    if (strcmp(v, "all") != 0 && (cmdline_parse_size(v, &b) < 0 || b < PAGE_SIZE_2M))
+        return hz_snprintf(err, n, "want all or a size of at least 2M"), -1;
+    vs_size = b;
+    hz_snprintf(vs_size_text, sizeof(vs_size_text), "%s", v);
+    return 0;
+}
+
+#define VS_SIZE_ACCEPTED "all|SIZE (SIZE >= 2M, whole frames, at most the free frames)"
+HZ_OPTION(opt_vs_size, .name = "vmstart_size", .kind = OPT_CUSTOM, .parse = size_opt,
+          .accepted = VS_SIZE_ACCEPTED,
+          .help = "run=vmstart: the VM size S (default all: every free 1 GiB frame up to 64)");
+HZ_OPTION(opt_vs_cpus, .name = "vmstart_cpus", .kind = OPT_U64, .dest = &vs_cpus, .min = 1,
+          .max = VS_MAX_T, .accepted = "1..256, at most the CPUs online",
+          .help = "run=vmstart: the largest faulting CPU count T (default every online CPU)");
+HZ_OPTION(opt_vs_rounds, .name = "vmstart_rounds", .kind = OPT_U64, .dest = &vs_rounds, .min = 1,
+          .max = VS_MAX_ROUNDS, .accepted = "1..20",
+          .help = "run=vmstart: interleaved rounds of every cell (default 6)");
+
+static struct vs_run run;
+static struct vs_cell cells[VS_KINDS * VS_MAX_T];
+static unsigned order[VS_KINDS * VS_MAX_T];
+static unsigned cpu_list[VS_MAX_T]; /* the first tmax online CPUs, as pz_team_run takes them */
+static struct fault_env fill_env;
+static struct split_extent fill_ext[FAULT_POOL_MAX];
+static struct smp_job job;
+
+const char *vs_kind_name(const struct vs_run *v, enum vs_kind k)
+{
+    static const char *const names[] = {"none", "boot", "idle", 0, "fill"};
+    return k == VS_BATCH ? v->batch : k < VS_KINDS ? names[k] : "?";
+}
+
+/* One repeat of a fault cell: the vm_boot workload under its policy with
+ * `threads` faulting CPUs. False when the run could not start. */
+static bool run_fault(struct vs_cell *c)
+{
+    static struct pz_result r;
+    static const enum pz_policy kinds[] = {PZ_NONE, PZ_BOOT, PZ_IDLE, PZ_BATCH};
+    struct pz_req q = {.policy = {kinds[c->kind], 0},
+                       .kind = WL_VM_BOOT,
+                       .pages = run.pages,
+                       .fault_cpus = c->threads,
+                       .quiet = true};
+    if (pz_run_one(&q, &r) < 0)
+        return false;
+    c->wall[c->n] = r.ns.populate;
+    c->pre[c->n] = r.ns.prezero + r.ns.idle_zeroing;
+    c->faults += r.ns.faults;
+    c->hits += r.c.taken_prezeroed;
+    c->bad |= !r.ok;
+    c->n++;
+    return true;
+}
+
+/* One repeat of a fill cell on the pool's frames (dirtied by the set-up and
+ * again by each CPU for its share). False after a `fail` record. */
+static bool run_fill(struct vs_cell *c)
+{
+    if (fault_pool_setup(&fill_env, run.pages) < 0)
+        return false;
+    size_t n = fill_env.nframes;
+    for (size_t i = 0; i < n; i++)
+        fill_ext[i] =
+            (struct split_extent){pool_phys(&fill_env.pool, (uint32_t)i), fill_env.frame_bytes, -1};
+    job.s = fill_env.zero;
+    job.ext = fill_ext;
+    job.next = n;
+    job.chunk = PAGE_SIZE_2M;
+    job.timeout_us = smp_job_timeout_us(3 * run.bytes);
+    job.n = c->threads;
+    job.seed = 7000 + c->n;
+    memcpy(job.cpu, cpu_list, sizeof(unsigned) * c->threads);
+    split_plan(run.bytes, run.frame_bytes, c->threads, 0, fill_ext, n, job.piece);
+    int rc = smp_job_run(&job);
+    fault_pool_teardown(&fill_env);
+    if (rc < 0) {
+        result_fail("vmstart.fill.run", "%u threads: %s", c->threads,
+                    rc == -3 ? "a barrier timed out" : "a CPU got stuck or went offline");
+        return false;
+    }
+    for (unsigned k = 0; k < c->threads; k++)
+        if (job.bad[k]) {
+            c->bad = true;
+            result_fail("vmstart.fill.zeroed", "%u threads: CPU %u left a non-zero byte at 0x%llx",
+                        c->threads, job.cpu[k], (unsigned long long)job.bad_addr[k]);
+        }
+    c->wall[c->n] = tsc_to_ns(job.wall_cyc);
+    c->pre[c->n++] = 0;
+    return true;
+}
+
+static _Noreturn void config_error(const char *option, const char *value, const char *accepted,
+                                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Bad input found at run time: a `config` record, then exit HZ_CONFIG. */
+static _Noreturn void config_error(const char *option, const char *value, const char *accepted,
+                                   const char *fmt, ...)
+{
+    char why[160];
+    va_list ap;
+    va_start(ap, fmt);
+    hz_vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    options_config_error(option, value, why, accepted);
+    hz_exit(HZ_CONFIG);
+}
+
+/* S and T against the machine: config errors when they do not fit. Sets
+ * run.pages, frame_bytes, bytes and tmax; the untimed warm-up set-up. */
+static void size_run(void)
+{
+    unsigned online = smp_online();
+    char val[24];
+    hz_snprintf(val, sizeof(val), "%llu", (unsigned long long)opt_zero_cpus);
+    if (opt_zero_cpus)
+        config_error("zero_cpus", val, "0 with run=vmstart",
+                     "run=vmstart's idle policy clears in the lead idle period, on CPU 0");
+    hz_snprintf(val, sizeof(val), "%llu", (unsigned long long)vs_cpus);
+    if (vs_cpus > online)
+        config_error("vmstart_cpus", val, "1..256, at most the CPUs online", "%u CPU(s) online",
+                     online);
+    run.tmax = vs_cpus ? (unsigned)vs_cpus : online < VS_MAX_T ? online : VS_MAX_T;
+    if (!vs_cpus && online > VS_MAX_T)
+        kprintf("vmstart: %u CPUs online: thread counts 1..%u only\n", online, VS_MAX_T);
+
+    size_t free1g = frames_1g_free_count(mm_frames());
+    run.frame_bytes = free1g ? PAGE_SIZE_1G : PAGE_SIZE_2M;
+    uint64_t want = vs_size ? (vs_size + run.frame_bytes - 1) / run.frame_bytes
+                            : (VS_SEED_FRAMES * PAGE_SIZE_1G) / run.frame_bytes;
+    if (want > DEMAND_MAX_PAGES && vs_size)
+        config_error("vmstart_size", vs_size_text, VS_SIZE_ACCEPTED,
+                     "%llu frames of %llu MiB: the demand region maps at most %u",
+                     (unsigned long long)want, (unsigned long long)(run.frame_bytes >> 20),
+                     DEMAND_MAX_PAGES);
+    want = want > DEMAND_MAX_PAGES ? DEMAND_MAX_PAGES : want;
+    if (free1g && want > free1g && vs_size)
+        config_error("vmstart_size", vs_size_text, VS_SIZE_ACCEPTED,
+                     "%llu frames of 1024 MiB wanted, %zu free", (unsigned long long)want, free1g);
+    want = free1g && want > free1g ? free1g : want;
+    if (fault_pool_setup(&fill_env, want) < 0) /* dirties every frame: the warm-up */
+        hz_exit(HZ_SKIPPED);
+    size_t got = fill_env.nframes;
+    fault_pool_teardown(&fill_env);
+    if (got < want && vs_size)
+        config_error("vmstart_size", vs_size_text, VS_SIZE_ACCEPTED,
+                     "%llu frames of %llu MiB wanted, %zu free", (unsigned long long)want,
+                     (unsigned long long)(run.frame_bytes >> 20), got);
+    run.pages = (uint32_t)got;
+    run.bytes = got * run.frame_bytes;
+    for (unsigned i = 0, k = 0; i < smp_count() && k < run.tmax; i++)
+        if (smp_cpu(i)->state == SMP_CPU_ONLINE)
+            cpu_list[k++] = i;
+}
+
+static void vmstart_run(void)
+{
+    size_run();
+    run.rounds = (unsigned)vs_rounds;
+    run.strategy = fill_env.zero->name;
+    hz_snprintf(run.batch, sizeof(run.batch), "batch=%u", run.pages);
+    unsigned nc = VS_KINDS * run.tmax;
+    for (unsigned i = 0; i < nc; i++)
+        cells[i] =
+            (struct vs_cell){.kind = (enum vs_kind)(i / run.tmax), .threads = i % run.tmax + 1};
+    kprintf("vmstart: %u x %llu MiB = %llu MiB, T = 1..%u, policies none boot idle %s and the "
+            "fill, zero=%s, %u rounds interleaved%s\n",
+            run.pages, (unsigned long long)(run.frame_bytes >> 20),
+            (unsigned long long)(run.bytes >> 20), run.tmax, run.batch, run.strategy, run.rounds,
+            tsc_reliable() ? "" : " (TSC not reliable: times indicative only)");
+    progress_begin("vmstart", nc * run.rounds);
+    for (unsigned r = 0; r < run.rounds; r++) {
+        ilv_order(VS_SEED, r, order, nc);
+        for (unsigned i = 0; i < nc; i++) {
+            struct vs_cell *c = &cells[order[i]];
+            if (!(c->kind == VS_FILL ? run_fill(c) : run_fault(c)))
+                return; /* no frames or a stuck CPU: every later cell would stop alike */
+            progress_step(r * nc + i + 1);
+        }
+    }
+    vs_report(&run, cells);
+    size_t bad = 0;
+    for (unsigned i = 0; i < nc; i++)
+        bad += cells[i].bad;
+    if (bad)
+        result_fail("vmstart.checks", "%zu of %u cells had a failed check (see above)", bad, nc);
+    else
+        result_pass("vmstart.checks");
+}
+
+HZ_SCENARIO(scenario_vmstart, .name = "vmstart", .run = vmstart_run, .order = 32,
+            .help = "VM start: S faulted with T = 1..all CPUs under none, boot, idle, batch, and "
+                    "the QEMU-like fill; knee and 2 TiB model (docs/prezero.md)");

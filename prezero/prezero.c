@@ -104,8 +104,8 @@ HZ_OPTION(opt_fault_cpus_def, .name = "fault_cpus", .kind = OPT_U64, .dest = &op
 HZ_OPTION(opt_zero_cpus_def, .name = "zero_cpus", .kind = OPT_U64, .dest = &opt_zero_cpus,
           .max = HZ_MAX_CPUS - 1, .accepted = PZ_ZERO_CPUS_ACCEPTED,
           .help = "policy idle: CPUs that only clear DIRTY frames, all run long (default 0)");
-HZ_OPTION(opt_seed_def, .name = "seed", .kind = OPT_U64, .dest = &opt_seed, .accepted = "0..2^64-1",
-          .help = "workload random seed (default 1)");
+HZ_OPTION(opt_seed_def, .name = "workload_seed", .kind = OPT_U64, .dest = &opt_seed,
+          .accepted = "0..2^64-1", .help = "workload random seed (default 1)");
 
 /* The run q asks for with `pages` pages. Every policy gets the same event
  * stream: ZERO_REQUEST carries the batch size (the configured batch=N, else

@@ -23,6 +23,10 @@
 7. Runs every pre-zeroing policy on vm_boot (run=policies) and prints the
    vm_boot total time of none, idle and boot and the pre-zeroed fault latency
    (targets: a pre-zeroed fault <= 20 us; pre-zeroed vm_boot <= 1% of none).
+8. Boots it with every CPU this process may use for run=vmstart (the VM
+   fault-in with T = 1..all CPUs under none, boot, idle, batch and the
+   QEMU-like fill) and prints its table, the knees and the 2 TiB model
+   lines, each labelled MODEL (tools/hzlib/vmstart.py).
 
 Guest RAM comes from hugetlbfs (tools/hzlib/hugepages.py): pages already free
 on a mounted hugetlbfs, or, as root, 2 MiB pages reserved and a hugetlbfs
@@ -42,7 +46,7 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from hzlib import faultclear, hugepages, probe, qemu, records, validation  # noqa: E402
+from hzlib import faultclear, hugepages, probe, qemu, records, validation, vmstart  # noqa: E402
 
 SAID = set()  # advice printed once per bench, not once per boot
 
@@ -112,13 +116,14 @@ def ram_note(meta):
     return note
 
 
-def hz_run(outdir, args, mem):
-    """Boot once through tools/hz run; (records, meta.json of that boot)."""
+def hz_run(outdir, args, mem, smp=1):
+    """Boot once through tools/hz run with smp CPUs; (records, meta.json of
+    that boot)."""
     r = None
     try:
         r = reserve(qemu.parse_size(mem))
-        cmd = [str(ROOT / "tools/hz"), "run", "--accel", "auto", "-m", mem, "-q",
-               "--results", str(outdir)] + (["--hugepages"] if r else []) + ["--"] + args
+        cmd = [str(ROOT / "tools/hz"), "run", "--accel", "auto", "-m", mem, "--smp", str(smp),
+               "-q", "--results", str(outdir)] + (["--hugepages"] if r else []) + ["--"] + args
         print("bench: " + " ".join(cmd), flush=True)
         p = run_group(cmd)
         sys.stdout.write(p.stderr)  # hz's probe line and diagnostics
@@ -291,6 +296,15 @@ def main():
         put("  targets: pre-zeroed fault <= 20 us; pre-zeroed vm_boot <= 1% of none")
     else:
         put("policies: no prezero records (see %s)" % (out / "policies"))
+
+    ncpu = len(os.sched_getaffinity(0))
+    vm, vmeta = hz_run(out / "vmstart", ["run=vmstart", "zero=" + hz_best["strategy"]], "8G",
+                       smp=ncpu)
+    lines = vmstart.report(vm)
+    put("run=vmstart, %d CPUs, zero=%s  [%s]:" % (ncpu, hz_best["strategy"], ram_note(vmeta))
+        if lines else "run=vmstart: no vmstart records (see %s)" % (out / "vmstart"))
+    for line in lines:
+        put("  " + line)
     put("host %s before, %s after" % (load_before, load()))
     text = "bench results (%s)\n" % out + "".join("  %s\n" % l for l in summary)
     (out / "summary.txt").write_text(text)

@@ -4,7 +4,7 @@
 #
 #   tools/deps.sh          check; install what is missing (apt-get, sudo if not root)
 #   tools/deps.sh --check  check only; exit 1 if anything is missing
-#   tools/deps.sh --test   also the packages only `make test` needs (LAVA, fuzzing)
+#   tools/deps.sh --test   also the packages only `make test` needs (LAVA, Chromium, fuzzing)
 #   tools/deps.sh --fuzz   also what `make fuzz` needs (clang and its runtimes)
 #
 # Prints one line when everything is present ("deps: all present") and says
@@ -25,10 +25,12 @@ OPTIONAL_CMDS="gnuplot"
 # (tests/tools/test_lava.py) run the real dispatcher, lava-run, on QEMU jobs
 # and validate the PXE job, whose tftp deploy looks for in.tftpd and
 # /etc/default/tftpd-hpa. lava-dispatcher brings about 150 packages (50 MB),
-# so `make run` and `make bench` do not install it. Without them (non-Debian
-# hosts) the LAVA tests are skipped, saying why.
-TEST_PACKAGES="lava-dispatcher tftpd-hpa"
-TEST_CMDS="lava-run in.tftpd"
+# so `make run` and `make bench` do not install it. chromium: the browser
+# test of `hz report` (tests/tools/test_report_browser.py) opens report.html
+# in headless Chromium. Without them (non-Debian hosts) those tests are
+# skipped, saying why.
+TEST_PACKAGES="lava-dispatcher tftpd-hpa chromium"
+TEST_CMDS="lava-run in.tftpd chromium"
 # The fuzz harnesses (fuzz/: `make fuzz` passes --fuzz, --test implies it):
 # clang, and libclang-rt-14-dev for the libFuzzer, ASan and UBSan runtimes.
 FUZZ_PACKAGES="clang libclang-rt-14-dev"

@@ -1,25 +1,12 @@
 """hz plot: the PNG files are real images of a plausible size."""
 
 import os
-import struct
 import subprocess
 import tempfile
 import unittest
 
 import hztest
 from hzlib import plot, results
-
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def png_size(path):
-    """(width, height) from the IHDR chunk, which must come first (PNG spec §11.2.2)."""
-    with open(path, "rb") as f:
-        head = f.read(24)
-    if head[:8] != PNG_MAGIC or head[12:16] != b"IHDR":
-        raise AssertionError("%s is not a PNG" % path)
-    return struct.unpack(">II", head[16:24])
-
 
 @unittest.skipUnless(plot.terminal(), "gnuplot with a png terminal is not installed")
 class Plots(unittest.TestCase):
@@ -31,7 +18,7 @@ class Plots(unittest.TestCase):
             self.assertEqual([os.path.basename(f) for f in files],
                              ["clear_gbps.png", "thread_scaling.png", "fault_cdf.png"])
             for f in files:
-                self.assertEqual(png_size(f), (1000, 600))
+                self.assertEqual(hztest.png_size(f), (1000, 600))
                 self.assertGreater(os.path.getsize(f), 8000, f)
 
     def test_missing_records_skip_their_plot_with_a_message(self):

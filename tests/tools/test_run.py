@@ -33,11 +33,13 @@ class RunEndToEnd(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.base)
 
-    def test_exit_status_and_folder_path_printed_last(self):
+    def test_exit_status_folder_and_report_paths_printed_last(self):
         self.assertEqual(self.p.returncode, 0, self.p.stderr.decode())
         lines = self.p.stdout.decode().splitlines()
-        self.assertEqual(os.path.realpath(lines[-1]), os.path.realpath(self.dir))
-        self.assertRegex(lines[-2], r"^hz: exit status 0 \(pass\), \d+ records, accel tcg, ")
+        self.assertEqual(os.path.realpath(lines[-1]),
+                         os.path.realpath(os.path.join(self.dir, "report.html")))
+        self.assertEqual(os.path.realpath(lines[-2]), os.path.realpath(self.dir))
+        self.assertRegex(lines[-3], r"^hz: exit status 0 \(pass\), \d+ records, accel tcg, ")
         self.assertIn("@hz {\"t\":\"header\"", self.p.stdout.decode())  # streamed live
         self.assertRegex(os.path.basename(self.dir), r"^\d{8}T\d{6}Z-direct$")
 
@@ -61,6 +63,14 @@ class RunEndToEnd(unittest.TestCase):
         self.assertIn("fault_cdf.png", pngs)
         with open(os.path.join(self.dir, "fault_cdf.png"), "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_report_page(self):
+        with open(os.path.join(self.dir, "report.html")) as f:
+            page = f.read()
+        self.assertIn("QEMU TCG: no figure on this page is a hardware timing", page)
+        self.assertIn("fault_pages=8", page)  # the header record's cmdline, in the facts
+        pngs = [f for f in os.listdir(self.dir) if f.endswith(".png")]
+        self.assertEqual(page.count('<img src="data:image/png;base64,'), len(pngs))
 
     def test_meta(self):
         with open(os.path.join(self.dir, "meta.json")) as f:

@@ -9,6 +9,9 @@ Modules, in data-path order:
   runner    boot once under a timeout, stream the console, map the exit status
   compare   side-by-side comparison of two result sets with noise verdicts
   plot      PNG plots through gnuplot
+  report    report.html: verdict, plots, tables, machine facts on one page
+            (report_html: page and flags, report_tables: the tables,
+            report_pair: two result sets side by side)
   lava      LAVA job definitions (lab/lava/) and LAVA job logs back to results
   cli       the `hz` command (tools/hz)
 

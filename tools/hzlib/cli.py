@@ -6,7 +6,8 @@ import shutil
 import subprocess
 import sys
 
-from . import BUILD, ROOT, compare, lava, plot, qemu, records as rec, results, runner
+from . import (BUILD, ROOT, compare, lava, plot, qemu, records as rec, report, report_pair,
+               results, runner)
 
 
 def _print_diags(diags):
@@ -69,10 +70,13 @@ def cmd_run(a):
         print("hz: plot: %s" % m, file=sys.stderr)
     if a.linux:
         _linux_bench(outdir, a.linux_arg)
+    page = os.path.join(outdir, "report.html")
+    report.write(rs, page, files)
     print("hz: exit status %d (%s), %d records, accel %s, %.1f s"
           % (out.status, out.status_name, len(out.records), out.accel, out.elapsed))
-    rel = os.path.relpath(outdir)
-    print(outdir if rel.startswith("..") else rel)
+    for path in (outdir, page):
+        rel = os.path.relpath(path)
+        print(path if rel.startswith("..") else rel)
     return out.status
 
 
@@ -96,13 +100,22 @@ def cmd_parse(a):
     return 0 if recs else 1
 
 
-def cmd_compare(a):
+def _load_all(paths):
+    """The result sets at paths (their diagnostics printed), or None after
+    printing why one cannot be read."""
     try:
-        sets = [results.load(p) for p in a.paths]
+        sets = [results.load(p) for p in paths]
     except (OSError, ValueError) as e:
         print("hz: %s" % e, file=sys.stderr)
-        return 2
+        return None
     _print_diags([d for rs in sets for d in rs.diags])
+    return sets
+
+
+def cmd_compare(a):
+    sets = _load_all(a.paths)
+    if sets is None:
+        return 2
     lines, n = compare.compare(*sets) if len(sets) == 2 else compare.fleet(sets)
     print("\n".join(lines))
     return 0 if n else 1
@@ -160,6 +173,28 @@ def cmd_plot(a):
     for f in files:
         print(f)
     return 0 if files else 1
+
+
+def cmd_report(a):
+    if len(a.paths) > 2:
+        print("hz: report takes one or two result sets (for more: hz compare A B C...)",
+              file=sys.stderr)
+        return 2
+    sets = _load_all(a.paths)
+    if sets is None:
+        return 2
+    if len(sets) == 1:
+        p = a.paths[0]
+        out = a.out or os.path.join(p if os.path.isdir(p) else os.path.dirname(p) or ".",
+                                    "report.html")
+        msgs = report.write(sets[0], out)
+    else:
+        out = a.out or report_pair.default_path(*a.paths)
+        msgs = report_pair.write(sets[0], sets[1], out)
+    for m in msgs:
+        print("hz: plot: %s" % m, file=sys.stderr)
+    print(out)
+    return 0
 
 
 def _positive(kind):
@@ -237,6 +272,13 @@ def parser():
     pl.add_argument("path")
     pl.add_argument("-o", dest="out", help="output folder (default: beside the records)")
     pl.set_defaults(func=cmd_plot)
+
+    rp = sub.add_parser("report", help="one self-contained HTML page: verdict, plots, tables, "
+                                       "machine facts (two result sets: side by side)")
+    rp.add_argument("paths", nargs="+", metavar="RESULTS", help="one result set, or A B")
+    rp.add_argument("-o", dest="out", help="output file (default RESULTS/report.html; "
+                                          "A B: ./report-A-vs-B.html)")
+    rp.set_defaults(func=cmd_report)
     return p
 
 

@@ -175,7 +175,7 @@ def _clear_stat(recs):
                 samples=_samples(recs))
 
 
-def _percentile(sorted_vals, pct):
+def percentile(sorted_vals, pct):
     """Nearest-rank percentile of an ascending list."""
     k = max(1, -(-pct * len(sorted_vals) // 100))
     return sorted_vals[min(k, len(sorted_vals)) - 1]
@@ -192,7 +192,7 @@ def _dist_stat(vals, pick, q):
     if ci:
         return Stat(pick(vals), vals[ci[0]], vals[ci[1]], cv, len(vals), ci=True,
                     samples=len(vals))
-    return Stat(pick(vals), _percentile(vals, 25), _percentile(vals, 75), cv, len(vals),
+    return Stat(pick(vals), percentile(vals, 25), percentile(vals, 75), cv, len(vals),
                 samples=len(vals), few=True)
 
 
@@ -271,7 +271,7 @@ def fault_rows(a, b):
                                              if k[1] is not None else "")
         for member, what, pick, q, min_n in (
                 ("service_ns", "median", statistics.median_low, 0.5, 1),
-                ("service_ns", "p99", lambda v: _percentile(v, 99), 0.99, P99_MIN_N),
+                ("service_ns", "p99", lambda v: percentile(v, 99), 0.99, P99_MIN_N),
                 ("clear_ns", "median", statistics.median_low, 0.5, 1)):
             va = [r[member] for r in ga[k] if _num(r.get(member)) is not None]
             vb = [r[member] for r in gb[k] if _num(r.get(member)) is not None]
@@ -381,11 +381,28 @@ def flags_text(sa, sb):
     return " ".join(words)
 
 
-def compare(a, b):
-    """The comparison report (a list of lines) and the number of rows."""
+TABLE_HEAD = ("measurement", "A", "B", "B/A", "verdict", "flags")
+
+
+def table(a, b):
+    """Every matching row as text cells, in TABLE_HEAD order (hz compare's
+    table; hz report A B shows the same rows)."""
     rows = clear_rows(a, b) + fault_rows(a, b) + faultclear_rows(a, b) + vmstart_rows(a, b)
     for t in GENERIC_TYPES:
         rows += generic_rows(a, b, t)
+    out = []
+    for label, sa, sb, hib in rows:
+        ratio = "%.3f" % (sb.value / sa.value) if sa.value else "-"
+        if label.startswith("fault "):  # a latency statistic: say how many faults it covers
+            label += " (n=%d/%d)" % (sa.n, sb.n)
+        out.append((label, _fmt(sa.value), _fmt(sb.value), ratio, verdict(sa, sb, hib),
+                    flags_text(sa, sb)))
+    return out
+
+
+def compare(a, b):
+    """The comparison report (a list of lines) and the number of rows."""
+    rows = table(a, b)
     out = []
     for side, rs in (("A", a), ("B", b)):
         out.append("%s: %s" % (side, rs.name))
@@ -394,15 +411,9 @@ def compare(a, b):
     if not rows:
         out.append("no matching clear, fault or prezero records on both sides")
         return out, 0
-    table = [("measurement", "A", "B", "B/A", "verdict", "flags")]
-    for label, sa, sb, hib in rows:
-        ratio = "%.3f" % (sb.value / sa.value) if sa.value else "-"
-        if label.startswith("fault "):  # a latency statistic: say how many faults it covers
-            label += " (n=%d/%d)" % (sa.n, sb.n)
-        table.append((label, _fmt(sa.value), _fmt(sb.value), ratio, verdict(sa, sb, hib),
-                      flags_text(sa, sb)))
-    widths = [max(len(r[i]) for r in table) for i in range(6)]
-    for r in table:
+    cells = [TABLE_HEAD] + rows
+    widths = [max(len(r[i]) for r in cells) for i in range(6)]
+    for r in cells:
         out.append("  ".join([r[0].ljust(widths[0])] +
                              [r[i].rjust(widths[i]) for i in range(1, 4)] +
                              [r[4].ljust(widths[4]), r[5]]).rstrip())

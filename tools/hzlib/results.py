@@ -112,11 +112,13 @@ def write_jsonl(path, records):
         dump_jsonl(f, records)
 
 
-def _flatten(obj, prefix, out):
+def flatten(obj, prefix, out):
+    """obj's members into the dict out as text-ready values: nested objects
+    as dotted names, arrays as JSON text, booleans as true/false, null as ""."""
     for k, v in obj.items():
         key = prefix + k
         if isinstance(v, dict):
-            _flatten(v, key + ".", out)
+            flatten(v, key + ".", out)
         elif isinstance(v, list):
             out[key] = json.dumps(v, separators=(",", ":"))
         elif isinstance(v, bool):
@@ -135,7 +137,7 @@ def write_csv(path, records):
     order first seen; nested objects become dotted names, arrays JSON text.
     Returns the number of rows.
     """
-    rows = [_flatten(r, "", {}) for r in records if r.get("t") not in CSV_SKIP_TYPES]
+    rows = [flatten(r, "", {}) for r in records if r.get("t") not in CSV_SKIP_TYPES]
     cols = ["run", "t"] + CLEAR_COLUMNS
     seen = set(cols) | {"v"}
     for row in rows:

@@ -1,0 +1,224 @@
+"""hz report: the page of one result set and of two (A vs B), on fixture
+result sets: verdict first, flagged rows, embedded plots, print CSS."""
+
+import base64
+import copy
+import html.parser
+import os
+import subprocess
+import tempfile
+import unittest
+
+import hztest
+from hzlib import compare, plot, report, results
+
+VERDICT_SET = hztest.fixture("results-verdict")
+
+
+class Page(html.parser.HTMLParser):
+    """The parts of a page the tests look at: every table (its rows, each
+    with its class and cell texts), the img sources, the ids in order, and
+    the text."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.tables, self.imgs, self.ids, self.text = [], [], [], []
+        self._row = self._cell = None
+        self.feed(text)
+
+    @property
+    def rows(self):
+        return [row for t in self.tables for row in t]
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.append(a["id"])
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self._row = (a.get("class") or "", [])
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = []
+        elif tag == "img":
+            self.imgs.append(a.get("src", ""))
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self._row[1].append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            self.tables[-1].append(self._row)
+            self._row = None
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def rows_of(self, head):
+        """The body rows of every table whose head row starts with `head`."""
+        return [row for t in self.tables if t and tuple(t[0][1][:len(head)]) == tuple(head)
+                for row in t[1:]]
+
+
+def render(rs, pngs=()):
+    return Page(report.single(rs, list(pngs)))
+
+
+class SingleReport(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.rs = results.load(VERDICT_SET)
+        cls.page = render(cls.rs)
+
+    def test_verdict_opens_the_page_in_contract_order(self):
+        items = [r["item"] for r in self.rs.of_type("verdict")]
+        self.assertEqual(items, [k for k, _ in report.ITEMS])
+        self.assertEqual(self.page.ids, ["verdict", "plots", "clear", "faults", "policies",
+                                         "smp", "checks", "facts"])
+        labels = [c[0] for _, c in self.page.rows if c and c[0] in dict(report.ITEMS).values()]
+        self.assertEqual(labels, [label for _, label in report.ITEMS])
+        text = "".join(self.page.text)
+        first = text.index("clear a 1 GiB page with avx512_nt in 1 GiB calls: 86.5 GB/s")
+        self.assertLess(first, text.index("Clear cells"))
+
+    def test_undecided_items_say_so_with_the_reason(self):
+        rows = {c[0]: c for _, c in self.page.rows if c}
+        self.assertEqual(rows["VM start"][1], "not decided: too noisy (smp_peak avx512_nt 2 "
+                         "threads: noisy, interval 94.3..165.8 GB/s)from smp_fill/rep_stosb/2, "
+                         "smp_peak")
+        self.assertTrue(rows["2 MiB page"][1].startswith("not decided: not measured in this run"))
+        self.assertEqual(rows["1 GiB page"][2], "86.5 GB/s [82.2..86.7]; 2.89x rep_stosb/4K (29.9)")
+        self.assertIn("worst_cv_pct: 29.34", rows["trust"][1])
+
+    def test_no_verdict_records_is_said_plainly(self):
+        page = render(results.load(hztest.fixture("results-a")))
+        self.assertIn("No verdict: this result set has no verdict records", "".join(page.text))
+        self.assertEqual(page.ids[:2], ["verdict", "plots"])
+
+    def test_noisy_cells_are_flagged_in_every_table(self):
+        clear = self.page.rows_of(("strategy", "chunk", "repeats", "GB/s"))
+        noisy = [r for r in self.rs.of_type("clear") if r.get("noisy")]
+        flagged = [c for cls, c in clear if cls == "flagged" and "noisy" in c[-1].split()]
+        self.assertEqual(len(flagged), len(noisy))
+        self.assertEqual(len(clear), len(self.rs.of_type("clear")))
+        scale = self.page.rows_of(("strategy", "threads", "placement"))
+        self.assertEqual(sum("noisy" in c[-1] for _, c in scale),
+                         sum(1 for r in self.rs.of_type("smp_scale") if r.get("noisy")))
+        self.assertIn("(noisy)", "".join(self.page.text))  # the smp_peak line
+
+    def test_not_cold_unverified_and_tcg(self):
+        rs = copy.deepcopy(self.rs)
+        cells = rs.of_type("clear")
+        cells[1]["cache_verified"] = False
+        cells[2]["verified"] = False
+        rs.of_type("prezero")[0]["verified"] = False
+        page = render(rs)
+        flags = [c[-1].split() for cls, c in page.rows_of(("strategy", "chunk", "repeats"))
+                 if cls == "flagged"]
+        self.assertIn("not-cold", sum(flags, []))
+        self.assertIn("unverified", sum(flags, []))
+        pol = page.rows_of(("workload", "policy"))
+        self.assertEqual(pol[0][1][-1], "unverified ring0-emulated")
+        rs.header()["tcg"] = True
+        page = render(rs)
+        timed = (page.rows_of(("strategy", "chunk", "repeats")) + page.rows_of(("policy", "page"))
+                 + page.rows_of(("workload", "policy")) + page.rows_of(("strategy", "threads")))
+        self.assertGreater(len(timed), 80)
+        self.assertEqual([c for cls, c in timed if "TCG" not in c[-1].split() or cls != "flagged"],
+                         [])
+        self.assertIn("QEMU TCG: no figure on this page is a hardware timing", "".join(page.text))
+
+    def test_machine_and_config_facts(self):
+        kv = {c[0]: c[1] for _, c in self.page.rows if len(c) == 2}
+        self.assertEqual(kv["cpu.brand"], "AMD EPYC")
+        self.assertEqual(kv["microcode"], "0x1000065")
+        self.assertIn("clzero", kv["features present"].split())
+        self.assertEqual(kv["guest_ram"], "anonymous 4K")
+        self.assertEqual(kv["cpu_model"], "host,+invtsc,-arch-capabilities")
+        self.assertNotIn("qemu_argv", kv)  # qemu_cmdline says the same on one line
+        page = render(results.load(hztest.fixture("clean.log")))
+        self.assertIn("No meta.json", "".join(page.text))
+
+    def test_self_contained_with_print_css(self):
+        text = report.single(self.rs, [])
+        self.assertIn("@media print", text)
+        self.assertIn("@page", text)
+        for bad in ("<link", "<script", "http://", "https://", "url("):
+            self.assertNotIn(bad, text)
+
+
+@unittest.skipUnless(plot.terminal(), "gnuplot with a png terminal is not installed")
+class EmbeddedPlots(unittest.TestCase):
+    def test_every_plot_is_embedded_as_a_png_data_uri(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.html")
+            report.write(results.load(VERDICT_SET), out)
+            self.assertEqual(os.listdir(d), ["r.html"])  # plots drawn in a scratch folder
+            with open(out) as f:
+                page = Page(f.read())
+        self.assertEqual(len(page.imgs), 5)
+        for src in page.imgs:
+            self.assertTrue(src.startswith("data:image/png;base64,"), src[:40])
+            self.assertEqual(base64.b64decode(src.split(",", 1)[1])[:8], hztest.PNG_MAGIC)
+
+
+class Command(unittest.TestCase):
+    def run_hz(self, *args, cwd=None):
+        return subprocess.run([hztest.HZ, "report"] + list(args), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=60, cwd=cwd)
+
+    def test_a_vs_b_default_path_and_compare_rows(self):
+        a, b = hztest.fixture("results-a"), hztest.fixture("results-b")
+        with tempfile.TemporaryDirectory() as d:
+            p = self.run_hz(a, b, cwd=d)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stdout.decode().strip(), "report-results-a-vs-results-b.html")
+            with open(os.path.join(d, "report-results-a-vs-results-b.html")) as f:
+                page = Page(f.read())
+        want = compare.table(results.load(a), results.load(b))
+        got = page.rows_of(("measurement", "A", "B", "B/A", "verdict"))
+        self.assertEqual([c[:5] for _, c in got], [list(r[:5]) for r in want])
+        self.assertEqual([c[5] for _, c in got], [r[5] for r in want])
+        self.assertIn("noise", [c[4] for _, c in got])
+        self.assertIn("No verdict for A", "".join(page.text))
+        self.assertIn("No verdict for B", "".join(page.text))
+
+    def test_a_vs_b_verdicts_side_by_side(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "x.html")
+            p = self.run_hz(hztest.fixture("results-a"), VERDICT_SET, "-o", out)
+            self.assertEqual((p.returncode, p.stdout.decode().strip()), (0, out))
+            with open(out) as f:
+                page = Page(f.read())
+        rows = {c[0]: c for _, c in page.rows if len(c) == 3}
+        self.assertEqual(rows["1 GiB page"][1], "-")
+        self.assertTrue(rows["1 GiB page"][2].startswith("clear a 1 GiB page with avx512_nt"))
+        differs = {c[0] for cls, c in page.rows if cls == "flagged" and c[-1] == "differs"}
+        self.assertIn("header: cpu.brand", differs)
+        self.assertNotIn("header: version", differs)
+
+    def test_single_default_path_is_inside_the_folder(self):
+        with tempfile.TemporaryDirectory() as d:
+            for name in ("meta.json", "records.jsonl"):
+                with open(os.path.join(VERDICT_SET, name)) as src, \
+                        open(os.path.join(d, name), "w") as dst:
+                    dst.write(src.read())
+            p = self.run_hz(d)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stdout.decode().strip(), os.path.join(d, "report.html"))
+            self.assertTrue(os.path.getsize(os.path.join(d, "report.html")) > 20000)
+
+    def test_bad_arguments(self):
+        p = self.run_hz("a", "b", "c")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(b"hz: report takes one or two result sets", p.stderr)
+        p = self.run_hz("/nonexistent-results")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(b"/nonexistent-results", p.stderr)
+        self.assertNotIn(b"Traceback", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,154 @@
+"""hz report's tables of one result set: clear cells, demand faults,
+pre-zeroing policies, SMP scaling and fill, checks (docs/results.md names
+every member shown). Each row carries report_html.row_flags().
+"""
+
+import statistics
+
+from . import compare, results
+from .report_html import num, esc, fmt, interval, row_flags, table
+
+
+def _clear_rows(recs, rs):
+    rows = []
+    for r in sorted(recs, key=lambda r: -(num(r.get("gbps_median", r.get("gbps"))) or 0)):
+        rows.append(([r.get("strategy"), results.human_size(r.get("chunk")), r.get("repeats"),
+                      fmt(r.get("gbps_median", r.get("gbps")), "%.2f"),
+                      interval(r.get("gbps_lo"), r.get("gbps_hi")),
+                      fmt(r.get("cv_pct"), "%.2f"), fmt(r.get("steal_pct"), "%.2f"),
+                      fmt(r.get("cold_ratio"), "%.1f")], row_flags(r, rs)))
+    return rows
+
+
+def clear_section(rs):
+    recs = rs.of_type("clear")
+    if not recs:
+        return ""
+    out = ['<h2 id="clear">Clear cells</h2><p>Median GB/s (10<sup>9</sup> B/s) with the '
+           "median's 95 % interval, fastest first; CV of the repeat times; steal: share of the "
+           "cell's time the host ran something else; cold ratio: cold/warm probe time "
+           "(below 1.3 the target was not cold).</p>"]
+    for run in rs.of_type("clear_run"):
+        out.append("<p>%d cells interleaved over %d rounds (stopped: %s), %d noisy, "
+                   "eviction %s, seed %s.</p>" % (
+                       run.get("cells", 0), run.get("rounds", 0), esc(run.get("stop")),
+                       run.get("noisy_cells", 0), esc(run.get("evict")), esc(run.get("seed"))))
+    groups = {}
+    for r in recs:
+        groups.setdefault((str(r.get("cache")), r.get("bytes"), r.get("threads")), []).append(r)
+    for (cache, nbytes, threads) in sorted(groups, key=lambda k: (k[0], -(num(k[1]) or 0),
+                                                                   num(k[2]) or 0)):
+        out.append("<h3>%s, %s target, %s thread(s)</h3>" % (
+            esc(cache), esc(results.human_size(nbytes)), esc(threads)))
+        out.append(table(("strategy", "chunk", "repeats", "GB/s", "95% interval", "CV %",
+                          "steal %", "cold ratio"),
+                         _clear_rows(groups[(cache, nbytes, threads)], rs),
+                         numeric=(2, 3, 4, 5, 6, 7)))
+    return "".join(out)
+
+
+def _median_low(vals):
+    return statistics.median_low(vals) if vals else None
+
+
+def fault_section(rs):
+    recs = [r for r in rs.of_type("fault") if num(r.get("service_ns")) is not None]
+    if not recs:
+        return ""
+    groups = {}
+    for r in recs:
+        groups.setdefault((str(r.get("policy")), r.get("bytes")), []).append(r)
+    rows = []
+    for (policy, nbytes), grp in groups.items():
+        svc = sorted(r["service_ns"] for r in grp)
+        med = [_median_low([r[m] for r in grp if num(r.get(m)) is not None])
+               for m in ("clear_ns", "access_ns")]
+        flags = []
+        for r in grp:
+            flags += [f for f in row_flags(r, rs) if f not in flags]
+        tail = compare.percentile(svc, 99) if len(svc) >= compare.P99_MIN_N else svc[-1]
+        rows.append(([policy, results.human_size(nbytes), len(svc),
+                      sum(1 for r in grp if r.get("prezeroed") is True),
+                      fmt(statistics.median_low(svc) / 1e3, "%.1f"),
+                      ("p99 " if len(svc) >= compare.P99_MIN_N else "max ") + fmt(tail / 1e3, "%.1f"),
+                      fmt(med[0] / 1e3 if med[0] is not None else None, "%.1f"),
+                      fmt(med[1] / 1e3 if med[1] is not None else None, "%.1f")], flags))
+    return ('<h2 id="faults">Demand faults</h2><p>Service time: #PF entry to just before iretq; '
+            "access: the faulting access as the program saw it (microseconds).</p>" +
+            table(("policy", "page", "faults", "pre-zeroed", "median service us",
+                   "tail us", "median clear us", "median access us"), rows,
+                  numeric=(2, 3, 4, 5, 6, 7)))
+
+
+def prezero_section(rs):
+    recs = rs.of_type("prezero")
+    if not recs:
+        return ""
+
+    def ms(v):
+        return fmt(v / 1e6 if num(v) is not None else None, "%.2f")
+
+    def us(v):
+        return fmt(v / 1e3 if num(v) is not None else None, "%.1f")
+
+    rows = [([r.get("workload"), r.get("policy"), r.get("strategy"),
+              results.human_size(r.get("frame_bytes")), r.get("faults"), fmt(r.get("hit_pct")),
+              us(r.get("lat_p50_ns")), us(r.get("lat_p99_ns") or r.get("lat_max_ns")),
+              ms(r.get("total_ns")), ms(r.get("prezero_ns")), ms(r.get("idle_zeroing_ns")),
+              r.get("zeroed_twice")], row_flags(r, rs)) for r in recs]
+    return ('<h2 id="policies">Pre-zeroing policies</h2><p>Latencies in microseconds '
+            "(p99, or the maximum below 100 faults); times in milliseconds.</p>" +
+            table(("workload", "policy", "strategy", "frame", "faults", "hit %", "p50 us",
+                   "p99/max us", "total ms", "prezero ms", "idle zeroing ms", "zeroed twice"),
+                  rows, numeric=tuple(range(4, 12))))
+
+
+def smp_section(rs):
+    out = []
+    for p in rs.of_type("smp_peak"):
+        out.append("<p>Peak (the best all-CPU non-temporal median): %s GB/s %s, %s with %s "
+                   "threads%s.</p>" % (fmt(p.get("gbps"), "%.2f"),
+                                       interval(p.get("gbps_lo"), p.get("gbps_hi")),
+                                       esc(p.get("strategy")), esc(p.get("threads")),
+                                       " <b>(noisy)</b>" if p.get("noisy") else ""))
+    scale = rs.of_type("smp_scale")
+    if scale:
+        out.append(table(("strategy", "threads", "placement", "GB/s", "95% interval",
+                          "GB/s per thread", "% of peak"),
+                         [([r.get("strategy"), r.get("threads"), r.get("placement"),
+                            fmt(r.get("gbps"), "%.2f"), interval(r.get("gbps_lo"), r.get("gbps_hi")),
+                            fmt(r.get("gbps_per_thread"), "%.2f"), fmt(r.get("pct_peak"), "%.1f")],
+                           row_flags(r, rs)) for r in scale], numeric=(1, 3, 4, 5, 6)))
+    fill = rs.of_type("smp_fill")
+    if fill:
+        out.append("<h3>VM-start fill (every free frame, as QEMU -mem-prealloc)</h3>")
+        out.append(table(("strategy", "threads", "busy", "frames", "wall ms", "interval ms",
+                          "CV %", "GB/s", "s per TiB"),
+                         [([r.get("strategy"), r.get("threads"), r.get("busy_threads"),
+                            "%s x %s" % (r.get("frames"), results.human_size(r.get("frame_bytes"))),
+                            fmt(r["wall_ns"] / 1e6 if num(r.get("wall_ns")) else None, "%.1f"),
+                            interval(*(r[k] / 1e6 if num(r.get(k)) else None
+                                       for k in ("ci_lo_ns", "ci_hi_ns")), spec="%.1f"),
+                            fmt(r.get("cv_pct"), "%.2f"), fmt(r.get("gbps"), "%.2f"),
+                            fmt(r.get("s_per_tib"), "%.2f")], row_flags(r, rs)) for r in fill],
+                         numeric=(1, 2, 4, 5, 6, 7, 8)))
+    return '<h2 id="smp">SMP scaling</h2>' + "".join(out) if out else ""
+
+
+def checks_section(rs):
+    summ = rs.of_type("summary")
+    s = summ[-1] if summ else {}
+    bad = [r for r in rs.records if r.get("t") in ("fail", "skip", "crash", "config")]
+    out = ['<h2 id="checks">Checks</h2><p>%s</p>' % (
+        "status %s: %s pass, %s fail, %s skip" % tuple(
+            esc(s.get(k, "?")) for k in ("status_name", "pass", "fail", "skip"))
+        if s else "<b>no summary record: the run did not finish</b>")]
+    if bad:
+        out.append(table(("result", "check", "reason"),
+                         [([r["t"], r.get("name", ""), r.get("reason", r.get("text", ""))],
+                           [r["t"]] if r["t"] != "skip" else []) for r in bad]))
+    return "".join(out)
+
+
+# In page order.
+SECTIONS = (clear_section, fault_section, prezero_section, smp_section, checks_section)

@@ -27,7 +27,8 @@ ITEMS = (("clear_1g", "1 GiB page"), ("clear_2m", "2 MiB page"),
          ("idle", "background zeroer"), ("vmstart", "VM start"), ("trust", "trust"))
 # verdict members shown in the figure columns; the rest of a trust record is listed.
 _VERDICT_MEMBERS = {"t", "v", "run", "item", "decided", "text", "answer", "figure", "unit",
-                    "lo", "hi", "baseline", "baseline_figure", "ratio", "cells", "reason"}
+                    "lo", "hi", "baseline", "baseline_figure", "ratio", "cells", "reason",
+                    "model", "profile"}
 
 
 def verdicts(rs):
@@ -55,7 +56,7 @@ def verdict_cell(r):
             why = why[len("not decided"):].lstrip(": ")
         body = "<b>not decided</b>: %s" % esc(why)
     extra = ["%s: %s" % (k, results.flatten({"x": v}, "", {})["x"])
-             for k, v in r.items() if k not in _VERDICT_MEMBERS and k != "model"]
+             for k, v in r.items() if k not in _VERDICT_MEMBERS]
     if extra:
         body += '<div class="cells">%s</div>' % esc("; ".join(extra))
     if r.get("cells"):
@@ -89,6 +90,9 @@ def verdict_section(rs):
     for run in sorted(by_run):
         if len(by_run) > 1:
             out.append("<h3>run %s</h3>" % esc(run))
+        profiles = sorted({str(r["profile"]) for r in by_run[run].values() if r.get("profile")})
+        out.append("<p>From the cells of %s; no item is decided from a noisy or unverified "
+                   "cell.</p>" % esc(", ".join("run=" + p for p in profiles) or "this run"))
         out.append('<table class="verdict"><tbody>')
         for item in item_order(by_run[run]):
             r = by_run[run][item]

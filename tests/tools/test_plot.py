@@ -88,7 +88,7 @@ class Plots(unittest.TestCase):
             self.assertEqual([os.path.basename(f) for f in files],
                              ["faultclear_models-1G.png", "faultclear_models-2M.png"])
             for f in files:
-                self.assertEqual(png_size(f), (1000, 600))
+                self.assertEqual(hztest.png_size(f), (1000, 600))
             with open(os.path.join(work, "faultclear_models-1G.png.dat")) as f:
                 lines = f.read().splitlines()
             with open(os.path.join(work, "faultclear_models-2M.png.dat")) as f:
@@ -110,7 +110,7 @@ class Plots(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             files, msgs = plot.plot_all(results.ResultSet("vm", recs), d)
             self.assertEqual([os.path.basename(f) for f in files], ["vmstart_scaling.png"])
-            self.assertEqual(png_size(files[0]), (1000, 600))
+            self.assertEqual(hztest.png_size(files[0]), (1000, 600))
             self.assertGreater(os.path.getsize(files[0]), 8000)
             self.assertEqual(msgs, ["clear_gbps: no single-thread clear records",
                                     "thread_scaling: no clear records with threads > 1",

@@ -130,6 +130,19 @@ class SingleReport(unittest.TestCase):
                          [])
         self.assertIn("QEMU TCG: no figure on this page is a hardware timing", "".join(page.text))
 
+    def test_vmstart_cells_and_model_lines(self):
+        from test_vmstart import RECS  # the run=vmstart records make bench's lines are tested on
+        page = render(results.ResultSet("vmstart", [dict(r, v=1, run=0) for r in RECS]))
+        self.assertIn("vmstart", page.ids)
+        rows = page.rows_of(("policy", "path", "strategy", "T"))
+        self.assertEqual([(c[0], c[3], c[5], c[6], c[-1]) for _, c in rows],
+                         [("none", "1", "50.0", "[49.0..52.5]", "ring0-emulated"),
+                          ("none", "2", "50.0", "[49.0..52.5]", "noisy ring0-emulated"),
+                          ("fill", "2", "50.0", "[49.0..52.5]", "unverified")])
+        text = "".join(page.text)
+        self.assertIn("MODEL none: 2 TiB / min(T x 40.0 GB/s [T=1]", text)
+        self.assertIn("knee (first T adding < 10 %, measured): none T=2", text)
+
     def test_machine_and_config_facts(self):
         kv = {c[0]: c[1] for _, c in self.page.rows if len(c) == 2}
         self.assertEqual(kv["cpu.brand"], "AMD EPYC")

@@ -172,7 +172,8 @@ def write(rs, path, pngs=None):
     else:
         with tempfile.TemporaryDirectory(prefix="hz-report-") as d:
             pngs, msgs = draw_plots(rs, d)
-            text = single(rs, pngs, [m for m in msgs if not pngs or "no " not in m])
+            msgs = [m for m in msgs if not pngs or "no " not in m]  # as hz run: only real news
+            text = single(rs, pngs, msgs)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
     return msgs

@@ -1,11 +1,12 @@
 """hz report's tables of one result set: clear cells, demand faults,
-pre-zeroing policies, SMP scaling and fill, checks (docs/results.md names
-every member shown). Each row carries report_html.row_flags().
+pre-zeroing policies, SMP scaling and fill, VM start (run=vmstart, its
+model lines from vmstart.py), checks (docs/results.md names every member
+shown). Each row carries report_html.row_flags().
 """
 
 import statistics
 
-from . import compare, results
+from . import compare, results, vmstart
 from .report_html import num, esc, fmt, interval, row_flags, table
 
 
@@ -80,17 +81,19 @@ def fault_section(rs):
                   numeric=(2, 3, 4, 5, 6, 7)))
 
 
+def ms(ns, spec="%.2f"):
+    """Nanoseconds as milliseconds text ("-" for none)."""
+    return fmt(ns / 1e6 if num(ns) is not None else None, spec)
+
+
+def us(ns):
+    return fmt(ns / 1e3 if num(ns) is not None else None, "%.1f")
+
+
 def prezero_section(rs):
     recs = rs.of_type("prezero")
     if not recs:
         return ""
-
-    def ms(v):
-        return fmt(v / 1e6 if num(v) is not None else None, "%.2f")
-
-    def us(v):
-        return fmt(v / 1e3 if num(v) is not None else None, "%.1f")
-
     rows = [([r.get("workload"), r.get("policy"), r.get("strategy"),
               results.human_size(r.get("frame_bytes")), r.get("faults"), fmt(r.get("hit_pct")),
               us(r.get("lat_p50_ns")), us(r.get("lat_p99_ns") or r.get("lat_max_ns")),
@@ -101,6 +104,12 @@ def prezero_section(rs):
             table(("workload", "policy", "strategy", "frame", "faults", "hit %", "p50 us",
                    "p99/max us", "total ms", "prezero ms", "idle zeroing ms", "zeroed twice"),
                   rows, numeric=tuple(range(4, 12))))
+
+
+def _ms_interval(r):
+    """A wall-time record's ci_lo_ns..ci_hi_ns in milliseconds."""
+    return interval(*(r[k] / 1e6 if num(r.get(k)) is not None else None
+                      for k in ("ci_lo_ns", "ci_hi_ns")), spec="%.1f")
 
 
 def smp_section(rs):
@@ -126,13 +135,32 @@ def smp_section(rs):
                           "CV %", "GB/s", "s per TiB"),
                          [([r.get("strategy"), r.get("threads"), r.get("busy_threads"),
                             "%s x %s" % (r.get("frames"), results.human_size(r.get("frame_bytes"))),
-                            fmt(r["wall_ns"] / 1e6 if num(r.get("wall_ns")) else None, "%.1f"),
-                            interval(*(r[k] / 1e6 if num(r.get(k)) else None
-                                       for k in ("ci_lo_ns", "ci_hi_ns")), spec="%.1f"),
+                            ms(r.get("wall_ns"), "%.1f"), _ms_interval(r),
                             fmt(r.get("cv_pct"), "%.2f"), fmt(r.get("gbps"), "%.2f"),
                             fmt(r.get("s_per_tib"), "%.2f")], row_flags(r, rs)) for r in fill],
                          numeric=(1, 2, 4, 5, 6, 7, 8)))
     return '<h2 id="smp">SMP scaling</h2>' + "".join(out) if out else ""
+
+
+def vmstart_section(rs):
+    cells = rs.of_type("vmstart")
+    if not cells:
+        return ""
+    rows = [([r.get("policy"), r.get("path"), r.get("strategy"), r.get("threads"),
+              "%s x %s" % (r.get("pages"), results.human_size(r.get("frame_bytes"))),
+              ms(r.get("wall_ns"), "%.1f"), _ms_interval(r), fmt(r.get("cv_pct"), "%.2f"),
+              fmt(r.get("gbps"), "%.2f"), interval(r.get("gbps_lo"), r.get("gbps_hi")),
+              ms(r.get("prezero_ns"), "%.1f"), fmt(r.get("hit_pct"))], row_flags(r, rs))
+            for r in cells]
+    # the knees (measured) and the 2 TiB extrapolation, every line of it marked MODEL
+    lines = vmstart.knees(rs.records) + vmstart.models(rs.records)
+    return ('<h2 id="vmstart">VM start (run=vmstart)</h2><p>Median wall time of S = frames x '
+            "size under each policy with T CPUs faulting (fill: the QEMU-like fill of the same "
+            "frames), with its 95 % interval.</p>" +
+            table(("policy", "path", "strategy", "T", "frames", "wall ms", "interval ms", "CV %",
+                   "GB/s", "GB/s interval", "pre-zero ms", "hit %"), rows,
+                  numeric=tuple(range(3, 12))) +
+            "<p>%s</p>" % "<br>".join(esc(line) for line in lines))
 
 
 def checks_section(rs):
@@ -151,4 +179,5 @@ def checks_section(rs):
 
 
 # In page order.
-SECTIONS = (clear_section, fault_section, prezero_section, smp_section, checks_section)
+SECTIONS = (clear_section, fault_section, prezero_section, smp_section, vmstart_section,
+            checks_section)

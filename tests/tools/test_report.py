@@ -90,7 +90,8 @@ class SingleReport(unittest.TestCase):
                          "smp_peak")
         self.assertTrue(rows["2 MiB page"][1].startswith("not decided: not measured in this run"))
         self.assertEqual(rows["1 GiB page"][2], "86.5 GB/s [82.2..86.7]; 2.89x rep_stosb/4K (29.9)")
-        self.assertIn("worst_cv_pct: 29.34", rows["trust"][1])
+        self.assertIn("worst_cv_pct: 29.34; worst_cells: clear/avx512_nt/2M/warm/1G/2T;",
+                      rows["trust"][1])
 
     def test_no_verdict_records_is_said_plainly(self):
         page = render(results.load(hztest.fixture("results-a")))

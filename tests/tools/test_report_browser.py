@@ -23,7 +23,8 @@ WIDTH, HEIGHT = 1200, 1600
 def chromium(profile, *args):
     """Run headless Chromium with its own profile folder; its stdout."""
     p = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-                        "--hide-scrollbars", "--no-first-run", "--user-data-dir=" + profile]
+                        "--hide-scrollbars", "--no-first-run", "--disable-dev-shm-usage",
+                        "--user-data-dir=" + profile]
                        + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=90)
     if p.returncode != 0:
         raise AssertionError("chromium %s exited %d:\n%s" % (" ".join(args), p.returncode,

@@ -55,7 +55,8 @@ def verdict_cell(r):
         if why.lower().startswith("not decided"):  # the contract's "not decided: too noisy (...)"
             why = why[len("not decided"):].lstrip(": ")
         body = "<b>not decided</b>: %s" % esc(why)
-    extra = ["%s: %s" % (k, results.flatten({"x": v}, "", {})["x"])
+    extra = ["%s: %s" % (k, ", ".join(map(str, v)) if isinstance(v, list)
+                         else results.flatten({"x": v}, "", {})["x"])
              for k, v in r.items() if k not in _VERDICT_MEMBERS]
     if extra:
         body += '<div class="cells">%s</div>' % esc("; ".join(extra))

@@ -321,6 +321,7 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r)
         return -1;
     }
     tally_to_ns(&r->ns);
+    r->cpu_max_ns = P > 1 ? tsc_to_ns(pz_team_cpu_max()) : r->ns.populate;
     uint64_t sample_hits = collect_samples(r);
     r->c = pz_env.pool.c;
     pool_summarise(&pz_env.pool, &r->s);

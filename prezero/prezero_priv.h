@@ -93,6 +93,12 @@ struct pz_req {
  */
 int pz_run_one(const struct pz_req *q, struct pz_result *r);
 
+/* After pz_team_run() with P > 1: per population the slowest faulting CPU's
+ * own time (its first touch to its last touch done), summed over the
+ * populations, TSC cycles. populate_ns minus this is the CPUs' start skew
+ * and waiting, not fault work. prezero/prezero_smp.c. */
+uint64_t pz_team_cpu_max(void);
+
 /* fault_cpus + zero_cpus must fit the CPUs online: return when they do,
  * else print a `config` record and end the run with HZ_CONFIG.
  * prezero/prezero_smp.c. */

@@ -35,6 +35,7 @@ struct team {
     size_t n;
     uint64_t t0, t1; /* its first CPU's start and last CPU's end, TSC */
     uint64_t start[HZ_MAX_CPUS], end[HZ_MAX_CPUS]; /* by faulting role: its touches */
+    uint64_t cpu_max; /* sum over populations of the slowest role's end - start */
     struct smp_barrier bar;
     size_t not_zero[HZ_MAX_CPUS]; /* by faulting role */
     /* by zeroer: TSC cycles inside the clear routine, the rest of each
@@ -100,12 +101,15 @@ static void share(unsigned role, unsigned cpu)
     team.end[role] = tsc_stop();
     team_barrier(cpu);
     if (role == 0) { /* one TSC for all CPUs (invariant TSC, SDM Vol. 3B §18.17.1) */
+        uint64_t own = 0;
         team.t0 = UINT64_MAX;
         team.t1 = 0;
         for (unsigned r = 0; r < team.P; r++) {
             team.t0 = team.start[r] < team.t0 ? team.start[r] : team.t0;
             team.t1 = team.end[r] > team.t1 ? team.end[r] : team.t1;
+            own = team.end[r] - team.start[r] > own ? team.end[r] - team.start[r] : own;
         }
+        team.cpu_max += own;
     }
     for (size_t i = 0; i < team.n; i++) {
         if (team.ev[i].cpu != role || no_frame[i]) /* no frame: the count check says so */
@@ -236,6 +240,8 @@ int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *
     }
     return team.rc;
 }
+
+uint64_t pz_team_cpu_max(void) { return team.cpu_max; }
 
 /* fault_cpus + zero_cpus must fit the CPUs online: a config error otherwise. */
 void pz_check_cpus(void)

@@ -93,6 +93,7 @@ static bool run_fault(struct vs_cell *c)
         return false;
     c->wall[c->n] = r.ns.populate;
     c->pre[c->n] = r.ns.prezero + r.ns.idle_zeroing;
+    c->own[c->n] = r.cpu_max_ns;
     c->faults += r.ns.faults;
     c->hits += r.c.taken_prezeroed;
     c->bad |= !r.ok;
@@ -132,7 +133,11 @@ static bool run_fill(struct vs_cell *c)
             result_fail("vmstart.fill.zeroed", "%u threads: CPU %u left a non-zero byte at 0x%llx",
                         c->threads, job.cpu[k], (unsigned long long)job.bad_addr[k]);
         }
+    uint64_t own = 0;
+    for (unsigned k = 0; k < c->threads; k++)
+        own = job.cyc[k] > own ? job.cyc[k] : own;
     c->wall[c->n] = tsc_to_ns(job.wall_cyc);
+    c->own[c->n] = tsc_to_ns(own);
     c->pre[c->n++] = 0;
     return true;
 }

@@ -71,6 +71,7 @@ struct vs_cell {
     size_t n;                     /* repeats done */
     uint64_t wall[VS_MAX_ROUNDS]; /* ns, last CPU's end - first CPU's start */
     uint64_t pre[VS_MAX_ROUNDS];  /* ns cleared before the faults (boot, batch, idle) */
+    uint64_t own[VS_MAX_ROUNDS];  /* ns, the slowest CPU's own time (wall minus skew) */
     uint64_t faults, hits;        /* over every repeat: faults, pre-zeroed ones */
     bool bad;                     /* a check of a repeat failed (its fail record says which) */
     struct stats st;              /* of wall[], after the rounds */

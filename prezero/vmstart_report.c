@@ -31,8 +31,9 @@ static void cell_report(const struct vs_run *v, struct vs_cell *c)
 {
     char buf[HZ_RECORD_MAX], g[24], lo[24], hi[24], pt[24], pre_s[24], hit_s[24];
     struct rec r;
-    struct stats pre, *st = &c->st;
+    struct stats pre, own, *st = &c->st;
     stats_compute(&pre, c->pre, c->n);
+    stats_compute(&own, c->own, c->n);
     uint64_t gbps = stats_gbps_x1000(v->bytes, st->median);
     uint64_t glo = stats_gbps_x1000(v->bytes, st->ci_hi),
              ghi = stats_gbps_x1000(v->bytes, st->ci_lo);
@@ -50,6 +51,7 @@ static void cell_report(const struct vs_run *v, struct vs_cell *c)
     rec_u64(&r, "wall_ns", st->median);
     rec_u64(&r, "wall_min_ns", st->min);
     rec_u64(&r, "wall_max_ns", st->max);
+    rec_u64(&r, "cpu_max_ns", own.median);
     rec_u64(&r, "ci_lo_ns", st->ci_lo);
     rec_u64(&r, "ci_hi_ns", st->ci_hi);
     rec_fixed(&r, "ci_pct", st->ci_cover_x100, 2);

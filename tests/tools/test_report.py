@@ -144,6 +144,17 @@ class SingleReport(unittest.TestCase):
         self.assertIn("MODEL none: 2 TiB / min(T x 40.0 GB/s [T=1]", text)
         self.assertIn("knee (first T adding < 10 %, measured): none T=2", text)
 
+    def test_faultclear_models_and_gain(self):
+        from test_faultclear import run  # the run=faultclear records make bench's table is tested on
+        page = render(results.ResultSet("fc", [dict(r, v=1, run=0) for r in run()]))
+        rows = page.rows_of(("frame", "strategy", "extent"))
+        self.assertEqual([c for _, c in rows], [
+            ["1G", "rep_stosb", "40.00 [39.00..42.00]", "20.00 [19.00..22.00]",
+             "8.00 [7.00..10.00]", "42.00 [41.00..44.00]", "2.10x [1.90..2.35]", "noisy"],
+            ["2M", "rep_stosb", "30.00 [29.00..32.00]", "24.00 [23.00..26.00]",
+             "12.00 [11.00..14.00]", "29.00 [28.00..31.00]", "0.83x [0.70..1.00]",
+             "noisy steal"]])
+
     def test_machine_and_config_facts(self):
         kv = {c[0]: c[1] for _, c in self.page.rows if len(c) == 2}
         self.assertEqual(kv["cpu.brand"], "AMD EPYC")

@@ -1,12 +1,13 @@
 """hz report's tables of one result set: clear cells, demand faults,
-pre-zeroing policies, SMP scaling and fill, VM start (run=vmstart, its
-model lines from vmstart.py), checks (docs/results.md names every member
+clearing inside the fault (run=faultclear, grouped as faultclear.py
+does), pre-zeroing policies, SMP scaling and fill, VM start (run=vmstart,
+its model lines from vmstart.py), checks (docs/results.md names every member
 shown). Each row carries report_html.row_flags().
 """
 
 import statistics
 
-from . import compare, results, vmstart
+from . import compare, faultclear, results, vmstart
 from .report_html import num, esc, fmt, interval, row_flags, table
 
 
@@ -142,6 +143,31 @@ def smp_section(rs):
     return '<h2 id="smp">SMP scaling</h2>' + "".join(out) if out else ""
 
 
+def faultclear_section(rs):
+    cells, gains = faultclear.cells(rs.records), faultclear.gains(rs.records)
+    if not cells:
+        return ""
+    rows = []
+    for b, strat in dict.fromkeys((b, st) for b, st, _ in cells):
+        recs = [cells.get((b, strat, m)) for m in faultclear.MODELS]
+        gain = gains.get((b, strat))
+        flags = []
+        for r in [r for r in recs if r] + ([gain] if gain else []):
+            flags += [f for f in row_flags(r, rs) if f not in flags]
+        rows.append(([results.human_size(b), strat] +
+                      ["%s %s" % (fmt(r.get("gbps"), "%.2f"), interval(r.get("gbps_lo"),
+                                                                      r.get("gbps_hi")))
+                       if r else "-" for r in recs] +
+                      ["%sx %s" % (fmt(gain.get("gain"), "%.2f"),
+                                   interval(gain.get("gain_lo"), gain.get("gain_hi")))
+                       if gain else "-"], flags))
+    return ('<h2 id="faultclear">Clearing inside the fault (run=faultclear)</h2><p>Median '
+            "fault-service GB/s (frame / median time) per fault_clear= model with its 95 % "
+            "interval; predicted gain: linux_4k / linux_batch=32M time, a prediction of these "
+            "models with the range both intervals allow.</p>" +
+            table(("frame", "strategy") + faultclear.MODELS + ("predicted gain",), rows))
+
+
 def vmstart_section(rs):
     cells = rs.of_type("vmstart")
     if not cells:
@@ -179,5 +205,5 @@ def checks_section(rs):
 
 
 # In page order.
-SECTIONS = (clear_section, fault_section, prezero_section, smp_section, vmstart_section,
-            checks_section)
+SECTIONS = (clear_section, fault_section, faultclear_section, prezero_section, smp_section,
+            vmstart_section, checks_section)

@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 import hztest
-from hzlib import compare, plot, report, results
+from hzlib import compare, plot, report, report_pair, results
 
 VERDICT_SET = hztest.fixture("results-verdict")
 
@@ -154,6 +154,22 @@ class SingleReport(unittest.TestCase):
             ["2M", "rep_stosb", "30.00 [29.00..32.00]", "24.00 [23.00..26.00]",
              "12.00 [11.00..14.00]", "29.00 [28.00..31.00]", "0.83x [0.70..1.00]",
              "noisy steal"]])
+
+    def test_odd_member_types_do_not_crash(self):
+        # each member of one record of each type replaced by a value of another JSON type
+        firsts = {}
+        for r in self.rs.records:
+            firsts.setdefault(r["t"], r)
+        for t, first in firsts.items():
+            for k in set(first) - {"t", "v", "run"}:
+                for v in (None, "x", True, [1], {"a": 1}, -1, 1e300):
+                    rs = results.ResultSet("odd", [dict(first, **{k: v})])
+                    try:
+                        report.single(rs, [])
+                        report_pair.verdict_section(rs, rs)
+                        report_pair.facts_section(rs, rs)
+                    except Exception as e:  # noqa: B902 (name the member that broke it)
+                        self.fail("%s.%s = %r: %s: %s" % (t, k, v, type(e).__name__, e))
 
     def test_machine_and_config_facts(self):
         kv = {c[0]: c[1] for _, c in self.page.rows if len(c) == 2}

@@ -15,6 +15,7 @@ report_tables.py; the side-by-side page of two result sets is
 report_pair.py.
 """
 
+import json
 import os
 import tempfile
 
@@ -55,12 +56,12 @@ def verdict_cell(r):
         if why.lower().startswith("not decided"):  # the contract's "not decided: too noisy (...)"
             why = why[len("not decided"):].lstrip(": ")
         body = "<b>not decided</b>: %s" % esc(why)
-    extra = ["%s: %s" % (k, ", ".join(map(str, v)) if isinstance(v, list)
-                         else results.flatten({"x": v}, "", {})["x"])
+    extra = ["%s: %s" % (k, ", ".join(map(str, v)) if isinstance(v, list) else
+                         json.dumps(v) if isinstance(v, (dict, bool)) or v is None else v)
              for k, v in r.items() if k not in _VERDICT_MEMBERS]
     if extra:
         body += '<div class="cells">%s</div>' % esc("; ".join(extra))
-    if r.get("cells"):
+    if isinstance(r.get("cells"), list) and r["cells"]:
         body += '<div class="cells">from %s</div>' % esc(", ".join(map(str, r["cells"])))
     return body
 
@@ -69,7 +70,7 @@ def verdict_figure(r):
     """'86.7 GB/s [80.4..86.9]; 2.95x rep_stosb/4K (29.4)' or ''."""
     if r.get("decided") is not True or num(r.get("figure")) is None:
         return ""
-    parts = [fmt(r["figure"], "%.4g"), r.get("unit") or ""]
+    parts = [fmt(r["figure"], "%.4g"), str(r.get("unit") or "")]
     if num(r.get("lo")) is not None and num(r.get("hi")) is not None:
         parts.append(interval(r["lo"], r["hi"], "%.4g"))
     text = " ".join(p for p in parts if p)

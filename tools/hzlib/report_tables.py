@@ -37,7 +37,8 @@ def clear_section(rs):
                        run.get("noisy_cells", 0), esc(run.get("evict")), esc(run.get("seed"))))
     groups = {}
     for r in recs:
-        groups.setdefault((str(r.get("cache")), r.get("bytes"), r.get("threads")), []).append(r)
+        groups.setdefault((str(r.get("cache")),) + compare._key(r, ("bytes", "threads")),
+                          []).append(r)
     for (cache, nbytes, threads) in sorted(groups, key=lambda k: (k[0], -(num(k[1]) or 0),
                                                                    num(k[2]) or 0)):
         out.append("<h3>%s, %s target, %s thread(s)</h3>" % (
@@ -59,7 +60,7 @@ def fault_section(rs):
         return ""
     groups = {}
     for r in recs:
-        groups.setdefault((str(r.get("policy")), r.get("bytes")), []).append(r)
+        groups.setdefault((str(r.get("policy")),) + compare._key(r, ("bytes",)), []).append(r)
     rows = []
     for (policy, nbytes), grp in groups.items():
         svc = sorted(r["service_ns"] for r in grp)

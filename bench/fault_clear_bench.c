@@ -21,7 +21,6 @@
 #include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "arch/x86.h"
 #include "bench/bench_clear.h"
 #include "bench/clear_record.h"
 #include "bench/fault_bench.h"
@@ -220,9 +219,6 @@ static void emit_cell(struct fc_cell *c)
             hi, flags(c, f, sizeof(f)));
 }
 
-/* x / y x 1000 rounded down (0 when y is 0). */
-static uint64_t ratio_x1000(uint64_t x, uint64_t y) { return y ? mul_div_u64(x, 1000, y) : 0; }
-
 /* The prediction: linux_4k's median over linux_batch=32M's, per strategy,
  * with the bounds the two medians' intervals allow. */
 static void emit_gain(void)
@@ -232,34 +228,37 @@ static void emit_gain(void)
         const struct fc_cell *b = &cells[FAULT_CLEAR_LINUX_BATCH * FC_STRATS + k];
         if (!a->s || !b->st.median)
             continue;
-        uint64_t x = ratio_x1000(a->st.median, b->st.median);
-        uint64_t lo = ratio_x1000(a->st.ci_lo, b->st.ci_hi);
-        uint64_t hi = ratio_x1000(a->st.ci_hi, b->st.ci_lo);
-        uint64_t cover = (uint64_t)a->st.ci_cover_x100 * b->st.ci_cover_x100 / 10000;
-        bool noisy = stats_noisy(&a->st) || stats_noisy(&b->st);
+        struct stats_ratio g;
+        stats_ratio_of_medians(&a->st, &b->st, &g);
         bool steal = steal_x100(a) > CLEAR_STEAL_FLAG_X100 || steal_x100(b) > CLEAR_STEAL_FLAG_X100;
         char buf[HZ_RECORD_MAX], t[3][24];
         struct rec r;
-        fmt_fixed(t[0], sizeof(t[0]), x, 3);
-        fmt_fixed(t[1], sizeof(t[1]), lo, 3);
-        fmt_fixed(t[2], sizeof(t[2]), hi, 3);
+        fmt_fixed(t[0], sizeof(t[0]), g.x1000, 3);
+        fmt_fixed(t[1], sizeof(t[1]), g.lo_x1000, 3);
+        if (g.hi_x1000 != UINT64_MAX)
+            fmt_fixed(t[2], sizeof(t[2]), g.hi_x1000, 3);
+        else
+            hz_snprintf(t[2], sizeof(t[2]), "inf");
         rec_begin(&r, buf, sizeof(buf), "faultclear_gain");
         rec_str(&r, "kind", "prediction");
         rec_str(&r, "strategy", a->s->name);
         rec_u64(&r, "bytes", env.frame_bytes);
         rec_u64(&r, "linux_4k_median_ns", a->st.median);
         rec_u64(&r, "linux_batch_median_ns", b->st.median);
-        rec_fixed(&r, "gain", x, 3);
-        rec_fixed(&r, "gain_lo", lo, 3);
-        rec_fixed(&r, "gain_hi", hi, 3);
-        rec_fixed(&r, "gain_cover_pct", cover, 2);
-        rec_bool(&r, "noisy", noisy);
+        rec_fixed(&r, "gain", g.x1000, 3);
+        rec_fixed(&r, "gain_lo", g.lo_x1000, 3);
+        if (g.hi_x1000 != UINT64_MAX)
+            rec_fixed(&r, "gain_hi", g.hi_x1000, 3);
+        else /* an interval reaching 0 ns: no upper bound */
+            rec_u64_opt(&r, "gain_hi", false, 0);
+        rec_fixed(&r, "gain_cover_pct", g.cover_x100, 2);
+        rec_bool(&r, "noisy", g.noisy);
         rec_bool(&r, "steal_high", steal);
         record_emit(&r);
         kprintf("faultclear: %4llu MiB %-10s predicted clear_pages() gain (linux_4k / "
                 "linux_batch=32M, a prediction): %sx [%s..%s]%s%s\n",
                 (unsigned long long)(env.frame_bytes >> 20), a->s->name, t[0], t[1], t[2],
-                noisy ? " noisy" : "", steal ? " steal" : "");
+                g.noisy ? " noisy" : "", steal ? " steal" : "");
     }
 }
 

@@ -9,14 +9,18 @@
  * clear (timed by each CPU), wait at a barrier, then check every byte of
  * their piece. A repeat's wall time runs from the first CPU's start to the
  * last CPU's end (bench_smp_job.c); `smp.wall` fails when a wall time is
- * below some CPU's own time. Figures are medians with their 95 % interval
- * (lib/stats.h). Records: `clear` (threads = CPUs, via clear_record), then
- * `smp_peak` (the median of the best all-thread non-temporal cell) and one
- * `smp_scale` per cell with its fraction of the peak (docs/results.md).
+ * below some CPU's own time. The (strategy, threads) cells run interleaved,
+ * one repeat each per round in a seeded random order (bench/smp_rounds.c),
+ * so a slow stretch of the host hits all of them alike; figures are medians
+ * with their 95 % interval (lib/stats.h), flagged noisy or with steal. Records: `clear` (threads =
+ * CPUs, via clear_record), then `smp_peak` (the median of the best all-thread non-temporal cell)
+ * and one `smp_scale` per cell with its fraction of the peak (docs/results.md).
  */
 #include "bench/bench_smp.h"
 #include "arch/cpu.h"
+#include "arch/steal.h"
 #include "arch/tsc.h"
+#include "arch/x86.h"
 #include "bench/clear_record.h"
 #include "kernel/console.h"
 #include "kernel/results.h"
@@ -27,7 +31,7 @@
 #include "mm/paging.h"
 
 #define MAX_COUNTS 6
-#define MAX_CELLS 96 /* >= strategies x MAX_COUNTS */
+#define MAX_CELLS SMP_MAX_CELLS
 
 static uint64_t opt_bytes /* 0: 1 GiB, 64 MiB under TCG */, opt_chunk = 2ull << 20,
                                                             opt_repeats = 10;
@@ -75,8 +79,9 @@ HZ_OPTION(opt_smp_chunk, .name = "smp_chunk", .kind = OPT_CUSTOM, .parse = chunk
           .accepted = "power of two 4K..1G",
           .help = "bytes per call of the clear routine in the smp scenario (default 2M)");
 HZ_OPTION(opt_smp_repeats, .name = "smp_repeats", .kind = OPT_U64, .dest = &opt_repeats, .min = 1,
-          .max = 1000, .accepted = "1..1000",
-          .help = "timed repeats per (strategy, threads) in the smp scenario (default 10)");
+          .max = SMP_MAX_ROUNDS, .accepted = "1..100",
+          .help = "timed rounds every (strategy, threads) cell of the smp scenario gets at least "
+                  "(default 10)");
 HZ_OPTION(opt_smp_strategies, .name = "smp_strategies", .kind = OPT_CUSTOM, .parse = strategies_opt,
           .accepted = "NAME[,NAME...] (docs/strategies.md)",
           .help = "strategies the smp scaling runs (default: every supported one)");
@@ -84,20 +89,27 @@ HZ_OPTION(opt_smp_strategies, .name = "smp_strategies", .kind = OPT_CUSTOM, .par
 struct cell {
     const struct clear_strategy *s;
     unsigned threads;
+    struct smp_series ser;                            /* wall times, steal */
     uint64_t gbps_x1000, wall_min_ns, wall_median_ns; /* gbps_x1000: from the median */
     uint64_t gbps_lo_x1000, gbps_hi_x1000;            /* the median's 95 % interval */
+    struct stats st;
+    uint64_t steal_x100;
     bool noisy;
     uint64_t cpu_ns[HZ_MAX_CPUS]; /* by slot: the CPU's own best clear time */
     bool numa, verified;
 };
 
 static struct cell cells[MAX_CELLS];
+static struct smp_series *series[MAX_CELLS];
 static unsigned ncells;
 static struct smp_job job;
 static struct smp_target target;
-static unsigned wall_short; /* repeats whose wall time was below a CPU's own */
 static unsigned order[HZ_MAX_CPUS];
 static int32_t order_dom[HZ_MAX_CPUS];
+static struct {
+    uint64_t bytes, unit;
+    bool numa;
+} geo; /* the scaling target's size, split unit and placement */
 
 /* 1, 2, 4, 8, 16 and all; only counts up to `online`, each once. */
 static unsigned thread_counts(unsigned online, unsigned *out)
@@ -123,69 +135,71 @@ static bool plan(unsigned threads, uint64_t bytes, uint64_t unit, bool numa)
 
 static void fmt_gbps(char *buf, size_t cap, uint64_t x1000) { fmt_fixed(buf, cap, x1000, 3); }
 
-/* Measure one (strategy, threads) cell; false when the run must stop. */
-static bool measure(struct cell *c, uint64_t bytes, uint64_t unit, bool numa)
+/* One repeat of cells[i] (round 0: the untimed warm-up); false when the
+ * run must stop. */
+static bool cell_repeat(void *arg, size_t i, unsigned round)
 {
-    static uint64_t walls[1000];
-    uint64_t min_cyc = UINT64_MAX;
+    struct cell *c = &cells[i];
+    job.s = c->s;
     job.n = c->threads;
     memcpy(job.cpu, order, sizeof(unsigned) * c->threads);
-    c->numa = plan(c->threads, bytes, unit, numa);
-    c->verified = true;
-    for (unsigned k = 0; k < c->threads; k++)
-        c->cpu_ns[k] = UINT64_MAX;
-    for (int r = -1; r < (int)opt_repeats; r++) { /* -1: the untimed warm-up */
-        job.seed = (uint64_t)(r + 2);
-        int rc = smp_job_run(&job);
-        if (rc < 0) {
-            result_fail("smp.run", "%s with %u threads: %s", c->s->name, c->threads,
-                        rc == -3 ? "a barrier timed out" : "a CPU got stuck or went offline");
-            return false;
-        }
-        if (r >= 0)
-            walls[r] = tsc_to_ns(job.wall_cyc);
-        if (r >= 0 && job.wall_cyc < min_cyc)
-            min_cyc = job.wall_cyc;
-        for (unsigned k = 0; k < c->threads; k++) {
-            uint64_t ns = tsc_to_ns(job.cyc[k]);
-            if (job.wall_cyc < job.cyc[k] && wall_short++ == 0)
-                kprintf("smp: %s, %u threads: wall %llu cycles below CPU %u's own %llu\n",
-                        c->s->name, c->threads, (unsigned long long)job.wall_cyc, job.cpu[k],
-                        (unsigned long long)job.cyc[k]);
-            if (r >= 0 && ns < c->cpu_ns[k])
-                c->cpu_ns[k] = ns;
-            if (job.bad[k] && c->verified) {
-                c->verified = false;
-                kprintf("smp: %s, %u threads: CPU %u left a non-zero byte at 0x%llx\n", c->s->name,
-                        c->threads, job.cpu[k], (unsigned long long)job.bad_addr[k]);
-            }
+    c->numa = plan(c->threads, geo.bytes, geo.unit, geo.numa);
+    job.seed = (uint64_t)round + 1;
+    int rc = smp_job_run(&job);
+    if (rc < 0) {
+        result_fail("smp.run", "%s with %u threads: %s", c->s->name, c->threads,
+                    rc == -3 ? "a barrier timed out" : "a CPU got stuck or went offline");
+        return false;
+    }
+    if (smp_series_add(&c->ser, &job, round > 0) && c->ser.wall_below == 1)
+        kprintf("smp: %s, %u threads: wall %llu cycles below a CPU's own time\n", c->s->name,
+                c->threads, (unsigned long long)job.wall_cyc);
+    for (unsigned k = 0; k < c->threads; k++) {
+        uint64_t ns = tsc_to_ns(job.cyc[k]);
+        if (round > 0 && ns < c->cpu_ns[k])
+            c->cpu_ns[k] = ns;
+        if (job.bad[k] && c->verified) {
+            c->verified = false;
+            kprintf("smp: %s, %u threads: CPU %u left a non-zero byte at 0x%llx\n", c->s->name,
+                    c->threads, job.cpu[k], (unsigned long long)job.bad_addr[k]);
         }
     }
+    return true;
+}
+
+/* The figures and `clear` record of a cell after the rounds. */
+static void finish(struct cell *c)
+{
+    smp_series_stats(&c->ser, &c->st, &c->steal_x100);
     struct clear_result res = {.strategy = c->s->name,
                                .chunk = opt_chunk,
-                               .bytes = bytes,
+                               .bytes = geo.bytes,
                                .cache = "warm",
                                .threads = c->threads,
-                               .repeats = (unsigned)opt_repeats,
-                               .min_cyc = min_cyc,
+                               .repeats = (unsigned)c->ser.n,
+                               .ns = c->st,
+                               .min_cyc = mul_div_u64(c->st.min, tsc_info()->hz, 1000000000),
                                .verified = c->verified,
-                               .source = "hugezero"};
-    stats_compute(&res.ns, walls, opt_repeats);
+                               .source = "hugezero",
+                               .steal_method = steal_available() ? steal_method() : 0,
+                               .steal_ns = c->ser.steal_ns,
+                               .steal_base_ns = c->ser.steal_base_ns};
     char line[HZ_RECORD_MAX], g[24], per[24];
     record_emit_line(clear_record(line, sizeof(line), &res));
-    c->wall_min_ns = res.ns.min;
-    c->wall_median_ns = res.ns.median;
-    c->gbps_x1000 = stats_gbps_x1000(bytes, res.ns.median);
-    c->gbps_lo_x1000 = stats_gbps_x1000(bytes, res.ns.ci_hi);
-    c->gbps_hi_x1000 = stats_gbps_x1000(bytes, res.ns.ci_lo);
-    c->noisy = stats_noisy(&res.ns);
+    c->wall_min_ns = c->st.min;
+    c->wall_median_ns = c->st.median;
+    c->gbps_x1000 = stats_gbps_x1000(geo.bytes, c->st.median);
+    c->gbps_lo_x1000 = stats_gbps_x1000(geo.bytes, c->st.ci_hi);
+    c->gbps_hi_x1000 = stats_gbps_x1000(geo.bytes, c->st.ci_lo);
+    c->noisy = stats_noisy(&c->st);
     fmt_gbps(g, sizeof(g), c->gbps_x1000);
     fmt_gbps(per, sizeof(per), c->gbps_x1000 / c->threads);
-    kprintf("smp: %-12s %3u threads %s: %s GB/s median (%s per thread), wall %llu us%s%s\n",
-            c->s->name, c->threads, c->numa ? "per-node" : "flat", g, per,
-            (unsigned long long)(res.ns.median / 1000), c->noisy ? " NOISY" : "",
-            c->verified ? "" : ", NOT ZERO");
-    return true;
+    kprintf("smp: %-12s %3u threads %s: %s GB/s median of %zu (%s per thread), wall %llu us, "
+            "cv %llu.%02llu%%%s%s%s\n",
+            c->s->name, c->threads, c->numa ? "per-node" : "flat", g, c->ser.n, per,
+            (unsigned long long)(c->st.median / 1000), (unsigned long long)(c->st.cv_x100 / 100),
+            (unsigned long long)(c->st.cv_x100 % 100), c->noisy ? " NOISY" : "",
+            c->steal_x100 > CLEAR_STEAL_FLAG_X100 ? " STEAL" : "", c->verified ? "" : ", NOT ZERO");
 }
 
 /* The bandwidth peak: the all-thread non-temporal cell with the best
@@ -231,8 +245,16 @@ static void scale_record(const struct cell *c, uint64_t bytes, uint64_t peak)
     rec_fixed(&r, "pct_peak", pct_x100(c->gbps_x1000, peak), 2);
     rec_bool(&r, "above_peak", c->gbps_x1000 > peak);
     rec_bool(&r, "noisy", c->noisy);
+    rec_u64(&r, "repeats", c->ser.n);
     rec_u64(&r, "wall_min_ns", c->wall_min_ns);
     rec_u64(&r, "wall_median_ns", c->wall_median_ns);
+    rec_u64(&r, "wall_max_ns", c->st.max);
+    rec_fixed(&r, "cv_pct", c->st.cv_x100, 2);
+    rec_u64(&r, "wall_below", c->ser.wall_below);
+    if (steal_available()) {
+        rec_fixed(&r, "steal_pct", c->steal_x100, 2);
+        rec_bool(&r, "steal_high", c->steal_x100 > CLEAR_STEAL_FLAG_X100);
+    }
     rec_u64(&r, "cpu_min_ns", lo);
     rec_u64(&r, "cpu_max_ns", hi);
     rec_bool(&r, "verified", c->verified);
@@ -262,7 +284,7 @@ static void report(uint64_t bytes, unsigned online, const unsigned *counts, unsi
     fmt_gbps(glo, sizeof(glo), peak->gbps_lo_x1000);
     fmt_gbps(ghi, sizeof(ghi), peak->gbps_hi_x1000);
     kprintf("smp: peak %s GB/s (95%% interval %s..%s%s): %s with %u threads (%s); '!' marks a "
-            "cell above the peak, '~' a noisy one\n",
+            "cell above the peak, '~' a noisy one, 's' one with over 1%% steal\n",
             g, glo, ghi, peak->noisy ? ", NOISY" : "", peak->s->name, peak->threads,
             nt ? "best all-thread non-temporal median"
                : "best all-thread median: no non-temporal strategy ran");
@@ -277,9 +299,10 @@ static void report(uint64_t bytes, unsigned online, const unsigned *counts, unsi
             len += (size_t)hz_snprintf(
                 line + len, sizeof(line) - len, " %8s %4llu%%%c", g,
                 (unsigned long long)(pct_x100(cells[j].gbps_x1000, peak->gbps_x1000) / 100),
-                cells[j].gbps_x1000 > peak->gbps_x1000 ? '!'
-                : cells[j].noisy                       ? '~'
-                                                       : ' ');
+                cells[j].gbps_x1000 > peak->gbps_x1000        ? '!'
+                : cells[j].noisy                              ? '~'
+                : cells[j].steal_x100 > CLEAR_STEAL_FLAG_X100 ? 's'
+                                                              : ' ');
         }
         kprintf("%s\n", line);
     }
@@ -299,9 +322,10 @@ static void report(uint64_t bytes, unsigned online, const unsigned *counts, unsi
         scale_record(&cells[i], bytes, peak->gbps_x1000);
 }
 
-/* Every selected, supported strategy at every thread count. False when a
- * run failed so badly (stuck CPU, broken barrier) that nothing more runs. */
-static bool scaling(uint64_t bytes, uint64_t unit, bool numa, const unsigned *counts, unsigned nc)
+/* Every selected, supported strategy at every thread count, interleaved
+ * (bench/smp_rounds.c). False when a run failed so badly (stuck CPU, broken
+ * barrier) that nothing more runs; then no cell is reported. */
+static bool scaling(const unsigned *counts, unsigned nc)
 {
     ncells = 0;
     for (size_t i = 0; i < clear_strategy_count; i++) {
@@ -315,18 +339,29 @@ static bool scaling(uint64_t bytes, uint64_t unit, bool numa, const unsigned *co
             result_skip(name, "missing CPU feature %s", missing);
             continue;
         }
-        bool ok = true;
-        job.s = s;
-        for (unsigned c = 0; c < nc && ncells < MAX_CELLS; c++) {
-            struct cell *cell = &cells[ncells++];
-            cell->s = s;
-            cell->threads = counts[c];
-            if (!measure(cell, bytes, unit, numa)) {
-                ncells--; /* no figures: not reported */
-                return false;
-            }
-            ok &= cell->verified;
+        for (unsigned k = 0; k < nc && ncells < MAX_CELLS; k++) {
+            struct cell *c = &cells[ncells];
+            memset(c, 0, sizeof(*c));
+            c->s = s;
+            c->threads = counts[k];
+            c->verified = true;
+            for (unsigned t = 0; t < c->threads; t++)
+                c->cpu_ns[t] = UINT64_MAX;
+            series[ncells++] = &c->ser;
         }
+    }
+    if (!smp_rounds_run("scale", (unsigned)opt_repeats, ncells, series, cell_repeat, 0)) {
+        ncells = 0;
+        return false;
+    }
+    for (unsigned i = 0; i < ncells; i++)
+        finish(&cells[i]);
+    for (unsigned i = 0, j; i < ncells; i = j) { /* one check per strategy */
+        bool ok = true;
+        char name[48];
+        for (j = i; j < ncells && cells[j].s == cells[i].s; j++)
+            ok &= cells[j].verified;
+        hz_snprintf(name, sizeof(name), "smp.verify.%s", cells[i].s->name);
         if (ok)
             result_pass(name);
         else
@@ -364,7 +399,7 @@ static void smp_scenario(void)
         bytes = target.bytes / unit * unit;
     }
     kprintf("smp: scaling: %llu MiB (%zu extent(s), %s frames), chunk %llu KiB, %u CPU(s) online, "
-            "%u node(s)%s, median of %llu\n",
+            "%u node(s)%s, >= %llu interleaved rounds\n",
             (unsigned long long)(bytes >> 20), target.next,
             target.frame_bytes == PAGE_SIZE_1G ? "1 GiB" : "2 MiB",
             (unsigned long long)(opt_chunk >> 10), online, nd, numa ? " (per-node pieces)" : "",
@@ -373,10 +408,15 @@ static void smp_scenario(void)
     job.next = target.next;
     job.chunk = opt_chunk;
     job.timeout_us = smp_job_timeout_us(3 * bytes); /* dirty, clear, verify */
-    wall_short = 0;
-    bool go_on = scaling(bytes, unit, numa, counts, nc);
-    if (wall_short)
-        result_fail("smp.wall", "%u repeat(s) had a wall time below a CPU's own time", wall_short);
+    geo.bytes = bytes;
+    geo.unit = unit;
+    geo.numa = numa;
+    bool go_on = scaling(counts, nc);
+    unsigned wall_below = 0;
+    for (unsigned i = 0; i < ncells; i++)
+        wall_below += cells[i].ser.wall_below;
+    if (wall_below)
+        result_fail("smp.wall", "%u repeat(s) had a wall time below a CPU's own time", wall_below);
     else if (ncells)
         result_pass("smp.wall");
     report(bytes, online, counts, nc);

@@ -2,7 +2,9 @@
  * bench/bench_smp.h - pieces shared by the `smp` scenario's parts
  * (bench/bench_smp.c: thread scaling; bench/bench_smp_fill.c: the
  * QEMU-preallocation-like fill): the target memory and one timed
- * multi-CPU clear ("job"), both in bench/bench_smp_job.c.
+ * multi-CPU clear ("job"), both in bench/bench_smp_job.c, and the
+ * interleaved rounds both parts run their cells in (bench/smp_rounds.c,
+ * lib/interleave.h: Google Benchmark's random interleaving).
  */
 #ifndef HZ_BENCH_BENCH_SMP_H
 #define HZ_BENCH_BENCH_SMP_H
@@ -13,6 +15,8 @@
 #include "arch/clear.h"
 #include "bench/split.h"
 #include "kernel/smp.h"
+#include "lib/interleave.h"
+#include "lib/stats.h"
 #include "mm/frames.h"
 
 #define SMP_TARGET_MAX 1024 /* extents (runs of adjacent frames) */
@@ -70,7 +74,10 @@ struct smp_job {
     uint64_t start[HZ_MAX_CPUS]; /* the slot's TSC when its clear began */
     uint64_t end[HZ_MAX_CPUS];   /* ... and when it had drained */
     uint64_t wall_cyc;           /* max(end) - min(start) over all slots */
-    bool bad[HZ_MAX_CPUS];       /* a non-zero byte was found after the clear */
+    bool wall_below;             /* wall_cyc < some cyc[k]: a bug (smp.wall) */
+    uint64_t steal_ns;           /* KVM steal time of all n CPUs during the job, ns */
+    uint64_t steal_base_ns; /* n x the job's span (from before the dirtying to after the check) */
+    bool bad[HZ_MAX_CPUS];  /* a non-zero byte was found after the clear */
     uint64_t bad_addr[HZ_MAX_CPUS];
     volatile bool barrier_failed;
     struct smp_job_part part[HZ_MAX_CPUS]; /* by slot */
@@ -83,8 +90,11 @@ struct smp_job {
  * `chunk` bytes, wait at the barrier, then check every byte of its piece.
  * wall_cyc spans the first CPU's start to the last CPU's end (the TSCs of
  * all CPUs are one clock: invariant TSC, SDM Vol. 3B §18.17.1), so it is at
- * least every cyc[k]. Returns 0; -1 when a CPU got stuck (kernel/smp.h smp_run), -2 when the
- * CPUs are not all online, -3 when a barrier timed out.
+ * least every cyc[k] (wall_below says when it is not). With KVM steal time
+ * (arch/steal.h) steal_ns sums every CPU's steal over the whole job, whose
+ * span times n is steal_base_ns; both 0 without it. Returns 0; -1 when a
+ * CPU got stuck (kernel/smp.h smp_run), -2 when the CPUs are not all
+ * online, -3 when a barrier timed out.
  */
 int smp_job_run(struct smp_job *j);
 
@@ -94,6 +104,43 @@ uint64_t smp_job_timeout_us(uint64_t bytes);
 /* Participants: every online CPU, the BSP first, domains taken in turn so
  * that any prefix spreads over the NUMA nodes. Returns the count. */
 unsigned smp_bench_order(unsigned *cpu);
+
+#define SMP_MAX_ROUNDS 100 /* timed rounds of a cell at most (smp_max_rounds) */
+#define SMP_CI_X100 200    /* stop once every median's interval is within +-2 % */
+#define SMP_MAX_CELLS 96   /* cells of one part (>= 32 strategies x 3 thread counts) */
+
+/* The timed repeats of one cell (a strategy and thread count, or a fill
+ * thread count). */
+struct smp_series {
+    uint64_t ns[SMP_MAX_ROUNDS]; /* wall time of each timed repeat, ns */
+    size_t n;
+    uint64_t steal_ns, steal_base_ns; /* summed over the timed repeats (smp_job) */
+    unsigned wall_below;              /* repeats, warm-up included, with wall < a CPU's time */
+};
+
+/* Add the job's last run to s: its wall time and steal when timed, the
+ * wall check (wall_below) always. Returns job.wall_below. */
+bool smp_series_add(struct smp_series *s, const struct smp_job *j, bool timed);
+
+/* The summary of a series: stats of its wall times and its steal share
+ * (percent x 100, 0 without steal time). */
+void smp_series_stats(const struct smp_series *s, struct stats *st, uint64_t *steal_x100);
+
+/*
+ * Run ncells (<= SMP_MAX_CELLS) cells interleaved (lib/interleave.h ilv_run()): an untimed
+ * warm-up round, then at least min_rounds (smp_repeats or smp_fill_repeats)
+ * timed rounds, each cell once per round in an order drawn from smp_seed=;
+ * then more, up to smp_max_rounds, until every cell's median wall time has
+ * a 95 % interval within +-SMP_CI_X100 or smp_budget= seconds of timed
+ * rounds are spent (under TCG exactly min_rounds). repeat(arg, cell, round)
+ * runs one job of `cell` (round 0: the warm-up) and records it with
+ * smp_series_add(series[cell], ...); false stops the run. Emits the
+ * `smp_rounds` record named `part` ("scale", "fill") and its line. Returns
+ * false when a repeat failed. Boot CPU, CPL 0.
+ */
+bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
+                    struct smp_series *const *series,
+                    bool (*repeat)(void *arg, size_t cell, unsigned round), void *arg);
 
 /*
  * The QEMU-preallocation-like part (bench/bench_smp_fill.c): zero every

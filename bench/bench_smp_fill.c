@@ -3,16 +3,20 @@
  * every free 1 GiB frame (else every free 2 MiB frame), as a hypervisor
  * preallocating guest RAM does (QEMU -mem-prealloc with its preallocation
  * threads: contiguous parts of the memory, whole pages per thread, never
- * more busy threads than pages). First one untimed all-CPU fill (warm-up:
- * the host backs every page before anything is timed), then for 1, 2, 4, 8,
- * 16 and all CPUs `smp_fill_repeats` timed fills: dirty, barrier, clear in
+ * more busy threads than pages). The thread counts 1, 2, 4, 8, 16 and all
+ * are cells run interleaved (bench/smp_rounds.c): an untimed warm-up round
+ * (each cell fills everything once, so the host backs every page before
+ * anything is timed), then at least `smp_fill_repeats` rounds, each cell
+ * once per round in a seeded random order. A fill: dirty, barrier, clear in
  * 2 MiB calls, barrier, check every byte. Reports the median wall time with
  * its interval and the seconds one TiB would take at that rate (`smp_fill`
  * records, docs/results.md).
  */
+#include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "bench/bench_smp.h"
+#include "bench/clear_record.h"
 #include "kernel/console.h"
 #include "kernel/lava.h"
 #include "kernel/results.h"
@@ -27,7 +31,7 @@ enum { FILL_ALL, FILL_NONE, FILL_BYTES };
 static int fill_mode = FILL_ALL;
 static uint64_t fill_bytes;
 static char fill_strategy[24] = "rep_stosb";
-static uint64_t fill_repeats = 3;
+static uint64_t fill_repeats = 10;
 
 static int fill_opt(const struct option *o, const char *v, char *err, size_t n)
 {
@@ -58,15 +62,33 @@ HZ_OPTION(opt_smp_fill_strategy, .name = "smp_fill_strategy", .kind = OPT_CUSTOM
           .help = "strategy of the smp scenario's fill (default rep_stosb, as Linux clear_page)");
 
 HZ_OPTION(opt_smp_fill_repeats, .name = "smp_fill_repeats", .kind = OPT_U64, .dest = &fill_repeats,
-          .min = 1, .max = 100, .accepted = "1..100",
-          .help = "timed fills per thread count, after one untimed warm-up fill (default 3)");
+          .min = 1, .max = SMP_MAX_ROUNDS, .accepted = "1..100",
+          .help = "timed rounds of fills every thread count gets at least, interleaved, after "
+                  "untimed warm-ups (default 10)");
 
 static struct smp_target target;
 static struct smp_job job;
 
-static void fill_record(unsigned threads, unsigned busy, const struct stats *st,
-                        uint64_t cpu_max_ns, bool verified)
+/* One thread count of the fill. */
+struct fill_cell {
+    unsigned threads, busy;
+    struct smp_series ser;
+    uint64_t cpu_max_ns; /* slowest CPU's own time over the timed fills */
+    bool verified;
+};
+
+static struct fill_cell fcells[SMP_MAX_CELLS];
+static struct smp_series *fseries[SMP_MAX_CELLS];
+static const unsigned *fill_cpu;
+
+static void fill_record(const struct fill_cell *c)
 {
+    struct stats stb, *st = &stb;
+    uint64_t steal_x100;
+    smp_series_stats(&c->ser, st, &steal_x100);
+    unsigned threads = c->threads, busy = c->busy;
+    uint64_t cpu_max_ns = c->cpu_max_ns;
+    bool verified = c->verified;
     char buf[HZ_RECORD_MAX];
     struct rec r;
     uint64_t wall_ns = st->median;
@@ -88,6 +110,11 @@ static void fill_record(unsigned threads, unsigned busy, const struct stats *st,
     rec_fixed(&r, "cv_pct", st->cv_x100, 2);
     rec_bool(&r, "noisy", stats_noisy(st));
     rec_u64(&r, "cpu_max_ns", cpu_max_ns);
+    rec_u64(&r, "wall_below", c->ser.wall_below);
+    if (steal_available()) {
+        rec_fixed(&r, "steal_pct", steal_x100, 2);
+        rec_bool(&r, "steal_high", steal_x100 > CLEAR_STEAL_FLAG_X100);
+    }
     rec_fixed(&r, "gbps", stats_gbps_x1000(target.bytes, wall_ns), 3);
     rec_fixed(&r, "s_per_tib", ns_per_tib / 1000000, 3);
     rec_bool(&r, "verified", verified);
@@ -99,9 +126,11 @@ static void fill_record(unsigned threads, unsigned busy, const struct stats *st,
     fmt_fixed(g, sizeof(g), stats_gbps_x1000(target.bytes, wall_ns), 3);
     fmt_fixed(s, sizeof(s), ns_per_tib / 1000000, 3);
     kprintf("smp: fill %3u threads (%u busy): %llu MiB in %llu ms (median of %zu) = %s GB/s, "
-            "%s s/TiB%s%s\n",
+            "%s s/TiB, cv %llu.%02llu%%%s%s%s\n",
             threads, busy, (unsigned long long)(target.bytes >> 20),
-            (unsigned long long)(wall_ns / 1000000), st->n, g, s, stats_noisy(st) ? " NOISY" : "",
+            (unsigned long long)(wall_ns / 1000000), st->n, g, s,
+            (unsigned long long)(st->cv_x100 / 100), (unsigned long long)(st->cv_x100 % 100),
+            stats_noisy(st) ? " NOISY" : "", steal_x100 > CLEAR_STEAL_FLAG_X100 ? " STEAL" : "",
             verified ? "" : ", NOT ZERO");
 }
 
@@ -135,22 +164,20 @@ static bool fill_one(const unsigned *cpu, unsigned threads, uint64_t seed, unsig
     return true;
 }
 
-/* One thread count, fill_repeats timed fills; false when the run must stop. */
-static bool fill_cell(const unsigned *cpu, unsigned threads, bool *verified)
+/* One fill of fcells[i] (round 0: untimed warm-up); false when the run
+ * must stop. */
+static bool fill_repeat(void *arg, size_t i, unsigned round)
 {
-    static uint64_t walls[100];
-    unsigned busy = 0;
+    struct fill_cell *c = &fcells[i];
     uint64_t cpu_max = 0;
-    bool ok = true;
-    for (unsigned r = 0; r < fill_repeats; r++) {
-        if (!fill_one(cpu, threads, 1000 + threads * 100 + r, &busy, &cpu_max, &ok))
-            return false;
-        walls[r] = tsc_to_ns(job.wall_cyc);
-    }
-    struct stats st;
-    stats_compute(&st, walls, fill_repeats);
-    fill_record(threads, busy, &st, cpu_max, ok);
-    *verified &= ok;
+    if (!fill_one(fill_cpu, c->threads, 1000 + c->threads * 100 + round, &c->busy, &cpu_max,
+                  &c->verified))
+        return false;
+    if (smp_series_add(&c->ser, &job, round > 0) && c->ser.wall_below == 1)
+        kprintf("smp: fill, %u threads: wall %llu cycles below a CPU's own time\n", c->threads,
+                (unsigned long long)job.wall_cyc);
+    if (round > 0 && cpu_max > c->cpu_max_ns)
+        c->cpu_max_ns = cpu_max;
     return true;
 }
 
@@ -181,14 +208,26 @@ void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, 
     job.chunk = PAGE_SIZE_2M;
     job.timeout_us = smp_job_timeout_us(3 * target.bytes);
     bool verified = true;
-    unsigned busy;
-    uint64_t cpu_max = 0;
-    bool finished = fill_one(cpu, online, 999, &busy, &cpu_max, &verified); /* warm-up */
-    for (unsigned i = 0; i < nc && finished; i++)
-        finished = fill_cell(cpu, counts[i], &verified);
+    unsigned wall_below = 0;
+    fill_cpu = cpu;
+    for (unsigned i = 0; i < nc && i < SMP_MAX_CELLS; i++) {
+        fcells[i] = (struct fill_cell){.threads = counts[i], .verified = true};
+        fseries[i] = &fcells[i].ser;
+    }
+    bool finished = smp_rounds_run("fill", (unsigned)fill_repeats, nc, fseries, fill_repeat, 0);
+    for (unsigned i = 0; i < nc && finished; i++) {
+        fill_record(&fcells[i]);
+        verified &= fcells[i].verified;
+        wall_below += fcells[i].ser.wall_below;
+    }
     if (!verified)
         result_fail("smp.fill.verify", "a frame was not all zero after the fill (see above)");
     else if (finished)
         result_pass("smp.fill.verify");
+    if (wall_below)
+        result_fail("smp.fill.wall", "%u fill(s) had a wall time below a CPU's own time",
+                    wall_below);
+    else if (finished)
+        result_pass("smp.fill.wall");
     smp_target_release(&target);
 }

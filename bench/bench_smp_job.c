@@ -4,6 +4,7 @@
  * ACPI SRAT (ACPI 6.5 §5.2.16.2) when there is one.
  */
 #include "arch/acpi.h"
+#include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
@@ -176,6 +177,7 @@ static void job_fn(unsigned cpu, void *arg)
 
 int smp_job_run(struct smp_job *j)
 {
+    static uint64_t steal0[HZ_MAX_CPUS];
     struct smp_set set;
     smp_set_clear(&set);
     smp_barrier_init(&j->bar, j->n);
@@ -188,9 +190,19 @@ int smp_job_run(struct smp_job *j)
         j->part[k] = (struct smp_job_part){j, k, j->cpu[k]};
         smp_set_add(&set, j->cpu[k]);
     }
+    bool steal = steal_available();
+    for (unsigned k = 0; k < j->n && steal; k++)
+        steal0[k] = steal_ns(j->cpu[k]);
+    uint64_t t0 = rdtsc();
     int rc = smp_run(&set, job_fn, j, j->timeout_us);
+    uint64_t span = rdtsc() - t0;
     if (rc < 0)
         return rc;
+    j->steal_ns = j->steal_base_ns = 0;
+    for (unsigned k = 0; k < j->n && steal; k++) {
+        j->steal_ns += steal_ns(j->cpu[k]) - steal0[k];
+        j->steal_base_ns += tsc_to_ns(span);
+    }
     if (j->barrier_failed)
         return -3;
     uint64_t first = UINT64_MAX, last = 0;
@@ -199,5 +211,8 @@ int smp_job_run(struct smp_job *j)
         last = j->end[k] > last ? j->end[k] : last;
     }
     j->wall_cyc = last - first;
+    j->wall_below = false;
+    for (unsigned k = 0; k < j->n; k++)
+        j->wall_below |= j->cyc[k] > j->wall_cyc;
     return 0;
 }

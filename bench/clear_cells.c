@@ -106,30 +106,50 @@ static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
     c->base_ns += CLEAR_GAP_WINDOW_NS;
 }
 
+static bool cell_repeat(void *arg, size_t cell, unsigned round)
+{
+    struct clear_cells *cs = arg;
+    repeat(&cs->cell[cell], round > 0, round + 1);
+    return true;
+}
+
+static const uint64_t *cell_samples(void *arg, size_t cell, size_t *n)
+{
+    struct clear_cells *cs = arg;
+    *n = cs->cell[cell].n;
+    return cs->cell[cell].ns;
+}
+
+static uint64_t t_first, budget_cyc; /* the first timed round's TSC, the budget */
+
+static bool budget_spent(void *arg) { return rdtsc() - t_first > budget_cyc; }
+
+static void round_begins(void *arg, unsigned round)
+{
+    if (round == 1)
+        t_first = rdtsc();
+    progress_step(round);
+}
+
 enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *rule,
                                  uint64_t budget_s, unsigned *done)
 {
-    uint64_t t0 = rdtsc(), budget = budget_s * tsc_info()->hz;
+    struct ilv_run run = {.seed = cs->seed,
+                          .rule = rule,
+                          .ncells = cs->n,
+                          .order = order,
+                          .scratch = scratch,
+                          .repeat = cell_repeat,
+                          .samples = cell_samples,
+                          .budget_spent = budget_spent,
+                          .round_begins = round_begins,
+                          .arg = cs};
+    budget_cyc = budget_s * tsc_info()->hz;
     cur = cs;
     progress_begin("clear", rule->max_rounds + 1);
-    ilv_order(cs->seed, 0, order, cs->n);
-    for (size_t i = 0; i < cs->n; i++)
-        repeat(&cs->cell[order[i]], false, 1);
-    for (unsigned r = 1;; r++) {
-        progress_step(r);
-        ilv_order(cs->seed, r, order, cs->n);
-        for (size_t i = 0; i < cs->n; i++)
-            repeat(&cs->cell[order[i]], true, r + 1);
-        bool stable = true;
-        for (size_t i = 0; i < cs->n && stable; i++)
-            stable = ilv_cell_stable(cs->cell[i].ns, cs->cell[i].n, rule->ci_x100, scratch);
-        enum ilv_verdict v = ilv_next(rule, r, stable, rdtsc() - t0 > budget);
-        if (v != ILV_MORE) {
-            progress_step(rule->max_rounds + 1);
-            *done = r;
-            return v;
-        }
-    }
+    enum ilv_verdict v = ilv_run(&run, done);
+    progress_step(rule->max_rounds + 1);
+    return v;
 }
 
 uint64_t clear_cells_once(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, bool *zero)

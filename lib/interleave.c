@@ -1,6 +1,6 @@
 /*
- * lib/interleave.c - seeded per-round cell orders and the stopping rule
- * (lib/interleave.h).
+ * lib/interleave.c - seeded per-round cell orders, the stopping rule and
+ * the loop of rounds (lib/interleave.h).
  */
 #include "lib/interleave.h"
 #include "lib/stats.h"
@@ -42,8 +42,8 @@ enum ilv_verdict ilv_next(const struct ilv_rule *r, unsigned done, bool all_stab
 
 const char *ilv_verdict_name(enum ilv_verdict v)
 {
-    static const char *const names[] = {"more", "stable", "cap", "budget"};
-    return (unsigned)v < 4 ? names[v] : "?";
+    static const char *const names[] = {"more", "stable", "cap", "budget", "abort"};
+    return (unsigned)v < 5 ? names[v] : "?";
 }
 
 bool ilv_cell_stable(const uint64_t *v, size_t n, unsigned ci_x100, uint64_t *scratch)
@@ -53,4 +53,32 @@ bool ilv_cell_stable(const uint64_t *v, size_t n, unsigned ci_x100, uint64_t *sc
         scratch[i] = v[i];
     stats_compute(&s, scratch, n);
     return stats_ci_within(&s, ci_x100);
+}
+
+enum ilv_verdict ilv_run(const struct ilv_run *r, unsigned *done)
+{
+    *done = 0;
+    if (!r->ncells)
+        return ILV_CAP;
+    for (unsigned round = 0;; round++) {
+        if (r->round_begins)
+            r->round_begins(r->arg, round);
+        ilv_order(r->seed, round, r->order, r->ncells);
+        for (size_t i = 0; i < r->ncells; i++)
+            if (!r->repeat(r->arg, r->order[i], round))
+                return ILV_ABORT;
+        if (round == 0)
+            continue;
+        *done = round;
+        bool stable = true;
+        for (size_t i = 0; i < r->ncells && stable; i++) {
+            size_t n;
+            const uint64_t *v = r->samples(r->arg, i, &n);
+            stable = ilv_cell_stable(v, n, r->rule->ci_x100, r->scratch);
+        }
+        enum ilv_verdict v =
+            ilv_next(r->rule, round, stable, r->budget_spent && r->budget_spent(r->arg));
+        if (v != ILV_MORE)
+            return v;
+    }
 }

@@ -34,6 +34,7 @@ enum ilv_verdict {
     ILV_STABLE,   /* every cell's median interval is within the target */
     ILV_CAP,      /* max_rounds reached */
     ILV_BUDGET,   /* the time budget is spent */
+    ILV_ABORT,    /* a repeat failed (ilv_run()) */
 };
 
 struct ilv_rule {
@@ -51,7 +52,7 @@ struct ilv_rule {
 enum ilv_verdict ilv_next(const struct ilv_rule *r, unsigned done, bool all_stable,
                           bool budget_spent);
 
-/* "more", "stable", "cap" or "budget". */
+/* "more", "stable", "cap", "budget" or "abort". */
 const char *ilv_verdict_name(enum ilv_verdict v);
 
 /*
@@ -60,5 +61,39 @@ const char *ilv_verdict_name(enum ilv_verdict v);
  * copied to scratch (n entries), which is sorted; v is left alone.
  */
 bool ilv_cell_stable(const uint64_t *v, size_t n, unsigned ci_x100, uint64_t *scratch);
+
+/*
+ * An interleaved run of ncells cells, for ilv_run(). The callbacks get arg.
+ * repeat(arg, cell, round) runs one repeat of `cell`: round 0 is the
+ * untimed warm-up (every cell once, before any timed round), rounds 1, 2,
+ * ... are timed and the callee keeps their samples; it returns false when
+ * the run must stop (a stuck CPU). samples(arg, cell, &n) gives the cell's
+ * timed samples so far (n of them, at most rule->max_rounds). budget_spent
+ * (may be NULL: never) says whether the time budget is gone; round_begins
+ * (may be NULL) is told every round number before it runs (progress).
+ * order needs ncells entries, scratch rule->max_rounds.
+ */
+struct ilv_run {
+    uint64_t seed;
+    const struct ilv_rule *rule;
+    size_t ncells;
+    unsigned *order;
+    uint64_t *scratch;
+    bool (*repeat)(void *arg, size_t cell, unsigned round);
+    const uint64_t *(*samples)(void *arg, size_t cell, size_t *n);
+    bool (*budget_spent)(void *arg);
+    void (*round_begins)(void *arg, unsigned round);
+    void *arg;
+};
+
+/*
+ * Run the rounds: round 0 (warm-up), then timed rounds r = 1, 2, ... in
+ * which every cell runs once, in ilv_order(seed, r) order, until
+ * ilv_next(rule, r, every cell stable (ilv_cell_stable), budget_spent())
+ * says stop. Returns that verdict, or ILV_ABORT as soon as a repeat returns
+ * false; *done is the number of timed rounds completed. ncells == 0 runs
+ * nothing and returns ILV_CAP.
+ */
+enum ilv_verdict ilv_run(const struct ilv_run *r, unsigned *done);
 
 #endif /* HZ_LIB_INTERLEAVE_H */

@@ -210,8 +210,36 @@ def check_frame(case, out):
     return errs
 
 
+def check_smp(recs):
+    """Invariants of the smp scenario's records, whatever the case: a wall
+    time is never below a CPU's own time (the fastest wall time is at least
+    every CPU's best), and every cell of an interleaved part has exactly as
+    many repeats as the part had rounds (one repeat per cell per round)."""
+    errs = []
+    for r in recs:
+        if r["t"] == "smp_scale" and isinstance(r.get("cpu_ns"), list) and r["cpu_ns"]:
+            if not r.get("wall_min_ns", 0) >= max(r["cpu_ns"]):
+                errs.append("smp_scale %s threads=%s: wall_min_ns %s below a CPU's own %s"
+                            % (r.get("strategy"), r.get("threads"), r.get("wall_min_ns"),
+                               max(r["cpu_ns"])))
+    for part, t in (("scale", "smp_scale"), ("fill", "smp_fill")):
+        rounds = [r for r in recs if r["t"] == "smp_rounds" and r.get("part") == part]
+        cells = [r for r in recs if r["t"] == t]
+        if rounds and rounds[-1].get("stop") != "abort":
+            n = rounds[-1].get("rounds")
+            if len(cells) != rounds[-1].get("cells"):
+                errs.append("smp_rounds part=%s cells=%s but %d %s records"
+                            % (part, rounds[-1].get("cells"), len(cells), t))
+            for r in cells:
+                if r.get("repeats") != n:
+                    errs.append("%s threads=%s: repeats %s, the part ran %s rounds"
+                                % (t, r.get("threads"), r.get("repeats"), n))
+    return errs
+
+
 def check_case(case, out, serial_text):
     errs = check_frame(case, out)
+    errs += check_smp(out.records)
     for conds in case.records:
         if not any(r["t"] == conds[0] and record_matches(r, conds[1:]) for r in out.records):
             errs.append("no record matching: %s" % " ".join(conds))

@@ -157,6 +157,25 @@ class Checks(unittest.TestCase):
         self.assertEqual(errs, ["no record matching: config option=bogus",
                                 "serial log does not match /exit status 3/"])
 
+    def test_smp_invariants(self):
+        def scale(threads, wall_min, cpu_ns, repeats=10):
+            return {"t": "smp_scale", "strategy": "movnti", "threads": threads,
+                    "wall_min_ns": wall_min, "cpu_ns": cpu_ns, "repeats": repeats}
+        rounds = {"t": "smp_rounds", "part": "scale", "cells": 2, "rounds": 10, "stop": "stable"}
+        good = [rounds, scale(1, 100, [100]), scale(2, 60, [55, 60])]
+        self.assertEqual(boot.check_smp(good), [])
+        # a 2-thread wall time below CPU 1's own (CPU 0's interval used as the wall)
+        self.assertEqual(boot.check_smp([rounds, scale(1, 100, [100]), scale(2, 55, [55, 60])]),
+                         ["smp_scale movnti threads=2: wall_min_ns 55 below a CPU's own 60"])
+        # a cell that missed a round: not interleaved one repeat per round
+        self.assertEqual(boot.check_smp([rounds, scale(1, 100, [100]),
+                                         scale(2, 60, [55, 60], repeats=9)]),
+                         ["smp_scale threads=2: repeats 9, the part ran 10 rounds"])
+        self.assertEqual(boot.check_smp([rounds, scale(1, 100, [100])]),
+                         ["smp_rounds part=scale cells=2 but 1 smp_scale records"])
+        aborted = dict(rounds, stop="abort")
+        self.assertEqual(boot.check_smp([aborted]), [])
+
     def test_kvm_case_skips_only_without_kvm(self):
         from unittest import mock
         with tempfile.TemporaryDirectory() as d, \

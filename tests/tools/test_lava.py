@@ -35,7 +35,7 @@ DEVICE = {d: os.path.join(hztest.ROOT, "tests", "lava", "%s-device.yaml" % d.rep
           for d in lava.DEVICES}
 # The kernel's default run, made small for TCG (about 10 s): every scenario
 # still runs, on fewer pages, bytes and repeats.
-SMALL_DEFAULT = ("repeats=1 pages=16 fault_pages=16 smp_repeats=1 smp_bytes=8M smp_fill=64M")
+SMALL_DEFAULT = ("repeats=1 pages=16 fault_pages=16 smp_repeats=1 smp_bytes=8M smp_fill=64M smp_fill_repeats=1")
 
 
 def _lava_run_argv():

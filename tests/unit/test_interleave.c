@@ -3,7 +3,9 @@
  * published reference outputs, per-round orders (permutations, replayed by
  * the seed, different between rounds and seeds) and the stopping rule
  * driven by fixture sample streams (expected stop rounds worked out with
- * exact binomial sums in Python).
+ * exact binomial sums in Python), and ilv_run()'s plan: the warm-up round,
+ * then one repeat per cell per round in the seeded order, until the rule,
+ * the budget or a failed repeat stops it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -127,6 +129,123 @@ static void test_stop_rule_on_fixtures(void **state)
     assert_memory_equal(v, stream_b, sizeof(v));        /* input untouched */
 }
 
+/* A fake benchmark for ilv_run(): logs every (cell, round) it is asked
+ * for and gives each cell a sample stream (flat, or noisy for ever). */
+struct fake {
+    unsigned log_cell[200], log_round[200], nlog;
+    uint64_t v[3][30];
+    size_t n[3];
+    bool noisy;         /* cell 2 alternates 800 / 1200: never stable */
+    unsigned fail_at;   /* repeat number (1-based) that fails, 0: none */
+    unsigned budget_at; /* budget spent once this many timed rounds ran, 0: never */
+    unsigned begun[40], nbegun;
+};
+
+static bool fake_repeat(void *arg, size_t cell, unsigned round)
+{
+    struct fake *f = arg;
+    f->log_cell[f->nlog] = (unsigned)cell;
+    f->log_round[f->nlog++] = round;
+    if (f->fail_at && f->nlog == f->fail_at)
+        return false;
+    if (round > 0) {
+        uint64_t x = 1000;
+        if (cell == 2 && f->noisy)
+            x = round % 2 ? 800 : 1200;
+        f->v[cell][f->n[cell]++] = x;
+    }
+    return true;
+}
+
+static const uint64_t *fake_samples(void *arg, size_t cell, size_t *n)
+{
+    struct fake *f = arg;
+    *n = f->n[cell];
+    return f->v[cell];
+}
+
+static bool fake_budget(void *arg)
+{
+    struct fake *f = arg;
+    return f->budget_at && f->n[0] >= f->budget_at;
+}
+
+static void fake_begins(void *arg, unsigned round)
+{
+    struct fake *f = arg;
+    f->begun[f->nbegun++] = round;
+}
+
+static unsigned run_fake(struct fake *f, const struct ilv_rule *rule, enum ilv_verdict *why)
+{
+    static unsigned order[3];
+    static uint64_t scratch[30];
+    struct ilv_run r = {.seed = 77,
+                        .rule = rule,
+                        .ncells = 3,
+                        .order = order,
+                        .scratch = scratch,
+                        .repeat = fake_repeat,
+                        .samples = fake_samples,
+                        .budget_spent = fake_budget,
+                        .round_begins = fake_begins,
+                        .arg = f};
+    unsigned done = 99;
+    *why = ilv_run(&r, &done);
+    return done;
+}
+
+static void test_run_plan(void **state)
+{
+    static struct fake f;
+    struct ilv_rule rule = {.min_rounds = 10, .max_rounds = 30, .ci_x100 = 200};
+    enum ilv_verdict why;
+    memset(&f, 0, sizeof(f));
+    /* Flat cells: stable at the minimum, after the warm-up round. */
+    assert_int_equal(run_fake(&f, &rule, &why), 10);
+    assert_int_equal(why, ILV_STABLE);
+    assert_int_equal(f.nlog, 3 * 11);
+    for (unsigned r = 0; r <= 10; r++) { /* round r is ilv_order(77, r), each cell once */
+        unsigned want[3];
+        ilv_order(77, r, want, 3);
+        for (unsigned k = 0; k < 3; k++) {
+            assert_int_equal(f.log_round[3 * r + k], r);
+            assert_int_equal(f.log_cell[3 * r + k], want[k]);
+        }
+        assert_int_equal(f.begun[r], r);
+    }
+    for (unsigned c = 0; c < 3; c++) /* the warm-up gives no sample */
+        assert_int_equal(f.n[c], 10);
+
+    /* A cell that never settles: rounds are added up to the cap. */
+    memset(&f, 0, sizeof(f));
+    f.noisy = true;
+    assert_int_equal(run_fake(&f, &rule, &why), 30);
+    assert_int_equal(why, ILV_CAP);
+    assert_int_equal(f.n[0], 30);
+    assert_int_equal(f.n[2], 30);
+
+    /* ... or until the budget is spent (never before the minimum). */
+    memset(&f, 0, sizeof(f));
+    f.noisy = true;
+    f.budget_at = 4;
+    assert_int_equal(run_fake(&f, &rule, &why), 10);
+    assert_int_equal(why, ILV_BUDGET);
+    memset(&f, 0, sizeof(f));
+    f.noisy = true;
+    f.budget_at = 13;
+    assert_int_equal(run_fake(&f, &rule, &why), 13);
+    assert_int_equal(why, ILV_BUDGET);
+
+    /* A failed repeat stops at once, mid-round. */
+    memset(&f, 0, sizeof(f));
+    f.fail_at = 3 * 4 + 2; /* second repeat of timed round 4 */
+    assert_int_equal(run_fake(&f, &rule, &why), 3);
+    assert_int_equal(why, ILV_ABORT);
+    assert_int_equal(f.nlog, 14);
+    assert_string_equal(ilv_verdict_name(ILV_ABORT), "abort");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -134,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_next),
         cmocka_unit_test(test_stop_rule_on_fixtures),
+        cmocka_unit_test(test_run_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,124 @@
+/*
+ * bench/smp_rounds.c - the interleaved rounds of the `smp` scenario
+ * (bench/bench_smp.h smp_rounds_run(), lib/interleave.h): the options
+ * smp_max_rounds, smp_budget and smp_seed, each cell's series of wall times
+ * and steal, and the `smp_rounds` record (docs/results.md).
+ */
+#include "arch/cpu.h"
+#include "arch/steal.h"
+#include "arch/tsc.h"
+#include "arch/x86.h"
+#include "bench/bench_smp.h"
+#include "kernel/console.h"
+#include "lib/cmdline.h"
+#include "lib/record.h"
+
+static uint64_t max_rounds = 30, budget_s = 60, seed;
+
+HZ_OPTION(opt_smp_max_rounds, .name = "smp_max_rounds", .kind = OPT_U64, .dest = &max_rounds,
+          .min = 1, .max = SMP_MAX_ROUNDS, .accepted = "1..100",
+          .help = "most timed rounds of the smp cells (default 30; never below smp_repeats)");
+HZ_OPTION(opt_smp_budget, .name = "smp_budget", .kind = OPT_U64, .dest = &budget_s, .min = 0,
+          .max = 86400, .accepted = "0..86400 (seconds)",
+          .help = "time after which no smp round past the minimum starts, per part (default 60)");
+HZ_OPTION(opt_smp_seed, .name = "smp_seed", .kind = OPT_U64, .dest = &seed, .min = 0,
+          .max = UINT64_MAX, .accepted = "0..2^64-1",
+          .help = "seed of the smp cells' per-round order (default 0: from the TSC; recorded)");
+
+bool smp_series_add(struct smp_series *s, const struct smp_job *j, bool timed)
+{
+    s->wall_below += j->wall_below;
+    if (timed && s->n < SMP_MAX_ROUNDS) {
+        s->ns[s->n++] = tsc_to_ns(j->wall_cyc);
+        s->steal_ns += j->steal_ns;
+        s->steal_base_ns += j->steal_base_ns;
+    }
+    return j->wall_below;
+}
+
+void smp_series_stats(const struct smp_series *s, struct stats *st, uint64_t *steal_x100)
+{
+    static uint64_t v[SMP_MAX_ROUNDS];
+    for (size_t i = 0; i < s->n; i++)
+        v[i] = s->ns[i];
+    stats_compute(st, v, s->n);
+    *steal_x100 = stats_pct_x100(s->steal_ns, s->steal_base_ns);
+}
+
+struct ctx {
+    struct smp_series *const *series;
+    bool (*repeat)(void *arg, size_t cell, unsigned round);
+    void *arg;
+    uint64_t t_first, budget_cyc;
+};
+
+static bool do_repeat(void *arg, size_t cell, unsigned round)
+{
+    struct ctx *c = arg;
+    return c->repeat(c->arg, cell, round);
+}
+
+static const uint64_t *samples(void *arg, size_t cell, size_t *n)
+{
+    struct ctx *c = arg;
+    *n = c->series[cell]->n;
+    return c->series[cell]->ns;
+}
+
+static bool spent(void *arg)
+{
+    struct ctx *c = arg;
+    return rdtsc() - c->t_first > c->budget_cyc;
+}
+
+static void begins(void *arg, unsigned round)
+{
+    struct ctx *c = arg;
+    if (round == 1)
+        c->t_first = rdtsc();
+}
+
+bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
+                    struct smp_series *const *series,
+                    bool (*repeat)(void *arg, size_t cell, unsigned round), void *arg)
+{
+    static unsigned order[SMP_MAX_CELLS];
+    static uint64_t scratch[SMP_MAX_ROUNDS];
+    struct ilv_rule rule = {min_rounds, min_rounds > max_rounds ? min_rounds : (unsigned)max_rounds,
+                            SMP_CI_X100};
+    if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
+        rule.max_rounds = rule.min_rounds;
+    struct ctx c = {series, repeat, arg, 0, budget_s * tsc_info()->hz};
+    uint64_t s = seed ? seed : rdtsc();
+    struct ilv_run run = {s, &rule, ncells, order, scratch, do_repeat, samples, spent, begins, &c};
+    unsigned done = 0, stable = 0, noisy = 0;
+    enum ilv_verdict why = ncells <= SMP_MAX_CELLS ? ilv_run(&run, &done) : ILV_ABORT;
+    for (size_t i = 0; i < ncells && why != ILV_ABORT; i++) {
+        struct stats st;
+        uint64_t steal;
+        smp_series_stats(series[i], &st, &steal);
+        stable += stats_ci_within(&st, SMP_CI_X100);
+        noisy += stats_noisy(&st);
+    }
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    rec_begin(&r, buf, sizeof(buf), "smp_rounds");
+    rec_str(&r, "part", part);
+    rec_u64(&r, "seed", s);
+    rec_u64(&r, "cells", ncells);
+    rec_u64(&r, "rounds", done);
+    rec_str(&r, "stop", ilv_verdict_name(why));
+    rec_u64(&r, "min_rounds", rule.min_rounds);
+    rec_u64(&r, "max_rounds", rule.max_rounds);
+    rec_fixed(&r, "ci_target_pct", SMP_CI_X100, 2);
+    rec_u64(&r, "budget_s", budget_s);
+    rec_u64(&r, "stable_cells", stable);
+    rec_u64(&r, "noisy_cells", noisy);
+    rec_str(&r, "steal_method", steal_available() ? steal_method() : "none");
+    record_emit(&r);
+    kprintf("smp: %s: %zu cells, %u interleaved rounds (stop: %s, seed %llu), %u within "
+            "+-%u%%, %u noisy\n",
+            part, ncells, done, ilv_verdict_name(why), (unsigned long long)s, stable,
+            SMP_CI_X100 / 100, noisy);
+    return why != ILV_ABORT;
+}

@@ -44,6 +44,7 @@ static uint64_t chunks[MAX_CHUNKS] = {4096, 2 << 20, 32 << 20, 1 << 30};
 static size_t nchunks = 4;
 static uint64_t repeats = 10, max_rounds = 30, budget_s = 120, ci_x100 = 200, seed;
 static uint64_t clear_bytes; /* 0: the whole arena (64 MiB under TCG) */
+static uint64_t samples_opt; /* clear_samples=1: a clear_samples record per cell */
 static char only[160];       /* strategies=: "" means all */
 static struct clear_cells cs;
 static unsigned order[CLEAR_MAX_CELLS]; /* the table's sort */
@@ -104,6 +105,9 @@ HZ_OPTION(opt_seed, .name = "seed", .kind = OPT_U64, .dest = &seed, .min = 0, .m
 HZ_OPTION(opt_clear_bytes, .name = "clear_bytes", .kind = OPT_SIZE, .dest = &clear_bytes,
           .min = 1 << 20, .max = 1ull << 30, .accepted = "1M..1G",
           .help = "size of the large target (default: a 1 GiB frame; 64M under TCG)");
+HZ_OPTION(opt_clear_samples, .name = "clear_samples", .kind = OPT_U64, .dest = &samples_opt,
+          .min = 0, .max = 1, .accepted = "0|1",
+          .help = "1: also print every cell's timed samples in run order (clear_samples records)");
 HZ_OPTION(opt_strategies, .name = "strategies", .kind = OPT_CUSTOM, .parse = strategies_opt,
           .accepted = "all|NAME[,NAME...]", .help = "strategies to measure (default all)");
 
@@ -121,6 +125,33 @@ static bool selected(const struct clear_strategy *s)
         if (strncmp(p, key, strlen(key)) == 0)
             return true;
     return false;
+}
+
+/* The `clear_samples` record of cell c (clear_samples=1): every timed
+ * repeat in run order, its window's steal and the cell run before it. */
+static void samples_record(const struct clear_cell *c)
+{
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    rec_begin(&r, buf, sizeof(buf), "clear_samples");
+    rec_u64(&r, "cell", (uint64_t)(c - cs.cell));
+    rec_str(&r, "strategy", c->s->name);
+    rec_u64(&r, "chunk", c->chunk);
+    rec_u64(&r, "bytes", c->bytes);
+    rec_str(&r, "cache", c->cache);
+    rec_arr_begin(&r, "ns");
+    for (unsigned i = 0; i < c->n; i++)
+        rec_u64(&r, 0, c->ns[i]);
+    rec_arr_end(&r);
+    rec_arr_begin(&r, "steal_ns");
+    for (unsigned i = 0; i < c->n; i++)
+        rec_u64(&r, 0, c->steal_rep[i]);
+    rec_arr_end(&r);
+    rec_arr_begin(&r, "prev");
+    for (unsigned i = 0; i < c->n; i++)
+        rec_i64(&r, 0, c->prev[i]);
+    rec_arr_end(&r);
+    record_emit(&r);
 }
 
 /* Final figures of cell c; emits its record. */
@@ -154,6 +185,8 @@ static void finish(struct clear_cell *c)
                              : CACHE_NOT_COLD;
     }
     c->cache_check = cr.cache_check;
+    if (samples_opt)
+        samples_record(c);
     c->steal_x100 = clear_steal_x100(&cr);
     char buf[HZ_RECORD_MAX];
     record_emit_line(clear_record(buf, sizeof(buf), &cr));

@@ -66,6 +66,8 @@ static void mem(struct work *w, enum memop_op op)
 
 /* One repeat of cell c: dirty, (cold: evict and probe), timed clear with
  * the steal time around it, verify. Untimed repeats record nothing. */
+static int last_cell = -1; /* the cell whose repeat ran last */
+
 static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
 {
     bool cold = c->cache[0] == 'c';
@@ -91,6 +93,9 @@ static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
     uint64_t ns = tsc_to_ns(cyc);
     if (cold)
         c->ratio_x100[c->n] = w.warm_cyc ? (uint32_t)(w.cold_cyc * 100 / w.warm_cyc) : 0;
+    c->prev[c->n] = (int16_t)last_cell;
+    c->steal_rep[c->n] =
+        steal_available() ? (uint32_t)(stolen > UINT32_MAX ? UINT32_MAX : stolen) : 0;
     c->ns[c->n++] = ns;
     c->min_cyc = cyc < c->min_cyc ? cyc : c->min_cyc;
     if (steal_available()) {
@@ -110,6 +115,7 @@ static bool cell_repeat(void *arg, size_t cell, unsigned round)
 {
     struct clear_cells *cs = arg;
     repeat(&cs->cell[cell], round > 0, round + 1);
+    last_cell = (int)cell;
     return true;
 }
 

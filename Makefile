@@ -7,6 +7,9 @@
 #   make run        boot in QEMU (KVM if usable, else TCG); BOOT=direct|iso|uefi|pxe
 #   make test       every test: host unit tests, tool tests, QEMU boot tests
 #   make bench      the long measurements under KVM (not tests)
+#   make load-check the headline clear cells and the 2-CPU scaling under KVM
+#                   with 2 busy threads beside the guest: every cell must be
+#                   flagged noisy or steal (docs/validation.md "A loaded host")
 #   make format     clang-format -i every C file; make format-check (part of
 #                   make test) fails on any file .clang-format would change
 #   make qemu-gdb   direct boot, QEMU waits for gdb on :1234
@@ -61,7 +64,7 @@ include tests/rules.mk
 
 KOBJS := $(KERNEL_ASM:%.asm=$(B)/k/%.asm.o) $(KERNEL_C:%.c=$(B)/k/%.o)
 
-.PHONY: all iso pxe run test test-unit test-boot bench qemu-gdb deps clean format format-check
+.PHONY: all iso pxe run test test-unit test-boot bench load-check qemu-gdb deps clean format format-check
 all: $(B)/hugezero.elf $(B)/hugezero.iso
 
 # Version and commit as a generated header, rewritten only when they change,
@@ -132,6 +135,12 @@ bench:
 	@tools/deps.sh
 	@$(MAKE) --no-print-directory all linux-bench
 	tools/bench.py
+
+LOAD_CHECK_ARGS := run=clear,smp strategies=rep_stosb,rep_stosq,avx512_nt,clzero chunks=4K,1G \
+	max_rounds=10 smp_strategies=rep_stosb,avx512_nt smp_bytes=512M smp_max_rounds=10 smp_fill=none
+
+load-check: all
+	tools/hz run --accel kvm --smp 2 --load-check -q -- $(LOAD_CHECK_ARGS)
 
 qemu-gdb: $(B)/hugezero.elf
 	qemu-system-x86_64 -accel tcg -m 2G -serial stdio -display none -s -S \

@@ -6,8 +6,8 @@ import shutil
 import subprocess
 import sys
 
-from . import (BUILD, ROOT, compare, lava, plot, qemu, records as rec, report, report_pair,
-               results, runner)
+from . import (BUILD, ROOT, compare, lava, loadcheck, plot, qemu, records as rec, report,
+               report_pair, results, runner)
 
 
 def _print_diags(diags):
@@ -43,8 +43,12 @@ def cmd_run(a):
         outdir = None
         outdir = runner.new_results_dir(a.results, a.boot)
         console = None if a.quiet else runner.Console()
+        load = a.load if a.load is not None else (2 if a.load_check else 0)
+        if load:
+            print("hz: %d busy thread(s) beside the guest (--load)" % load, file=sys.stderr)
         out = runner.boot(cfg, outdir, a.timeout, console,
-                          say=lambda text: print("hz: " + text, file=sys.stderr, flush=True))
+                          say=lambda text: print("hz: " + text, file=sys.stderr, flush=True),
+                          busy_threads=load)
     except qemu.ConfigError as e:
         print("hz: %s" % e, file=sys.stderr)
         if outdir and not os.path.exists(os.path.join(outdir, "serial.log")):
@@ -74,9 +78,23 @@ def cmd_run(a):
     report.write(rs, page, files)
     print("hz: exit status %d (%s), %d records, accel %s, %.1f s"
           % (out.status, out.status_name, len(out.records), out.accel, out.elapsed))
+    hl = out.meta.get("host_load")
+    if hl:
+        print("hz: host: load average %.2f -> %.2f, CPUs %s%% busy, %s%% stolen by the "
+              "hypervisor below" % (hl["loadavg_1m_start"], hl["loadavg_1m_end"],
+                                    hl["busy_pct"], hl["steal_pct"]), file=sys.stderr)
+    silent = 0
+    if a.load_check:
+        lines, silent = loadcheck.report(out.records, load)
+        with open(os.path.join(outdir, "load-check.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        for line in lines:
+            print("hz: " + line)
     for path in (outdir, page):
         rel = os.path.relpath(path)
         print(path if rel.startswith("..") else rel)
+    if a.load_check and out.status == 0 and silent:
+        return 1
     return out.status
 
 
@@ -236,6 +254,11 @@ def parser():
                    help="extra QEMU argument, e.g. --qemu-arg -drive --qemu-arg file=d.img "
                         "(repeatable; values may start with '-')")
     r.add_argument("-q", "--quiet", action="store_true", help="do not stream the console")
+    r.add_argument("--load", type=_positive(int), metavar="N",
+                   help="run N busy-loop threads beside the guest (a deliberately loaded host)")
+    r.add_argument("--load-check", action="store_true",
+                   help="loaded-host check: --load 2 unless given; exit 1 when a timed cell "
+                        "carries neither a noisy nor a steal flag")
     r.add_argument("args", nargs="*", help="kernel arguments (after --)")
     r.set_defaults(func=cmd_run)
 

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from . import ROOT, probe, qemu, records as rec, results
+from . import ROOT, loadcheck, probe, qemu, records as rec, results
 
 TIMEOUT = 124
 NO_STATUS = 125
@@ -207,9 +207,12 @@ def new_results_dir(base, boot):
             path = os.path.join(base, "%s-%s-%d" % (stamp, boot, n))
 
 
-def boot(cfg, outdir, timeout, console=None, say=None):
+def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0):
     """Boot cfg once; write serial.log, qemu.stderr, records.jsonl,
-    summary.csv and meta.json into outdir. The accelerator and -cpu model
+    summary.csv and meta.json into outdir (host_load: the host's load
+    average and busy/steal shares during the boot, loadcheck.host_load).
+    busy_threads > 0 runs that many busy loops beside QEMU
+    (loadcheck.BusyLoad: the loaded-host check). The accelerator and -cpu model
     come from probe.choose(); say(text), when given, gets its line (and a
     note before a probe). Raises qemu.ConfigError (probe.KvmUnusable
     included) when the run cannot be set up."""
@@ -227,9 +230,13 @@ def boot(cfg, outdir, timeout, console=None, say=None):
         ram = qemu.guest_ram(cfg, accel)
         argv = qemu.command(cfg, media, accel, choice.cpu, ram)
         started = datetime.datetime.now(datetime.timezone.utc)
+        host0 = loadcheck.host_sample()
         memory = {}
-        rc, timed_out, elapsed = run_qemu(argv, timeout, os.path.join(outdir, "serial.log"),
-                                          os.path.join(outdir, "qemu.stderr"), console, memory)
+        with loadcheck.BusyLoad(busy_threads):
+            rc, timed_out, elapsed = run_qemu(argv, timeout, os.path.join(outdir, "serial.log"),
+                                              os.path.join(outdir, "qemu.stderr"), console,
+                                              memory)
+        host_load = loadcheck.host_load(host0, loadcheck.host_sample())
     with open(os.path.join(outdir, "serial.log"), "rb") as f:
         recs, diags = rec.extract(f.read(), os.path.join(outdir, "serial.log"))
     with open(os.path.join(outdir, "qemu.stderr"), "rb") as f:
@@ -248,6 +255,7 @@ def boot(cfg, outdir, timeout, console=None, say=None):
         "qemu_exit": rc, "timed_out": timed_out, "exit_status": status,
         "status_name": STATUS_NAMES.get(status, str(status)),
         "commit": header.get("commit") or git_commit(), "source": "hugezero",
+        "host_load": host_load, "busy_threads": busy_threads,
     }
     with open(os.path.join(outdir, "meta.json"), "w") as f:
         json.dump(meta, f, indent=2)

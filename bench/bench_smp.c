@@ -184,7 +184,7 @@ static void finish(struct cell *c)
                                .steal_method = steal_available() ? steal_method() : 0,
                                .steal_ns = c->ser.steal_ns,
                                .steal_base_ns = c->ser.steal_base_ns};
-    char line[HZ_RECORD_MAX], g[24], per[24];
+    char line[HZ_RECORD_MAX], g[24], per[24], lo[24], hi[24];
     record_emit_line(clear_record(line, sizeof(line), &res));
     c->wall_min_ns = c->st.min;
     c->wall_median_ns = c->st.median;
@@ -193,10 +193,12 @@ static void finish(struct cell *c)
     c->gbps_hi_x1000 = stats_gbps_x1000(geo.bytes, c->st.ci_lo);
     c->noisy = stats_noisy(&c->st);
     fmt_gbps(g, sizeof(g), c->gbps_x1000);
+    fmt_gbps(lo, sizeof(lo), c->gbps_lo_x1000);
+    fmt_gbps(hi, sizeof(hi), c->gbps_hi_x1000);
     fmt_gbps(per, sizeof(per), c->gbps_x1000 / c->threads);
-    kprintf("smp: %-12s %3u threads %s: %s GB/s median of %zu (%s per thread), wall %llu us, "
-            "cv %llu.%02llu%%%s%s%s\n",
-            c->s->name, c->threads, c->numa ? "per-node" : "flat", g, c->ser.n, per,
+    kprintf("smp: %-12s %3u threads %s: %s GB/s [%s..%s] median of %zu (%s per thread), wall "
+            "%llu us, cv %llu.%02llu%%%s%s%s\n",
+            c->s->name, c->threads, c->numa ? "per-node" : "flat", g, lo, hi, c->ser.n, per,
             (unsigned long long)(c->st.median / 1000), (unsigned long long)(c->st.cv_x100 / 100),
             (unsigned long long)(c->st.cv_x100 % 100), c->noisy ? " NOISY" : "",
             c->steal_x100 > CLEAR_STEAL_FLAG_X100 ? " STEAL" : "", c->verified ? "" : ", NOT ZERO");

@@ -125,11 +125,13 @@ static void fill_record(const struct fill_cell *c)
     char g[24], s[24];
     fmt_fixed(g, sizeof(g), stats_gbps_x1000(target.bytes, wall_ns), 3);
     fmt_fixed(s, sizeof(s), ns_per_tib / 1000000, 3);
-    kprintf("smp: fill %3u threads (%u busy): %llu MiB in %llu ms (median of %zu) = %s GB/s, "
+    kprintf("smp: fill %3u threads (%u busy): %llu MiB in %llu ms (median of %zu, 95%% interval "
+            "%llu..%llu ms) = %s GB/s, "
             "%s s/TiB, cv %llu.%02llu%%%s%s%s\n",
             threads, busy, (unsigned long long)(target.bytes >> 20),
-            (unsigned long long)(wall_ns / 1000000), st->n, g, s,
-            (unsigned long long)(st->cv_x100 / 100), (unsigned long long)(st->cv_x100 % 100),
+            (unsigned long long)(wall_ns / 1000000), st->n,
+            (unsigned long long)(st->ci_lo / 1000000), (unsigned long long)(st->ci_hi / 1000000), g,
+            s, (unsigned long long)(st->cv_x100 / 100), (unsigned long long)(st->cv_x100 % 100),
             stats_noisy(st) ? " NOISY" : "", steal_x100 > CLEAR_STEAL_FLAG_X100 ? " STEAL" : "",
             verified ? "" : ", NOT ZERO");
 }

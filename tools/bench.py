@@ -116,6 +116,17 @@ def ram_note(meta):
     return note
 
 
+def boot_note(meta):
+    """ram_note() and, when meta.json has it, how busy the host was during
+    the boot (hz run's host_load): every figure of a loaded host says so."""
+    hl = meta.get("host_load")
+    if not hl:
+        return ram_note(meta)
+    return "%s; host load average %.1f, CPUs %s%% busy, %s%% stolen below the host" % (
+        ram_note(meta), max(hl["loadavg_1m_start"], hl["loadavg_1m_end"]), hl["busy_pct"],
+        hl["steal_pct"])
+
+
 def hz_run(outdir, args, mem, smp=1):
     """Boot once through tools/hz run with smp CPUs; (records, meta.json of
     that boot)."""
@@ -233,7 +244,7 @@ def main():
     put("hugezero best single-thread (median): %s %s at chunk %s: %.3f GB/s [%s..%s]%s  [%s]" % (
         hz_best["strategy"], hz_best["cache"], hz_best["chunk"], gbps(hz_best),
         hz_best.get("gbps_lo", "?"), hz_best.get("gbps_hi", "?"),
-        " NOISY" if hz_best.get("noisy") else "", ram_note(meta)))
+        " NOISY" if hz_best.get("noisy") else "", boot_note(meta)))
     run = next((r for r in hz if r.get("t") == "clear_run"), {})
     summ = next((r for r in hz if r.get("t") == "summary"), {})
     put("clear rounds: %s (stop: %s, seed %s), %s of %s cells noisy; steal %s%% (%s)" % (
@@ -244,7 +255,7 @@ def main():
         put("Linux user-space best (median): %s %s at chunk %s: %.3f GB/s  [%s pages]" % (
             lx_best["strategy"], lx_best["cache"], lx_best["chunk"], gbps(lx_best), lx_page))
         put("ratio 1 (hugezero / Linux GB/s):        %.2f  (target >= 1.0)  [%s]" % (
-            gbps(hz_best) / gbps(lx_best), ram_note(meta)))
+            gbps(hz_best) / gbps(lx_best), boot_note(meta)))
     else:
         put("Linux user-space: no verified clear record (see linux.log)")
     threads = max((r.get("threads", 1) for r in linux if r.get("t") == "clear"), default=1)
@@ -259,7 +270,7 @@ def main():
             "fault: faulting write median %.1f ms of %s (no mmap)"
             % (hz_best["strategy"], hz_med / 1e6, n, lx_ns / 1e6, lx_fault.get("repeats")))
         put("ratio 2 (hugezero / Linux fault time):  %.2f  (target <= 0.45)  [%s%s]" % (
-            hz_med / lx_ns, ram_note(fmeta), "; hugezero's ring 0 emulated: its fault is mostly "
+            hz_med / lx_ns, boot_note(fmeta), "; hugezero's ring 0 emulated: its fault is mostly "
             "hypervisor time" if emulated else ""))
     else:
         why = "no 1 GiB hugetlb page for linux-bench" if lx_fault else "no linux_fault record"
@@ -273,7 +284,7 @@ def main():
 
     fc, fcmeta = hz_run(out / "faultclear", ["run=faultclear"], "6G")
     lines = faultclear.report(fc)
-    put("run=faultclear  [%s]:" % ram_note(fcmeta) if lines else
+    put("run=faultclear  [%s]:" % boot_note(fcmeta) if lines else
         "run=faultclear: no faultclear records (see %s)" % (out / "faultclear"))
     for line in lines:
         put("  " + line)
@@ -284,7 +295,7 @@ def main():
     none = runs.get("none")
     if none:
         put("vm_boot %s x %s MiB, zero=%s  [%s]:" % (none["pages"], none["frame_bytes"] >> 20,
-                                                   hz_best["strategy"], ram_note(pmeta)))
+                                                   hz_best["strategy"], boot_note(pmeta)))
         for name in ("none", "idle", "boot"):
             r = runs.get(name)
             if r:
@@ -301,7 +312,7 @@ def main():
     vm, vmeta = hz_run(out / "vmstart", ["run=vmstart", "zero=" + hz_best["strategy"]], "8G",
                        smp=ncpu)
     lines = vmstart.report(vm)
-    put("run=vmstart, %d CPUs, zero=%s  [%s]:" % (ncpu, hz_best["strategy"], ram_note(vmeta))
+    put("run=vmstart, %d CPUs, zero=%s  [%s]:" % (ncpu, hz_best["strategy"], boot_note(vmeta))
         if lines else "run=vmstart: no vmstart records (see %s)" % (out / "vmstart"))
     for line in lines:
         put("  " + line)

@@ -174,6 +174,12 @@ class Bench(Tree):
                          "4 KiB-backed: anonymous RAM, not hugetlbfs; host THP had 75% of QEMU's "
                          "memory in 2 MiB pages")
         self.assertEqual(bench.ram_note({"guest_ram": "hugetlbfs 2M"}), "guest RAM hugetlbfs 2M")
+        hl = {"loadavg_1m_start": 3.2, "loadavg_1m_end": 14.25, "busy_pct": 98.5, "steal_pct": 0.8}
+        self.assertEqual(bench.boot_note({"guest_ram": "hugetlbfs 2M", "host_load": hl}),
+                         "guest RAM hugetlbfs 2M; host load average 14.2, CPUs 98.5% busy, "
+                         "0.8% stolen below the host")
+        self.assertEqual(bench.boot_note({"guest_ram": "hugetlbfs 2M", "host_load": None}),
+                         "guest RAM hugetlbfs 2M")
 
 
 if __name__ == "__main__":

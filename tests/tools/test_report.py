@@ -240,6 +240,21 @@ class Command(unittest.TestCase):
         self.assertIn("header: cpu.brand", differs)
         self.assertNotIn("header: version", differs)
 
+    def test_a_vs_b_flags_unverified_and_tcg_rows(self):
+        a = results.load(VERDICT_SET)
+        b = copy.deepcopy(a)
+        cell = b.of_type("clear")[1]
+        cell["verified"] = False
+        b.header()["tcg"] = True
+        page = Page(report_pair.compare_section(a, b))
+        rows = page.rows_of(("measurement", "A", "B"))
+        self.assertGreater(len(rows), 50)
+        self.assertEqual([c for cls, c in rows if cls != "flagged" or "TCG(B)" not in c[-1]], [])
+        label = "clear %s chunk=%s" % (cell["strategy"], results.human_size(cell["chunk"]))
+        mine = [c for _, c in rows if c[0].startswith(label + " ") and "cache=cold" in c[0]]
+        self.assertEqual(len(mine), 1)
+        self.assertIn("unverified(B)", mine[0][-1].split())
+
     def test_single_default_path_is_inside_the_folder(self):
         with tempfile.TemporaryDirectory() as d:
             for name in ("meta.json", "records.jsonl"):

@@ -125,7 +125,8 @@ def record_flags(r):
     """The warnings a clear-like record carries (docs/results.md)."""
     return [f for f, on in (("noisy", r.get("noisy") is True),
                             ("steal", r.get("steal_high") is True),
-                            ("not-cold", r.get("cache_verified") is False)) if on]
+                            ("not-cold", r.get("cache_verified") is False),
+                            ("unverified", r.get("verified") is False)) if on]
 
 
 def _clear_ci_stat(recs, keys=("gbps_median", "gbps_lo", "gbps_hi")):

@@ -25,10 +25,6 @@ LINUX_STRATEGY = "rep_stosb"
 _num = compare._num  # a number, not a bool, else None
 
 
-def _flags(r):
-    return compare.record_flags(r) + (["unverified"] if r.get("verified") is False else [])
-
-
 def cells(recs):
     """{(bytes, strategy, model): faultclear record} (the last of each)."""
     return {(r.get("bytes"), r.get("strategy"), r.get("model")): r
@@ -49,7 +45,7 @@ def _text(r, keys, fmt):
     text = fmt % r[keys[0]]
     if _num(r.get(keys[1])) is not None and _num(r.get(keys[2])) is not None:
         text += " [%.2f..%.2f]" % (r[keys[1]], r[keys[2]])
-    return " ".join([text] + _flags(r))
+    return " ".join([text] + compare.record_flags(r))
 
 
 def _gbps(r):

@@ -115,8 +115,7 @@ def tcg(rs):
 def row_flags(r, rs):
     """The words that say why a record's figure cannot be read at face value."""
     f = compare.record_flags(r)
-    for word, on in (("unverified", r.get("verified") is False),
-                     ("above-peak", r.get("above_peak") is True),
+    for word, on in (("above-peak", r.get("above_peak") is True),
                      ("ring0-emulated", r.get("emulated_ring0") is True),
                      ("1-sample", r.get("repeats") == 1)):
         if on:

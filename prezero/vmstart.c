@@ -54,11 +54,12 @@ static int size_opt(const struct option *o, const char *v, char *err, size_t n)
 }
 
 #define VS_SIZE_ACCEPTED "all|SIZE (SIZE >= 2M, whole frames, at most the free frames)"
+#define VS_CPUS_ACCEPTED "1..256, at most the CPUs online"
 HZ_OPTION(opt_vs_size, .name = "vmstart_size", .kind = OPT_CUSTOM, .parse = size_opt,
           .accepted = VS_SIZE_ACCEPTED,
           .help = "run=vmstart: the VM size S (default all: every free 1 GiB frame up to 64)");
 HZ_OPTION(opt_vs_cpus, .name = "vmstart_cpus", .kind = OPT_U64, .dest = &vs_cpus, .min = 1,
-          .max = VS_MAX_T, .accepted = "1..256, at most the CPUs online",
+          .max = VS_MAX_T, .accepted = VS_CPUS_ACCEPTED,
           .help = "run=vmstart: the largest faulting CPU count T (default every online CPU)");
 HZ_OPTION(opt_vs_rounds, .name = "vmstart_rounds", .kind = OPT_U64, .dest = &vs_rounds, .min = 1,
           .max = VS_MAX_ROUNDS, .accepted = "1..20",
@@ -170,8 +171,7 @@ static void size_run(void)
                      "run=vmstart's idle policy clears in the lead idle period, on CPU 0");
     hz_snprintf(val, sizeof(val), "%llu", (unsigned long long)vs_cpus);
     if (vs_cpus > online)
-        config_error("vmstart_cpus", val, "1..256, at most the CPUs online", "%u CPU(s) online",
-                     online);
+        config_error("vmstart_cpus", val, VS_CPUS_ACCEPTED, "%u CPU(s) online", online);
     run.tmax = vs_cpus ? (unsigned)vs_cpus : online < VS_MAX_T ? online : VS_MAX_T;
     if (!vs_cpus && online > VS_MAX_T)
         kprintf("vmstart: %u CPUs online: thread counts 1..%u only\n", online, VS_MAX_T);

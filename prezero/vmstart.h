@@ -20,7 +20,11 @@
 #ifndef HZ_PREZERO_VMSTART_H
 #define HZ_PREZERO_VMSTART_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "lib/stats.h"
 
 #define VS_QEMU_THREADS 16              /* QEMU's preallocation thread cap (above) */
 #define VS_MODEL_BYTES (2ull << 40)     /* the modelled VM: 2 TiB */
@@ -52,11 +56,6 @@ uint64_t vs_model_ns(uint64_t bytes, unsigned threads, uint64_t per_thread_x1000
 
 /* ---- kernel side: the cells of one run=vmstart, as prezero/vmstart.c
  * measures them and prezero/vmstart_report.c prints them */
-
-#include <stdbool.h>
-#include <stddef.h>
-
-#include "lib/stats.h"
 
 #define VS_MAX_ROUNDS 20 /* vmstart_rounds= */
 #define VS_MAX_T 256     /* thread counts 1..VS_MAX_T */

@@ -129,6 +129,8 @@ class CompareResultSets(unittest.TestCase):
         self.assertEqual((sa.value, sb.value, sa.lo, sa.hi, v), (80.0, 60.0, 76.0, 82.0, "slower"))
         self.assertEqual(rows["vmstart policy=fill threads=1 bytes=2G rep_stosb GB/s"][0].flags,
                          ("noisy",))
+        bad = results.ResultSet("s", [dict(r, verified=False) for r in b.records])
+        self.assertEqual(compare.vmstart_rows(a, bad)[0][2].flags, ("unverified",))
         c = side(39.5, 37.0, 42.0)  # intervals overlap: noise
         sa, sb = next((sa, sb) for label, sa, sb, _ in compare.vmstart_rows(a, c)
                       if label.startswith("vmstart policy=none threads=1"))

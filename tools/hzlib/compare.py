@@ -287,7 +287,7 @@ def _vmstart_stat(r):
     v, lo, hi = _num(r.get("gbps")), _num(r.get("gbps_lo")), _num(r.get("gbps_hi"))
     if v is None:
         return None
-    flags = ["noisy"] if r.get("noisy") is True else []
+    flags = record_flags(r)  # noisy, and unverified when a check of the cell failed
     n = _samples([r])
     if None in (lo, hi) or r.get("repeats") == 1:
         return Stat(v, cv=_num(r.get("cv_pct")), flags=flags, samples=n)

@@ -8,9 +8,10 @@
  * one contiguous share each, 2 MiB calls of `zero=`, every byte checked:
  * bench/bench_smp.h smp_job_run).
  *
- * Rounds: every cell once per round, in a fresh random order each round
- * (lib/interleave.h), `vmstart_rounds` rounds; each cell reports its median
- * wall time with the median's 95 % interval. The default S is every free
+ * Rounds (lib/interleave.h ilv_run): one untimed warm-up round, then
+ * `vmstart_rounds` timed rounds, every cell once per round in a fresh
+ * random order each round; each cell reports its median wall time with the
+ * median's 95 % interval. The default S is every free
  * 1 GiB frame up to 64, the seed thread's VM (64 x 1 GiB faulted at start).
  * Before the rounds, one untimed pool set-up dirties every frame, so the
  * host backs every page before anything is timed.
@@ -21,7 +22,6 @@
 #include "bench/fault_bench.h"
 #include "kernel/console.h"
 #include "kernel/options.h"
-#include "kernel/progress.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
@@ -37,6 +37,7 @@
 
 #define VS_ROUNDS_DEFAULT 6         /* the fewest repeats whose median has a 95 % interval */
 #define VS_SEED 0x766d7374617274ull /* "vmstart": the interleaving orders */
+#define VS_CI_X100 200              /* rounds are fixed: the +-2 % target only names "stable" */
 
 static uint64_t vs_size; /* bytes; 0: every free frame up to the seed's 64 GiB */
 static char vs_size_text[24] = "all";
@@ -80,8 +81,9 @@ const char *vs_kind_name(const struct vs_run *v, enum vs_kind k)
 }
 
 /* One repeat of a fault cell: the vm_boot workload under its policy with
- * `threads` faulting CPUs. False when the run could not start. */
-static bool run_fault(struct vs_cell *c)
+ * `threads` faulting CPUs, its figures kept unless it is the warm-up. False
+ * when the run could not start. */
+static bool run_fault(struct vs_cell *c, bool keep)
 {
     static struct pz_result r;
     static const enum pz_policy kinds[] = {PZ_NONE, PZ_BOOT, PZ_IDLE, PZ_BATCH};
@@ -92,19 +94,22 @@ static bool run_fault(struct vs_cell *c)
                        .quiet = true};
     if (pz_run_one(&q, &r) < 0)
         return false;
+    c->bad |= !r.ok;
+    if (!keep)
+        return true;
     c->wall[c->n] = r.ns.populate;
     c->pre[c->n] = r.ns.prezero + r.ns.idle_zeroing;
     c->own[c->n] = r.cpu_max_ns;
     c->faults += r.ns.faults;
     c->hits += r.c.taken_prezeroed;
-    c->bad |= !r.ok;
     c->n++;
     return true;
 }
 
 /* One repeat of a fill cell on the pool's frames (dirtied by the set-up and
- * again by each CPU for its share). False after a `fail` record. */
-static bool run_fill(struct vs_cell *c)
+ * again by each CPU for its share), kept unless it is the warm-up. False
+ * after a `fail` record. */
+static bool run_fill(struct vs_cell *c, bool keep)
 {
     if (fault_pool_setup(&fill_env, run.pages) < 0)
         return false;
@@ -135,6 +140,8 @@ static bool run_fill(struct vs_cell *c)
                         c->threads, job.cpu[k], (unsigned long long)job.bad_addr[k]);
         }
     uint64_t own = 0;
+    if (!keep)
+        return true;
     for (unsigned k = 0; k < c->threads; k++)
         own = job.cyc[k] > own ? job.cyc[k] : own;
     c->wall[c->n] = tsc_to_ns(job.wall_cyc);
@@ -205,8 +212,21 @@ static void size_run(void)
             cpu_list[k++] = i;
 }
 
+static bool repeat(void *arg, size_t cell, unsigned round)
+{
+    struct vs_cell *c = &cells[cell];
+    return c->kind == VS_FILL ? run_fill(c, round > 0) : run_fault(c, round > 0);
+}
+
+static const uint64_t *samples(void *arg, size_t cell, size_t *n)
+{
+    *n = cells[cell].n;
+    return cells[cell].wall;
+}
+
 static void vmstart_run(void)
 {
+    static uint64_t scratch[VS_MAX_ROUNDS];
     size_run();
     run.rounds = (unsigned)vs_rounds;
     run.strategy = fill_env.zero->name;
@@ -216,20 +236,15 @@ static void vmstart_run(void)
         cells[i] =
             (struct vs_cell){.kind = (enum vs_kind)(i / run.tmax), .threads = i % run.tmax + 1};
     kprintf("vmstart: %u x %llu MiB = %llu MiB, T = 1..%u, policies none boot idle %s and the "
-            "fill, zero=%s, %u rounds interleaved%s\n",
+            "fill, zero=%s, a warm-up and %u timed rounds interleaved%s\n",
             run.pages, (unsigned long long)(run.frame_bytes >> 20),
             (unsigned long long)(run.bytes >> 20), run.tmax, run.batch, run.strategy, run.rounds,
             tsc_reliable() ? "" : " (TSC not reliable: times indicative only)");
-    progress_begin("vmstart", nc * run.rounds);
-    for (unsigned r = 0; r < run.rounds; r++) {
-        ilv_order(VS_SEED, r, order, nc);
-        for (unsigned i = 0; i < nc; i++) {
-            struct vs_cell *c = &cells[order[i]];
-            if (!(c->kind == VS_FILL ? run_fill(c) : run_fault(c)))
-                return; /* no frames or a stuck CPU: every later cell would stop alike */
-            progress_step(r * nc + i + 1);
-        }
-    }
+    struct ilv_rule rule = {run.rounds, run.rounds, VS_CI_X100};
+    struct ilv_run ir = {VS_SEED, &rule, nc, order, scratch, repeat, samples, 0, 0, 0};
+    unsigned done = 0;
+    if (ilv_run(&ir, &done) == ILV_ABORT)
+        return; /* no frames or a stuck CPU (recorded): every later cell would stop alike */
     vs_report(&run, cells);
     size_t bad = 0;
     for (unsigned i = 0; i < nc; i++)

@@ -167,8 +167,10 @@ static _Noreturn void config_error(const char *option, const char *value, const 
 }
 
 /* S and T against the machine: config errors when they do not fit. Sets
- * run.pages, frame_bytes, bytes and tmax; the untimed warm-up set-up. */
-static void size_run(void)
+ * run.pages, frame_bytes, bytes and tmax after an untimed pool set-up (the
+ * host backs every page); false when there is no frame at all (its `skip`
+ * record says so). */
+static bool size_run(void)
 {
     unsigned online = smp_online();
     char val[24];
@@ -198,7 +200,7 @@ static void size_run(void)
                      "%llu frames of 1024 MiB wanted, %zu free", (unsigned long long)want, free1g);
     want = free1g && want > free1g ? free1g : want;
     if (fault_pool_setup(&fill_env, want) < 0) /* dirties every frame: the warm-up */
-        hz_exit(HZ_SKIPPED);
+        return false;
     size_t got = fill_env.nframes;
     fault_pool_teardown(&fill_env);
     if (got < want && vs_size)
@@ -210,6 +212,7 @@ static void size_run(void)
     for (unsigned i = 0, k = 0; i < smp_count() && k < run.tmax; i++)
         if (smp_cpu(i)->state == SMP_CPU_ONLINE)
             cpu_list[k++] = i;
+    return true;
 }
 
 static bool repeat(void *arg, size_t cell, unsigned round)
@@ -227,7 +230,8 @@ static const uint64_t *samples(void *arg, size_t cell, size_t *n)
 static void vmstart_run(void)
 {
     static uint64_t scratch[VS_MAX_ROUNDS];
-    size_run();
+    if (!size_run())
+        return;
     run.rounds = (unsigned)vs_rounds;
     run.strategy = fill_env.zero->name;
     hz_snprintf(run.batch, sizeof(run.batch), "batch=%u", run.pages);

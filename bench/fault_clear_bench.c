@@ -6,14 +6,13 @@
  * fault clearing").
  *
  * Each frame size gets its own pool of pages + 1 frames. The cells are
- * interleaved (lib/interleave.h, as run=clear): every round runs each cell
- * once, in a seeded random order per round; at least faultclear_rounds
- * rounds, then more up to faultclear_max_rounds until every cell's median
- * has a 95 % interval within +-clear_ci or faultclear_budget seconds are
- * spent. A cell's turn dirties every pool frame, faults `pages` pages
- * (first touch at offset 0), checks each reads back zero and that the frame
- * left unfaulted still holds its dirt in full, then releases them; the KVM
- * steal time around the faults is added to the cell (arch/steal.h). Service
+ * interleaved (lib/interleave.h ilv_run(), as run=clear): an untimed
+ * warm-up round, then rounds that run each cell once, in a seeded random
+ * order per round; at least faultclear_rounds rounds, then more up to faultclear_max_rounds until
+ * every cell's median has a 95 % interval within +-clear_ci or faultclear_budget seconds are spent.
+ * A cell's turn dirties every pool frame, faults `pages` pages (first touch at offset 0), checks
+ * each reads back zero and that the frame left unfaulted still holds its dirt in full, then
+ * releases them; the KVM steal time around the faults is added to the cell (arch/steal.h). Service
  * time is the demand fault's (mm/demand.h). Issue 12's rules: median with
  * its interval, min/max/CV, `noisy` and `steal_high` flags.
  */
@@ -114,7 +113,8 @@ static bool fc_mem(bool check, uint64_t phys, uint64_t bytes, uint64_t seed)
     return w.intact;
 }
 
-/* One cell, one round: returns false after a `fail` record. */
+/* One cell, one round (round 0: the untimed warm-up, checked but not
+ * recorded): returns false after a `fail` record. */
 static bool run_cell(struct fc_cell *c, size_t pages, unsigned round)
 {
     uint64_t fb = env.frame_bytes;
@@ -132,10 +132,12 @@ static bool run_cell(struct fc_cell *c, size_t pages, unsigned round)
         if (*va != 0 || !fault_verify_zero(va, fb)) /* the faulting access: a read */
             c->bad++;
     }
-    c->steal_ns += steal_ns(0) - s0;
-    c->base_ns += tsc_to_ns(rdtsc() - t0);
     c->calls = (fault_clear_calls() - calls0) / pages;
-    for (size_t i = 0; i < demand_nsamples() && c->n < FC_MAX_SAMPLES; i++) {
+    if (round) {
+        c->steal_ns += steal_ns(0) - s0;
+        c->base_ns += tsc_to_ns(rdtsc() - t0);
+    }
+    for (size_t i = 0; round && i < demand_nsamples() && c->n < FC_MAX_SAMPLES; i++) {
         c->clear_ns[c->n] = tsc_to_ns(demand_sample(i)->clear_cyc);
         c->ns[c->n++] = tsc_to_ns(demand_sample(i)->service_cyc);
     }
@@ -262,7 +264,36 @@ static void emit_gain(void)
     }
 }
 
-/* The interleaved rounds over every cell; false after a `fail` record. */
+/* lib/interleave ilv_run() over the cells this CPU has a strategy for. */
+struct fc_run {
+    size_t pages, n;
+    struct fc_cell *live[FC_CELLS];
+    uint64_t t0, budget;
+};
+
+static bool fc_repeat(void *arg, size_t cell, unsigned round)
+{
+    struct fc_run *fr = arg;
+    return run_cell(fr->live[cell], fr->pages, round);
+}
+
+static const uint64_t *fc_samples(void *arg, size_t cell, size_t *n)
+{
+    struct fc_run *fr = arg;
+    *n = fr->live[cell]->n;
+    return fr->live[cell]->ns;
+}
+
+static bool fc_budget_spent(void *arg)
+{
+    struct fc_run *fr = arg;
+    return rdtsc() - fr->t0 > fr->budget;
+}
+
+static void fc_round_begins(void *arg, unsigned round) { progress_step(round); }
+
+/* The interleaved rounds: an untimed warm-up, then >= faultclear_rounds;
+ * false after a `fail` record (ILV_ABORT). */
 static bool run_rounds(size_t pages, uint64_t seed, unsigned *done, enum ilv_verdict *why)
 {
     struct ilv_rule rule = {(unsigned)fc_rounds,
@@ -270,24 +301,24 @@ static bool run_rounds(size_t pages, uint64_t seed, unsigned *done, enum ilv_ver
                             bench_ci_option()};
     if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
         rule.max_rounds = rule.min_rounds;
-    uint64_t t0 = rdtsc(), budget = fc_budget_s * tsc_info()->hz;
-    progress_begin("faultclear", rule.max_rounds);
-    for (unsigned r = 1;; r++) {
-        ilv_order(seed, r, order, FC_CELLS);
-        for (size_t i = 0; i < FC_CELLS; i++)
-            if (cells[order[i]].s && !run_cell(&cells[order[i]], pages, r))
-                return false;
-        progress_step(r);
-        bool stable = true;
-        for (size_t i = 0; i < FC_CELLS && stable; i++)
-            stable = !cells[i].s || ilv_cell_stable(cells[i].ns, cells[i].n, rule.ci_x100, scratch);
-        *why = ilv_next(&rule, r, stable, rdtsc() - t0 > budget);
-        if (*why != ILV_MORE) {
-            progress_step(rule.max_rounds);
-            *done = r;
-            return true;
-        }
-    }
+    struct fc_run fr = {.pages = pages, .t0 = rdtsc(), .budget = fc_budget_s * tsc_info()->hz};
+    for (size_t i = 0; i < FC_CELLS; i++)
+        if (cells[i].s)
+            fr.live[fr.n++] = &cells[i];
+    struct ilv_run run = {.seed = seed,
+                          .rule = &rule,
+                          .ncells = fr.n,
+                          .order = order,
+                          .scratch = scratch,
+                          .repeat = fc_repeat,
+                          .samples = fc_samples,
+                          .budget_spent = fc_budget_spent,
+                          .round_begins = fc_round_begins,
+                          .arg = &fr};
+    progress_begin("faultclear", rule.max_rounds + 1);
+    *why = ilv_run(&run, done);
+    progress_step(rule.max_rounds + 1);
+    return *why != ILV_ABORT;
 }
 
 /* Every cell on frames of `fb` bytes. */

@@ -83,7 +83,7 @@ const struct cpu_ident *cpu_ident(void) { return &ident; }
 
 bool cpu_is_tcg(void) { return strcmp(ident.hypervisor, "TCGTCGTCGTCG") == 0; }
 
-uint64_t cpu_llc_bytes(void)
+uint64_t cpu_cache_bytes(unsigned want_level)
 {
     uint32_t leaf = 0, r[4];
     if (ident.max_leaf >= 4 && strcmp(ident.vendor, "GenuineIntel") == 0)
@@ -105,10 +105,12 @@ uint64_t cpu_llc_bytes(void)
             continue;
         uint64_t ways = ((r[1] >> 22) & 0x3ff) + 1, parts = ((r[1] >> 12) & 0x3ff) + 1;
         uint64_t line = (r[1] & 0xfff) + 1, sets = (uint64_t)r[2] + 1;
-        if (level >= best_level) {
+        if (want_level ? level == want_level : level >= best_level) {
             best_level = level;
             best = ways * parts * line * sets;
         }
     }
     return best;
 }
+
+uint64_t cpu_llc_bytes(void) { return cpu_cache_bytes(0); }

@@ -97,6 +97,11 @@ const struct cpu_ident *cpu_ident(void);
  */
 uint64_t cpu_llc_bytes(void);
 
+/* The same for cache level `level` (1, 2, 3, ...: the data or unified cache
+ * of that level, the last one listed when several); level 0 is the last
+ * level, as cpu_llc_bytes(). 0 when the leaf lacks that level. */
+uint64_t cpu_cache_bytes(unsigned level);
+
 /* True when running under TCG (hypervisor signature "TCGTCGTCGTCG"). */
 bool cpu_is_tcg(void);
 

@@ -162,6 +162,21 @@ void rec_fixed(struct rec *r, const char *key, uint64_t val, unsigned digits)
     member(r, key, t, n, false);
 }
 
+void rec_sfixed(struct rec *r, const char *key, int64_t val, unsigned digits)
+{
+    char t[32];
+    if (skipping(r))
+        return;
+    t[0] = '-';
+    uint64_t mag = val < 0 ? 0 - (uint64_t)val : (uint64_t)val;
+    size_t n = fmt_fixed(t + (val < 0), sizeof(t) - 1, mag, digits);
+    if (!n) {
+        r->overflow = true;
+        return;
+    }
+    member(r, key, t, n + (val < 0), false);
+}
+
 static void open_container(struct rec *r, const char *key, bool array)
 {
     /* The closer of the new container must fit as well: reserve it now. */

@@ -53,6 +53,8 @@ void rec_u64_opt(struct rec *r, const char *key, bool known, uint64_t val);
 void rec_hex(struct rec *r, const char *key, uint64_t val);
 /* The decimal number val / 10^digits, digits 0..9: (12345, 3) -> 12.345. */
 void rec_fixed(struct rec *r, const char *key, uint64_t val, unsigned digits);
+/* The same for a signed val: (-1250, 2) -> -12.50. */
+void rec_sfixed(struct rec *r, const char *key, int64_t val, unsigned digits);
 
 /* Open/close a nested object or array (at most HZ_RECORD_DEPTH deep;
  * deeper opens set overflow and are dropped with their contents). */

@@ -168,6 +168,17 @@ static void test_member_types(void **state)
                 "\"h\":\"0xdeadbeef\",\"hz\":\"0x0\",\"hm\":\"0xffffffffffffffff\","
                 "\"x\":12.345,\"x0\":7,\"x9\":0.000000005,\"n\":null,\"ok\":42,\"no\":null}");
 
+    /* Signed fixed point: sign, magnitude, INT64_MIN. */
+    start(&r, buf, HZ_RECORD_MAX, "sfx");
+    rec_sfixed(&r, "n", -1250, 2);
+    rec_sfixed(&r, "p", 1250, 2);
+    rec_sfixed(&r, "s", -5, 3);
+    rec_sfixed(&r, "z", 0, 2);
+    rec_sfixed(&r, "m", INT64_MIN, 0);
+    expect_line(rec_end(&r), buf, HZ_RECORD_MAX,
+                "@hz {\"t\":\"sfx\",\"v\":1,\"n\":-12.50,\"p\":12.50,\"s\":-0.005,\"z\":0.00,"
+                "\"m\":-9223372036854775808}");
+
     /* digits > 9 cannot be written: the member is dropped, trunc set. */
     start(&r, buf, HZ_RECORD_MAX, "fx");
     rec_fixed(&r, "bad", 1, 10);

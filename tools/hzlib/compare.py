@@ -19,6 +19,10 @@ Rows:
            flags noisy, steal_high. faultclear_gain per (frame size,
            strategy): the predicted clear_pages() gain, spread the range
            gain_lo .. gain_hi both cells' intervals allow.
+  interference
+           per (zeroer, strategy, chunk, rate_pct, victim): the victim's
+           metric (ns_per_load, lower is better; gbps, higher) at its median
+           time; spread: value_lo .. value_hi, the median's 95 % interval.
   prezero  per record identity (its string members and sizes): every _ns,
            _cyc, gbps, cpb and _pct member (hit_pct) present on both sides;
            spread: cv_pct when the record has one.
@@ -317,6 +321,29 @@ def _generic_identity(r):
 _LABEL_ALWAYS = ("workload", "policy")
 
 
+INTERFERENCE_KEY = ("zeroer", "strategy", "chunk", "rate_pct", "victim")
+
+
+def interference_rows(a, b):
+    ga = _group(a.of_type("interference"), lambda r: tuple(r.get(k) for k in INTERFERENCE_KEY))
+    gb = _group(b.of_type("interference"), lambda r: tuple(r.get(k) for k in INTERFERENCE_KEY))
+    rows = []
+    for key, recs in ga.items():
+        if key not in gb:
+            continue
+        sides = []
+        for r in (recs[-1], gb[key][-1]):
+            v, lo, hi = (_num(r.get(m)) for m in ("value", "value_lo", "value_hi"))
+            sides.append(Stat(v, lo, hi, cv=_num(r.get("cv_pct")), n=r.get("rounds") or 1,
+                              ci=None not in (lo, hi), flags=record_flags(r)))
+        zeroer, _, _, rate, victim = key
+        label = "interference %s%s %s %s" % (zeroer, " %s%%" % rate if zeroer != "none" else "",
+                                             victim, recs[-1].get("metric"))
+        if None not in (sides[0].value, sides[1].value):
+            rows.append((label, sides[0], sides[1], recs[-1].get("metric") == "gbps"))
+    return rows
+
+
 def generic_rows(a, b, t):
     ga = _group(a.of_type(t), _generic_identity)
     gb = _group(b.of_type(t), _generic_identity)
@@ -388,7 +415,8 @@ TABLE_HEAD = ("measurement", "A", "B", "B/A", "verdict", "flags")
 def table(a, b):
     """Every matching row as text cells, in TABLE_HEAD order (hz compare's
     table; hz report A B shows the same rows)."""
-    rows = clear_rows(a, b) + fault_rows(a, b) + faultclear_rows(a, b) + vmstart_rows(a, b)
+    rows = (clear_rows(a, b) + fault_rows(a, b) + faultclear_rows(a, b) + vmstart_rows(a, b)
+            + interference_rows(a, b))
     for t in GENERIC_TYPES:
         rows += generic_rows(a, b, t)
     out = []

@@ -15,6 +15,9 @@
   vmstart_scaling.png               VM start (run=vmstart): GB/s vs faulting
                                     CPUs per policy and the fill, median with
                                     its 95 % interval as error bar
+  interference.png                  victim slowdown vs zeroer GB/s per
+                                    strategy (hzlib/plot_interference.py;
+                                    silent without interference records)
 
 Each plot is skipped, with a message, when its records are absent.
 """
@@ -296,7 +299,9 @@ def plot_all(rs, outdir):
     machine = results.machine(rs)
     files, msgs = [], []
     with tempfile.TemporaryDirectory(prefix="hz-plot-") as work:
-        for fn in (plot_clear, plot_threads, plot_faults, plot_faultclear, plot_vmstart):
+        from .plot_interference import plot_interference
+        for fn in (plot_clear, plot_threads, plot_faults, plot_faultclear, plot_vmstart,
+                   plot_interference):
             f, m = fn(rs, outdir, work, machine)
             files += f
             msgs += m

@@ -13,7 +13,9 @@
  * online CPU clears its own share of frames (frames from mm/frames.h, each
  * dirtied first and checked zero after) with one zeroer: temporal stores
  * (movq_unroll), REP STOSB in 4 KiB and in 1 GiB calls, non-temporal
- * stores (movnti), CLZERO; each unthrottled, then paced to 25 %, 10 % and
+ * stores (movnti), CLZERO; and a control that only spins (PAUSE), whose
+ * row is the cost of a busy sibling CPU alone (on an overcommitted host:
+ * the host's CPU contention). Each strategy unthrottled, then paced to 25 %, 10 % and
  * 1 % of its own peak (one CPU's unthrottled rate with no victim running,
  * measured first), `interf_period_us` periods. Victims and zeroers run at
  * the measurement CPL (arch/user.h: CPL 3 where ring 0 is emulated).
@@ -68,7 +70,8 @@ HZ_OPTION(opt_if_seed, .name = "interf_seed", .kind = OPT_U64, .dest = &opt_seed
 const unsigned if_rates[IF_RATES] = {100, 25, 10, 1};
 
 static struct if_state st = {
-    .z = {{"temporal", "movq_unroll", 2ull << 20, 0, 0, 0},
+    .z = {{"spin", 0, 0, 0, 0, 0},
+          {"temporal", "movq_unroll", 2ull << 20, 0, 0, 0},
           {"rep_stosb_4k", "rep_stosb", 4096, 0, 0, 0},
           {"rep_stosb_1g", "rep_stosb", 1ull << 30, 0, 0, 0},
           {"nt", "movnti", 2ull << 20, 0, 0, 0},
@@ -202,6 +205,8 @@ static int64_t run_once(struct if_zeroer *z, unsigned rate_pct, uint64_t seed)
                                     .stop = &run.stop};
         smp_set_add(&set, zcpu[k]);
     }
+    if (z && !z->s)
+        nz = st.nzcpus; /* the spin control: zeroer CPUs busy, no stores */
     if (smp_run(&set, run_fn, 0, timeout_us) < 0 || run.barrier_failed) {
         result_fail("interference.run", "%s: %s", z ? z->label : "victims alone",
                     run.barrier_failed ? "a barrier timed out" : "a CPU got stuck");
@@ -338,6 +343,10 @@ static void interference_scenario(void)
         const char *missing;
         z->s = clear_find(z->strategy);
         z->verified = true;
+        if (!z->strategy) { /* the spin control: unpaced by nature */
+            st.cell[st.ncells++] = (struct if_cell){.z = z, .rate_pct = 100};
+            continue;
+        }
         if (!z->s || !clear_supported(z->s, &missing)) {
             char name[48];
             hz_snprintf(name, sizeof(name), "interference.zeroer.%s", z->label);

@@ -18,6 +18,9 @@
  * told to stop; rate-limited runs clear `per_period` bytes per TSC period
  * of `period_cyc` cycles and spin (PAUSE) for the rest of the period
  * (HawkEye-style pacing, Panwar et al., ASPLOS 2019: N bytes per period).
+ * A zeroer without a strategy only spins (PAUSE) until told to stop: the
+ * control that keeps the other CPU busy without touching memory, so that
+ * on an overcommitted host the CPU contention alone can be told apart.
  *
  * Portable: memory accesses, the TSC and fences only (no printing, nothing
  * privileged, no GS), so everything here runs at CPL 3 under arch/user.h
@@ -58,7 +61,7 @@ uint64_t interf_read(const struct split_extent *ext, size_t next, uint64_t bytes
 
 /* One zeroer CPU's work: the argument of interf_zeroer_run(). */
 struct interf_zeroer {
-    const struct clear_strategy *s;
+    const struct clear_strategy *s; /* NULL: spin only, clear nothing */
     const struct split_extent *ext; /* the share: [off, off + bytes) of target space */
     size_t next;
     uint64_t off, bytes;           /* multiples of 4096, bytes > 0 */

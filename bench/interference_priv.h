@@ -14,7 +14,7 @@
 
 #define IF_VICTIMS 5
 #define IF_RATES 4
-#define IF_ZEROERS 5
+#define IF_ZEROERS 6 /* the spin control and five strategies */
 #define IF_MAX_CELLS (1 + IF_ZEROERS * IF_RATES)
 #define IF_MAX_ROUNDS 50
 #define IF_SUBSAMPLES 5 /* timed passes per victim and run: their median is the sample */

@@ -80,7 +80,7 @@ static void emit(const struct if_state *st, const struct if_cell *c, unsigned vi
     const struct if_zeroer *z = c->z;
     rec_begin(&r, buf, sizeof(buf), "interference");
     rec_str(&r, "zeroer", z ? z->label : "none");
-    rec_str(&r, "strategy", z ? z->s->name : 0);
+    rec_str(&r, "strategy", z && z->s ? z->s->name : 0);
     rec_u64(&r, "chunk", z ? (z->chunk < st->share ? z->chunk : st->share) : 0);
     rec_u64(&r, "rate_pct", z ? c->rate_pct : 0);
     rec_u64(&r, "zeroer_cpus", z ? st->nzcpus : 0);
@@ -193,7 +193,7 @@ void if_report(const struct if_state *st)
         fmt_fixed(a, sizeof(a), median_of(c->zbps, c->rounds) / 1000000, 3);
         hz_snprintf(b, sizeof(b), "%u%%", c->rate_pct);
         len = (size_t)hz_snprintf(line, sizeof(line), "interference: %-13s %-12s %5s %8s",
-                                  c->z->label, c->z->s->name, b, a);
+                                  c->z->label, c->z->s ? c->z->s->name : "-", b, a);
         for (unsigned v = 0; v < IF_VICTIMS; v++) {
             summarise(st, c, v, &alone[v].ns, &s);
             fmt_pct(a, sizeof(a), s.slow_x100);

@@ -106,6 +106,10 @@ void interf_zeroer_run(struct interf_zeroer *z)
     uint64_t pos = 0, t0 = tsc_start(), due = t0;
     z->cleared = 0;
     while (!*z->stop) {
+        if (!z->s) {
+            cpu_relax();
+            continue;
+        }
         if (!z->period_cyc) {
             clear_some(z, &pos, z->chunk < z->bytes ? z->chunk : z->bytes);
             continue;

@@ -35,6 +35,8 @@ def result_set(name, temporal_slow):
             v = base * f
             recs.append(rec(zeroer, rate, victim, metric, v, slow, v * 0.99, v * 1.01, gbps,
                             noisy=zeroer == "nt" and rate == 1))
+        recs.append(dict(rec("none", 100, victim, metric, base, 1.0, base, base, 0.0),
+                         zeroer="spin", strategy=None))
     recs.append({"t": "skip", "v": 1, "name": "interference.pmu", "reason": "no PMU", "run": 0})
     return results.ResultSet(name, recs)
 
@@ -44,7 +46,7 @@ class Compare(unittest.TestCase):
         a, b = result_set("a", 40.0), result_set("b", 80.0)
         rows = {label: (sa, sb, compare.verdict(sa, sb, hib))
                 for label, sa, sb, hib in compare.interference_rows(a, b)}
-        self.assertEqual(len(rows), 10)  # (alone + 4 cells) x 2 victims
+        self.assertEqual(len(rows), 12)  # (alone + spin + 4 cells) x 2 victims
         sa, sb, v = rows["interference temporal 100% chase_llc_half ns_per_load"]
         self.assertEqual((round(sa.value, 3), round(sb.value, 3), v), (14.0, 18.0, "slower"))
         self.assertTrue(sa.ci)
@@ -55,14 +57,14 @@ class Compare(unittest.TestCase):
 
     def test_compare_report_includes_them(self):
         lines, n = compare.compare(result_set("a", 40.0), result_set("b", 40.0))
-        self.assertEqual(n, 10)
+        self.assertEqual(n, 12)
         self.assertTrue(any(l.startswith("interference nt 100% chase_llc_half") for l in lines))
 
 
 class Summary(unittest.TestCase):
     def test_lines(self):
         lines = interference.summary(result_set("a", 40.0).records)
-        self.assertEqual(len(lines), 2 + 4 + 2 + 1)
+        self.assertEqual(len(lines), 2 + 5 + 2 + 1)
         self.assertIn("chase_llc_half", lines[1])
         row = next(l for l in lines if l.split()[:2] == ["temporal", "100%"])
         self.assertEqual(row.split()[2:], ["9.000", "40.0", "40.0"])

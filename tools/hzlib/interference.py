@@ -1,7 +1,8 @@
 """The `interference` records (docs/results.md) as the few lines `make bench`
 prints: per zeroer and rate, the zeroer's achieved GB/s and the slowdown of
 every victim, and which strategy cost the victims least unthrottled and at
-1 %. The mean slowdown over the victims is a ranking aid, not a measurement
+1 % (the `spin` control, a busy sibling CPU without stores, is shown, not
+ranked: strategies are read against it). The mean slowdown over the victims is a ranking aid, not a measurement
 (victims differ in how much a zeroer can hurt them); the records keep each
 figure with its interval.
 """
@@ -39,7 +40,7 @@ def summary(recs):
             " ".join("%14.1f%s" % (by[v]["slowdown_pct"], "~" if by[v].get("noisy") else " ")
                      if v in by else "%15s" % "-" for v in victims)))
     for rate in (100, 1):
-        at = {z: m for (z, r), m in mean.items() if r == rate}
+        at = {z: m for (z, r), m in mean.items() if r == rate and z != "spin"}
         if at:
             best = min(at, key=at.get)
             lines.append("  least mean slowdown at %d%%: %s (%.1f %%; worst %s %.1f %%)"

@@ -9,6 +9,8 @@ log scale; y is the victim's slowdown % against running alone, with the
 median's 95 % interval as error bar. The lowest line at a given GB/s is the
 strategy a background zeroer should use at that rate; a line that stays
 near 0 up to some rate says how fast it may go. Noisy points are labelled.
+A dashed line is the `spin` control (the zeroer CPUs busy, no stores): the
+part of any slowdown that is CPU contention, not memory.
 Without any `interference` record (the scenario did not run) nothing is
 said; with only the victims-alone records, a message.
 """
@@ -62,6 +64,10 @@ def plot_interference(rs, outdir, work, machine):
                          % (plot._q(data), zi + 1, plot._q(label)))
         if not plots:
             continue
+        spin = [r["slowdown_pct"] for r in recs if r["zeroer"] == "spin" and r.get("victim") == victim]
+        if spin:  # the control: a busy sibling CPU without stores
+            plots.append("%s with lines dt 2 lc rgb 'black' title %s"
+                         % (spin[-1], plot._q("spin control %.1f %%" % spin[-1])))
         metric = next((r.get("metric") for r in recs if r.get("victim") == victim), "")
         script += ("set title %s\nset xlabel 'zeroer GB/s (all zeroer CPUs, log)'\n"
                    "set ylabel 'victim slowdown %%'\nset logscale x\nset grid\n"

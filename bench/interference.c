@@ -57,7 +57,8 @@ HZ_OPTION(opt_if_llc, .name = "interf_llc", .kind = OPT_SIZE, .dest = &opt_llc, 
           .max = 1ull << 30, .accepted = "64K..1G",
           .help = "run=interference: LLC size to size the victims by (default: CPUID)");
 HZ_OPTION(opt_if_share, .name = "interf_zero_bytes", .kind = OPT_SIZE, .dest = &opt_share,
-          .min = 2ull << 20, .max = 64ull << 30, .accepted = "2M..64G, a multiple of 2M",
+          .min = 2ull << 20, .max = 64ull << 30,
+          .accepted = "2M..64G (rounded down to a multiple of 2M)",
           .help = "run=interference: bytes each zeroer CPU clears round and round (default 1G, "
                   "16M under TCG)");
 HZ_OPTION(opt_if_period, .name = "interf_period_us", .kind = OPT_U64, .dest = &opt_period_us,

@@ -7,7 +7,7 @@ import tempfile
 import unittest
 
 from hzlib import compare, interference, plot, results
-from test_plot import png_size
+from hztest import png_size
 
 VICTIMS = (("chase_llc_half", "ns_per_load", 10.0), ("tenant_llc", "gbps", 30.0))
 

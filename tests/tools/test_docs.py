@@ -134,6 +134,14 @@ class ScenariosDocumented(unittest.TestCase):
                 self.assertEqual(default, "yes" if reg[name][1] else "no",
                                  "%s: run=default membership of %s" % (doc, name))
 
+    def test_thread_section_names_registered_scenarios(self):
+        # docs/prezero.md "What the thread asked": each answer's run=NAME exists.
+        doc = (ROOT / "docs" / "prezero.md").read_text()
+        sec = re.search(r"^## What the thread asked.*?(?=^## )", doc, re.M | re.S).group(0)
+        named = set(re.findall(r"`run=([a-z0-9_]+)`", sec))
+        self.assertTrue({"faultclear", "vmstart", "interference"} <= named, named)
+        self.assertEqual(sorted(named - set(kernel_scenarios()) - {"NAME"}), [])
+
     def test_every_prezero_scenario_in_prezero_md(self):
         listed = scenario_tables()["prezero.md"]
         missing = sorted(n for n, (sub, _) in kernel_scenarios().items()

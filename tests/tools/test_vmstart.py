@@ -56,7 +56,7 @@ class VmstartReport(unittest.TestCase):
         self.assertEqual(lines[1], "  seed's VM none 64 x 1 GiB at T=2: 1.6 s "
                                    "(MODEL: scaled from the measured S)")
         self.assertTrue(lines[2].startswith("MODEL boot:"))
-        self.assertEqual(lines[3], "  seed's VM boot 64 x 1 GiB at T=2: 0.2 s (measured)")
+        self.assertEqual(lines[3], "  seed's VM boot 64 x 1 GiB at T=2: 216.0 ms (measured)")
         self.assertEqual(lines[4], "  MODEL boot: its clearing before the VM, 2 TiB at 44.881 "
                                    "GB/s on one CPU: 49.0 s")
         self.assertEqual(len(lines), 5)

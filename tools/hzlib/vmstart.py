@@ -19,7 +19,10 @@ def _ms(ns):
 
 
 def _s(ns):
-    return "%.1f s" % (ns / 1e9) if _num(ns) is not None else "?"
+    """Seconds with one decimal; below 1 s, ms with one decimal."""
+    if _num(ns) is None:
+        return "?"
+    return "%.1f s" % (ns / 1e9) if ns >= 1e9 else "%.1f ms" % (ns / 1e6)
 
 
 def _flags(r):

@@ -76,6 +76,11 @@ class Summary(unittest.TestCase):
     def test_no_records_no_lines(self):
         self.assertEqual(interference.summary([{"t": "summary"}]), [])
 
+    def test_one_cpu_gives_the_skip(self):
+        skip = {"t": "skip", "name": "interference", "reason": "needs at least 2 online CPUs"}
+        self.assertEqual(interference.summary([skip, {"t": "summary"}]),
+                         ["  skip interference: needs at least 2 online CPUs"])
+
 
 @unittest.skipUnless(plot.terminal(), "gnuplot with a png terminal is not installed")
 class Plot(unittest.TestCase):

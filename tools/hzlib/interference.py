@@ -19,12 +19,13 @@ def _cells(recs):
 
 
 def summary(recs):
-    """Lines for the bench summary; [] without interference records."""
+    """Lines for the bench summary: the table, or without cells only the
+    scenario's skip reasons; [] when it left no record at all."""
     cells = _cells(recs)
-    if not cells:
-        return []
     skips = [r for r in recs if r.get("t") == "skip" and str(r.get("name", "")).startswith(
         "interference")]
+    if not cells:  # e.g. one CPU: only the skip says why
+        return ["  skip %s: %s" % (r.get("name"), r.get("reason")) for r in skips]
     lines = ["interference (victim slowdown % vs alone, median; '~' noisy; zeroer GB/s all "
              "zeroer CPUs):"]
     victims = [r["victim"] for r in next(iter(cells.values()))]

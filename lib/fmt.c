@@ -170,3 +170,19 @@ size_t fmt_fixed(char *buf, size_t cap, uint64_t value, unsigned digits)
                    : hz_snprintf(buf, cap, "%llu", (unsigned long long)value);
     return (n > 0 && (size_t)n < cap) ? (size_t)n : 0;
 }
+
+const char *fmt_size(char *buf, size_t cap, uint64_t bytes)
+{
+    static const char units[] = "KMGT";
+    int u = -1;
+    uint64_t v = bytes;
+    while (v >= 1024 && v % 1024 == 0 && u < 3) {
+        v /= 1024;
+        u++;
+    }
+    if (u < 0)
+        hz_snprintf(buf, cap, "%llu", (unsigned long long)bytes);
+    else
+        hz_snprintf(buf, cap, "%llu%c", (unsigned long long)v, units[u]);
+    return buf;
+}

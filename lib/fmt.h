@@ -27,4 +27,12 @@ int hz_snprintf(char *buf, size_t cap, const char *fmt, ...) __attribute__((form
  */
 size_t fmt_fixed(char *buf, size_t cap, uint64_t value, unsigned digits);
 
+/*
+ * A byte count in the largest binary unit that divides it exactly:
+ * "4K", "2M", "1G", "64M", "6K", "1T"; "100" (no unit) when 1024 does not
+ * divide it, "0" for 0. Writes at most cap bytes (cut, NUL-terminated);
+ * returns buf.
+ */
+const char *fmt_size(char *buf, size_t cap, uint64_t bytes);
+
 #endif /* HZ_LIB_FMT_H */

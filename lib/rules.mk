@@ -2,11 +2,14 @@
 # the `@hz` record writer, statistics, the option parser, a spinlock. They
 # include nothing else of the project, so the kernel, the host unit tests and
 # tools/linux-bench build the same sources.
-KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/interleave.c
+KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/interleave.c \
+	lib/plan.c lib/verdict.c
 
-HOST_TESTS += fmt record cmdline stats interleave
+HOST_TESTS += fmt record cmdline stats interleave plan verdict
 HOST_SRCS_fmt := lib/fmt.c
 HOST_SRCS_record := lib/record.c lib/fmt.c
 HOST_SRCS_cmdline := lib/cmdline.c lib/fmt.c
 HOST_SRCS_stats := lib/stats.c
 HOST_SRCS_interleave := lib/interleave.c lib/stats.c
+HOST_SRCS_plan := lib/plan.c
+HOST_SRCS_verdict := lib/verdict.c lib/stats.c lib/fmt.c

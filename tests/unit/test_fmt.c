@@ -170,6 +170,20 @@ static void test_unknown_conversions(void **state)
     assert_string_equal(buf, "a%");
 }
 
+static void test_size(void **state)
+{
+    char buf[8];
+    static const struct {
+        uint64_t v;
+        const char *s;
+    } cases[] = {{4096, "4K"},   {2ull << 20, "2M"}, {1ull << 30, "1G"},    {64ull << 20, "64M"},
+                 {6144, "6K"},   {1ull << 40, "1T"}, {1ull << 50, "1024T"}, {100, "100"},
+                 {1536, "1536"}, {0, "0"},           {1024, "1K"}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        assert_string_equal(fmt_size(buf, sizeof(buf), cases[i].v), cases[i].s);
+    assert_string_equal(fmt_size(buf, 3, 12345), "12"); /* cut, still terminated */
+}
+
 static void test_fixed(void **state)
 {
     char buf[32];
@@ -212,7 +226,7 @@ int main(void)
         cmocka_unit_test(test_integers),      cmocka_unit_test(test_width_and_flags),
         cmocka_unit_test(test_strings_chars), cmocka_unit_test(test_pointers),
         cmocka_unit_test(test_truncation),    cmocka_unit_test(test_unknown_conversions),
-        cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_fixed),         cmocka_unit_test(test_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

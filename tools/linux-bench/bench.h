@@ -77,9 +77,6 @@ void lb_emit(const char *line);
 /* Emit a `pass`, `fail` or `skip` record and count it. reason may be NULL. */
 void lb_check(struct tally *t, const char *type, const char *name, const char *reason);
 
-/* "4K", "2M", "1G" for exact binary multiples, else the byte count. */
-const char *lb_size_str(uint64_t bytes, char *buf, size_t cap);
-
 /* "hugetlb_1g", "hugetlb_2m", "thp"; and the header page_size "1G", "2M", "thp". */
 const char *backing_name(enum backing b);
 const char *backing_page_size(enum backing b);

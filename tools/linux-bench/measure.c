@@ -58,7 +58,7 @@ static void run_cell(const struct clear_strategy *s, uint64_t chunk, const struc
         if (!memop_verify_zero(r->base, r->size, MEMOP_EXACT, &bad) && c->res.verified) {
             c->res.verified = false;
             snprintf(c->why, sizeof(c->why), "chunk %s repeat %u: byte at offset %zu is 0x%02x",
-                     lb_size_str(chunk, csz, sizeof(csz)), it, (size_t)bad, r->base[bad]);
+                     fmt_size(csz, sizeof(csz), chunk), it, (size_t)bad, r->base[bad]);
         }
         if (it > 0) {
             ns[it - 1] = t1 - t0;
@@ -89,7 +89,7 @@ void lb_print_row(const struct clear_result *c)
     fmt_fixed(cpb, sizeof(cpb), stats_cpb_x1000(c->min_cyc, c->bytes), 3);
     fmt_fixed(cv, sizeof(cv), c->ns.cv_x100, 2);
     printf("%-13s %6s %5s %11s %11s %11s %8s %8s %7s %6s  %s\n", c->strategy,
-           lb_size_str(c->chunk, csz, sizeof(csz)), c->cache, t[0], t[1], t[2], g[0], g[1], cpb, cv,
+           fmt_size(csz, sizeof(csz), c->chunk), c->cache, t[0], t[1], t[2], g[0], g[1], cpb, cv,
            c->verified ? "yes" : "NO");
 }
 
@@ -128,9 +128,9 @@ void measure_all(const struct bench_opts *o, const struct region *r, struct tall
     for (size_t k = 0; k < o->n_chunks; k++) {
         usable[k] = o->chunks[k] <= r->size;
         if (!usable[k]) {
-            snprintf(name, sizeof(name), "clear.chunk.%s", lb_size_str(o->chunks[k], a, sizeof(a)));
+            snprintf(name, sizeof(name), "clear.chunk.%s", fmt_size(a, sizeof(a), o->chunks[k]));
             snprintf(why, sizeof(why), "chunk %s is larger than the region (%s)", a,
-                     lb_size_str(r->size, b, sizeof(b)));
+                     fmt_size(b, sizeof(b), r->size));
             lb_check(t, "skip", name, why);
         }
     }

@@ -51,19 +51,3 @@ void lb_check(struct tally *t, const char *type, const char *name, const char *r
     else
         t->skip++;
 }
-
-const char *lb_size_str(uint64_t bytes, char *buf, size_t cap)
-{
-    static const char units[] = "KMGT";
-    int u = -1;
-    uint64_t v = bytes;
-    while (v >= 1024 && v % 1024 == 0 && u < 3) {
-        v /= 1024;
-        u++;
-    }
-    if (u < 0)
-        snprintf(buf, cap, "%llu", (unsigned long long)bytes);
-    else
-        snprintf(buf, cap, "%llu%c", (unsigned long long)v, units[u]);
-    return buf;
-}

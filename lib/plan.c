@@ -1,0 +1,153 @@
+/*
+ * lib/plan.c - run profiles and the planned duration model (lib/plan.h).
+ *
+ * The work model follows what each scenario does per repeat (the file
+ * named with each part); a pass is one sweep of the bytes by one CPU.
+ */
+#include "lib/plan.h"
+
+static const struct plan_profile profiles[] = {
+    [PLAN_DEFAULT] = {.name = "default",
+                      .clear_all_strategies = false,
+                      .clear_small_target = false,
+                      .clear_chunks = 3,
+                      .clear_min_rounds = 10,
+                      .clear_max_rounds = 20,
+                      .clear_budget_s = 15,
+                      .fault_rounds = 10,
+                      .policies = 5,
+                      .lead_idle_ms = 250,
+                      .smp_all_counts = false,
+                      .smp_all_strategies = false,
+                      .smp_repeats = 10,
+                      .smp_fill = false,
+                      .fill_repeats = 0},
+    [PLAN_FULL] = {.name = "full",
+                   .clear_all_strategies = true,
+                   .clear_small_target = true,
+                   .clear_chunks = 4,
+                   .clear_min_rounds = 10,
+                   .clear_max_rounds = 30,
+                   .clear_budget_s = 120,
+                   .fault_rounds = 10,
+                   .policies = 5,
+                   .lead_idle_ms = 1000,
+                   .smp_all_counts = true,
+                   .smp_all_strategies = true,
+                   .smp_repeats = 10,
+                   .smp_fill = true,
+                   .fill_repeats = 3},
+};
+
+/* Fitted to `make run` (run=default) and `run=full` on the development
+ * machine, 2026-12-01 (docs/options.md "Run profiles"). */
+const struct plan_machine plan_machine_dev = {
+    .pass_mbps = 30000,
+    .smp_pass_mbps = 45000,
+    .fault_us = 400,
+    .boot_ms = 11000,
+    .cell_us = 3000,
+};
+
+const struct plan_profile *plan_profile_get(enum plan_profile_id id)
+{
+    return (unsigned)id <= PLAN_FULL ? &profiles[id] : &profiles[PLAN_DEFAULT];
+}
+
+/* Microseconds for `passes` passes over `bytes` at `mbps` 10^6 B/s. */
+static uint64_t pass_us(uint64_t bytes, unsigned passes, uint64_t mbps)
+{
+    return mbps ? bytes * passes / mbps : 0;
+}
+
+/* The small target holds the chunk sizes below it: 4K and 2M. */
+static unsigned small_chunks(const struct plan_profile *p, const struct plan_facts *f)
+{
+    if (!p->clear_small_target)
+        return 0;
+    return (f->small_bytes >= (2u << 20) ? 2 : f->small_bytes >= 4096 ? 1 : 0);
+}
+
+unsigned plan_clear_cells(const struct plan_profile *p, const struct plan_facts *f)
+{
+    unsigned strategies = p->clear_all_strategies ? f->strategies : f->quick_strategies;
+    return strategies * (p->clear_chunks + 2 * small_chunks(p, f)); /* warm + cold */
+}
+
+/* bench/clear_cells.c: per repeat of a large-target cell dirty, CLFLUSHOPT
+ * sweep, clear, zero check; the small-target cells cost their fixed part.
+ * One warm-up round, the minimum rounds, then extra rounds while the budget
+ * lasts (the last may start just before it runs out). */
+static uint64_t clear_us(const struct plan_profile *p, const struct plan_facts *f,
+                         const struct plan_machine *m)
+{
+    unsigned strategies = p->clear_all_strategies ? f->strategies : f->quick_strategies;
+    uint64_t big = strategies * p->clear_chunks, small = plan_clear_cells(p, f) - big;
+    uint64_t round_us = big * (pass_us(f->big_bytes, 4, m->pass_mbps) + m->cell_us) +
+                        small * (pass_us(f->small_bytes, 4, m->pass_mbps) + m->cell_us);
+    if (!round_us)
+        return 0;
+    uint64_t extra = (uint64_t)p->clear_budget_s * 1000000 / round_us + 1;
+    uint64_t most =
+        p->clear_max_rounds > p->clear_min_rounds ? p->clear_max_rounds - p->clear_min_rounds : 0;
+    return round_us * (1 + p->clear_min_rounds + (extra < most ? extra : most));
+}
+
+/* bench/fault_bench.c: the pool's dirtying pass, then per round and page a
+ * synchronously zeroed fault and a pre-zeroed one, each with one clear and
+ * one re-dirtying pass. */
+static uint64_t fault_us(const struct plan_profile *p, const struct plan_facts *f,
+                         const struct plan_machine *m)
+{
+    uint64_t frame = pass_us(f->frame_bytes, 1, m->pass_mbps);
+    return f->frames * frame +
+           (uint64_t)p->fault_rounds * f->frames * 2 * (2 * frame + m->fault_us + m->cell_us);
+}
+
+/* prezero/prezero.c: per policy the pool's dirtying pass, the lead idle,
+ * every frame cleared once (in the fault or ahead of it) and faulted. */
+static uint64_t policies_us(const struct plan_profile *p, const struct plan_facts *f,
+                            const struct plan_machine *m)
+{
+    if (!f->frames)
+        return 0;
+    uint64_t one = (uint64_t)p->lead_idle_ms * 1000 +
+                   f->frames * (pass_us(f->frame_bytes, 2, m->pass_mbps) + m->fault_us);
+    return p->policies * one;
+}
+
+/* bench/bench_smp.c: per cell a warm-up and the repeats, each dirty, clear
+ * and check of smp_bytes; bench/bench_smp_fill.c: per thread count a
+ * warm-up and the fills of every free frame (dirty and clear). */
+static uint64_t smp_us(const struct plan_profile *p, const struct plan_facts *f,
+                       const struct plan_machine *m)
+{
+    if (!f->cpus)
+        return 0;
+    unsigned counts = 1; /* 1, 2, 4, 8, 16 below `cpus`, and `cpus` */
+    if (p->smp_all_counts)
+        for (unsigned t = 1; t < f->cpus && t <= 16; t *= 2)
+            counts++;
+    else if (f->cpus > 1)
+        counts = 2;
+    unsigned strategies = p->smp_all_strategies ? f->strategies : 2;
+    uint64_t one = pass_us(f->smp_bytes, 3, m->pass_mbps) + m->cell_us;
+    uint64_t all =
+        pass_us(f->smp_bytes, 3, f->cpus > 1 ? m->smp_pass_mbps : m->pass_mbps) + m->cell_us;
+    uint64_t per_strategy = one + (counts - 1) * all; /* the thread counts above 1 as all */
+    uint64_t us = strategies * per_strategy * (p->smp_repeats + 1);
+    if (p->smp_fill)
+        us += counts * (p->fill_repeats + 1) *
+              pass_us((uint64_t)f->frames * f->frame_bytes, 2, m->smp_pass_mbps);
+    return us;
+}
+
+void plan_estimate(const struct plan_profile *p, const struct plan_facts *f,
+                   const struct plan_machine *m, struct plan_estimate *e)
+{
+    e->clear_ms = clear_us(p, f, m) / 1000;
+    e->fault_ms = fault_us(p, f, m) / 1000;
+    e->policies_ms = policies_us(p, f, m) / 1000;
+    e->smp_ms = smp_us(p, f, m) / 1000;
+    e->total_ms = m->boot_ms + e->clear_ms + e->fault_ms + e->policies_ms + e->smp_ms;
+}

@@ -1,0 +1,95 @@
+/*
+ * lib/plan.h - run profiles and their planned duration (docs/options.md
+ * "Run profiles"). `run=default` (what `make run` boots) is a reduced
+ * suite that answers the verdict's questions (docs/results.md `verdict`)
+ * in about a minute; `run=full` is the exhaustive suite. Both keep the
+ * measurement rules (dirty before, verify after, at least 10 interleaved
+ * repeats per cell): the default run has fewer cells, never fewer repeats.
+ *
+ * The planned duration is a model, not a measurement: the work each
+ * scenario plans (bytes streamed by one CPU, demand faults, fixed waits)
+ * priced with a machine model (struct plan_machine). The kernel prints it
+ * at the start of a run; a unit test holds the default run's plan to its
+ * budget under a fixture machine. Portable C, no allocation.
+ */
+#ifndef HZ_LIB_PLAN_H
+#define HZ_LIB_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The default run's wall-time budget on the development machine, QEMU
+ * start included (issue 13: at most 90 s). */
+#define PLAN_DEFAULT_BUDGET_MS 90000u
+
+enum plan_profile_id { PLAN_DEFAULT = 0, PLAN_FULL = 1 };
+
+/* What a profile runs; each scenario takes its defaults from here unless
+ * an option given on the command line overrides them. */
+struct plan_profile {
+    const char *name;          /* "default", "full" */
+    bool clear_all_strategies; /* false: the reduced set (clear_quick_set(), arch/clear.h) */
+    bool clear_small_target;   /* warm and cold cells on the half-LLC target too */
+    unsigned clear_chunks;     /* chunk sizes of the sweep: 3 = 4K,2M,1G; 4 adds 32M */
+    unsigned clear_min_rounds; /* timed rounds every clear cell gets (>= 10) */
+    unsigned clear_max_rounds; /* most timed rounds */
+    unsigned clear_budget_s;   /* no round past the minimum starts after this */
+    unsigned fault_rounds;     /* rounds of the fault test: each faults every page twice */
+    unsigned policies;         /* pre-zeroing policies of `policies` (all: 5) */
+    unsigned lead_idle_ms;     /* idle before each policy's workload */
+    bool smp_all_counts;       /* 1, 2, 4, 8, 16 and all CPUs; false: 1 and all */
+    bool smp_all_strategies;   /* false: rep_stosb and the non-temporal pick */
+    unsigned smp_repeats;      /* timed repeats per smp cell (>= 10) */
+    bool smp_fill;             /* the QEMU-like fill of every free frame */
+    unsigned fill_repeats;     /* timed fills per thread count */
+};
+
+/* The profile's table entry; an id out of range gives the default one. */
+const struct plan_profile *plan_profile_get(enum plan_profile_id id);
+
+/* What the machine offers at start-up (the kernel's facts; fixtures in the
+ * unit test). Sizes in bytes. */
+struct plan_facts {
+    unsigned cpus;             /* CPUs online */
+    unsigned strategies;       /* supported clear strategies (the full sweep) */
+    unsigned quick_strategies; /* supported strategies of the reduced set */
+    uint64_t big_bytes;        /* the large clear target */
+    uint64_t small_bytes;      /* the small clear target (half the LLC) */
+    unsigned frames;           /* frames of the fault and policy pools */
+    uint64_t frame_bytes;      /* their size (1 GiB, or 2 MiB) */
+    uint64_t smp_bytes;        /* bytes of one smp scaling measurement */
+};
+
+/* Prices of the model. A pass is one CPU streaming through memory once:
+ * a dirtying pass, a CLFLUSHOPT sweep, a clear, or a zero check. */
+struct plan_machine {
+    uint64_t pass_mbps;     /* one CPU's pass rate, 10^6 bytes/s (> 0) */
+    uint64_t smp_pass_mbps; /* all CPUs together, 10^6 bytes/s (> 0) */
+    uint64_t fault_us;      /* one demand fault's fixed cost, besides its clear */
+    uint64_t boot_ms;       /* QEMU start, boot, SMP start-up and exit */
+    uint64_t cell_us;       /* fixed cost of one timed repeat (probe, steal reads, switches) */
+};
+
+/* The development machine (AMD EPYC Zen 4 guest under nested PVM KVM, 2
+ * vCPUs, anonymous guest RAM), fitted to its measured runs (docs/options.md). */
+extern const struct plan_machine plan_machine_dev;
+
+/* Planned milliseconds, per scenario and in total (boot included). */
+struct plan_estimate {
+    uint64_t clear_ms, fault_ms, policies_ms, smp_ms, total_ms;
+};
+
+/*
+ * Plan profile p on a machine with facts f, priced with m. The clear part
+ * counts the warm-up round, the minimum rounds and the extra rounds the
+ * budget allows (so it is an upper bound for the clear sweep); the other
+ * scenarios have a fixed number of repeats. A zero-sized fact (no CPUs, no
+ * frames) plans nothing for the scenarios that need it. Deterministic.
+ */
+void plan_estimate(const struct plan_profile *p, const struct plan_facts *f,
+                   const struct plan_machine *m, struct plan_estimate *e);
+
+/* Cells of the clear sweep profile p plans on facts f. */
+unsigned plan_clear_cells(const struct plan_profile *p, const struct plan_facts *f);
+
+#endif /* HZ_LIB_PLAN_H */

@@ -1,0 +1,99 @@
+/*
+ * tests/unit/test_plan.c - lib/plan.c: the run profiles keep the
+ * measurement rules (>= 10 repeats per cell in both), and the default
+ * run's planned duration on the development machine's facts stays within
+ * its 90 s budget (issue 13) under the fixture machine model and under the
+ * model the kernel prints with, while run=full plans the exhaustive suite.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "lib/plan.h"
+
+/* The development machine at start-up: 2 vCPUs, 13 strategies of which 12
+ * run (no MOVDIR64B), the reduced set rep_stosb, rep_stosq, avx512_nt,
+ * clzero; a 1 GiB target, 16 MiB LLC; two 1 GiB frames (4 GiB guest). */
+static const struct plan_facts dev = {.cpus = 2,
+                                      .strategies = 12,
+                                      .quick_strategies = 4,
+                                      .big_bytes = 1ull << 30,
+                                      .small_bytes = 8ull << 20,
+                                      .frames = 2,
+                                      .frame_bytes = 1ull << 30,
+                                      .smp_bytes = 1ull << 30};
+
+/* Fixture prices: a pass at 25 GB/s on one CPU (slower than measured),
+ * 40 GB/s on all, 0.5 ms per fault, 12 s of boot. */
+static const struct plan_machine fixture = {
+    .pass_mbps = 25000, .smp_pass_mbps = 40000, .fault_us = 500, .boot_ms = 12000, .cell_us = 3000};
+
+static void test_profiles_keep_repeats(void **state)
+{
+    for (int id = PLAN_DEFAULT; id <= PLAN_FULL; id++) {
+        const struct plan_profile *p = plan_profile_get((enum plan_profile_id)id);
+        assert_true(p->clear_min_rounds >= 10);
+        assert_true(p->clear_max_rounds >= p->clear_min_rounds);
+        assert_true(p->smp_repeats >= 10);
+        assert_true(p->fault_rounds >= 10);
+    }
+    assert_string_equal(plan_profile_get(PLAN_DEFAULT)->name, "default");
+    assert_string_equal(plan_profile_get(PLAN_FULL)->name, "full");
+    assert_ptr_equal(plan_profile_get((enum plan_profile_id)7), plan_profile_get(PLAN_DEFAULT));
+}
+
+static void test_clear_cells(void **state)
+{
+    /* default: 4 strategies x (4K, 2M, 1G) on the cold 1 GiB target */
+    assert_int_equal(plan_clear_cells(plan_profile_get(PLAN_DEFAULT), &dev), 12);
+    /* full: 12 x (4 large-target cells + warm and cold 4K, 2M on 8 MiB), as a run counted */
+    assert_int_equal(plan_clear_cells(plan_profile_get(PLAN_FULL), &dev), 96);
+}
+
+static void test_default_within_budget(void **state)
+{
+    struct plan_estimate d, f, dd;
+    plan_estimate(plan_profile_get(PLAN_DEFAULT), &dev, &fixture, &d);
+    plan_estimate(plan_profile_get(PLAN_FULL), &dev, &fixture, &f);
+    plan_estimate(plan_profile_get(PLAN_DEFAULT), &dev, &plan_machine_dev, &dd);
+    assert_true(d.total_ms <= PLAN_DEFAULT_BUDGET_MS);
+    assert_true(dd.total_ms <= PLAN_DEFAULT_BUDGET_MS);
+    assert_true(d.total_ms >= 30000); /* it does measure: not a plan of nothing */
+    assert_int_equal(d.total_ms,
+                     fixture.boot_ms + d.clear_ms + d.fault_ms + d.policies_ms + d.smp_ms);
+    assert_true(f.total_ms > 3 * d.total_ms); /* the exhaustive suite */
+    assert_true(f.clear_ms > 120000);         /* its clear budget alone is 120 s */
+    assert_true(f.smp_ms > 5 * d.smp_ms);     /* 12 strategies and the fill */
+}
+
+static void test_scales_with_machine(void **state)
+{
+    struct plan_facts big = dev;
+    struct plan_estimate a, b;
+    big.frames = 8;
+    plan_estimate(plan_profile_get(PLAN_DEFAULT), &dev, &fixture, &a);
+    plan_estimate(plan_profile_get(PLAN_DEFAULT), &big, &fixture, &b);
+    assert_true(b.fault_ms > a.fault_ms && b.policies_ms > a.policies_ms);
+    assert_int_equal(b.clear_ms, a.clear_ms);
+    big = dev;
+    big.cpus = 0;
+    big.frames = 0;
+    plan_estimate(plan_profile_get(PLAN_DEFAULT), &big, &fixture, &b);
+    assert_int_equal(b.smp_ms, 0);
+    assert_int_equal(b.fault_ms, 0);
+    assert_int_equal(b.policies_ms, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_profiles_keep_repeats),
+        cmocka_unit_test(test_clear_cells),
+        cmocka_unit_test(test_default_within_budget),
+        cmocka_unit_test(test_scales_with_machine),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

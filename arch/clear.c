@@ -121,6 +121,24 @@ const struct clear_strategy *clear_find(const char *name)
     return NULL;
 }
 
+const struct clear_strategy *clear_pick_nt(void)
+{
+    static const char *const widest_first[] = {"avx512_nt", "avx_nt", "sse2_nt", "movnti"};
+    const char *missing;
+    for (size_t i = 0; i < sizeof(widest_first) / sizeof(widest_first[0]); i++) {
+        const struct clear_strategy *s = clear_find(widest_first[i]);
+        if (s && clear_supported(s, &missing))
+            return s;
+    }
+    return NULL;
+}
+
+bool clear_quick_set(const struct clear_strategy *s)
+{
+    return s && (strcmp(s->name, "rep_stosb") == 0 || strcmp(s->name, "rep_stosq") == 0 ||
+                 strcmp(s->name, "clzero") == 0 || s == clear_pick_nt());
+}
+
 void clear_env_read(struct clear_env *env)
 {
     env->has = cpu_has;

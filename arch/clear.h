@@ -68,6 +68,20 @@ extern const size_t clear_strategy_count;
 const struct clear_strategy *clear_find(const char *name);
 
 /*
+ * The non-temporal strategy the reduced sweep of `run=default` measures
+ * (lib/plan.h): the first supported of avx512_nt, avx_nt, sse2_nt and
+ * movnti, widest stores first (64-, 32-, 16-, 8-byte NT stores: fewer
+ * instructions per line into the same write-combining buffers, SDM Vol. 1
+ * §10.4.6.2 and APM Vol. 1 §3.9.1). NULL when none is supported.
+ */
+const struct clear_strategy *clear_pick_nt(void);
+
+/* True for the reduced set of `run=default`: rep_stosb (Linux's
+ * clear_page_erms), rep_stosq (clear_page_rep), clear_pick_nt() and
+ * clzero. Says nothing about support: check clear_supported() too. */
+bool clear_quick_set(const struct clear_strategy *s);
+
+/*
  * What the OS (or our kernel, arch/fpu.c) has enabled, read on the calling
  * CPU. Split out from clear_supported() so the decision can be tested with
  * made-up machines.

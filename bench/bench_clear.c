@@ -25,9 +25,11 @@
 #include "bench/clear_record.h"
 #include "kernel/console.h"
 #include "kernel/lava.h"
+#include "kernel/options.h"
 #include "kernel/progress.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
+#include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/interleave.h"
@@ -119,6 +121,8 @@ static bool selected(const struct clear_strategy *s)
 {
     char key[40];
     hz_snprintf(key, sizeof(key), ",%s,", s->name);
+    if (!only[0] && !option_given("strategies") && !scenario_profile()->clear_all_strategies)
+        return clear_quick_set(s);
     if (!only[0])
         return true;
     for (const char *p = only; *p; p++)
@@ -188,6 +192,17 @@ static void finish(struct clear_cell *c)
     if (samples_opt)
         samples_record(c);
     c->steal_x100 = clear_steal_x100(&cr);
+    struct vd_cell v = {.kind = VD_CLEAR,
+                        .strategy = c->s->name,
+                        .nontemporal = c->s->nontemporal,
+                        .chunk = c->chunk,
+                        .bytes = c->bytes,
+                        .cold = c->cache[0] == 'c',
+                        .threads = 1,
+                        .verified =
+                            c->ok && (c->cache[0] != 'c' || cr.cache_check == CACHE_VERIFIED),
+                        .st = cr.ns};
+    verdict_add(&v); /* the verdict's candidates (kernel/verdict.h) */
     char buf[HZ_RECORD_MAX];
     record_emit_line(clear_record(buf, sizeof(buf), &cr));
     if (c->ok) /* results=lava: best verified median GB/s per (chunk, cache) */
@@ -303,7 +318,8 @@ static void add_cells(const struct clear_strategy *s, uint8_t *base, uint64_t sm
         struct clear_cell want[3] = {{.dst = base, .bytes = big, .cache = "cold"},
                                      {.dst = base + 4096, .bytes = small, .cache = "warm"},
                                      {.dst = base + 4096, .bytes = small, .cache = "cold"}};
-        for (int i = 0; i < 3 && cs.n < CLEAR_MAX_CELLS; i++) {
+        int kinds = scenario_profile()->clear_small_target ? 3 : 1;
+        for (int i = 0; i < kinds && cs.n < CLEAR_MAX_CELLS; i++) {
             if (chunks[k] > want[i].bytes)
                 continue;
             struct clear_cell *c = &cs.cell[cs.n++];
@@ -317,9 +333,26 @@ static void add_cells(const struct clear_strategy *s, uint8_t *base, uint64_t sm
     }
 }
 
+/* Defaults of the run profile (lib/plan.h) for the options not given. */
+static void apply_profile(void)
+{
+    const struct plan_profile *p = scenario_profile();
+    if (!option_given("chunks") && p->clear_chunks == 3) { /* 4K, 2M, 1G */
+        chunks[2] = 1 << 30;
+        nchunks = 3;
+    }
+    if (!option_given("repeats"))
+        repeats = p->clear_min_rounds;
+    if (!option_given("max_rounds"))
+        max_rounds = p->clear_max_rounds;
+    if (!option_given("clear_budget"))
+        budget_s = p->clear_budget_s;
+}
+
 static void bench_clear(void)
 {
     struct frames *f = mm_frames();
+    apply_profile();
     size_t idx = 0;
     uint64_t arena, arena_bytes;
     bool have_1g = frames_1g_take(f, &idx) == FRAMES_OK;
@@ -429,4 +462,5 @@ static void bench_clear(void)
 }
 
 HZ_SCENARIO(scenario_clear, .name = "clear", .run = bench_clear, .order = 10, .in_default = true,
-            .help = "every clear strategy at every chunk size, verified (single thread)");
+            .help = "clear strategies at 4K..1G chunks, verified (single thread; run=default: "
+                    "the reduced set, cold 1 GiB target)");

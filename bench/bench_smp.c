@@ -23,8 +23,10 @@
 #include "arch/x86.h"
 #include "bench/clear_record.h"
 #include "kernel/console.h"
+#include "kernel/options.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
+#include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -111,12 +113,13 @@ static struct {
     bool numa;
 } geo; /* the scaling target's size, split unit and placement */
 
-/* 1, 2, 4, 8, 16 and all; only counts up to `online`, each once. */
+/* 1, 2, 4, 8, 16 and all (run=default: 1 and all); only counts up to
+ * `online`, each once. */
 static unsigned thread_counts(unsigned online, unsigned *out)
 {
     static const unsigned want[] = {1, 2, 4, 8, 16};
-    unsigned n = 0;
-    for (unsigned i = 0; i < 5 && want[i] < online; i++)
+    unsigned n = 0, most = scenario_profile()->smp_all_counts ? 5 : 1;
+    for (unsigned i = 0; i < most && want[i] < online; i++)
         out[n++] = want[i];
     out[n++] = online;
     return n;
@@ -192,6 +195,15 @@ static void finish(struct cell *c)
     c->gbps_lo_x1000 = stats_gbps_x1000(geo.bytes, c->st.ci_hi);
     c->gbps_hi_x1000 = stats_gbps_x1000(geo.bytes, c->st.ci_lo);
     c->noisy = stats_noisy(&c->st);
+    struct vd_cell v = {.kind = VD_SMP,
+                        .strategy = c->s->name,
+                        .nontemporal = c->s->nontemporal,
+                        .chunk = opt_chunk,
+                        .bytes = geo.bytes,
+                        .threads = c->threads,
+                        .verified = c->verified,
+                        .st = c->st};
+    verdict_add(&v); /* VM start (kernel/verdict.h) */
     fmt_gbps(g, sizeof(g), c->gbps_x1000);
     fmt_gbps(lo, sizeof(lo), c->gbps_lo_x1000);
     fmt_gbps(hi, sizeof(hi), c->gbps_hi_x1000);
@@ -372,8 +384,25 @@ static bool scaling(const unsigned *counts, unsigned nc)
     return true;
 }
 
+/* run=default: rep_stosb (Linux's clear_page) and the non-temporal pick
+ * (arch/clear.h clear_pick_nt()), unless smp_strategies= says otherwise. */
+static void apply_profile(void)
+{
+    const struct plan_profile *p = scenario_profile();
+    const struct clear_strategy *nt = clear_pick_nt();
+    if (!option_given("smp_repeats"))
+        opt_repeats = p->smp_repeats;
+    if (opt_strategies_given || p->smp_all_strategies)
+        return;
+    opt_skip_mask = ~0u;
+    for (size_t i = 0; i < clear_strategy_count && i < 32; i++)
+        if (strcmp(clear_strategies[i].name, "rep_stosb") == 0 || &clear_strategies[i] == nt)
+            opt_skip_mask &= ~(1u << i);
+}
+
 static void smp_scenario(void)
 {
+    apply_profile();
     unsigned online = smp_bench_order(order), counts[MAX_COUNTS], nc, nd = 0;
     int32_t doms[HZ_MAX_CPUS];
     bool known = true;
@@ -423,7 +452,7 @@ static void smp_scenario(void)
         result_pass("smp.wall");
     report(bytes, online, counts, nc);
     smp_target_release(&target);
-    if (go_on)
+    if (go_on && (scenario_profile()->smp_fill || option_given("smp_fill")))
         smp_fill_run(order, online, counts, nc);
 }
 

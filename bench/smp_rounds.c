@@ -10,6 +10,8 @@
 #include "arch/x86.h"
 #include "bench/bench_smp.h"
 #include "kernel/console.h"
+#include "kernel/options.h"
+#include "kernel/scenario.h"
 #include "lib/cmdline.h"
 #include "lib/record.h"
 
@@ -84,6 +86,10 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
 {
     static unsigned order[SMP_MAX_CELLS];
     static uint64_t scratch[SMP_MAX_ROUNDS];
+    if (!option_given("smp_max_rounds")) /* the run profile's, lib/plan.h */
+        max_rounds = scenario_profile()->smp_max_rounds;
+    if (!option_given("smp_budget"))
+        budget_s = scenario_profile()->smp_budget_s;
     struct ilv_rule rule = {min_rounds, min_rounds > max_rounds ? min_rounds : (unsigned)max_rounds,
                             SMP_CI_X100};
     if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */

@@ -8,6 +8,8 @@
 #include "build/version.h"
 #include "kernel/console.h"
 #include "kernel/cpu_record.h"
+#include "kernel/verdict.h"
+#include "lib/cmdline.h"
 #include "lib/record.h"
 
 void header_emit(const struct bootinfo *bi, const char *page_size)
@@ -53,5 +55,9 @@ void header_emit(const struct bootinfo *bi, const char *page_size)
     rec_str(&r, "source", bi->map_source);
     rec_obj_end(&r);
     rec_str(&r, "page_size", page_size);
+    char backing[24] = ""; /* the option is checked later, by options_parse() */
+    if (cmdline_find(bi->cmdline, "backing", backing, sizeof(backing)) != 1)
+        backing[0] = 0;
+    rec_str(&r, "backing", verdict_backing(backing));
     record_emit(&r);
 }

@@ -18,15 +18,24 @@ HZ_OPTION(opt_selftest_def, .name = "selftest", .kind = OPT_ENUM, .dest = &opt_s
 HZ_OPTION(opt_help_def, .name = "help", .kind = OPT_FLAG, .dest = &opt_help, .accepted = "help",
           .help = "print every option and exit");
 
+static const char *parsed; /* the command line options_parse() read */
+
 int options_parse(const char *cmdline)
 {
     struct cmdline_error e;
+    parsed = cmdline;
     size_t n = (size_t)(__stop_hz_options - __start_hz_options);
     if (cmdline_parse(cmdline, __start_hz_options, n, &e) == 0)
         return 0;
 
     options_config_error(e.option, e.value, e.reason, e.accepted);
     return -1;
+}
+
+bool option_given(const char *name)
+{
+    char v[4];
+    return parsed && cmdline_find(parsed, name, v, sizeof(v)) != 0; /* -1: given, long value */
 }
 
 void options_config_error(const char *option, const char *value, const char *reason,

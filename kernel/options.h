@@ -38,6 +38,10 @@ int options_parse(const char *cmdline);
 void options_config_error(const char *option, const char *value, const char *reason,
                           const char *accepted);
 
+/* True when `name=` was given on the command line options_parse() read
+ * (a run profile's default yields to it, lib/plan.h). */
+bool option_given(const char *name);
+
 /* Print every option with its accepted form and help line (`help`). */
 void options_print_help(void);
 

@@ -8,6 +8,7 @@
 #include "kernel/console.h"
 #include "kernel/lava.h"
 #include "kernel/power.h"
+#include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/stats.h"
@@ -84,6 +85,8 @@ _Noreturn void hz_exit(enum hz_status s)
 {
     if (__atomic_exchange_n(&exiting, 1, __ATOMIC_ACQ_REL))
         halt_forever();
+    if (verdict_armed() && (s == HZ_PASS || s == HZ_FAIL)) /* scenarios ran, no crash */
+        verdict_report(); /* before the summary, which stays the last record */
     char buf[HZ_RECORD_MAX];
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "summary");

@@ -2,12 +2,16 @@
  * kernel/scenario.h - what a run does after start-up. Each subsystem
  * registers its scenarios where it lives with HZ_SCENARIO(); `run=` picks a
  * comma-separated list of them (in registry order), `run=default` (the
- * default) every scenario marked default, `run=none` nothing.
+ * default) every scenario marked default in the reduced profile,
+ * `run=full` the same scenarios in the exhaustive profile (lib/plan.h), an
+ * explicit list its scenarios in the full profile, `run=none` nothing.
  */
 #ifndef HZ_KERNEL_SCENARIO_H
 #define HZ_KERNEL_SCENARIO_H
 
 #include <stdbool.h>
+
+#include "lib/plan.h"
 
 struct scenario {
     const char *name;  /* "clear", "fault", ... */
@@ -21,7 +25,16 @@ struct scenario {
     static const struct scenario var_                                                              \
         __attribute__((used, section("hz_scenarios"), aligned(8))) = {__VA_ARGS__}
 
-/* Run the scenarios `run=` selected, lowest order first. */
+/* The run's profile: the reduced one for run=default, else the full one.
+ * Scenarios take their defaults from it where no option overrides them. */
+const struct plan_profile *scenario_profile(void);
+
+/* "default", "full", "none" or "list" (scenarios named on the command line). */
+const char *scenario_run_name(void);
+
+/* Run the scenarios `run=` selected, lowest order first. Before the first,
+ * prints the planned duration of run=default and run=full on this machine
+ * (lib/plan.h) and a `plan` record. */
 void scenarios_run(void);
 
 /* Print the scenario list (for `help`). */

@@ -20,6 +20,8 @@ static const struct plan_profile profiles[] = {
                       .smp_all_counts = false,
                       .smp_all_strategies = false,
                       .smp_repeats = 10,
+                      .smp_max_rounds = 20,
+                      .smp_budget_s = 5,
                       .smp_fill = false,
                       .fill_repeats = 0},
     [PLAN_FULL] = {.name = "full",
@@ -35,8 +37,10 @@ static const struct plan_profile profiles[] = {
                    .smp_all_counts = true,
                    .smp_all_strategies = true,
                    .smp_repeats = 10,
+                   .smp_max_rounds = 30,
+                   .smp_budget_s = 60,
                    .smp_fill = true,
-                   .fill_repeats = 3},
+                   .fill_repeats = 10},
 };
 
 /* Fitted to `make run` (run=default) and `run=full` on the development
@@ -72,6 +76,18 @@ unsigned plan_clear_cells(const struct plan_profile *p, const struct plan_facts 
 {
     unsigned strategies = p->clear_all_strategies ? f->strategies : f->quick_strategies;
     return strategies * (p->clear_chunks + 2 * small_chunks(p, f)); /* warm + cold */
+}
+
+/* Interleaved rounds (lib/interleave.h) of round_us each: the warm-up, the
+ * minimum, then extra rounds up to the most while the budget lasts (the
+ * last may start just before it runs out). */
+static uint64_t rounds_us(uint64_t round_us, unsigned min, unsigned max, unsigned budget_s)
+{
+    if (!round_us)
+        return 0;
+    uint64_t extra = (uint64_t)budget_s * 1000000 / round_us + 1;
+    uint64_t most = max > min ? max - min : 0;
+    return round_us * (1 + min + (extra < most ? extra : most));
 }
 
 /* bench/clear_cells.c: per repeat of a large-target cell dirty, CLFLUSHOPT
@@ -116,9 +132,9 @@ static uint64_t policies_us(const struct plan_profile *p, const struct plan_fact
     return p->policies * one;
 }
 
-/* bench/bench_smp.c: per cell a warm-up and the repeats, each dirty, clear
- * and check of smp_bytes; bench/bench_smp_fill.c: per thread count a
- * warm-up and the fills of every free frame (dirty and clear). */
+/* bench/bench_smp.c: interleaved rounds of every cell, each repeat a dirty,
+ * clear and check of smp_bytes; bench/bench_smp_fill.c: interleaved rounds
+ * of a fill of every free frame (dirty and clear) per thread count. */
 static uint64_t smp_us(const struct plan_profile *p, const struct plan_facts *f,
                        const struct plan_machine *m)
 {
@@ -135,10 +151,11 @@ static uint64_t smp_us(const struct plan_profile *p, const struct plan_facts *f,
     uint64_t all =
         pass_us(f->smp_bytes, 3, f->cpus > 1 ? m->smp_pass_mbps : m->pass_mbps) + m->cell_us;
     uint64_t per_strategy = one + (counts - 1) * all; /* the thread counts above 1 as all */
-    uint64_t us = strategies * per_strategy * (p->smp_repeats + 1);
+    uint64_t us =
+        rounds_us(strategies * per_strategy, p->smp_repeats, p->smp_max_rounds, p->smp_budget_s);
     if (p->smp_fill)
-        us += counts * (p->fill_repeats + 1) *
-              pass_us((uint64_t)f->frames * f->frame_bytes, 2, m->smp_pass_mbps);
+        us += rounds_us(counts * pass_us((uint64_t)f->frames * f->frame_bytes, 2, m->smp_pass_mbps),
+                        p->fill_repeats, p->smp_max_rounds, p->smp_budget_s);
     return us;
 }
 

@@ -39,9 +39,11 @@ struct plan_profile {
     unsigned lead_idle_ms;     /* idle before each policy's workload */
     bool smp_all_counts;       /* 1, 2, 4, 8, 16 and all CPUs; false: 1 and all */
     bool smp_all_strategies;   /* false: rep_stosb and the non-temporal pick */
-    unsigned smp_repeats;      /* timed repeats per smp cell (>= 10) */
+    unsigned smp_repeats;      /* timed rounds every smp cell gets (>= 10) */
+    unsigned smp_max_rounds;   /* most timed rounds of the smp cells */
+    unsigned smp_budget_s;     /* per part (scaling, fill): no round past the minimum after this */
     bool smp_fill;             /* the QEMU-like fill of every free frame */
-    unsigned fill_repeats;     /* timed fills per thread count */
+    unsigned fill_repeats;     /* timed rounds of fills per thread count */
 };
 
 /* The profile's table entry; an id out of range gives the default one. */

@@ -17,6 +17,7 @@
 #include "arch/user.h"
 #include "bench/fault_bench.h"
 #include "kernel/console.h"
+#include "kernel/options.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
@@ -360,9 +361,17 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r)
 
 /* ---- scenarios ---------------------------------------------------------- */
 
+/* The run profile's lead idle (lib/plan.h) unless lead_idle= was given. */
+static void apply_profile(void)
+{
+    if (!option_given("lead_idle"))
+        opt_lead_idle = scenario_profile()->lead_idle_ms * 1000000ull;
+}
+
 static void scenario_prezero_run(void)
 {
     static struct pz_result r;
+    apply_profile();
     pz_check_cpus();
     struct pz_req q = {.policy = opt_policy,
                        .kind = (enum wl_kind)opt_workload,
@@ -374,6 +383,7 @@ static void scenario_policies_run(void)
 {
     static struct pz_result r[PZ_NPOLICIES], off;
     size_t n = 0;
+    apply_profile();
     pz_check_cpus();
     for (unsigned k = 0; k < PZ_NPOLICIES; k++) {
         struct pz_policy_cfg pc = {(enum pz_policy)k, 0}; /* batch: N from make_config */

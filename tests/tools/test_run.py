@@ -48,7 +48,9 @@ class RunEndToEnd(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(self.dir, name)), name)
         rs = results.load(self.dir)
         self.assertEqual(rs.records[0]["t"], "header")
-        self.assertEqual(rs.records[0]["cmdline"], "fault_pages=8")
+        # hz run appends how the host backs guest RAM (anonymous here)
+        self.assertEqual(rs.records[0]["cmdline"], "fault_pages=8 backing=4k")
+        self.assertEqual(rs.records[0]["backing"], "4k")
         self.assertEqual(rs.records[-1]["t"], "summary")
         with open(os.path.join(self.dir, "summary.csv")) as f:
             rows = list(csv.DictReader(f))
@@ -77,13 +79,13 @@ class RunEndToEnd(unittest.TestCase):
             meta = json.load(f)
         self.assertEqual((meta["boot"], meta["accel"], meta["cmdline"], meta["exit_status"],
                           meta["status_name"], meta["qemu_exit"], meta["timed_out"]),
-                         ("direct", "tcg", "fault_pages=8", 0, "pass", 1, False))
+                         ("direct", "tcg", "fault_pages=8 backing=4k", 0, "pass", 1, False))
         self.assertTrue(meta["qemu_version"].startswith("QEMU emulator version"))
         self.assertIn("-accel tcg -cpu max -m 256M", meta["qemu_cmdline"])
         self.assertEqual((meta["cpu_model"], meta["cpu_fallback_reason"], meta["guest_ram"]),
                          ("max", None, "anonymous 4K"))
         self.assertGreater(meta["qemu_rss_bytes"] or 0, 0)  # sampled while QEMU ran
-        self.assertIn("-append fault_pages=8", meta["qemu_cmdline"])
+        self.assertIn("-append 'fault_pages=8 backing=4k'", meta["qemu_cmdline"])
         argv = meta["qemu_argv"]
         self.assertIn(["-name", "hz-test-run"], [argv[i:i + 2] for i in range(len(argv))])
         self.assertIn("-no-user-config", argv)

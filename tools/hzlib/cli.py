@@ -48,7 +48,7 @@ def cmd_run(a):
             print("hz: %d busy thread(s) beside the guest (--load)" % load, file=sys.stderr)
         out = runner.boot(cfg, outdir, a.timeout, console,
                           say=lambda text: print("hz: " + text, file=sys.stderr, flush=True),
-                          busy_threads=load)
+                          busy_threads=load, tell_backing=True)
     except qemu.ConfigError as e:
         print("hz: %s" % e, file=sys.stderr)
         if outdir and not os.path.exists(os.path.join(outdir, "serial.log")):

@@ -457,7 +457,8 @@ def _headline(rs):
             if r.get("threads") == 1 and r.get("verified") is True
             and _num(r.get("gbps_median", r.get("gbps"))) is not None]
     selftest = sorted(r["service_ns"] for r in rs.of_type("fault")
-                      if "workload" not in r and _num(r.get("service_ns")) is not None)
+                      if "workload" not in r and r.get("policy", "none") == "none"
+                      and _num(r.get("service_ns")) is not None)
     boot = [r["lat_p50_ns"] for r in rs.of_type("prezero")
             if r.get("policy") == "boot" and _num(r.get("lat_p50_ns")) is not None]
     fill = [r for r in rs.of_type("smp_fill") if _num(r.get("s_per_tib")) is not None]

@@ -15,6 +15,7 @@ The console is the first UART (COM1, I/O 0x3f8) on QEMU's stdout; the kernel
 ends the run through isa-debug-exit at I/O port 0xf4 (docs/results.md).
 """
 
+import copy
 import os
 import re
 import shutil
@@ -107,6 +108,21 @@ def guest_ram(cfg, accel):
     return hugepages.backing_name(size), [
         "-object", "memory-backend-file,id=m0,size=%d,mem-path=%s,prealloc=on,share=off"
         % (need, path), "-machine", "memory-backend=m0"]
+
+
+# guest_ram()'s backing names as the kernel's backing= option (docs/options.md).
+KERNEL_BACKING = {hugepages.ANON: "4k", "hugetlbfs 2M": "hugetlbfs-2M", "hugetlbfs 1G": "hugetlbfs-1G"}
+
+
+def with_backing(cfg, backing):
+    """A copy of cfg whose kernel arguments end with backing=WORD for the
+    guest_ram() backing name (the guest cannot see how the host backs its
+    RAM), or cfg itself when the arguments already give backing=."""
+    if any(w.startswith("backing=") for w in cfg.args.split()):
+        return cfg
+    new = copy.copy(cfg)
+    new.args = (cfg.args + " backing=" + KERNEL_BACKING.get(backing, "unknown")).strip()
+    return new
 
 
 _GRUB_SAFE = re.compile(r"[A-Za-z0-9=,._:/+@%-]+")

@@ -207,7 +207,7 @@ def new_results_dir(base, boot):
             path = os.path.join(base, "%s-%s-%d" % (stamp, boot, n))
 
 
-def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0):
+def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_backing=False):
     """Boot cfg once; write serial.log, qemu.stderr, records.jsonl,
     summary.csv and meta.json into outdir (host_load: the host's load
     average and busy/steal shares during the boot, loadcheck.host_load).
@@ -215,19 +215,23 @@ def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0):
     (loadcheck.BusyLoad: the loaded-host check). The accelerator and -cpu model
     come from probe.choose(); say(text), when given, gets its line (and a
     note before a probe). Raises qemu.ConfigError (probe.KvmUnusable
-    included) when the run cannot be set up."""
+    included) when the run cannot be set up. With tell_backing the kernel
+    arguments get backing= (docs/options.md), how the guest RAM is backed,
+    unless they give it."""
     choice = probe.choose(cfg, say)
     os.makedirs(outdir, exist_ok=True)
     accel = choice.accel
     if say:
         say(choice.line())
+    ram = qemu.guest_ram(cfg, accel)
+    if tell_backing:  # before prepare(): grub.cfg carries the arguments
+        cfg = qemu.with_backing(cfg, ram[0])
     with tempfile.TemporaryDirectory(prefix="hz-run-") as work:
         media = qemu.prepare(cfg, work)
         if os.path.exists(os.path.join(work, "grub.cfg")):
             with open(os.path.join(work, "grub.cfg")) as src, \
                     open(os.path.join(outdir, "grub.cfg"), "w") as dst:
                 dst.write(src.read())
-        ram = qemu.guest_ram(cfg, accel)
         argv = qemu.command(cfg, media, accel, choice.cpu, ram)
         started = datetime.datetime.now(datetime.timezone.utc)
         host0 = loadcheck.host_sample()

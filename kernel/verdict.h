@@ -1,0 +1,37 @@
+/*
+ * kernel/verdict.h - the run's verdict (issue 13, docs/results.md
+ * `verdict`): scenarios hand over the cells they measured, and at the end of
+ * the run the items are decided by lib/verdict.c and printed as a block on
+ * the console and as one `verdict` record each. Also the `backing=` option:
+ * how the host backs guest RAM, which the guest cannot see.
+ */
+#ifndef HZ_KERNEL_VERDICT_H
+#define HZ_KERNEL_VERDICT_H
+
+#include "lib/verdict.h"
+
+#define VERDICT_MAX_CELLS 160
+
+/* Keep a copy of cell c (its strategy string must outlive the run). Boot
+ * CPU only. Cells past VERDICT_MAX_CELLS are counted and left out (the
+ * trust item then covers fewer cells; the block says how many). */
+void verdict_add(const struct vd_cell *c);
+
+/*
+ * Guest RAM backing for the header and the trust item: `given` is the
+ * backing= value from the command line, or NULL/"" when absent; absent is
+ * "unknown" under a hypervisor and "bare metal" without one (CPUID 1
+ * ECX[31]).
+ */
+const char *verdict_backing(const char *given);
+
+/* Decide, print the block and the `verdict` records. Called once, by
+ * hz_exit() for a run that got to its scenarios (pass or fail), just
+ * before the `summary` record. */
+void verdict_report(void);
+
+/* True once scenarios ran (set by scenarios_run()). */
+void verdict_arm(void);
+bool verdict_armed(void);
+
+#endif /* HZ_KERNEL_VERDICT_H */

@@ -119,7 +119,7 @@ static void print_plan(void)
             plan_clear_cells(plan_profile_get(PLAN_FULL), &f),
             cpu_is_tcg() ? ", not TCG's speed" : "");
     rec_begin(&r, buf, sizeof(buf), "plan");
-    rec_str(&r, "run", run_name);
+    rec_str(&r, "selection", run_name);
     rec_str(&r, "profile", scenario_profile()->name);
     rec_u64(&r, "default_ms", d.total_ms);
     rec_u64(&r, "full_ms", full.total_ms);

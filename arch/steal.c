@@ -81,7 +81,7 @@ bool steal_total(uint64_t *base_ns, uint64_t *lost_ns)
     return total_base != 0;
 }
 
-uint64_t steal_poll_gaps(uint64_t window_cyc, uint64_t gap_cyc)
+uint64_t steal_poll_gaps(uint64_t window_cyc, uint64_t gap_cyc, uint64_t *polled_cyc)
 {
     uint64_t start = rdtsc(), prev = start, gaps = 0;
     while (prev - start < window_cyc) {
@@ -90,5 +90,6 @@ uint64_t steal_poll_gaps(uint64_t window_cyc, uint64_t gap_cyc)
             gaps += now - prev;
         prev = now;
     }
+    *polled_cyc = prev - start;
     return gaps;
 }

@@ -60,11 +60,14 @@ void steal_account(uint64_t base_ns, uint64_t lost_ns);
 bool steal_total(uint64_t *base_ns, uint64_t *lost_ns);
 
 /*
- * Poll the TSC for `window_cyc` TSC cycles and return the sum of the steps
- * longer than `gap_cyc` cycles (TSC cycles). Pure: RDTSC and arithmetic
- * only, so it runs at the measurement CPL (arch/user.h). Call with
- * interrupts off, or interrupt handlers count as gaps.
+ * Poll the TSC for at least `window_cyc` TSC cycles and return the sum of
+ * the steps longer than `gap_cyc` cycles (TSC cycles). *polled_cyc gets the
+ * span really polled (TSC cycles, >= window_cyc: the last step can overrun
+ * the window), which is the base the gaps are a share of: the return value
+ * never exceeds it. Pure: RDTSC and arithmetic only, so it runs at the
+ * measurement CPL (arch/user.h). Call with interrupts off, or interrupt
+ * handlers count as gaps.
  */
-uint64_t steal_poll_gaps(uint64_t window_cyc, uint64_t gap_cyc);
+uint64_t steal_poll_gaps(uint64_t window_cyc, uint64_t gap_cyc, uint64_t *polled_cyc);
 
 #endif /* HZ_ARCH_STEAL_H */

@@ -25,7 +25,7 @@ struct work {
     struct memop m;               /* W_MEMOP; m.p / m.bytes are the target for all */
     uint64_t cold_cyc, warm_cyc;  /* W_PROBE */
     uint64_t window_cyc, gap_cyc; /* W_GAPS */
-    uint64_t gaps;                /* W_GAPS: TSC cycles of gaps seen */
+    uint64_t gaps, polled_cyc;    /* W_GAPS: TSC cycles of gaps seen, of time polled */
 };
 
 static void work_fn(void *arg)
@@ -47,7 +47,7 @@ static void work_fn(void *arg)
         evict_unprobe(dst, w->m.bytes);
         break;
     case W_GAPS:
-        w->gaps = steal_poll_gaps(w->window_cyc, w->gap_cyc);
+        w->gaps = steal_poll_gaps(w->window_cyc, w->gap_cyc, &w->polled_cyc);
         break;
     }
 }
@@ -108,7 +108,7 @@ static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
                      .gap_cyc = mul_div_u64(STEAL_GAP_NS, hz, 1000000000)};
     work(&g, W_GAPS);
     c->steal_ns += tsc_to_ns(g.gaps);
-    c->base_ns += CLEAR_GAP_WINDOW_NS;
+    c->base_ns += tsc_to_ns(g.polled_cyc);
 }
 
 static bool cell_repeat(void *arg, size_t cell, unsigned round)

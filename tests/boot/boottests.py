@@ -204,6 +204,9 @@ def check_frame(case, out):
                             (k, s[k], sum(1 for r in recs if r["t"] == k), k))
         if s.get("status") != out.status:
             errs.append("summary.status %r disagrees with exit status %d" % (s.get("status"), out.status))
+        if _is(s.get("steal_pct"), (int, float)) and not 0 <= s["steal_pct"] <= 100:
+            errs.append("summary.steal_pct %r is not a share of the timed time (0..100)"
+                        % s["steal_pct"])
         if s.get("status_name") != runner.STATUS_NAMES.get(s.get("status")):
             errs.append("summary.status_name %r does not name status %r" %
                         (s.get("status_name"), s.get("status")))

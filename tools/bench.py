@@ -166,11 +166,11 @@ def best_clear(recs, threads=1):
 
 def fault_pair(faults, lx_fault):
     """Like with like for ratio 2: (hugezero median access_ns of its 1 GiB
-    faults, how many, Linux's median faulting write of a 1 GiB hugetlb page
+    faults that zeroed in the fault, how many, Linux's median faulting write of a 1 GiB hugetlb page
     without mmap (touch_median_ns), whether hugezero's ring 0 was emulated),
     or None when a side lacks that statistic. Medians are the lower median,
     as lib/stats.h."""
-    recs = [r for r in faults if r.get("t") == "fault" and r.get("bytes") == 1 << 30]
+    recs = records.zeroing_faults(faults, 1 << 30)
     acc = sorted(r["access_ns"] for r in recs if r.get("access_ns") is not None)
     if not acc or not lx_fault or lx_fault.get("page_bytes") != 1 << 30 \
             or not lx_fault.get("touch_median_ns"):

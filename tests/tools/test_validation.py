@@ -44,7 +44,9 @@ class Validation(unittest.TestCase):
                 {"t": "fault", "bytes": G, "service_ns": 1, "access_ns": 20_000_000,
                  "emulated_ring0": True},
                 {"t": "fault", "bytes": G, "service_ns": 1, "access_ns": 30_000_000},
-                {"t": "fault", "bytes": 2 << 20, "service_ns": 1}]
+                {"t": "fault", "bytes": 2 << 20, "service_ns": 1}] + \
+               [{"t": "fault", "bytes": G, "service_ns": 1, "access_ns": 1,
+                 "prezeroed": True}] * 4  # pre-zeroed faults clear nothing: left out
         got = validation.ours(recs)
         self.assertEqual(got["rep_stosq_4K"], (10.0, 9.5, 10.5, []))
         self.assertEqual(got["rep_stosq_2M"], (11.0, 10.5, 11.5, ["noisy"]))

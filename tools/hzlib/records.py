@@ -217,3 +217,13 @@ def runs(records):
     for r in records:
         out.setdefault(r.get("run", 0), []).append(r)
     return [out[k] for k in sorted(out)]
+
+
+def zeroing_faults(records, nbytes):
+    """The `fault` records of nbytes-sized frames that zeroed in the fault
+    (prezeroed false or absent: records from before the member). run=fault
+    also times faults on pre-zeroed frames; those measure the fault path
+    without the clear, and a fault figure set beside Linux's hugetlb fault,
+    which always clears, must leave them out."""
+    return [r for r in records if r.get("t") == "fault" and r.get("bytes") == nbytes
+            and not r.get("prezeroed")]

@@ -9,6 +9,8 @@ report() puts the two side by side as lines of text.
 
 import pathlib
 
+from . import records
+
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "validation.md"
 CHUNKS = {"4K": 4096, "2M": 2 << 20, "1G": 1 << 30}
 
@@ -55,7 +57,7 @@ def ours(recs):
                     and r.get("verified") is True):
                 out["rep_stosq_" + name] = (r.get("gbps_median", r.get("gbps")),
                                             r.get("gbps_lo"), r.get("gbps_hi"), _flags(r))
-    f1g = [r for r in recs if r.get("t") == "fault" and r.get("bytes") == 1 << 30]
+    f1g = records.zeroing_faults(recs, 1 << 30)
     key = "access_ns" if any(r.get("access_ns") for r in f1g) else "service_ns"
     faults = sorted(r[key] for r in f1g if r.get(key))
     if faults:

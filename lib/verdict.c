@@ -161,8 +161,15 @@ static void decide_clear(struct vd_item *it, const struct vd_cell *v, size_t n, 
     struct clear_sel sel = {clear_target(v, n), page, 0, -1};
     const struct vd_cell *w = best(v, n, is_clear_sel, &sel);
     const struct vd_cell *base = best(v, n, is_baseline, &sel);
-    char g[16], lo[16], hi[16], bg[16], r[16], ch[16];
+    char g[16], lo[16], hi[16], bg[16], r[16], ch[16], pg[16];
     *win = 0;
+    fmt_size(pg, sizeof(pg), page);
+    if (sel.target < page) { /* a small guest: no target as large as the page */
+        fmt_size(ch, sizeof(ch), sel.target);
+        hz_snprintf(it->reason, sizeof(it->reason),
+                    "not measured: the largest cold target was %s, smaller than a %s page", ch, pg);
+        return;
+    }
     if (!w)
         return;
     use_cell(it, w);
@@ -176,9 +183,7 @@ static void decide_clear(struct vd_item *it, const struct vd_cell *v, size_t n, 
     it->fig_x1000 = gbps(w);
     it->lo_x1000 = gbps_lo(w);
     it->hi_x1000 = gbps_hi(w);
-    char pg[16];
     fmt_size(ch, sizeof(ch), w->chunk);
-    fmt_size(pg, sizeof(pg), page);
     hz_snprintf(it->answer, sizeof(it->answer), "%s/%s", w->strategy, ch);
     size_t len = (size_t)hz_snprintf(
         it->text, sizeof(it->text), "clear a %s page with %s in %s calls: %s GB/s [%s..%s]", pg,

@@ -196,6 +196,24 @@ static void test_noisy_not_decided(void **state)
     assert_non_null(strstr(it[VD_CLEAR_1G].reason, "5 repeats"));
 }
 
+/* A small guest (MEM=64M): the cold target is 2 MiB, so no cell says how
+ * to clear a 1 GiB page; the 2 MiB item is still decided from it. */
+static void test_target_smaller_than_the_page(void **state)
+{
+    milan();
+    for (size_t i = 0; i < ncells; i++)
+        if (cells[i].chunk <= 2 * MIB)
+            cells[i].bytes = 2 * MIB;
+        else
+            cells[i].kind = VD_SMP; /* no 1 GiB call on a 2 MiB target */
+    verdict_decide(cells, ncells, &kvm, it, &tr);
+    assert_false(it[VD_CLEAR_1G].decided);
+    assert_string_equal(it[VD_CLEAR_1G].reason,
+                        "not measured: the largest cold target was 2M, smaller than a 1G page");
+    assert_true(it[VD_CLEAR_2M].decided);
+    assert_false(it[VD_IDLE].decided);
+}
+
 static void test_tcg_says_so(void **state)
 {
     struct vd_facts tcg = kvm;
@@ -282,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_milan_rep_stosb_wins),
         cmocka_unit_test(test_spr_nontemporal_wins),
         cmocka_unit_test(test_noisy_not_decided),
+        cmocka_unit_test(test_target_smaller_than_the_page),
         cmocka_unit_test(test_tcg_says_so),
         cmocka_unit_test(test_empty_run),
         cmocka_unit_test(test_fault_and_vmstart),

@@ -275,6 +275,15 @@ class Command(unittest.TestCase):
         self.assertIn(b"/nonexistent-results", p.stderr)
         self.assertNotIn(b"Traceback", p.stderr)
 
+    def test_unwritable_output_is_an_error_not_a_traceback(self):
+        with tempfile.TemporaryDirectory() as d:
+            for out, why in ((d, b"is a folder"),
+                             (os.path.join(d, "missing", "x.html"), b"cannot write")):
+                p = self.run_hz("-o", out, VERDICT_SET)
+                self.assertEqual(p.returncode, 2, out)
+                self.assertIn(why, p.stderr)
+                self.assertNotIn(b"Traceback", p.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

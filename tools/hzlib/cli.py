@@ -205,10 +205,17 @@ def cmd_report(a):
         p = a.paths[0]
         out = a.out or os.path.join(p if os.path.isdir(p) else os.path.dirname(p) or ".",
                                     "report.html")
-        msgs = report.write(sets[0], out)
     else:
         out = a.out or report_pair.default_path(*a.paths)
-        msgs = report_pair.write(sets[0], sets[1], out)
+    if os.path.isdir(out):
+        print("hz: report: -o %s is a folder; give the HTML file to write" % out, file=sys.stderr)
+        return 2
+    try:
+        msgs = (report.write(sets[0], out) if len(sets) == 1 else
+                report_pair.write(sets[0], sets[1], out))
+    except OSError as e:
+        print("hz: report: cannot write %s: %s" % (out, e.strerror or e), file=sys.stderr)
+        return 2
     for m in msgs:
         print("hz: plot: %s" % m, file=sys.stderr)
     print(out)

@@ -34,7 +34,26 @@ def _linux_bench(outdir, args):
           file=sys.stderr)
 
 
+def _stale_kernel_note():
+    """hz run boots build/hugezero.elf as it is; say so when a kernel source
+    is newer (a kernel older than these tools refuses the options they pass,
+    such as backing=, with a config error)."""
+    elf = os.path.join(BUILD, "hugezero.elf")
+    if not os.path.exists(elf):
+        return  # qemu.BootConfig says it is missing
+    built = os.path.getmtime(elf)
+    for d in ("boot", "arch", "mm", "lib", "kernel", "bench", "prezero"):
+        for f in os.scandir(os.path.join(ROOT, d)):
+            if f.name.endswith((".c", ".h", ".asm", ".inc")) and f.stat().st_mtime > built:
+                print("hz: warning: %s/%s is newer than build/hugezero.elf; run `make` first "
+                      "(an older kernel may refuse options hz passes, e.g. backing=)"
+                      % (d, f.name), file=sys.stderr)
+                return
+
+
 def cmd_run(a):
+    if not a.kernel:
+        _stale_kernel_note()
     try:
         cfg = qemu.BootConfig(boot=a.boot, accel=a.accel, mem=a.mem, smp=a.smp, cpu=a.cpu,
                               args=" ".join(a.args), prealloc=not a.no_prealloc,

@@ -104,7 +104,7 @@ static void sift_down(uint64_t *v, size_t root, size_t n)
     }
 }
 
-static void heapsort_u64(uint64_t *v, size_t n)
+void stats_sort(uint64_t *v, size_t n)
 {
     for (size_t i = n / 2; i-- > 0;)
         sift_down(v, i, n);
@@ -158,16 +158,45 @@ static uint64_t cv_x100(const uint64_t *v, size_t n, u128 sum, uint64_t q)
     return (uint64_t)u128_div(top, sum, NULL);
 }
 
+/* Tukey outlier counts of the ascending v[0..n) into *s (lib/stats.h):
+ * x is beyond the f/2 x iqr fence above q3 when 2 (x - q3) > f iqr. */
+static void tukey(struct stats *s, const uint64_t *v, size_t n)
+{
+    size_t j = (n - 1) / 4;
+    uint64_t q1 = v[j], q3 = v[n - 1 - j];
+    u128 iqr = q3 - q1;
+    s->out_lo_mild = s->out_lo_severe = s->out_hi_mild = s->out_hi_severe = 0;
+    s->out_hi_min = s->out_hi_max = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] > q3 && 2 * (u128)(v[i] - q3) > 3 * iqr) {
+            if ((u128)(v[i] - q3) > 3 * iqr)
+                s->out_hi_severe++;
+            else
+                s->out_hi_mild++;
+            if (!s->out_hi_min)
+                s->out_hi_min = v[i];
+            s->out_hi_max = v[i];
+        } else if (v[i] < q1 && 2 * (u128)(q1 - v[i]) > 3 * iqr) {
+            if ((u128)(q1 - v[i]) > 3 * iqr)
+                s->out_lo_severe++;
+            else
+                s->out_lo_mild++;
+        }
+    }
+}
+
 void stats_compute(struct stats *s, uint64_t *v, size_t n)
 {
     s->n = n;
     s->min = s->max = s->median = s->mean = s->cv_x100 = 0;
     s->ci_lo = s->ci_hi = 0;
     s->ci_cover_x100 = 0;
+    s->out_lo_mild = s->out_lo_severe = s->out_hi_mild = s->out_hi_severe = 0;
+    s->out_hi_min = s->out_hi_max = 0;
     if (n == 0)
         return;
 
-    heapsort_u64(v, n);
+    stats_sort(v, n);
     u128 sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += v[i]; /* n < 2^64 terms below 2^64: cannot wrap */
@@ -182,6 +211,13 @@ void stats_compute(struct stats *s, uint64_t *v, size_t n)
     stats_median_ci95(n, &lo, &hi, &s->ci_cover_x100);
     s->ci_lo = v[lo];
     s->ci_hi = v[hi];
+    tukey(s, v, n);
+}
+
+bool stats_outliers_many(const struct stats *s)
+{
+    size_t out = (size_t)s->out_lo_mild + s->out_lo_severe + s->out_hi_mild + s->out_hi_severe;
+    return s->n > 0 && 4 * out > s->n;
 }
 
 /*
@@ -291,4 +327,9 @@ uint64_t stats_pct_x100(uint64_t part, uint64_t whole)
         return 0;
     u128 q = u128_div((u128)part * 10000u, whole, NULL);
     return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+}
+
+uint64_t stats_scale(uint64_t x, uint64_t mul, uint64_t div)
+{
+    return div ? div_round_sat((u128)x * mul, div) : 0;
 }

@@ -21,7 +21,18 @@ struct stats {
     uint64_t cv_x100;                /* coefficient of variation, percent x 100 */
     uint64_t ci_lo, ci_hi;           /* order-statistic interval of the median */
     unsigned ci_cover_x100;          /* its coverage, percent x 100 (>= 9500 from n = 6) */
+    /* Tukey's fences (Tukey, "Exploratory Data Analysis", 1977; criterion.rs
+     * classifies the same way): with q1 = v[j], q3 = v[n - 1 - j], j = (n - 1)
+     * / 4 and iqr = q3 - q1, a sample beyond 1.5 iqr of its quartile is an
+     * outlier, beyond 3 iqr a severe one. Counted, never dropped; mild counts
+     * exclude the severe ones. Times: high outliers are slow repeats. */
+    unsigned out_lo_mild, out_lo_severe, out_hi_mild, out_hi_severe;
+    uint64_t out_hi_min, out_hi_max; /* the smallest and largest high outlier (0: none) */
 };
+
+/* More than a quarter of the samples are outliers (mild or severe, either
+ * side): the cell's distribution is not one peak with a few bursts. */
+bool stats_outliers_many(const struct stats *s);
 
 /* A cell is `noisy` (issue 12, docs/results.md) when its CV exceeds 10 % or
  * its fastest repeat is below 0.8 x its median time. */
@@ -120,6 +131,13 @@ uint64_t stats_cpb_x1000(uint64_t cycles, uint64_t bytes);
 /* part / whole as percent x 100 (10000 x part / whole) rounded down; 0 for
  * whole 0; saturates at UINT64_MAX. */
 uint64_t stats_pct_x100(uint64_t part, uint64_t whole);
+
+/* Sort v[0..n) ascending in place (heapsort: no recursion, no allocation). */
+void stats_sort(uint64_t *v, size_t n);
+
+/* x * mul / div rounded to nearest (halves up), exact in 128 bits;
+ * saturates at UINT64_MAX; 0 for div 0. */
+uint64_t stats_scale(uint64_t x, uint64_t mul, uint64_t div);
 
 /* floor(sqrt(v)) for any 128-bit v (bit-by-bit, integer only). */
 uint64_t stats_isqrt(unsigned __int128 v);

@@ -1,0 +1,90 @@
+"""tools/hzlib/decide.py: the comparison rule of lib/compare.h in Python.
+
+Reads tests/vectors/compare.txt, the file tests/unit/test_compare.c reads
+too, and must reproduce every expected line; checks the hand-computed
+cases by value and the Bonferroni z table against statistics.NormalDist
+and against lib/compare.c's own table.
+"""
+
+import math
+import os
+import re
+import statistics
+import unittest
+
+from hztest import ROOT
+from hzlib import decide
+
+VECTORS = os.path.join(ROOT, "tests", "vectors", "compare.txt")
+
+
+def read_vectors():
+    cases, cur = [], {}
+    with open(VECTORS) as f:
+        for line in f:
+            w = line.split()
+            if not w or w[0].startswith("#"):
+                continue
+            if w[0] == "case":
+                cur = {"name": w[1]}
+                cases.append(cur)
+            elif w[0] in ("a", "b"):
+                cur[w[0]] = (int(w[1]), [int(x) for x in w[2:]])
+            elif w[0] == "z":
+                cur["z"], cur["tol"] = int(w[1]), int(w[3])
+            elif w[0] == "expect":
+                cur["expect"] = ([int(x) for x in w[1:5]], w[5].replace("too_few",
+                                                                         decide.TOO_FEW))
+    return cases
+
+
+class SharedVectors(unittest.TestCase):
+    def test_every_vector(self):
+        cases = read_vectors()
+        self.assertGreaterEqual(len(cases), 15)
+        for c in cases:
+            with self.subTest(c["name"]):
+                (ab, a), (bb, b) = c["a"], c["b"]
+                got = decide.compare(a, ab, b, bb, c["z"], c["tol"])
+                nums, out = c["expect"]
+                self.assertEqual([got.ratio_x1e6, got.lo_x1e6, got.hi_x1e6, got.k], nums)
+                self.assertEqual(got.outcome, out)
+
+    def test_hand_checked(self):
+        by = {c["name"]: c for c in read_vectors()}
+        self.assertEqual(by["identical-constant"]["expect"], ([10 ** 6] * 3 + [16], decide.TIE))
+        self.assertEqual(by["twice-as-fast-per-byte"]["expect"][0][:3], [500000] * 3)
+        self.assertEqual(by["twice-as-fast-per-byte"]["expect"][1], decide.FASTER)
+        self.assertEqual(by["too-few-a"]["expect"][1], decide.TOO_FEW)
+        # b = 3 a exactly, pairwise: the median ratio is 3
+        self.assertEqual(by["three-times-slower"]["expect"][0][0], 3 * 10 ** 6)
+        self.assertEqual(by["three-times-slower"]["expect"][1], decide.SLOWER)
+
+
+class Rule(unittest.TestCase):
+    def test_bonferroni_table(self):
+        a0 = 2 * (1 - statistics.NormalDist().cdf(2.5))
+        want = [math.ceil(statistics.NormalDist().inv_cdf(1 - a0 / (2 * r)) * 1000)
+                for r in range(1, 33)]
+        self.assertEqual(list(decide.Z_BONFERRONI), want)
+        with open(os.path.join(ROOT, "lib", "compare.c")) as f:
+            body = re.search(r"z_bonferroni\[32\] = \{([^}]*)\}", f.read()).group(1)
+        self.assertEqual([int(x) for x in body.replace(",", " ").split()], want)
+
+    def test_moses_rank_matches_exact_table(self):
+        # Hollander & Wolfe: m = n = 10 at 95 % two-sided, C = 24
+        self.assertEqual(decide.moses_k(10, 10, 1960), 24)
+
+    def test_outcome_bounds(self):
+        self.assertEqual(decide.outcome_of(952381, 1050000), decide.TIE)
+        self.assertEqual(decide.outcome_of(952380, 1000000), decide.UNDECIDED)
+        self.assertEqual(decide.outcome_of(1050001, 2000000), decide.SLOWER)
+        self.assertEqual(decide.outcome_of(10, 952380), decide.FASTER)
+
+    def test_tukey_matches_c_test(self):
+        t = decide.tukey([100, 101, 100, 104, 103, 102, 150, 111, 99, 104])
+        self.assertEqual(t, {"lo_mild": 0, "lo_severe": 0, "hi_mild": 1, "hi_severe": 1})
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -169,7 +169,9 @@ static void finish(struct clear_cell *c)
                               .repeats = c->n,
                               .min_cyc = c->min_cyc,
                               .verified = c->ok,
-                              .source = "hugezero"};
+                              .source = "hugezero",
+                              .samples = c->ns,
+                              .nsamples = c->n};
     for (unsigned i = 0; i < c->n; i++)
         scratch[i] = c->ns[i];
     stats_compute(&cr.ns, scratch, c->n);

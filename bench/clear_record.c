@@ -3,6 +3,7 @@
  * docs/results.md).
  */
 #include "bench/clear_record.h"
+#include "lib/compare.h"
 #include "lib/record.h"
 
 const char *clear_record(char *buf, size_t cap, const struct clear_result *c)
@@ -31,6 +32,28 @@ const char *clear_record(char *buf, size_t cap, const struct clear_result *c)
     rec_fixed(&r, "gbps_lo", stats_gbps_x1000(c->bytes, c->ns.ci_hi), 3);
     rec_fixed(&r, "gbps_hi", stats_gbps_x1000(c->bytes, c->ns.ci_lo), 3);
     rec_bool(&r, "noisy", stats_noisy(&c->ns));
+    rec_fixed(&r, "peak_gbps", stats_gbps_x1000(c->bytes, c->ns.min), 3);
+    rec_bool(&r, "too_few", c->ns.n < CMP_MIN_N);
+    rec_obj_begin(&r, "outliers");
+    rec_u64(&r, "lo_mild", c->ns.out_lo_mild);
+    rec_u64(&r, "lo_severe", c->ns.out_lo_severe);
+    rec_u64(&r, "hi_mild", c->ns.out_hi_mild);
+    rec_u64(&r, "hi_severe", c->ns.out_hi_severe);
+    rec_obj_end(&r);
+    if (c->ns.out_hi_max && c->ns.median) {
+        rec_arr_begin(&r, "outlier_hi_x");
+        rec_fixed(&r, 0, stats_ratio_x1000(c->ns.out_hi_min, c->ns.median) / 10, 2);
+        rec_fixed(&r, 0, stats_ratio_x1000(c->ns.out_hi_max, c->ns.median) / 10, 2);
+        rec_arr_end(&r);
+    } else {
+        rec_str(&r, "outlier_hi_x", 0);
+    }
+    rec_bool(&r, "outliers_many", stats_outliers_many(&c->ns));
+    rec_str(&r, "stop", c->stop);
+    rec_arr_begin(&r, "samples_ns");
+    for (size_t i = 0; i < c->nsamples && i < CLEAR_RECORD_SAMPLES; i++)
+        rec_u64(&r, 0, c->samples[i]);
+    rec_arr_end(&r);
     if (c->steal_method) {
         bool gaps = c->steal_method[0] == 't';
         rec_str(&r, "steal_method", c->steal_method);

@@ -35,7 +35,17 @@ struct clear_result {
      * cold_ratio_x100 the median cold / warm probe time x 100. */
     enum { CACHE_UNCHECKED = 0, CACHE_VERIFIED, CACHE_NOT_COLD } cache_check;
     uint64_t cold_ratio_x100;
+    /* Every timed repeat's ns in run order (samples_ns, at most
+     * CLEAR_RECORD_SAMPLES printed; NULL: none), what hz compare and make
+     * bench compare (lib/compare.h); and why the cell stopped taking
+     * repeats (lib/interleave.h: "decided", "budget", "cap"; NULL: not
+     * raced, member null). */
+    const uint64_t *samples;
+    size_t nsamples;
+    const char *stop;
 };
+
+#define CLEAR_RECORD_SAMPLES 128 /* lib/compare.h CMP_MAX_N */
 
 /* Steal above this share of steal_base_ns (percent x 100) flags a cell. */
 #define CLEAR_STEAL_FLAG_X100 100
@@ -48,7 +58,11 @@ uint64_t clear_steal_x100(const struct clear_result *r);
  * 64, HZ_RECORD_MAX is plenty) and return the line (no newline). gbps and
  * gbps_median come from ns.min and ns.median, gbps_lo/gbps_hi from the
  * median's interval (ns.ci_hi, ns.ci_lo), cpb from min_cyc; noisy is
- * stats_noisy(&ns). Steal and cache members only when measured.
+ * stats_noisy(&ns) (information only: no decision reads it); peak_gbps is
+ * the best sample (STREAM's best-of, labelled so), outliers the Tukey
+ * counts of ns (lib/stats.h) with outlier_hi_x the range of the slow ones
+ * over the median, too_few fewer repeats than lib/compare.h CMP_MIN_N.
+ * Steal and cache members only when measured.
  */
 const char *clear_record(char *buf, size_t cap, const struct clear_result *r);
 

@@ -31,8 +31,13 @@ static void test_record(void **state)
                                     .ci_cover_x100 = 9375},
                              .min_cyc = 300000000,
                              .verified = true,
-                             .source = "linux"};
-    char line[512];
+                             .source = "linux",
+                             .samples = (const uint64_t[]){130000000, 110000000, 100000000},
+                             .nsamples = 3,
+                             .stop = "budget"};
+    r.ns.out_hi_mild = 1;
+    r.ns.out_hi_min = r.ns.out_hi_max = 130000000;
+    char line[1024];
     assert_string_equal(
         clear_record(line, sizeof(line), &r),
         "@hz {\"t\":\"clear\",\"v\":1,\"strategy\":\"rep_stosb\",\"chunk\":2097152,"
@@ -41,7 +46,10 @@ static void test_record(void **state)
         "\"gbps\":10.737,\"gbps_median\":9.761,\"cpb\":0.279,\"cv_pct\":12.34,"
         "\"verified\":true,\"source\":\"linux\",\"ci_lo_ns\":100000000,"
         "\"ci_hi_ns\":130000000,\"ci_pct\":93.75,\"gbps_lo\":8.260,\"gbps_hi\":10.737,"
-        "\"noisy\":true}");
+        "\"noisy\":true,\"peak_gbps\":10.737,\"too_few\":true,\"outliers\":{\"lo_mild\":0,"
+        "\"lo_severe\":0,\"hi_mild\":1,\"hi_severe\":0},\"outlier_hi_x\":[1.18,1.18],"
+        "\"outliers_many\":false,\"stop\":\"budget\","
+        "\"samples_ns\":[130000000,110000000,100000000]}");
 
     struct clear_result z = {.strategy = "avx512_nt", .cache = "cold", .source = "hugezero"};
     assert_string_equal(
@@ -50,7 +58,10 @@ static void test_record(void **state)
         "\"cache\":\"cold\",\"threads\":0,\"repeats\":0,\"min_ns\":0,\"median_ns\":0,"
         "\"max_ns\":0,\"gbps\":0.000,\"gbps_median\":0.000,\"cpb\":0.000,\"cv_pct\":0.00,"
         "\"verified\":false,\"source\":\"hugezero\",\"ci_lo_ns\":0,\"ci_hi_ns\":0,"
-        "\"ci_pct\":0.00,\"gbps_lo\":0.000,\"gbps_hi\":0.000,\"noisy\":false}");
+        "\"ci_pct\":0.00,\"gbps_lo\":0.000,\"gbps_hi\":0.000,\"noisy\":false,"
+        "\"peak_gbps\":0.000,\"too_few\":true,\"outliers\":{\"lo_mild\":0,\"lo_severe\":0,"
+        "\"hi_mild\":0,\"hi_severe\":0},\"outlier_hi_x\":null,\"outliers_many\":false,"
+        "\"stop\":null,\"samples_ns\":[]}");
 
     /* A cold kernel cell with KVM steal time: 2 % stolen flags it. */
     struct clear_result k = {.strategy = "movnti",

@@ -15,9 +15,11 @@
  * rank k = floor(mn/2 - z sqrt(mn(m+n+1)/12)), at least 1). Ranks, not
  * variances: a burst that slows 1 or 2 samples of 10 by 1.5x moves the
  * interval by at most a rank or two, while it doubles a CV. z is a
- * parameter: CMP_Z_X1000 (2.5) for one comparison that is looked at
- * repeatedly (the racing loop looks at n = 10, 20, 30, 40: Pocock's
- * constant for 4 looks at 5 % is 2.36, so 2.5 is on the safe side),
+ * parameter: CMP_Z_X1000 (2.361) for one comparison that is looked at
+ * repeatedly: the racing loop looks at n = 10, 20, 30, 40, and 2.361 is
+ * Pocock's constant for 4 equally spaced looks at an overall two-sided 5 %
+ * (Pocock, Biometrika 64(2), 1977; tests/unit/test_compare_sim.c measures
+ * the rates it gives on a simulated shared host),
  * cmp_z_bonferroni_x1000() when one cell is compared with several rivals.
  *
  * The outcome at tolerance X (tol_x100 = 100 X %, option `tolerance=`,
@@ -44,7 +46,7 @@
 
 #define CMP_MIN_N 6        /* fewest samples a side (as Google Benchmark's compare.py warns) */
 #define CMP_TOL_X100 500   /* the default tolerance, 5 % (BenchmarkTools' time_tolerance) */
-#define CMP_Z_X1000 2500   /* z of one comparison looked at repeatedly */
+#define CMP_Z_X1000 2361   /* z of one comparison looked at 4 times (Pocock) */
 #define CMP_ONE 1000000ull /* ratio 1.0 in the x 10^6 fixed point */
 #define CMP_MAX_N 128      /* most samples a side (scratch sizing) */
 
@@ -94,8 +96,8 @@ const char *cmp_outcome_name(enum cmp_outcome o);
 
 /*
  * z for one of `rivals` comparisons made together (Bonferroni): the
- * two-sided level of CMP_Z_X1000, 2 (1 - Phi(2.5)) = 1.242 %, split over
- * rivals, i.e. Phi^-1(1 - 0.00621 / rivals) x 1000 rounded up (a table,
+ * two-sided level of CMP_Z_X1000, 2 (1 - Phi(2.361)) = 1.823 %, split over
+ * rivals, i.e. Phi^-1(1 - 0.0091129 / rivals) x 1000 rounded up (a table,
  * checked against Python's statistics.NormalDist by tests/tools). 0 or 1
  * rival gives CMP_Z_X1000; past 32 rivals the value for 32.
  */

@@ -63,9 +63,10 @@ class SharedVectors(unittest.TestCase):
 
 class Rule(unittest.TestCase):
     def test_bonferroni_table(self):
-        a0 = 2 * (1 - statistics.NormalDist().cdf(2.5))
-        want = [math.ceil(statistics.NormalDist().inv_cdf(1 - a0 / (2 * r)) * 1000)
-                for r in range(1, 33)]
+        a0 = 2 * (1 - statistics.NormalDist().cdf(decide.Z_X1000 / 1000))
+        want = [decide.Z_X1000] + [
+            math.ceil(statistics.NormalDist().inv_cdf(1 - a0 / (2 * r)) * 1000)
+            for r in range(2, 33)]
         self.assertEqual(list(decide.Z_BONFERRONI), want)
         with open(os.path.join(ROOT, "lib", "compare.c")) as f:
             body = re.search(r"z_bonferroni\[32\] = \{([^}]*)\}", f.read()).group(1)

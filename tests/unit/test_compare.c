@@ -138,11 +138,11 @@ static void test_inputs_left_alone(void **state)
 
 static void test_bonferroni(void **state)
 {
-    assert_int_equal(cmp_z_bonferroni_x1000(0), 2500);
-    assert_int_equal(cmp_z_bonferroni_x1000(1), 2500);
-    assert_int_equal(cmp_z_bonferroni_x1000(3), 2868);
-    assert_int_equal(cmp_z_bonferroni_x1000(32), 3549);
-    assert_int_equal(cmp_z_bonferroni_x1000(1000), 3549);
+    assert_int_equal(cmp_z_bonferroni_x1000(0), CMP_Z_X1000);
+    assert_int_equal(cmp_z_bonferroni_x1000(1), 2361);
+    assert_int_equal(cmp_z_bonferroni_x1000(3), 2744);
+    assert_int_equal(cmp_z_bonferroni_x1000(32), 3446);
+    assert_int_equal(cmp_z_bonferroni_x1000(1000), 3446);
 }
 
 static void test_tukey(void **state)

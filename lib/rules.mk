@@ -5,7 +5,7 @@
 KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/interleave.c \
 	lib/plan.c lib/verdict.c lib/compare.c
 
-HOST_TESTS += fmt record cmdline stats interleave plan verdict compare
+HOST_TESTS += fmt record cmdline stats interleave plan verdict compare compare_sim
 HOST_SRCS_fmt := lib/fmt.c
 HOST_SRCS_record := lib/record.c lib/fmt.c
 HOST_SRCS_cmdline := lib/cmdline.c lib/fmt.c
@@ -14,3 +14,4 @@ HOST_SRCS_interleave := lib/interleave.c lib/stats.c
 HOST_SRCS_plan := lib/plan.c
 HOST_SRCS_verdict := lib/verdict.c lib/stats.c lib/fmt.c
 HOST_SRCS_compare := lib/compare.c lib/stats.c
+HOST_SRCS_compare_sim := lib/compare.c lib/stats.c lib/interleave.c

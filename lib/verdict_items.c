@@ -29,8 +29,10 @@ void vd_decide_fault(struct vd_ctx *x, struct vd_item *it)
     const struct vd_cell *bad = 0, *s = fault_cell(x, false, &bad), *p = fault_cell(x, true, &bad);
     char h1[160], h2[160], pg[16], r[16], lo[16], hi[16], t[16], why[VD_TEXT_MAX / 2];
     if (!s || !p) {
-        if (bad && vd_cell_usable(bad, why, sizeof(why)) == false)
+        if (bad) { /* one is there but left out; else "not measured" */
+            vd_cell_usable(bad, why, sizeof(why));
             hz_snprintf(it->reason, sizeof(it->reason), "not decided: %s", why);
+        }
         return;
     }
     struct cmp cm;

@@ -115,11 +115,13 @@ size_t vd_headline(const struct vd_cell *c, char *buf, size_t cap)
                      vd_dec(lo, 16, vd_gbps_lo(c), 1), vd_dec(hi, 16, vd_gbps_hi(c), 1),
                      vd_dec(pk, 16, stats_gbps_x1000(c->bytes, s->min), 1));
     unsigned slow = s->out_hi_mild + s->out_hi_severe;
-    if (slow && s->median)
-        len = vd_cat(buf, cap, len, ", %u/%zu slow outliers%s %s-%sx the median", slow, s->n,
-                     s->out_hi_severe ? " (severe)" : "",
-                     vd_dec(a, 16, stats_ratio_x1000(s->out_hi_min, s->median), 2),
-                     vd_dec(b, 16, stats_ratio_x1000(s->out_hi_max, s->median), 2));
+    if (slow && s->median) {
+        vd_dec(a, 16, stats_ratio_x1000(s->out_hi_min, s->median), 2);
+        vd_dec(b, 16, stats_ratio_x1000(s->out_hi_max, s->median), 2);
+        len = vd_cat(buf, cap, len, ", %u/%zu slow outlier%s%s %s%s%sx the median", slow, s->n,
+                     slow > 1 ? "s" : "", s->out_hi_severe ? " (severe)" : "", a,
+                     strcmp(a, b) ? "-" : "", strcmp(a, b) ? b : "");
+    }
     if (stats_outliers_many(s))
         len = vd_cat(buf, cap, len, " (> 1/4 outliers)");
     return len;

@@ -40,7 +40,7 @@
 #include "lib/compare.h"
 #include "lib/stats.h"
 
-#define VD_TEXT_MAX 640
+#define VD_TEXT_MAX 768
 #define VD_ID_MAX 48
 #define VD_ITEM_CELLS 8 /* cells named per item */
 #define VD_WORST 3      /* worst-CV cells the trust item names */

@@ -203,7 +203,10 @@ static void finish(struct clear_cell *c)
                         .threads = 1,
                         .verified =
                             c->ok && (c->cache[0] != 'c' || cr.cache_check == CACHE_VERIFIED),
-                        .st = cr.ns};
+                        .st = cr.ns,
+                        .samples = c->ns,
+                        .nsamples = c->n,
+                        .steal_x100 = c->steal_x100};
     verdict_add(&v); /* the verdict's candidates (kernel/verdict.h) */
     char buf[HZ_RECORD_MAX];
     record_emit_line(clear_record(buf, sizeof(buf), &cr));

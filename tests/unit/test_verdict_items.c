@@ -1,0 +1,149 @@
+/*
+ * tests/unit/test_verdict_items.c - lib/verdict.c beyond the clear items:
+ * fault and VM start (run=smp and run=vmstart cells), the trust item,
+ * the tolerance, verdict_open() for the racing loop and cell ids.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/unit/verdict_fixture.h"
+
+static void test_trust(void **state)
+{
+    noisy();
+    cells[3].steal_x100 = 420; /* avx512_nt/4K: 4.2 % steal */
+    cells[6].steal_x100 = 35;
+    /* rep_stosb/4K: 2 fast and 2 slow outliers of 12, more than a quarter */
+    static const uint64_t odd[12] = {44000, 20000, 44100, 44200, 90000, 44300,
+                                     44400, 21000, 44500, 44600, 88000, 44700};
+    memcpy(store[0], odd, sizeof(odd));
+    uint64_t tmp[12];
+    memcpy(tmp, odd, sizeof(odd));
+    stats_compute(&cells[0].st, tmp, 12);
+    cells[0].nsamples = 12;
+    decide(&kvm);
+    assert_int_equal(tr.worst_steal_x100, 420);
+    assert_string_equal(tr.worst_steal_cell, "clear/avx512_nt/4K/cold/1G");
+    assert_int_equal(tr.outlier_cells, 1);
+    assert_string_equal(tr.outlier_cell, "clear/rep_stosb/4K/cold/1G");
+    assert_non_null(strstr(it[VD_TRUST].text, "steal 0.01% (worst cell 4.20% "
+                                              "clear/avx512_nt/4K/cold/1G), tolerance +-5%"));
+    assert_non_null(strstr(it[VD_TRUST].text, "warning: 1 cells with more than 1/4 outliers"));
+}
+
+static void test_fault_and_vmstart(void **state)
+{
+    ncells = 0;
+    fault_cell(false, 16700000); /* 16.7 ms zeroing in the fault */
+    fault_cell(true, 275000);    /* 275 us pre-zeroed */
+    smp_cell(VD_SMP, "avx512_nt", 1, 400);
+    smp_cell(VD_SMP, "avx512_nt", 2, 800);
+    smp_cell(VD_SMP, "sse2_nt", 2, 880);
+    smp_cell(VD_SMP, "sse2_nt", 1, 300);
+    decide(&kvm);
+    assert_true(it[VD_FAULT_ITEM].decided);
+    assert_int_equal(it[VD_FAULT_ITEM].fig_x1000, 16700);
+    assert_int_equal(it[VD_FAULT_ITEM].base_x1000, 275);
+    assert_int_equal(it[VD_FAULT_ITEM].ratio_x1000, 60727); /* 16.7 / 0.275 */
+    assert_int_equal(it[VD_FAULT_ITEM].outcome, CMP_SLOWER);
+    assert_string_equal(it[VD_FAULT_ITEM].answer, "prezero pays");
+    assert_non_null(strstr(it[VD_FAULT_ITEM].text, "ring 0 emulated"));
+    assert_int_equal(logged(VD_FAULT_ITEM, 1, 0)->c.outcome, CMP_SLOWER);
+    /* peak sse2_nt 88.0 at 2 threads; 16 x 30.0 per thread > 88: 2^40 / 88e9 = 12.49 s */
+    assert_true(it[VD_VMSTART].decided);
+    assert_true(it[VD_VMSTART].model);
+    assert_int_equal((it[VD_VMSTART].fig_x1000 + 5) / 10, 1249);
+    assert_string_equal(it[VD_VMSTART].cells[0], "smp/sse2_nt/1T/1G");
+    assert_string_equal(it[VD_VMSTART].cells[1], "smp/sse2_nt/2T/1G");
+    assert_int_equal(it[VD_VMSTART].ratio_x1000, 2933); /* 88.0 / 30.0 */
+    assert_int_equal(it[VD_VMSTART].outcome, CMP_FASTER);
+    assert_non_null(strstr(it[VD_VMSTART].text, "min(16 x 30.0 GB/s per thread"));
+    /* a wide machine: 16 x 5.0 = 80 GB/s below the 100 GB/s peak -> 13.74 s */
+    ncells = 0;
+    smp_cell(VD_SMP, "avx512_nt", 1, 50);
+    smp_cell(VD_SMP, "avx512_nt", 32, 1000);
+    decide(&kvm);
+    assert_int_equal((it[VD_VMSTART].fig_x1000 + 5) / 10, 1374);
+    /* run=vmstart: policy none at T = 2 against T = 1; 2 threads do not scale */
+    ncells = 0;
+    smp_cell(VD_VM, "none", 1, 100);
+    smp_cell(VD_VM, "none", 2, 101);
+    decide(&kvm);
+    assert_true(it[VD_VMSTART].decided);
+    assert_int_equal(it[VD_VMSTART].outcome, CMP_TIE);
+    assert_string_equal(it[VD_VMSTART].cells[1], "vmstart/none/2T/1G");
+    assert_non_null(strstr(it[VD_VMSTART].text, "2 threads are 1.01x"));
+    /* a fault without its pre-zeroed counterpart is not decided */
+    ncells = 0;
+    fault_cell(false, 16700000);
+    decide(&kvm);
+    assert_false(it[VD_FAULT_ITEM].decided);
+    assert_non_null(strstr(it[VD_FAULT_ITEM].reason, "not measured"));
+}
+
+/* verdict_open(): the cells of undecided comparisons, nothing else. */
+static void test_open(void **state)
+{
+    bool open[64];
+    milan();
+    assert_int_equal(verdict_open(cells, ncells, &kvm, open), 0);
+    for (size_t i = 0; i < ncells; i++)
+        assert_false(open[i]);
+    noisy();
+    unsigned n = verdict_open(cells, ncells, &kvm, open);
+    decide(&kvm);
+    unsigned undecided = 0;
+    for (size_t i = 0; i < lg.n; i++)
+        undecided += lg.v[i].c.outcome == CMP_UNDECIDED &&
+                     !(lg.v[i].item == VD_NONTEMPORAL && lg.v[i].b != 7);
+    assert_int_equal(n, undecided);
+    assert_true(n > 0);
+    /* the large-call leaders race (not separated), so does the 1G
+     * non-temporal pair; the 4K non-temporal pair is information only */
+    assert_true(open[4] && open[5] && open[6] && open[7] && open[8]);
+    assert_false(open[2]);
+    assert_false(open[3]);
+}
+
+static void test_tolerance(void **state)
+{
+    struct vd_facts wide = kvm;
+    wide.tol_x100 = 1000; /* 10 %: 38.1 vs 35.0 (8.9 %) is within it */
+    milan();
+    verdict_decide(cells, ncells, &wide, it, &tr, &lg);
+    assert_string_equal(it[VD_CLEAR_1G].set, "not separated");
+    assert_non_null(strstr(it[VD_TRUST].text, "tolerance +-10%"));
+}
+
+static void test_cell_ids(void **state)
+{
+    char id[VD_ID_MAX];
+    struct vd_cell c = {.kind = VD_CLEAR,
+                        .strategy = "movnti",
+                        .chunk = 32 * MIB,
+                        .bytes = 64 * MIB,
+                        .cold = false};
+    vd_cell_id(&c, id, sizeof(id));
+    assert_string_equal(id, "clear/movnti/32M/warm/64M");
+    c.chunk = 6144;
+    vd_cell_id(&c, id, sizeof(id));
+    assert_string_equal(id, "clear/movnti/6K/warm/64M");
+    c.chunk = 100;
+    vd_cell_id(&c, id, sizeof(id));
+    assert_string_equal(id, "clear/movnti/100/warm/64M");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trust),    cmocka_unit_test(test_fault_and_vmstart),
+        cmocka_unit_test(test_open),     cmocka_unit_test(test_tolerance),
+        cmocka_unit_test(test_cell_ids),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

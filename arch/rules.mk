@@ -13,10 +13,11 @@ KERNEL_C += arch/cpu.c arch/serial.c arch/trap.c arch/gdt.c $(CLEAR_C) arch/fpu.
 KERNEL_ASM += arch/trap.asm $(CLEAR_ASM) arch/trampoline.asm arch/user.asm arch/idle.asm
 HCFLAGS_clear_mov_loop := -fno-tree-vectorize -fno-tree-loop-distribute-patterns
 
-HOST_TESTS += clear acpi acpi_tables
+HOST_TESTS += clear acpi acpi_tables steal_area
 HOST_SRCS_clear := $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
 HOST_SRCS_acpi := $(ACPI_C) lib/fmt.c
 HOST_SRCS_acpi_tables := $(HOST_SRCS_acpi)
+HOST_SRCS_steal_area := arch/steal_area.c lib/fmt.c
 
 # The trampoline's layout is defined once, in arch/trampoline.h; its TRAMP_*
 # #defines become NASM %defines in $(B)/gen/trampoline.inc.

@@ -14,7 +14,7 @@
 #include "kernel/smp.h"
 #include "lib/record.h"
 
-#define SMP_PV_TIMEOUT_US 500000 /* for all CPUs together to verify or turn off */
+#define SMP_PV_TIMEOUT_US 2000000 /* for all CPUs together to verify or turn off */
 
 struct pv_cpu {
     bool reached;   /* the CPU ran the function */
@@ -36,26 +36,29 @@ static void verify_fn(unsigned cpu, void *arg)
 static void off_fn(unsigned cpu, void *arg)
 {
     (void)arg;
-    pv[cpu].steal = steal_ns(cpu);
     pv[cpu].off = kvm_pv_off_cpu(cpu, &pv[cpu].left);
     __atomic_store_n(&pv[cpu].reached, true, __ATOMIC_RELEASE);
 }
 
-/* fn on every online CPU: through smp_run() from the BSP; off the BSP (an
- * AP that crashed or exits) or before smp_init() only on the calling CPU. */
-static void on_every_cpu(smp_fn fn)
+static bool has_steal(unsigned cpu) { return steal_enabled(cpu); }
+static bool has_pv(unsigned cpu) { return kvm_pv_enabled_count(cpu) != 0; }
+
+/* fn on every online CPU for which want(cpu): through smp_run() from the
+ * BSP; off the BSP (an AP that crashed or exits) or before smp_init() only
+ * on the calling CPU. */
+static void on_cpus(smp_fn fn, bool (*want)(unsigned))
 {
     unsigned me = smp_cpu_index();
     struct smp_set s;
     smp_set_clear(&s);
     for (unsigned i = 0; i < smp_count() && i < HZ_MAX_CPUS; i++) {
         pv[i].reached = false;
-        const struct smp_cpu *c = smp_cpu(i);
-        if (c->state == SMP_CPU_ONLINE)
+        if (smp_cpu(i)->state == SMP_CPU_ONLINE && want(i))
             smp_set_add(&s, i);
     }
-    if (me != 0 || !smp_set_has(&s, 0) || smp_run(&s, fn, 0, SMP_PV_TIMEOUT_US) == -2)
-        fn(me, 0);
+    if (me != 0 || !smp_set_count(&s) || smp_run(&s, fn, 0, SMP_PV_TIMEOUT_US) == -2)
+        if (want(me))
+            fn(me, 0);
 }
 
 void smp_pv_check(void)
@@ -64,7 +67,7 @@ void smp_pv_check(void)
         result_skip("ownership.steal", "no KVM steal time: the host writes no record");
         return;
     }
-    on_every_cpu(verify_fn);
+    on_cpus(verify_fn, has_steal);
     unsigned n = 0, bad = 0, first = 0, missed = 0;
     for (unsigned i = 0; i < smp_count() && i < HZ_MAX_CPUS; i++) {
         if (!steal_enabled(i))
@@ -87,7 +90,7 @@ void smp_pv_check(void)
 
 void smp_pv_teardown(void)
 {
-    on_every_cpu(off_fn);
+    on_cpus(off_fn, has_pv);
     unsigned cpus = 0, off = 0, left = 0, unreached = 0;
     char buf[HZ_RECORD_MAX];
     struct rec r;
@@ -101,7 +104,7 @@ void smp_pv_teardown(void)
         rec_str(&r, "method", kvm ? "kvm_steal_time" : "tsc_poll_gaps");
         if (kvm) {
             rec_hex(&r, "record", steal_area(i));
-            rec_u64(&r, "steal_ns", pv[i].steal);
+            rec_u64(&r, "steal_ns", steal_ns(i)); /* frozen once off */
         }
         rec_bool(&r, "reached", pv[i].reached);
         rec_u64(&r, "pv_msrs_off", pv[i].off);

@@ -15,9 +15,9 @@
 
 #include "arch/steal_area.h"
 
-#define OWN 0x2e5880ull               /* the kernel's block: 4 records */
+#define OWN 0x2e5880ull /* the kernel's block: 4 records */
 #define OWN_END (OWN + 4 * STEAL_REC_BYTES)
-#define POOL_FRAME 0x100000000ull     /* the first 1 GiB pool frame of a 6 GiB guest */
+#define POOL_FRAME 0x100000000ull /* the first 1 GiB pool frame of a 6 GiB guest */
 
 static void test_placement(void **state)
 {

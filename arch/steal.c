@@ -6,8 +6,15 @@
  */
 #include "arch/steal.h"
 #include "arch/cpu.h"
+#include "arch/kvm_pv.h"
+#include "arch/steal_area.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
+#include "kernel/results.h"
+#include "lib/cmdline.h"
+#include "lib/fmt.h"
+#include "mm/mm.h"
+#include "mm/paging.h"
 
 struct kvm_steal_time {
     uint64_t steal;
@@ -17,36 +24,112 @@ struct kvm_steal_time {
     uint8_t pad8[3];
     uint32_t pad[11];
 };
-_Static_assert(sizeof(struct kvm_steal_time) == 64, "KVM's record is 64 bytes");
+_Static_assert(sizeof(struct kvm_steal_time) == STEAL_REC_BYTES, "KVM's record is 64 bytes");
 
-/* Written by the host; the kernel image is identity-mapped (virtual ==
- * physical), so &st[cpu] is the address the MSR takes. */
+/* The kernel's own steal block, written by the host; the kernel image is
+ * identity-mapped (virtual == physical), so &st[cpu] is the address the
+ * MSR takes. */
 static volatile struct kvm_steal_time st[HZ_MAX_CPUS] __attribute__((aligned(64)));
 static bool enabled[HZ_MAX_CPUS];
+static uint64_t pad_sum[HZ_MAX_CPUS]; /* steal_pad_sum() when enabled */
+static uint64_t placed[HZ_MAX_CPUS];  /* the record address the CPU gave the host */
 static uint64_t total_base, total_lost;
 
-static bool advertised(void)
+enum { SELFTEST_NONE, SELFTEST_MISALIGNED, SELFTEST_OUTSIDE, SELFTEST_POOL };
+static int opt_selftest;
+static const char *const selftest_choices[] = {"none", "misaligned", "outside", "pool", 0};
+HZ_OPTION(opt_steal_selftest, .name = "steal_selftest", .kind = OPT_ENUM, .dest = &opt_selftest,
+          .choices = selftest_choices, .accepted = "none|misaligned|outside|pool",
+          .help = "misaligned / outside: offer CPU 0's steal record at a misaligned address or "
+                  "past RAM (must be refused); pool: move it into a free frame behind the "
+                  "check's back, as a bug would (KVM only; ownership.steal must fail)");
+
+#define STEAL_OUTSIDE_ADDR (1ull << 45) /* 32 TiB: past the RAM of any guest it runs in */
+
+uint64_t steal_area(unsigned cpu) { return cpu < HZ_MAX_CPUS ? (uintptr_t)&st[cpu] : 0; }
+
+bool steal_enabled(unsigned cpu) { return cpu < HZ_MAX_CPUS && enabled[cpu]; }
+
+/* Give the host the record at addr for CPU cpu, after the placement check.
+ * False (after saying why) when refused. */
+static bool place(unsigned cpu, uint64_t addr)
 {
-    if (!cpu_has(X86_FEATURE_HYPERVISOR))
+    const char *why = steal_area_refusal(addr, steal_area(0), steal_area(0) + sizeof(st));
+    if (why) {
+        kprintf("steal: CPU %u: record at 0x%llx refused: %s\n", cpu, (unsigned long long)addr,
+                why);
         return false;
-    uint32_t r[4];
-    cpuid(0x40000000u, 0, r);
-    if (r[0] < KVM_CPUID_FEATURES) /* max hypervisor leaf */
-        return false;
-    cpuid(KVM_CPUID_FEATURES, 0, r);
-    return (r[0] >> KVM_FEATURE_STEAL_TIME) & 1;
+    }
+    pad_sum[cpu] = steal_pad_sum((const volatile void *)(uintptr_t)addr);
+    placed[cpu] = addr;
+    kvm_pv_enable(cpu, MSR_KVM_STEAL_TIME, addr | KVM_MSR_ENABLED);
+    enabled[cpu] = true;
+    return true;
+}
+
+/* steal_selftest=: bad placements on purpose, on CPU 0. */
+static void selftest(void)
+{
+    if (opt_selftest == SELFTEST_MISALIGNED || opt_selftest == SELFTEST_OUTSIDE) {
+        uint64_t bad = opt_selftest == SELFTEST_OUTSIDE ? STEAL_OUTSIDE_ADDR : steal_area(0) + 8;
+        kprintf("steal: steal_selftest=%s: offering CPU 0's record at 0x%llx\n",
+                selftest_choices[opt_selftest], (unsigned long long)bad);
+        if (place(0, bad))
+            result_fail("steal.selftest", "a %s record at 0x%llx was given to the host",
+                        selftest_choices[opt_selftest], (unsigned long long)bad);
+        else
+            result_pass("steal.selftest");
+        return;
+    }
+    uint64_t frame;
+    if (!enabled[0]) {
+        result_skip("steal.selftest", "steal_selftest=pool needs KVM steal time");
+        return;
+    }
+    if (frames_alloc(mm_frames(), PAGE_SIZE_2M, FRAMES_NO_LIMIT, &frame) != FRAMES_OK) {
+        result_skip("steal.selftest", "no free frame to move the record into");
+        return;
+    }
+    frames_free(mm_frames(), frame, PAGE_SIZE_2M); /* free again: the pool may take it */
+    kprintf("steal: steal_selftest=pool: CPU 0's record moved to free frame 0x%llx behind the "
+            "placement check's back; ownership.steal must fail\n",
+            (unsigned long long)frame);
+    kvm_pv_enable(0, MSR_KVM_STEAL_TIME, frame | KVM_MSR_ENABLED);
 }
 
 void steal_init_cpu(unsigned cpu)
 {
-    bool on = cpu < HZ_MAX_CPUS && advertised();
-    if (on) {
-        wrmsr(MSR_KVM_STEAL_TIME, (uint64_t)(uintptr_t)&st[cpu] | KVM_MSR_ENABLED);
-        enabled[cpu] = true;
+    kvm_pv_reset_cpu(cpu); /* whatever firmware or an earlier kernel left on */
+    bool on = cpu < HZ_MAX_CPUS && kvm_pv_has(KVM_FEATURE_STEAL_TIME);
+    if (cpu < HZ_MAX_CPUS)
+        enabled[cpu] = false;
+    on = on && place(cpu, steal_area(cpu));
+    if (cpu != 0)
+        return;
+    kprintf("steal: %s\n", on ? "KVM steal time on (CPUID 0x40000000 \"KVMKVMKVM\", "
+                                "0x40000001 EAX[5], MSR 0x4b564d03)"
+                           : kvm_pv_present()
+                               ? "KVM does not offer steal time: cells sample TSC-poll gaps"
+                               : "no KVM (CPUID 0x40000000 signature): cells sample TSC-poll "
+                                 "gaps");
+    if (opt_selftest != SELFTEST_NONE)
+        selftest();
+}
+
+int steal_verify_cpu(unsigned cpu, char *why, size_t n)
+{
+    if (!steal_enabled(cpu))
+        return 1;
+    if (steal_msr_check(rdmsr(MSR_KVM_STEAL_TIME), placed[cpu], why, n) < 0)
+        return -1;
+    if (steal_pad_sum(&st[cpu]) != pad_sum[cpu]) {
+        hz_snprintf(why, n,
+                    "bytes %u-63 of its record at 0x%llx changed (the host writes only "
+                    "bytes 0-16)",
+                    STEAL_PAD_FROM, (unsigned long long)placed[cpu]);
+        return -1;
     }
-    if (cpu == 0)
-        kprintf("steal: %s\n", on ? "KVM steal time on (CPUID 0x40000001 EAX[5], MSR 0x4b564d03)"
-                                  : "no KVM steal time: cells sample TSC-poll gaps instead");
+    return 0;
 }
 
 bool steal_available(void) { return enabled[0]; }

@@ -9,6 +9,15 @@
  * not running. `version` is odd while the host updates the record (a
  * seqcount: read version, steal, version again).
  *
+ * Steal time is used only where CPUID 0x40000000 says "KVMKVMKVM" (arch/kvm_pv.h).
+ * The records are the kernel's own steal block (one 64-byte record per CPU
+ * in the kernel image's .bss, never in memory the frame allocator hands
+ * out); each is placed through steal_area_refusal() (arch/steal_area.h),
+ * its padding is checksummed when enabled, and steal_verify_cpu() checks
+ * at the end that the host still writes there and only there. Each CPU
+ * turns it off again before the machine is handed on (kvm_pv_off_cpu()).
+ * Option `steal_selftest=` tries a bad placement on purpose.
+ *
  * Without it (bare metal, other hypervisors, a hypervisor that hides the
  * leaf), steal_poll_gaps() is the fallback: a TSC-polling loop, interrupts
  * off, in which any step longer than STEAL_GAP_NS between two reads of the
@@ -22,20 +31,34 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define KVM_CPUID_FEATURES 0x40000001u
-#define KVM_FEATURE_STEAL_TIME 5 /* EAX bit */
-#define MSR_KVM_STEAL_TIME 0x4b564d03u
-#define KVM_MSR_ENABLED 1ull
+#include <stddef.h>
 
 /* A TSC step longer than this (ns) in steal_poll_gaps() counts as a gap. */
 #define STEAL_GAP_NS 5000
 
 /*
- * Enable KVM steal time for CPU `cpu` (< HZ_MAX_CPUS), on that CPU, at CPL 0.
- * Does nothing when the hypervisor does not advertise it. Call once per CPU
- * after cpu_init(); later calls for the same CPU re-enable it.
+ * On CPU `cpu` (< HZ_MAX_CPUS), at CPL 0: turn off every standing KVM PV
+ * MSR (kvm_pv_reset_cpu()), then enable KVM steal time on the CPU's own
+ * record. Does nothing more when KVM does not advertise it. Call once per
+ * CPU after cpu_init(), on the BSP after mm_init() (steal_selftest=pool
+ * takes a free frame); later calls for the same CPU re-enable it.
  */
 void steal_init_cpu(unsigned cpu);
+
+/*
+ * On CPU `cpu`, the calling CPU: read MSR_KVM_STEAL_TIME back and check it
+ * points at the CPU's own record, and that the record's padding still has
+ * the sum it had when enabled (steal_area.h). Returns 1 when steal time is
+ * not on for this CPU, 0 when all is well, -1 with the reason in why[0..n).
+ */
+int steal_verify_cpu(unsigned cpu, char *why, size_t n);
+
+/* Physical address of CPU `cpu`'s own record (0 for cpu >= HZ_MAX_CPUS),
+ * whether or not it is enabled. */
+uint64_t steal_area(unsigned cpu);
+
+/* True when CPU `cpu` enabled steal time (and has not turned it off). */
+bool steal_enabled(unsigned cpu);
 
 /* True when KVM steal time is enabled on CPU 0 (steal_ns() is meaningful). */
 bool steal_available(void);

@@ -15,7 +15,8 @@ void ownership_snapshot(const struct bootinfo *bi);
 
 /* Recompute and compare: one `pass` or `fail` record per region class
  * (ownership.kernel, .bootinfo, .acpi, .module), `skip` for an empty class
- * (none for .module when there are no modules). */
+ * (none for .module when there are no modules), then ownership.steal
+ * (smp_pv_check(), kernel/smp.h). BSP only. */
 void ownership_check(void);
 
 #endif /* HZ_KERNEL_OWNERSHIP_H */

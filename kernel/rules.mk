@@ -4,7 +4,7 @@
 KERNEL_C += kernel/main.c kernel/console.c kernel/options.c kernel/results.c kernel/power.c \
 	kernel/verdict.c \
 	kernel/header.c kernel/ownership.c kernel/scenario.c kernel/smp.c kernel/smp_work.c \
-	kernel/smp_report.c kernel/smp_plan.c kernel/smp_start.c kernel/progress.c kernel/cpu_record.c kernel/lava.c
+	kernel/smp_report.c kernel/smp_pv.c kernel/smp_park.c kernel/smp_plan.c kernel/smp_start.c kernel/progress.c kernel/cpu_record.c kernel/lava.c
 
 HOST_TESTS += smp_plan smp_claim
 HOST_SRCS_smp_plan := kernel/smp_plan.c

@@ -354,4 +354,5 @@ void smp_init(const struct bootinfo *bi)
             bsp->info.acpi_uid = m->cpu[k].uid;
     smp_idle_init();
     smp_report(&start_log, m, note, start_all(bi, m, bsp->info.apic_id));
+    smp_park_stress(); /* the `park` record: wakes sent, acknowledged, re-sent, latency */
 }

@@ -132,6 +132,24 @@ struct smp_barrier {
 void smp_barrier_init(struct smp_barrier *b, unsigned parties);
 bool smp_barrier_wait(struct smp_barrier *b, unsigned cpu, uint64_t timeout_cyc);
 
+/* ---- KVM paravirtual state of every CPU (kernel/smp_pv.c) ---- */
+
+/*
+ * ownership.steal: on every online CPU, steal_verify_cpu() (the host writes
+ * steal time into the CPU's own record, and only into its 47 bytes KVM
+ * owns). One pass/fail record; skip without KVM steal time. A CPU that is
+ * not reached (busy, stuck) is a failure: its state is unknown. BSP only.
+ */
+void smp_pv_check(void);
+
+/*
+ * Before the machine is handed on (hz_exit): every online CPU writes 0 to
+ * each PV MSR it enabled (kvm_pv_off_cpu()), within SMP_PV_TIMEOUT_US in
+ * all; then one `steal` record per CPU that ran (docs/results.md). Off the
+ * BSP only the calling CPU can do it; the others are named as unreached.
+ */
+void smp_pv_teardown(void);
+
 /* Called by arch/trampoline.asm on each AP's own stack; never returns. */
 _Noreturn void smp_ap_main(uint64_t cpu);
 

@@ -29,8 +29,11 @@ struct percpu {
     volatile uint64_t work_seq __attribute__((aligned(64)));
     smp_fn fn;
     void *arg;
-    /* written by the CPU when fn returned: the work_seq it ran */
-    volatile uint64_t done_seq __attribute__((aligned(64)));
+    /* written by the CPU: the work_seq it woke for (then TSC at that
+     * moment), and the work_seq it ran once fn returned */
+    volatile uint64_t woke_seq __attribute__((aligned(64)));
+    volatile uint64_t woke_tsc;
+    volatile uint64_t done_seq;
 } __attribute__((aligned(64)));
 
 _Static_assert(offsetof(struct percpu, self) == 0, "GS:0 holds the block's own address");
@@ -89,13 +92,47 @@ unsigned smp_plan(struct smp_start_log *log, const struct acpi_madt *m, uint32_t
                   bool x2apic);
 
 /*
- * Choose how idle APs wait for work (option `idle=`, kernel/smp_work.c) and
- * install the wake IPI's handler. Call on the BSP before the first AP
- * starts. Prints the choice.
+ * Choose how idle APs wait for work (option `smp_idle=`, kernel/smp_work.c)
+ * and install the wake IPI's handler. Call on the BSP before the first AP
+ * starts, after user_init() (user_ring0_emulated()). `auto` takes mwait only
+ * where CPUID has MONITOR/MWAIT, not under TCG (MWAIT is a no-op: idle CPUs
+ * would spin) and not where ring 0 is emulated (MONITOR there stops the VM);
+ * `smp_idle=mwait` where ring 0 is emulated is a configuration error (exits
+ * with status 3), under TCG a warning that idle CPUs spin. Prints the choice.
  */
 void smp_idle_init(void);
 
 #define SMP_IPI_TIMEOUT_US 20000 /* an ICR still pending after 20 ms is stuck */
+#define SMP_WAKE_RESEND_US 2000  /* a CPU that has not woken 2 ms after its wake: wake again */
+
+/*
+ * Dispatch (kernel/smp_work.c), BSP only. smp_post(): give CPU `cpu`
+ * (an online AP) fn(cpu, arg) in its mailbox; returns the work_seq it will
+ * acknowledge in woke_seq and done_seq. smp_kick(): wake it the way idle
+ * CPUs wait: the wake IPI (hlt), a store to the mailbox line (mwait; the
+ * same sequence again), nothing (poll); -1 when the IPI stayed pending for
+ * SMP_IPI_TIMEOUT_US. Call smp_kick() again for a CPU whose woke_seq has
+ * not moved after SMP_WAKE_RESEND_US (a lost wake).
+ */
+uint64_t smp_post(unsigned cpu, smp_fn fn, void *arg);
+int smp_kick(unsigned cpu);
+
+/* How idle APs wait ("hlt", "mwait", "poll") and why that method (a
+ * sentence for the `park` record); valid after smp_idle_init(). */
+const char *smp_idle_method(void);
+const char *smp_idle_why(void);
+
+/*
+ * The park/wake stress (kernel/smp_park.c): `smp_park_rounds=` rounds
+ * (default SMP_PARK_ROUNDS), each waking one online AP (round-robin) with
+ * a no-op and waiting for its acknowledgement, re-sending the wake after
+ * SMP_WAKE_RESEND_US; then the `park` record and smp.park. Call on the BSP
+ * after start-up; nothing with no AP online or smp_park_rounds=0. The
+ * default is short (every SMP boot runs it: ~0.3 s under nested KVM, where
+ * a round takes ~1.3 ms); smp_park_rounds=10000 is the stress.
+ */
+#define SMP_PARK_ROUNDS 200
+void smp_park_stress(void);
 
 extern struct tramp_slot smp_slots[HZ_MAX_CPUS]; /* by CPU index; the trampoline's table */
 extern uint64_t smp_online_cyc[HZ_MAX_CPUS];     /* by CPU index: TSC when seen online, 0 not yet */

@@ -16,17 +16,18 @@
  */
 #include "arch/apic.h"
 #include "arch/cpu.h"
+#include "arch/idle.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
+#include "kernel/options.h"
+#include "kernel/results.h"
 #include "kernel/smp.h"
 #include "kernel/smp_priv.h"
 #include "lib/cmdline.h"
 #include "lib/kstring.h"
-
-#define WAKE_IPI_TIMEOUT_US 20000 /* an ICR still pending after 20 ms is stuck */
 
 enum idle_mode { IDLE_AUTO, IDLE_HLT, IDLE_MWAIT, IDLE_POLL };
 static int opt_idle;
@@ -34,8 +35,10 @@ static const char *const idle_choices[] = {"auto", "hlt", "mwait", "poll", 0};
 HZ_OPTION(opt_idle_def, .name = "smp_idle", .kind = OPT_ENUM, .dest = &opt_idle,
           .choices = idle_choices, .accepted = "auto|hlt|mwait|poll",
           .help = "how idle APs wait: hlt (woken by an IPI), mwait, poll (spin at the measurement "
-                  "CPL); auto: mwait where CPUID has it outside TCG, else hlt");
+                  "CPL); auto: mwait where CPUID has it, not under TCG and not where ring 0 is "
+                  "emulated, else hlt");
 static int idle_mode = IDLE_POLL; /* set by smp_idle_init() */
+static const char *idle_why = "";
 
 void smp_set_clear(struct smp_set *s) { memset(s, 0, sizeof(*s)); }
 
@@ -67,21 +70,47 @@ static bool wake_irq(struct trap_frame *f)
     return true;
 }
 
+/* The method for smp_idle=auto, and why (idle_why). */
+static int idle_auto(bool mwait)
+{
+    if (!mwait)
+        idle_why = "auto: no MONITOR/MWAIT (CPUID.01H:ECX[3])";
+    else if (cpu_is_tcg())
+        idle_why = "auto: TCG runs MWAIT as a no-op (idle CPUs would spin)";
+    else if (user_ring0_emulated())
+        idle_why = "auto: ring 0 is emulated (MONITOR there stops the VM)";
+    else
+        return idle_why = "auto: MONITOR/MWAIT (CPUID.01H:ECX[3]), ring 0 native", IDLE_MWAIT;
+    return IDLE_HLT;
+}
+
 void smp_idle_init(void)
 {
     bool mwait = cpu_has(X86_FEATURE_MONITOR);
-    idle_mode = opt_idle != IDLE_AUTO ? opt_idle : mwait && !cpu_is_tcg() ? IDLE_MWAIT : IDLE_HLT;
+    idle_why = "smp_idle= on the command line";
+    idle_mode = opt_idle != IDLE_AUTO ? opt_idle : idle_auto(mwait);
     if (idle_mode == IDLE_MWAIT && !mwait) {
         kprintf(
             "smp: smp_idle=mwait: this CPU has no MONITOR/MWAIT (CPUID.01H:ECX[3]): using hlt\n");
         idle_mode = IDLE_HLT;
+        idle_why = "smp_idle=mwait without MONITOR/MWAIT (CPUID.01H:ECX[3]): hlt";
+    }
+    if (idle_mode == IDLE_MWAIT && user_ring0_emulated()) {
+        options_config_error("smp_idle", "mwait",
+                             "ring 0 is emulated by the hypervisor here, and MONITOR in emulated "
+                             "ring 0 stops the VM (KVM internal error)",
+                             "auto|hlt|poll");
+        hz_exit(HZ_CONFIG);
     }
     trap_set_handler(TRAP_VECTOR_WAKE, wake_irq);
-    kprintf("smp: idle APs wait with %s%s\n", idle_choices[idle_mode],
-            opt_idle == IDLE_AUTO && mwait && idle_mode == IDLE_HLT
-                ? " (TCG runs MWAIT as a no-op with several CPUs)"
-                : "");
+    kprintf("smp: idle APs wait with %s (%s)\n", idle_choices[idle_mode], idle_why);
+    if (idle_mode == IDLE_MWAIT && cpu_is_tcg())
+        kprintf("smp: WARNING: smp_idle=mwait under TCG: QEMU runs MWAIT as a no-op, so every "
+                "idle AP SPINS, keeping a host thread busy\n");
 }
+
+const char *smp_idle_method(void) { return idle_choices[idle_mode]; }
+const char *smp_idle_why(void) { return idle_why; }
 
 struct idle_wait {
     volatile uint64_t *work_seq;
@@ -100,20 +129,14 @@ static void wait_work(void *arg)
     w->got = s;
 }
 
-/* Park until the mailbox changes (at CPL 0; interrupts on only inside HLT). */
+/* Park until the mailbox changes (at CPL 0, interrupts off; arch/idle.h). */
 static uint64_t park(volatile uint64_t *work_seq, uint64_t seen)
 {
     uint64_t s;
-    for (;;) {
-        if (idle_mode == IDLE_MWAIT) /* arm first, then check: a store after MONITOR ends MWAIT */
-            __asm__ volatile("monitor" ::"a"(work_seq), "c"(0), "d"(0));
-        if ((s = __atomic_load_n(work_seq, __ATOMIC_ACQUIRE)) != seen)
-            return s;
-        if (idle_mode == IDLE_MWAIT)
-            __asm__ volatile("mwait" ::"a"(0), "c"(0) : "memory"); /* C1, no extensions */
-        else
-            __asm__ volatile("sti; hlt; cli" ::: "memory");
-    }
+    do
+        s = idle_mode == IDLE_MWAIT ? idle_mwait(work_seq, seen) : idle_hlt(work_seq, seen);
+    while (s == seen);
+    return s;
 }
 
 _Noreturn void smp_idle(unsigned cpu)
@@ -126,6 +149,8 @@ _Noreturn void smp_idle(unsigned cpu)
         else
             w.got = park(w.work_seq, w.seen);
         w.seen = w.got;
+        pc->woke_tsc = rdtsc();
+        __atomic_store_n(&pc->woke_seq, w.got, __ATOMIC_RELEASE);
         pc->fn(cpu, pc->arg); /* at CPL 0 */
         __atomic_store_n(&pc->done_seq, w.got, __ATOMIC_RELEASE);
     }
@@ -137,42 +162,68 @@ static uint64_t us_to_cyc(uint64_t us)
     return mul_div_u64(us, hz, 1000000);
 }
 
+uint64_t smp_post(unsigned cpu, smp_fn fn, void *arg)
+{
+    struct percpu *pc = &smp_percpu[cpu];
+    uint64_t seq = pc->work_seq + 1;
+    pc->fn = fn;
+    pc->arg = arg;
+    __atomic_store_n(&pc->work_seq, seq, __ATOMIC_RELEASE);
+    return seq;
+}
+
+int smp_kick(unsigned cpu)
+{
+    struct percpu *pc = &smp_percpu[cpu];
+    if (idle_mode == IDLE_MWAIT) /* a store to the monitored line ends MWAIT */
+        __atomic_store_n(&pc->work_seq, pc->work_seq, __ATOMIC_RELEASE);
+    if (idle_mode != IDLE_HLT ||
+        apic_send_fixed(pc->info.apic_id, TRAP_VECTOR_WAKE, SMP_IPI_TIMEOUT_US) >= 0)
+        return 0;
+    kprintf("smp: the wake IPI to CPU %u (APIC ID %u) stayed pending\n", cpu, pc->info.apic_id);
+    return -1;
+}
+
 int smp_run(const struct smp_set *set, smp_fn fn, void *arg, uint64_t timeout_us)
 {
-    static uint64_t seq;
+    static uint64_t seq[HZ_MAX_CPUS]; /* BSP only */
     if (smp_cpu_index() != 0 || !smp_set_count(set))
         return -2;
     for (unsigned i = 0; i < HZ_MAX_CPUS; i++)
         if (smp_set_has(set, i) && (i >= smp_ncpu || smp_percpu[i].info.state != SMP_CPU_ONLINE))
             return -2;
-    seq++;
     for (unsigned i = 1; i < smp_ncpu; i++) {
         if (!smp_set_has(set, i))
             continue;
-        smp_percpu[i].fn = fn;
-        smp_percpu[i].arg = arg;
-        __atomic_store_n(&smp_percpu[i].work_seq, seq, __ATOMIC_RELEASE);
-        if (idle_mode == IDLE_HLT &&
-            apic_send_fixed(smp_percpu[i].info.apic_id, TRAP_VECTOR_WAKE, WAKE_IPI_TIMEOUT_US) < 0)
-            kprintf("smp: the wake IPI to CPU %u (APIC ID %u) stayed pending\n", i,
-                    smp_percpu[i].info.apic_id);
+        seq[i] = smp_post(i, fn, arg);
+        smp_kick(i);
     }
+    uint64_t kicked = rdtsc();
     if (smp_set_has(set, 0))
         fn(0, arg);
 
-    uint64_t end = rdtsc() + us_to_cyc(timeout_us);
+    uint64_t end = rdtsc() + us_to_cyc(timeout_us), resend = us_to_cyc(SMP_WAKE_RESEND_US);
     int rc = 0;
     for (unsigned i = 1; i < smp_ncpu; i++) {
         if (!smp_set_has(set, i))
             continue;
         struct percpu *pc = &smp_percpu[i];
-        while (__atomic_load_n(&pc->done_seq, __ATOMIC_ACQUIRE) != seq && rdtsc() < end)
+        while (__atomic_load_n(&pc->done_seq, __ATOMIC_ACQUIRE) != seq[i] && rdtsc() < end) {
+            if (__atomic_load_n(&pc->woke_seq, __ATOMIC_ACQUIRE) != seq[i] &&
+                rdtsc() - kicked > resend) { /* the wake was lost: once more */
+                smp_kick(i);
+                kicked = rdtsc();
+            }
             cpu_relax();
-        if (__atomic_load_n(&pc->done_seq, __ATOMIC_ACQUIRE) != seq) {
+        }
+        if (__atomic_load_n(&pc->done_seq, __ATOMIC_ACQUIRE) != seq[i]) {
             pc->info.state = SMP_CPU_STUCK;
-            kprintf("smp: CPU %u (APIC ID %u) did not finish its work within %llu ms: "
+            kprintf("smp: CPU %u (APIC ID %u) did not %s its work within %llu ms: "
                     "marked stuck, no more work for it\n",
-                    i, pc->info.apic_id, (unsigned long long)(timeout_us / 1000));
+                    i, pc->info.apic_id,
+                    __atomic_load_n(&pc->woke_seq, __ATOMIC_ACQUIRE) == seq[i] ? "finish"
+                                                                               : "wake for",
+                    (unsigned long long)(timeout_us / 1000));
             rc = -1;
         }
     }

@@ -74,8 +74,9 @@ def cmd_run(a):
             shutil.rmtree(outdir)  # nothing ran: leave no empty results folder
         return runner.NO_STATUS
     _print_diags(out.diags)
-    if out.status == runner.NO_STATUS and out.stderr.strip():
-        sys.stderr.write("hz: QEMU said:\n" + out.stderr)
+    note = runner.no_status_note(out)
+    if note:
+        print("hz: " + note, file=sys.stderr)
     if out.timed_out:
         print("hz: timed out after %s s; QEMU killed" % a.timeout, file=sys.stderr)
     rs = results.ResultSet(outdir, out.records, out.meta)

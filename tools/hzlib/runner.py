@@ -102,6 +102,30 @@ class Outcome:
         return STATUS_NAMES.get(self.status, "status %d" % self.status)
 
 
+def no_status_note(out):
+    """What to tell the user when a boot ended with no kernel status, or
+    None when it did not. QEMU runs with -no-reboot (qemu.command), so a
+    guest reset, a triple fault included, ends QEMU with status 0: with no
+    `summary` record that is "the guest reset", said with the last console
+    line (where the kernel got to); QEMU's stderr then holds only unrelated
+    warnings. Otherwise QEMU's own words, when it said anything."""
+    if out.status != NO_STATUS or out.timed_out:
+        return None
+    if out.qemu_rc == 0 and not any(r.get("t") == "summary" for r in out.records):
+        last = ""
+        try:
+            with open(os.path.join(out.outdir, "serial.log"), "rb") as f:
+                lines = [rec.clean_line(l) for l in f.read().decode(errors="replace").split("\n")]
+            last = next((l for l in reversed(lines) if l.strip()), "")
+        except OSError:
+            pass
+        return ("the guest reset (triple fault?) before its summary; last console line: %s"
+                % (last.strip() or "(none)"))
+    if out.stderr.strip():
+        return "QEMU said:\n" + out.stderr.rstrip("\n")
+    return None
+
+
 # QEMU prints this and pauses the guest instead of exiting (KVM could not
 # emulate an instruction): nothing more will happen, so stop waiting.
 _STUCK = b"KVM internal error"

@@ -32,10 +32,23 @@ struct clear_result {
     const char *steal_method;
     uint64_t steal_ns, steal_base_ns;
     /* Cold cells: whether the eviction was seen to work (bench/evict.h);
-     * cold_ratio_x100 the median cold / warm probe time x 100. */
-    enum { CACHE_UNCHECKED = 0, CACHE_VERIFIED, CACHE_NOT_COLD } cache_check;
+     * cold_ratio_x100 the median cold / warm probe time x 100; cache_why
+     * (CACHE_NOT_COLD) why it was not (clear_cache_check()). */
+    enum clear_cache_check { CACHE_UNCHECKED = 0, CACHE_VERIFIED, CACHE_NOT_COLD } cache_check;
     uint64_t cold_ratio_x100;
+    const char *cache_why;
 };
+
+/*
+ * Decide whether a cold cell was cold (docs/results.md `cache_verified`):
+ * CACHE_VERIFIED when a flush instruction was used (have_flush), the CPU is
+ * not emulated (tcg false) and the median cold / warm probe ratio
+ * ratio_x100 is at least EVICT_COLD_RATIO_X100 (bench/evict.h); else CACHE_NOT_COLD with
+ * *why set to a static reason. Under TCG the ratio is the emulator's (its
+ * soft TLB and helper calls), not a cache's, so it proves nothing.
+ */
+enum clear_cache_check clear_cache_check(bool have_flush, bool tcg, uint64_t ratio_x100,
+                                         const char **why);
 
 /* Steal above this share of steal_base_ns (percent x 100) flags a cell. */
 #define CLEAR_STEAL_FLAG_X100 100
@@ -48,7 +61,8 @@ uint64_t clear_steal_x100(const struct clear_result *r);
  * 64, HZ_RECORD_MAX is plenty) and return the line (no newline). gbps and
  * gbps_median come from ns.min and ns.median, gbps_lo/gbps_hi from the
  * median's interval (ns.ci_hi, ns.ci_lo), cpb from min_cyc; noisy is
- * stats_noisy(&ns). Steal and cache members only when measured.
+ * stats_noisy(&ns). Steal and cache members only when measured; cache_why
+ * with cache_verified:false.
  */
 const char *clear_record(char *buf, size_t cap, const struct clear_result *r);
 

@@ -235,11 +235,13 @@ class LavaRunQemu(unittest.TestCase):
         boot = [r for r in recs if r["t"] == "prezero" and r["policy"] == "boot"][0]
         self.assertAlmostEqual(m["prezero.vm_boot.boot.fault_p50"]["measurement"],
                                boot["lat_p50_ns"] / 1000, places=3)
-        # run=default measures the cold 1 GiB target only (docs/options.md "Run profiles")
+        # run=default measures the cold 1 GiB target only (docs/options.md "Run profiles");
+        # under TCG (this device) no cold cell is verified cold, so there is no clear figure
         self.assertNotIn("clear.best_gbps.4K.warm", m)
-        self.assertGreater(m["clear.best_gbps.4K.cold"]["measurement"], 0)
-        self.assertLessEqual(m["clear.best_gbps.4K.cold"]["measurement"],
-                             max(r["gbps"] for r in recs if r["t"] == "clear"))
+        cold = [r for r in recs if r["t"] == "clear" and r["cache"] == "cold"]
+        self.assertTrue(cold)
+        self.assertEqual({r["cache_verified"] for r in cold}, {False})
+        self.assertNotIn("clear.best_gbps.4K.cold", m)
 
     def test_bad_option_is_a_failure(self):
         # Deployed from an http:// URL (a loopback server of build/).

@@ -6,8 +6,8 @@ import shutil
 import subprocess
 import sys
 
-from . import (BUILD, ROOT, compare, lava, loadcheck, plot, qemu, records as rec, report,
-               report_pair, results, runner)
+from . import (BUILD, ROOT, compare, lava, loadcheck, plot, probe, qemu, records as rec,
+               report, report_pair, results, runner)
 
 
 def _print_diags(diags):
@@ -76,6 +76,9 @@ def cmd_run(a):
     _print_diags(out.diags)
     if out.status == runner.NO_STATUS and out.stderr.strip():
         sys.stderr.write("hz: QEMU said:\n" + out.stderr)
+        hint = probe.msr_hint(out.stderr)
+        if hint:
+            print("hz: " + hint, file=sys.stderr)
     if out.timed_out:
         print("hz: timed out after %s s; QEMU killed" % a.timeout, file=sys.stderr)
     rs = results.ResultSet(outdir, out.records, out.meta)

@@ -118,8 +118,9 @@ struct smp_series {
     unsigned wall_below;              /* repeats, warm-up included, with wall < a CPU's time */
 };
 
-/* Add the job's last run to s: its wall time and steal when timed, the
- * wall check (wall_below) always. Returns job.wall_below. */
+/* Add the job's last run to s: its wall time and steal when timed (the
+ * steal also to the run's total, steal_account(), for the summary), the
+ * wall check (wall_below) always. Returns job.wall_below. Boot CPU. */
 bool smp_series_add(struct smp_series *s, const struct smp_job *j, bool timed);
 
 /* The summary of a series: stats of its wall times and its steal share

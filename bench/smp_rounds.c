@@ -34,6 +34,8 @@ bool smp_series_add(struct smp_series *s, const struct smp_job *j, bool timed)
         s->ns[s->n++] = tsc_to_ns(j->wall_cyc);
         s->steal_ns += j->steal_ns;
         s->steal_base_ns += j->steal_base_ns;
+        if (j->steal_base_ns) /* the summary's and the trust verdict's share (arch/steal.h) */
+            steal_account(j->steal_base_ns, j->steal_ns);
     }
     return j->wall_below;
 }

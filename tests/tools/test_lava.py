@@ -227,7 +227,7 @@ class LavaRunQemu(unittest.TestCase):
         self.assertEqual(units["fault.service_median"], "ms")
         self.assertEqual(units["prezero.vm_boot.boot.fault_p50"], "us")
         self.assertEqual(units["smp.fill.s_per_tib.1cpu"], "s/TiB")
-        self.assertEqual({u for k, u in units.items() if k.startswith("clear.")}, {"GB/s"})
+        self.assertLessEqual({u for k, u in units.items() if k.startswith("clear.")}, {"GB/s"})
         # The figures are the records' own.
         fill = {r["threads"]: r["s_per_tib"] for r in recs if r["t"] == "smp_fill"}
         for n, v in fill.items():

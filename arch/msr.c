@@ -2,10 +2,9 @@
  * arch/msr.c - RDMSR/WRMSR that survive #GP, and the microcode revision
  * (arch/msr.h; SDM Vol. 3A §10.11.7.1, AMD APM Vol. 2).
  *
- * While a safe access runs, a #GP handler is installed that accepts only a
- * #GP raised by the RDMSR (0F 32) or WRMSR (0F 30) at the faulting RIP: it
- * notes the fault and resumes after the 2-byte instruction. Any other #GP
- * still gets the crash report.
+ * A safe access runs between trap_expect_begin() and trap_expect_end()
+ * (arch/trap.h): a #GP or #UD of that RDMSR or WRMSR becomes an error; any
+ * other fault still gets the crash report.
  */
 #include "arch/msr.h"
 #include "arch/cpu.h"
@@ -13,53 +12,29 @@
 #include "arch/x86.h"
 #include "lib/kstring.h"
 
-#define GP_VECTOR 13
-
-static volatile bool expect_gp, got_gp;
-
-static bool msr_gp(struct trap_frame *f)
-{
-    const uint8_t *ip = (const uint8_t *)(uintptr_t)f->rip;
-    if (!expect_gp || ip[0] != 0x0f || (ip[1] != 0x32 && ip[1] != 0x30))
-        return false;
-    got_gp = true;
-    f->rax = f->rdx = 0;
-    f->rip += 2;
-    return true;
-}
-
-/* The fences keep the compiler from moving the MSR access (an asm without
- * a memory operand) out from between arm() and disarm(). */
-static void arm(void)
-{
-    got_gp = false;
-    expect_gp = true;
-    trap_set_handler(GP_VECTOR, msr_gp);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-}
-
-static bool disarm(void)
-{
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    trap_set_handler(GP_VECTOR, 0);
-    expect_gp = false;
-    return got_gp;
-}
-
 int msr_read_safe(uint32_t msr, uint64_t *v)
 {
-    arm();
+    trap_expect_begin();
     uint64_t x = rdmsr(msr);
-    bool gp = disarm();
-    *v = gp ? 0 : x;
-    return gp ? -1 : 0;
+    bool fault = trap_expect_end() != 0;
+    *v = fault ? 0 : x;
+    return fault ? -1 : 0;
 }
 
 int msr_write_safe(uint32_t msr, uint64_t v)
 {
-    arm();
+    trap_expect_begin();
     wrmsr(msr, v);
-    return disarm() ? -1 : 0;
+    return trap_expect_end() ? -1 : 0;
+}
+
+int pmc_read_safe(uint32_t counter, uint64_t *v)
+{
+    trap_expect_begin();
+    uint64_t x = rdpmc(counter);
+    bool fault = trap_expect_end() != 0;
+    *v = fault ? 0 : x;
+    return fault ? -1 : 0;
 }
 
 void cpu_microcode_read(struct cpu_microcode *m)

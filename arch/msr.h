@@ -5,8 +5,10 @@
  * RDMSR/WRMSR of an MSR the CPU (or the hypervisor) does not implement
  * raises #GP(0) (SDM Vol. 2B "RDMSR"); under KVM, PVM and other hypervisors
  * the microcode MSR may #GP, read 0 or read a value the hypervisor made up.
- * msr_read_safe/msr_write_safe turn the #GP into an error instead of a
- * crash. Kernel only: RDMSR/WRMSR need CPL 0.
+ * msr_read_safe/msr_write_safe (and pmc_read_safe for RDPMC) turn the #GP,
+ * or a #UD where a hypervisor hides the instruction, into an error instead
+ * of a crash (arch/trap.h trap_expect_begin). Kernel only: RDMSR/WRMSR need
+ * CPL 0.
  *
  * Microcode revision (to rule zero-store elimination and other
  * microcode-dependent behaviour in or out):
@@ -27,12 +29,18 @@
 
 #define MSR_IA32_BIOS_SIGN_ID 0x8bu /* AMD: MSR_AMD64_PATCH_LEVEL, same number */
 
-/* RDMSR msr into *v: 0, or -1 when it raised #GP (*v = 0). Boot CPU only
- * (the #GP hook is global), after idt_init(). */
+/* RDMSR msr into *v: 0, or -1 when it raised #GP or #UD (*v = 0). Boot
+ * CPU only (the expectation is global), after idt_init(). */
 int msr_read_safe(uint32_t msr, uint64_t *v);
 
-/* WRMSR msr = v: 0, or -1 when it raised #GP. As msr_read_safe. */
+/* WRMSR msr = v: 0, or -1 when it raised #GP or #UD. As msr_read_safe. */
 int msr_write_safe(uint32_t msr, uint64_t v);
+
+/* RDPMC of performance counter `counter` (ECX: SDM Vol. 2B "RDPMC"; AMD
+ * APM Vol. 3 "RDPMC": 0..3 the legacy counters, 0..5 with PerfCtrExtCore)
+ * into *v: 0, or -1 when it raised #GP (no such counter) or #UD (*v = 0).
+ * CPL 0, as msr_read_safe. */
+int pmc_read_safe(uint32_t counter, uint64_t *v);
 
 /* The microcode revision and where it came from. */
 struct cpu_microcode {

@@ -41,6 +41,21 @@ void idt_load(void);
  * NULL removes it. Other vectors are ignored. */
 void trap_set_handler(unsigned vector, trap_handler_fn fn);
 
+/*
+ * Expected faults, for one MSR or counter instruction at a time (as Linux's
+ * exception table does for rdmsr_safe): between trap_expect_begin() and
+ * trap_expect_end(), a #GP (13) or #UD (6) raised at CPL 0 by RDMSR (0F 32),
+ * WRMSR (0F 30) or RDPMC (0F 33) is caught: RAX and RDX are zeroed and
+ * execution resumes after the 2-byte instruction. trap_expect_end() returns
+ * the vector caught, 0 when none. Any other fault, or one raised by another
+ * instruction or at CPL 3 (arch/user.h's #UD), still goes to its handler or
+ * the crash report. Boot CPU only (one expectation at a time), after
+ * idt_init(). Sources: SDM Vol. 2B "RDMSR", "WRMSR", "RDPMC" (#GP(0) for
+ * a reserved MSR or counter; #UD where the hypervisor hides them).
+ */
+void trap_expect_begin(void);
+unsigned trap_expect_end(void);
+
 /* "#DE", "#PF", ... for vectors 0..31, "vector" otherwise (SDM Vol. 3A Table 6-1). */
 const char *trap_name(uint64_t vector);
 

@@ -103,6 +103,14 @@ static inline uint64_t rdmsr(uint32_t msr)
     return ((uint64_t)hi << 32) | lo;
 }
 
+/* RDPMC: performance counter ECX (SDM Vol. 2B "RDPMC"); use pmc_read_safe. */
+static inline uint64_t rdpmc(uint32_t counter)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+    return ((uint64_t)hi << 32) | lo;
+}
+
 static inline void wrmsr(uint32_t msr, uint64_t v)
 {
     __asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)) : "memory");

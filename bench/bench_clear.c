@@ -186,14 +186,14 @@ static void finish(struct clear_cell *c)
             scratch[i] = c->ratio_x100[i];
         stats_compute(&rs, scratch, c->n);
         cr.cold_ratio_x100 = rs.median;
-        cr.cache_check = cs.flush != EVICT_NONE && rs.median >= EVICT_COLD_RATIO_X100
-                             ? CACHE_VERIFIED
-                             : CACHE_NOT_COLD;
+        cr.cache_check =
+            clear_cache_check(cs.flush != EVICT_NONE, cpu_is_tcg(), rs.median, &cr.cache_why);
     }
     c->cache_check = cr.cache_check;
     if (samples_opt)
         samples_record(c);
     c->steal_x100 = clear_steal_x100(&cr);
+    bool cold_ok = c->cache[0] != 'c' || cr.cache_check == CACHE_VERIFIED; /* or not cold */
     struct vd_cell v = {.kind = VD_CLEAR,
                         .strategy = c->s->name,
                         .nontemporal = c->s->nontemporal,
@@ -201,8 +201,7 @@ static void finish(struct clear_cell *c)
                         .bytes = c->bytes,
                         .cold = c->cache[0] == 'c',
                         .threads = 1,
-                        .verified =
-                            c->ok && (c->cache[0] != 'c' || cr.cache_check == CACHE_VERIFIED),
+                        .verified = c->ok && cold_ok,
                         .st = cr.ns,
                         .samples = c->ns,
                         .nsamples = c->n,
@@ -210,7 +209,9 @@ static void finish(struct clear_cell *c)
     verdict_add(&v); /* the verdict's candidates (kernel/verdict.h) */
     char buf[HZ_RECORD_MAX];
     record_emit_line(clear_record(buf, sizeof(buf), &cr));
-    if (c->ok) /* results=lava: best verified median GB/s per (chunk, cache) */
+    /* results=lava: best verified median GB/s per (chunk, cache); a cold
+     * figure only from a cell seen to be cold */
+    if (c->ok && cold_ok)
         lava_measure(LAVA_MAX, stats_gbps_x1000(c->bytes, cr.ns.median), "GB/s",
                      "clear.best_gbps.%llu%s.%s",
                      (unsigned long long)(c->chunk % 1024 ? c->chunk : c->chunk >> 10),

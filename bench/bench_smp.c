@@ -270,6 +270,7 @@ static void scale_record(const struct cell *c, uint64_t bytes, uint64_t peak)
     rec_u64(&r, "wall_max_ns", c->st.max);
     rec_fixed(&r, "cv_pct", c->st.cv_x100, 2);
     rec_u64(&r, "wall_below", c->ser.wall_below);
+    smp_series_skew_record(&r, &c->ser);
     if (steal_available()) {
         rec_fixed(&r, "steal_pct", c->steal_x100, 2);
         rec_bool(&r, "steal_high", c->steal_x100 > CLEAR_STEAL_FLAG_X100);

@@ -68,12 +68,17 @@ struct smp_job {
     uint64_t chunk;                        /* bytes per call of s->fn */
     uint64_t seed;                         /* dirty pattern */
     uint64_t timeout_us;
+    uint64_t lead_cyc; /* common start after the barrier (smp_start_lead_us) */
     struct smp_barrier bar;
     /* results of the last smp_job_run, by slot */
     uint64_t cyc[HZ_MAX_CPUS];   /* the slot's own clear time, TSC cycles */
     uint64_t start[HZ_MAX_CPUS]; /* the slot's TSC when its clear began */
     uint64_t end[HZ_MAX_CPUS];   /* ... and when it had drained */
     uint64_t wall_cyc;           /* max(end) - min(start) over all slots */
+    uint64_t start_skew_cyc;     /* max(start) - min(start): part of wall_cyc */
+    uint64_t end_skew_cyc;       /* max(end) - min(end): part of wall_cyc */
+    unsigned late_starts;        /* slots that reached the common start after it */
+    bool late[HZ_MAX_CPUS];      /* by slot: this one did (smp_barrier_start) */
     bool wall_below;             /* wall_cyc < some cyc[k]: a bug (smp.wall) */
     uint64_t steal_ns;           /* KVM steal time of all n CPUs during the job, ns */
     uint64_t steal_base_ns; /* n x the job's span (from before the dirtying to after the check) */
@@ -86,11 +91,17 @@ struct smp_job {
 /*
  * Run the job: on every CPU of cpu[0..n) at once, at the measurement CPL
  * (arch/user.h: CPL 3 where the hypervisor emulates ring 0), dirty its piece
- * (clear_dirty), wait at the barrier, clear its piece in calls of at most
- * `chunk` bytes, wait at the barrier, then check every byte of its piece.
- * wall_cyc spans the first CPU's start to the last CPU's end (the TSCs of
- * all CPUs are one clock: invariant TSC, SDM Vol. 3B §18.17.1), so it is at
- * least every cyc[k] (wall_below says when it is not). With KVM steal time
+ * (clear_dirty), wait at the barrier and spin to the common start TSC it
+ * sets, smp_start_lead_us after the last arrival (kernel/smp.h
+ * smp_barrier_start: every CPU is awake and dirtied before the timed
+ * region), clear its piece in calls of at most `chunk` bytes, wait at the
+ * barrier, then check every byte of its piece. wall_cyc spans the first
+ * CPU's start to the last CPU's end (the TSCs of all CPUs are one clock:
+ * invariant TSC, SDM Vol. 3B §18.17.1), so it is at least every cyc[k]
+ * (wall_below says when it is not); start_skew_cyc and end_skew_cyc are
+ * the spreads of the starts and of the ends, the parts of wall_cyc in
+ * which not every CPU was clearing (late_starts: CPUs that reached the
+ * start after it had passed). With KVM steal time
  * (arch/steal.h) steal_ns sums every CPU's steal over the whole job, whose
  * span times n is steal_base_ns; both 0 without it. Returns 0; -1 when a
  * CPU got stuck (kernel/smp.h smp_run), -2 when the CPUs are not all
@@ -113,18 +124,32 @@ unsigned smp_bench_order(unsigned *cpu);
  * thread count). */
 struct smp_series {
     uint64_t ns[SMP_MAX_ROUNDS]; /* wall time of each timed repeat, ns */
+    uint64_t start_skew_ns[SMP_MAX_ROUNDS], end_skew_ns[SMP_MAX_ROUNDS]; /* of each, ns */
+    unsigned late_starts; /* summed over the timed repeats */
     size_t n;
     uint64_t steal_ns, steal_base_ns; /* summed over the timed repeats (smp_job) */
     unsigned wall_below;              /* repeats, warm-up included, with wall < a CPU's time */
 };
 
-/* Add the job's last run to s: its wall time and steal when timed, the
- * wall check (wall_below) always. Returns job.wall_below. */
+/* Add the job's last run to s: its wall time and steal when timed (the
+ * steal also to the run's total, steal_account(), for the summary), the
+ * wall check (wall_below) always. Returns job.wall_below. Boot CPU. */
 bool smp_series_add(struct smp_series *s, const struct smp_job *j, bool timed);
 
 /* The summary of a series: stats of its wall times and its steal share
  * (percent x 100, 0 without steal time). */
 void smp_series_stats(const struct smp_series *s, struct stats *st, uint64_t *steal_x100);
+
+struct rec;
+
+/* Add the skew members of a series to record r (docs/results.md
+ * `smp_scale`): the medians over its timed repeats of the start and end
+ * skews (ns) and of each as a share of that repeat's wall time (percent),
+ * and late_starts. Nothing for an empty series. Boot CPU. */
+void smp_series_skew_record(struct rec *r, const struct smp_series *s);
+
+/* The common-start lead, smp_start_lead_us= (microseconds; 0: none). */
+uint64_t smp_start_lead_us(void);
 
 /*
  * Run ncells (<= SMP_MAX_CELLS) cells interleaved (lib/interleave.h ilv_run()): an untimed

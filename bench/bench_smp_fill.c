@@ -111,6 +111,7 @@ static void fill_record(const struct fill_cell *c)
     rec_bool(&r, "noisy", stats_noisy(st));
     rec_u64(&r, "cpu_max_ns", cpu_max_ns);
     rec_u64(&r, "wall_below", c->ser.wall_below);
+    smp_series_skew_record(&r, &c->ser);
     if (steal_available()) {
         rec_fixed(&r, "steal_pct", steal_x100, 2);
         rec_bool(&r, "steal_high", steal_x100 > CLEAR_STEAL_FLAG_X100);

@@ -10,6 +10,7 @@
 #include "arch/x86.h"
 #include "bench/bench_smp.h"
 #include "bench/memop.h"
+#include "lib/cmdline.h"
 #include "lib/kstring.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
@@ -128,6 +129,14 @@ unsigned smp_bench_order(unsigned *cpu)
 
 uint64_t smp_job_timeout_us(uint64_t bytes) { return 30000000ull + bytes / 5; }
 
+static uint64_t lead_us = 100;
+HZ_OPTION(opt_smp_start_lead, .name = "smp_start_lead_us", .kind = OPT_U64, .dest = &lead_us,
+          .min = 0, .max = 1000000, .accepted = "0..1000000 (microseconds)",
+          .help = "the CPUs of an smp clear start together this long after the last is ready "
+                  "(default 100; 0: each starts when it sees the barrier open)");
+
+uint64_t smp_start_lead_us(void) { return lead_us; }
+
 /* One CPU's part, at the measurement CPL: memory work, the TSC and the
  * barrier only (nothing privileged, no GS: see arch/user.h). */
 static void job_part(void *arg)
@@ -142,7 +151,7 @@ static void job_part(void *arg)
     split_iter_init(&it, j->ext, j->next, j->piece[k].off, j->piece[k].bytes);
     while (split_iter_next(&it, &base, &len))
         clear_dirty((void *)(uintptr_t)base, len, j->seed * HZ_MAX_CPUS + k);
-    if (!smp_barrier_wait(&j->bar, cpu, to)) {
+    if (!smp_barrier_start(&j->bar, cpu, to, j->lead_cyc, &j->late[k])) {
         j->barrier_failed = true;
         return;
     }
@@ -181,6 +190,7 @@ int smp_job_run(struct smp_job *j)
     struct smp_set set;
     smp_set_clear(&set);
     smp_barrier_init(&j->bar, j->n);
+    j->lead_cyc = mul_div_u64(lead_us, tsc_info()->hz, 1000000);
     j->barrier_failed = false;
     j->wall_cyc = 0;
     for (unsigned k = 0; k < j->n; k++) {
@@ -205,12 +215,18 @@ int smp_job_run(struct smp_job *j)
     }
     if (j->barrier_failed)
         return -3;
-    uint64_t first = UINT64_MAX, last = 0;
+    uint64_t first = UINT64_MAX, last = 0, last_start = 0, first_end = UINT64_MAX;
+    j->late_starts = 0;
     for (unsigned k = 0; k < j->n; k++) {
         first = j->start[k] < first ? j->start[k] : first;
+        last_start = j->start[k] > last_start ? j->start[k] : last_start;
         last = j->end[k] > last ? j->end[k] : last;
+        first_end = j->end[k] < first_end ? j->end[k] : first_end;
+        j->late_starts += j->late[k];
     }
     j->wall_cyc = last - first;
+    j->start_skew_cyc = last_start - first;
+    j->end_skew_cyc = last - first_end;
     j->wall_below = false;
     for (unsigned k = 0; k < j->n; k++)
         j->wall_below |= j->cyc[k] > j->wall_cyc;

@@ -3,6 +3,7 @@
  * docs/results.md).
  */
 #include "bench/clear_record.h"
+#include "bench/evict.h"
 #include "lib/compare.h"
 #include "lib/record.h"
 
@@ -65,6 +66,8 @@ const char *clear_record(char *buf, size_t cap, const struct clear_result *c)
     if (c->cache_check != CACHE_UNCHECKED) {
         rec_bool(&r, "cache_verified", c->cache_check == CACHE_VERIFIED);
         rec_fixed(&r, "cold_ratio", c->cold_ratio_x100, 2);
+        if (c->cache_check == CACHE_NOT_COLD && c->cache_why)
+            rec_str(&r, "cache_why", c->cache_why);
     }
     return rec_end(&r);
 }
@@ -72,4 +75,18 @@ const char *clear_record(char *buf, size_t cap, const struct clear_result *c)
 uint64_t clear_steal_x100(const struct clear_result *c)
 {
     return stats_pct_x100(c->steal_ns, c->steal_base_ns);
+}
+
+enum clear_cache_check clear_cache_check(bool have_flush, bool tcg, uint64_t ratio_x100,
+                                         const char **why)
+{
+    *why = 0;
+    if (!have_flush)
+        *why = "no flush instruction (CLFLUSHOPT or CLFLUSH): the target was not evicted";
+    else if (tcg)
+        *why = "TCG: the emulator has no caches to evict; its cold/warm ratio comes from "
+               "the emulator, not from caches";
+    else if (ratio_x100 < EVICT_COLD_RATIO_X100)
+        *why = "the cold probe was less than 1.3 x the warm one";
+    return *why ? CACHE_NOT_COLD : CACHE_VERIFIED;
 }

@@ -32,8 +32,9 @@ struct clear_result {
     const char *steal_method;
     uint64_t steal_ns, steal_base_ns;
     /* Cold cells: whether the eviction was seen to work (bench/evict.h);
-     * cold_ratio_x100 the median cold / warm probe time x 100. */
-    enum { CACHE_UNCHECKED = 0, CACHE_VERIFIED, CACHE_NOT_COLD } cache_check;
+     * cold_ratio_x100 the median cold / warm probe time x 100; cache_why
+     * (CACHE_NOT_COLD) why it was not (clear_cache_check()). */
+    enum clear_cache_check { CACHE_UNCHECKED = 0, CACHE_VERIFIED, CACHE_NOT_COLD } cache_check;
     uint64_t cold_ratio_x100;
     /* Every timed repeat's ns in run order (samples_ns, at most
      * CLEAR_RECORD_SAMPLES printed; NULL: none), what hz compare and make
@@ -43,9 +44,21 @@ struct clear_result {
     const uint64_t *samples;
     size_t nsamples;
     const char *stop;
+    const char *cache_why;
 };
 
 #define CLEAR_RECORD_SAMPLES 128 /* lib/compare.h CMP_MAX_N */
+
+/*
+ * Decide whether a cold cell was cold (docs/results.md `cache_verified`):
+ * CACHE_VERIFIED when a flush instruction was used (have_flush), the CPU is
+ * not emulated (tcg false) and the median cold / warm probe ratio
+ * ratio_x100 is at least EVICT_COLD_RATIO_X100 (bench/evict.h); else CACHE_NOT_COLD with
+ * *why set to a static reason. Under TCG the ratio is the emulator's (its
+ * soft TLB and helper calls), not a cache's, so it proves nothing.
+ */
+enum clear_cache_check clear_cache_check(bool have_flush, bool tcg, uint64_t ratio_x100,
+                                         const char **why);
 
 /* Steal above this share of steal_base_ns (percent x 100) flags a cell. */
 #define CLEAR_STEAL_FLAG_X100 100
@@ -62,7 +75,8 @@ uint64_t clear_steal_x100(const struct clear_result *r);
  * the best sample (STREAM's best-of, labelled so), outliers the Tukey
  * counts of ns (lib/stats.h) with outlier_hi_x the range of the slow ones
  * over the median, too_few fewer repeats than lib/compare.h CMP_MIN_N.
- * Steal and cache members only when measured.
+ * Steal and cache members only when measured; cache_why with
+ * cache_verified:false.
  */
 const char *clear_record(char *buf, size_t cap, const struct clear_result *r);
 

@@ -31,9 +31,14 @@ bool smp_series_add(struct smp_series *s, const struct smp_job *j, bool timed)
 {
     s->wall_below += j->wall_below;
     if (timed && s->n < SMP_MAX_ROUNDS) {
+        s->start_skew_ns[s->n] = tsc_to_ns(j->start_skew_cyc);
+        s->end_skew_ns[s->n] = tsc_to_ns(j->end_skew_cyc);
+        s->late_starts += j->late_starts;
         s->ns[s->n++] = tsc_to_ns(j->wall_cyc);
         s->steal_ns += j->steal_ns;
         s->steal_base_ns += j->steal_base_ns;
+        if (j->steal_base_ns) /* the summary's and the trust verdict's share (arch/steal.h) */
+            steal_account(j->steal_base_ns, j->steal_ns);
     }
     return j->wall_below;
 }
@@ -45,6 +50,33 @@ void smp_series_stats(const struct smp_series *s, struct stats *st, uint64_t *st
         v[i] = s->ns[i];
     stats_compute(st, v, s->n);
     *steal_x100 = stats_pct_x100(s->steal_ns, s->steal_base_ns);
+}
+
+/* Median of v[0..n) (n >= 1), by lib/stats.h. */
+static uint64_t median(const uint64_t *v, size_t n)
+{
+    static uint64_t w[SMP_MAX_ROUNDS];
+    struct stats st;
+    for (size_t i = 0; i < n; i++)
+        w[i] = v[i];
+    stats_compute(&st, w, n);
+    return st.median;
+}
+
+void smp_series_skew_record(struct rec *r, const struct smp_series *s)
+{
+    static uint64_t pct[SMP_MAX_ROUNDS];
+    if (!s->n)
+        return;
+    const uint64_t *skew[2] = {s->start_skew_ns, s->end_skew_ns};
+    const char *key[2][2] = {{"start_skew_ns", "start_skew_pct"}, {"end_skew_ns", "end_skew_pct"}};
+    for (unsigned e = 0; e < 2; e++) {
+        for (size_t i = 0; i < s->n; i++)
+            pct[i] = stats_pct_x100(skew[e][i], s->ns[i]);
+        rec_u64(r, key[e][0], median(skew[e], s->n));
+        rec_fixed(r, key[e][1], median(pct, s->n), 2);
+    }
+    rec_u64(r, "late_starts", s->late_starts);
 }
 
 struct ctx {
@@ -121,6 +153,7 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
     rec_u64(&r, "stable_cells", stable);
     rec_u64(&r, "noisy_cells", noisy);
     rec_str(&r, "steal_method", steal_available() ? steal_method() : "none");
+    rec_u64(&r, "start_lead_us", smp_start_lead_us());
     record_emit(&r);
     kprintf("smp: %s: %zu cells, %u interleaved rounds (stop: %s, seed %llu), %u within "
             "+-%u%%, %u noisy\n",

@@ -6,6 +6,7 @@
 #include "arch/cpu.h"
 #include "arch/fpu.h"
 #include "arch/gdt.h"
+#include "arch/pmu.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
@@ -166,6 +167,7 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     require_cpu();           /* before any fenced TSC read */
     init_acpi();             /* before mm_init: reads the BIOS area at 0x40E */
     tsc_calibrate(&clocks);  /* after ACPI: PM timer and HPET as references */
+    pmu_report();            /* the pmu record, every boot: counters there and counting? */
     ownership_snapshot(&bi); /* before anything could write what we don't own */
 
     if (console_refused()) /* options_parse() reports it as a config error */

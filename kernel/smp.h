@@ -126,6 +126,7 @@ struct smp_barrier {
     volatile uint32_t left;   /* arrivals still missing in this round */
     volatile uint32_t sense;  /* flips when a round completes */
     volatile uint32_t broken; /* set by a waiter that timed out */
+    volatile uint64_t go;     /* smp_barrier_start: the round's common start TSC */
     uint8_t local[HZ_MAX_CPUS];
 };
 
@@ -149,6 +150,22 @@ void smp_pv_check(void);
  * BSP only the calling CPU can do it; the others are named as unreached.
  */
 void smp_pv_teardown(void);
+
+/*
+ * smp_barrier_wait(), then a common start: the last CPU to arrive sets the
+ * round's deadline, its TSC + lead_cyc (TSC cycles), before it releases the
+ * others, and every party spins on RDTSC (no PAUSE: the lead is short) until
+ * the TSC reaches it. So all parties
+ * leave at one TSC value however late each saw the release, as long as that
+ * is within lead_cyc (the TSCs of all CPUs are one clock: invariant TSC,
+ * SDM Vol. 3B §18.17.1). *late is true when this CPU first looked after the
+ * deadline had passed (it was held up longer than lead_cyc; its start is
+ * then late). lead_cyc 0: no deadline, as smp_barrier_wait(). Returns false
+ * as smp_barrier_wait() does (*late false then). Memory and RDTSC only:
+ * usable at CPL 3.
+ */
+bool smp_barrier_start(struct smp_barrier *b, unsigned cpu, uint64_t timeout_cyc, uint64_t lead_cyc,
+                       bool *late);
 
 /* Called by arch/trampoline.asm on each AP's own stack; never returns. */
 _Noreturn void smp_ap_main(uint64_t cpu);

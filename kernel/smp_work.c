@@ -237,13 +237,18 @@ void smp_barrier_init(struct smp_barrier *b, unsigned parties)
     b->left = parties;
 }
 
-bool smp_barrier_wait(struct smp_barrier *b, unsigned cpu, uint64_t timeout_cyc)
+/* The barrier; the last arrival stores its TSC + lead_cyc in b->go before
+ * the release (lead_cyc 0: go is left alone). */
+static bool barrier_wait(struct smp_barrier *b, unsigned cpu, uint64_t timeout_cyc,
+                         uint64_t lead_cyc)
 {
     uint32_t mine = b->local[cpu % HZ_MAX_CPUS] ^= 1; /* the sense that ends this round */
     if (__atomic_load_n(&b->broken, __ATOMIC_ACQUIRE))
         return false;
     if (__atomic_sub_fetch(&b->left, 1, __ATOMIC_ACQ_REL) == 0) {
         b->left = b->parties; /* before the release below: next round starts clean */
+        if (lead_cyc)
+            b->go = rdtsc() + lead_cyc;
         __atomic_store_n(&b->sense, mine, __ATOMIC_RELEASE);
         return true;
     }
@@ -257,5 +262,25 @@ bool smp_barrier_wait(struct smp_barrier *b, unsigned cpu, uint64_t timeout_cyc)
         }
         cpu_relax();
     }
+    return true;
+}
+
+bool smp_barrier_wait(struct smp_barrier *b, unsigned cpu, uint64_t timeout_cyc)
+{
+    return barrier_wait(b, cpu, timeout_cyc, 0);
+}
+
+bool smp_barrier_start(struct smp_barrier *b, unsigned cpu, uint64_t timeout_cyc, uint64_t lead_cyc,
+                       bool *late)
+{
+    *late = false;
+    if (!barrier_wait(b, cpu, timeout_cyc, lead_cyc))
+        return false;
+    if (!lead_cyc)
+        return true;
+    uint64_t go = b->go; /* stored before the release the barrier acquired */
+    *late = rdtsc() >= go;
+    while (rdtsc() < go)
+        ;
     return true;
 }

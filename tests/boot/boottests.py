@@ -216,8 +216,10 @@ def check_frame(case, out):
 def check_smp(recs):
     """Invariants of the smp scenario's records, whatever the case: a wall
     time is never below a CPU's own time (the fastest wall time is at least
-    every CPU's best), and every cell of an interleaved part has exactly as
-    many repeats as the part had rounds (one repeat per cell per round)."""
+    every CPU's best); every cell says how much of its wall is start and end
+    skew (none with one thread, never more than the wall); and every cell
+    of an interleaved part has exactly as many repeats as the part had
+    rounds (one repeat per cell per round)."""
     errs = []
     for r in recs:
         if r["t"] == "smp_scale" and isinstance(r.get("cpu_ns"), list) and r["cpu_ns"]:
@@ -225,6 +227,16 @@ def check_smp(recs):
                 errs.append("smp_scale %s threads=%s: wall_min_ns %s below a CPU's own %s"
                             % (r.get("strategy"), r.get("threads"), r.get("wall_min_ns"),
                                max(r["cpu_ns"])))
+        if r["t"] in ("smp_scale", "smp_fill") and r.get("repeats"):
+            name = "%s %s threads=%s" % (r["t"], r.get("strategy"), r.get("threads"))
+            skew = [r.get(k) for k in ("start_skew_ns", "end_skew_ns", "start_skew_pct",
+                                       "end_skew_pct", "late_starts")]
+            if any(not isinstance(v, (int, float)) for v in skew):
+                errs.append("%s: no start/end skew members" % name)
+            elif r.get("threads") == 1 and any(skew):
+                errs.append("%s: one thread but skew %s" % (name, skew))
+            elif max(skew[2], skew[3]) > 100:
+                errs.append("%s: a skew above 100%% of the wall: %s" % (name, skew))
     for part, t in (("scale", "smp_scale"), ("fill", "smp_fill")):
         rounds = [r for r in recs if r["t"] == "smp_rounds" and r.get("part") == part]
         cells = [r for r in recs if r["t"] == t]

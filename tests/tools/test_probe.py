@@ -144,6 +144,58 @@ class Decision(ProbeTest):
         self.assertEqual(self.choose(accel="tcg").line(), "TCG, -cpu max (--accel tcg)")
         self.assertEqual(self.boots(), [])
 
+    def test_cpu_in_qemu_args_is_the_choice(self):
+        # QEMU runs the last -cpu it is given: `--qemu-arg -cpu --qemu-arg X` comes after
+        # hz's own, so X is the model; the line and meta.json name it, and no probe runs.
+        def choose(accel="auto", cpu=None):
+            cfg = qemu.BootConfig(accel=accel, cpu=cpu, kernel=self.kernel,
+                                  extra=["-s", "-cpu", "EPYC-Rome", "-cpu", "qemu64,pmu=off"])
+            return probe.choose(cfg, cache=self.cache, dev=self.dev, cpuinfo=self.cpuinfo)
+        self.assertEqual(choose().line(), "KVM, -cpu qemu64,pmu=off (--qemu-arg -cpu)")
+        self.assertEqual(choose(accel="tcg").line(),
+                         "TCG, -cpu qemu64,pmu=off (--accel tcg, -cpu from --qemu-arg)")
+        self.assertEqual(choose(cpu="host").line(),
+                         "KVM, -cpu qemu64,pmu=off (--qemu-arg -cpu): replaces --cpu host")
+        self.assertEqual(self.boots(), [])
+        dev = os.path.join(self.d, "no-kvm")
+        cfg = qemu.BootConfig(kernel=self.kernel, extra=["-cpu", "EPYC-Rome"])
+        c = probe.choose(cfg, cache=self.cache, dev=dev, cpuinfo=self.cpuinfo)
+        self.assertEqual((c.accel, c.cpu, c.how), ("tcg", "EPYC-Rome",
+                                                   "--accel auto, -cpu from --qemu-arg"))
+
+
+class MsrHint(unittest.TestCase):
+    def test_names_the_msr_and_the_fix(self):
+        err = ("qemu-system-x86_64: error: failed to set MSR 0x38d to 0x0\n"
+               "qemu-system-x86_64: ../../target/i386/kvm/kvm.c:3183: kvm_buf_set_msrs: "
+               "Assertion failed.\n")
+        self.assertEqual(probe.msr_hint(err),
+                         "QEMU could not set MSR 0x38d (IA32_FIXED_CTR_CTRL, a PMU control): the "
+                         "hypervisor below refuses it; add pmu=off to -cpu")
+        self.assertEqual(probe.msr_hint("error: failed to set MSR 0x10a to 0x69"),
+                         "QEMU could not set MSR 0x10a (IA32_ARCH_CAPABILITIES): the hypervisor "
+                         "below refuses it; add -arch-capabilities to -cpu")
+        self.assertIn("(AMD PERF_CTL/PERF_CTR, a PMU counter)",
+                      probe.msr_hint("failed to set MSR 0xc0010004 to 0x0"))
+        self.assertEqual(probe.msr_hint("failed to set MSR 0x1b to 0x0"),
+                         "QEMU could not set MSR 0x1b: the hypervisor below refuses it")
+        self.assertIsNone(probe.msr_hint("warning: host doesn't support requested feature"))
+        self.assertIsNone(probe.msr_hint(None))
+
+
+class MachineLine(unittest.TestCase):
+    def test_names_the_cpu_model_qemu_ran(self):
+        # Two KVM runs on one host with different -cpu are different machines to hz compare.
+        from hzlib import results
+        hdr = {"t": "header", "hypervisor": "KVMKVMKVM", "cpu": {"brand": "AMD EPYC"}}
+        a = results.ResultSet("a", [hdr], {"cpu_model": "host,+invtsc,-arch-capabilities"})
+        b = results.ResultSet("b", [hdr], {"cpu_model": "EPYC-Milan,pmu=off"})
+        self.assertEqual(results.machine(a), "AMD EPYC, hypervisor KVMKVMKVM, "
+                                             "-cpu host,+invtsc,-arch-capabilities")
+        self.assertNotEqual(results.machine(a), results.machine(b))
+        self.assertEqual(results.machine(results.ResultSet("c", [hdr])),
+                         "AMD EPYC, hypervisor KVMKVMKVM")
+
 
 class Cache(ProbeTest):
     def test_second_choice_boots_nothing(self):

@@ -97,6 +97,15 @@ class CommandLine(unittest.TestCase):
         s = " ".join(qemu.command(qemu.BootConfig(prealloc=False), [], "kvm", "host"))
         self.assertNotIn("-mem-prealloc", s)
 
+    def test_cpu_among_extras_is_not_passed_twice(self):
+        cfg = qemu.BootConfig(extra=["-cpu", "EPYC-Rome", "-s", "--cpu", "qemu64,pmu=off"])
+        self.assertEqual(qemu.split_cpu(cfg.extra), (["-s"], "qemu64,pmu=off"))
+        argv = qemu.command(cfg, [], "kvm", "qemu64,pmu=off")
+        self.assertEqual([argv[i + 1] for i, a in enumerate(argv) if a in ("-cpu", "--cpu")],
+                         ["qemu64,pmu=off"])
+        self.assertEqual(argv[-1], "-s")
+        self.assertEqual(qemu.split_cpu(["-s", "-cpu"]), (["-s", "-cpu"], None))
+
     def test_hugepages(self):
         with mock.patch.object(hugepages, "find_backing", return_value=("/mnt/huge", 2 << 20)):
             cfg = qemu.BootConfig(mem="2G", hugepages=True)

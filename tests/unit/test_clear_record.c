@@ -86,8 +86,32 @@ static void test_record(void **state)
     assert_int_equal(clear_steal_x100(&(struct clear_result){.steal_ns = 5}), 0);
 }
 
+/* Under TCG a cold/warm ratio of 17.9 comes from the emulator: not cold. */
+static void test_cache_check(void **state)
+{
+    const char *why;
+    assert_int_equal(clear_cache_check(true, false, 130, &why), CACHE_VERIFIED);
+    assert_null(why);
+    assert_int_equal(clear_cache_check(true, false, 129, &why), CACHE_NOT_COLD);
+    assert_string_equal(why, "the cold probe was less than 1.3 x the warm one");
+    assert_int_equal(clear_cache_check(true, true, 1790, &why), CACHE_NOT_COLD);
+    assert_non_null(strstr(why, "TCG: the emulator has no caches to evict"));
+    assert_int_equal(clear_cache_check(false, false, 1790, &why), CACHE_NOT_COLD);
+    assert_non_null(strstr(why, "no flush instruction"));
+
+    char line[1024];
+    struct clear_result c = {.strategy = "movnti", .cache = "cold", .source = "hugezero"};
+    c.cache_check = clear_cache_check(true, true, 1790, &c.cache_why);
+    c.cold_ratio_x100 = 1790;
+    assert_non_null(strstr(clear_record(line, sizeof(line), &c),
+                           ",\"cache_verified\":false,\"cold_ratio\":17.90,\"cache_why\":\"TCG: "));
+    c.cache_check = clear_cache_check(true, false, 1790, &c.cache_why);
+    assert_null(strstr(clear_record(line, sizeof(line), &c), "cache_why"));
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_record)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_record),
+                                       cmocka_unit_test(test_cache_check)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

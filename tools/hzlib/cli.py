@@ -6,8 +6,8 @@ import shutil
 import subprocess
 import sys
 
-from . import (BUILD, ROOT, compare, lava, loadcheck, plot, qemu, records as rec, report,
-               report_pair, results, runner)
+from . import (BUILD, ROOT, compare, lava, loadcheck, plot, probe, qemu, records as rec,
+               report, report_pair, results, runner)
 
 
 def _print_diags(diags):
@@ -77,6 +77,10 @@ def cmd_run(a):
     note = runner.no_status_note(out)
     if note:
         print("hz: " + note, file=sys.stderr)
+        if out.status == runner.NO_STATUS:
+            hint = probe.msr_hint(out.stderr)
+            if hint:
+                print("hz: " + hint, file=sys.stderr)
     if out.timed_out:
         print("hz: timed out after %s s; QEMU killed" % a.timeout, file=sys.stderr)
     rs = results.ResultSet(outdir, out.records, out.meta)

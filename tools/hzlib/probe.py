@@ -26,6 +26,7 @@ it): one line names the cause. `--accel auto` then runs TCG with `-cpu max`;
 `--accel kvm` fails with that line (KvmUnusable).
 """
 
+import copy
 import errno
 import fcntl
 import json
@@ -160,6 +161,39 @@ def candidates(cpu, known):
     return list(HOST) + ([named + ",+invtsc"] if named else []) + ["max"]
 
 
+# MSRs that QEMU writes for a -cpu model at start-up and that a hypervisor
+# below may refuse ("error: failed to set MSR 0x38d to 0x0"): (first, last,
+# name, what to add to -cpu so that QEMU leaves them alone). Names: SDM Vol. 4
+# Table 2-2 and AMD APM Vol. 2 §13.2.
+MSR_HINTS = (
+    (0x10a, 0x10a, "IA32_ARCH_CAPABILITIES", "-arch-capabilities"),
+    (0xc1, 0xc8, "IA32_PMCx, a PMU counter", "pmu=off"),
+    (0x186, 0x18d, "IA32_PERFEVTSELx, a PMU event select", "pmu=off"),
+    (0x309, 0x30b, "IA32_FIXED_CTRx, a PMU counter", "pmu=off"),
+    (0x38d, 0x38d, "IA32_FIXED_CTR_CTRL, a PMU control", "pmu=off"),
+    (0x38e, 0x390, "IA32_PERF_GLOBAL_STATUS/CTRL/OVF_CTRL, a PMU control", "pmu=off"),
+    (0xc0010000, 0xc0010007, "AMD PERF_CTL/PERF_CTR, a PMU counter", "pmu=off"),
+    (0xc0010200, 0xc001020b, "AMD PERF_CTLn/PERF_CTRn, a PMU counter", "pmu=off"),
+)
+_MSR_FAIL = re.compile(r"failed to (?:set|get) MSR (0x[0-9a-fA-F]+)")
+
+
+def msr_hint(stderr):
+    """One line naming the MSR QEMU failed to set at start-up and what to
+    add to -cpu, e.g. "QEMU could not set MSR 0x38d (IA32_FIXED_CTR_CTRL, a
+    PMU control): the hypervisor below refuses it; add pmu=off to -cpu";
+    None when stderr names no MSR."""
+    m = _MSR_FAIL.search(stderr or "")
+    if not m:
+        return None
+    msr = int(m.group(1), 16)
+    for first, last, name, fix in MSR_HINTS:
+        if first <= msr <= last:
+            return ("QEMU could not set MSR %#x (%s): the hypervisor below refuses it; add %s "
+                    "to -cpu" % (msr, name, fix))
+    return "QEMU could not set MSR %#x: the hypervisor below refuses it" % msr
+
+
 def qemu_error(stderr, rc, timed_out, timeout=PROBE_TIMEOUT):
     """QEMU's first line that is not a warning, without the program name;
     else what happened instead of the summary record."""
@@ -268,7 +302,22 @@ def probed_model(kernel, cache=CACHE, cpuinfo="/proc/cpuinfo", say=None):
 
 def choose(cfg, say=None, cache=CACHE, dev="/dev/kvm", cpuinfo="/proc/cpuinfo"):
     """The Choice for BootConfig cfg. Raises KvmUnusable (`--accel kvm`
-    without a usable KVM) or ConfigError (no model boots, missing kernel)."""
+    without a usable KVM) or ConfigError (no model boots, missing kernel).
+    A -cpu among cfg.extra (`--qemu-arg -cpu --qemu-arg X`) is the model
+    QEMU will run, whatever --cpu or the probe says: it is the choice."""
+    extra_cpu = qemu.split_cpu(cfg.extra)[1]
+    if extra_cpu is None:
+        return _choose(cfg, say, cache, dev, cpuinfo)
+    given = copy.copy(cfg)
+    given.cpu = extra_cpu
+    c = _choose(given, say, cache, dev, cpuinfo)
+    c.how = "--qemu-arg -cpu" if c.how == "--cpu" else c.how + ", -cpu from --qemu-arg"
+    if cfg.cpu and cfg.cpu != extra_cpu:
+        c.reason = "; ".join(filter(None, ["replaces --cpu %s" % cfg.cpu, c.reason]))
+    return c
+
+
+def _choose(cfg, say, cache, dev, cpuinfo):
     if cfg.accel == "tcg":
         return Choice("tcg", cfg.cpu or "max", "--accel tcg")
     problem = kvm_problem(dev, cpuinfo)

@@ -205,16 +205,33 @@ def prepare(cfg, workdir):
     return out
 
 
+def split_cpu(extra):
+    """(extra without its -cpu options, the value of the last one or None).
+    QEMU takes the last -cpu (or --cpu) it is given, so a `--qemu-arg -cpu
+    --qemu-arg X` placed after hz's own -cpu decides the model:
+    probe.choose() takes it from here, command() leaves it out of the
+    extras. A trailing -cpu without a value stays (QEMU refuses it)."""
+    rest, cpu, i = [], None, 0
+    while i < len(extra):
+        if extra[i] in ("-cpu", "--cpu") and i + 1 < len(extra):
+            cpu, i = extra[i + 1], i + 2
+            continue
+        rest.append(extra[i])
+        i += 1
+    return rest, cpu
+
+
 def command(cfg, media, accel, cpu, ram=None):
     """The full QEMU argv: common devices + accel/CPU/memory + media. accel
-    and cpu come from probe.choose(), the one place that picks them; ram is
-    guest_ram(cfg, accel) when the caller already has it."""
+    and cpu come from probe.choose(), the one place that picks them (a -cpu
+    among cfg.extra included: split_cpu); ram is guest_ram(cfg, accel) when
+    the caller already has it."""
     argv = [QEMU, "-nodefaults", "-machine", cfg.machine, "-accel", accel, "-cpu", cpu,
             "-m", str(cfg.mem), "-smp", str(cfg.smp) + (",maxcpus=%d" % cfg.maxcpus if cfg.maxcpus else ""),
             "-display", "none", "-vga", "none", "-no-reboot", "-monitor", "none",
             "-chardev", "stdio,id=ser0,signal=off", "-serial", "chardev:ser0",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=4"]
-    return argv + (ram or guest_ram(cfg, accel))[1] + media + cfg.extra
+    return argv + (ram or guest_ram(cfg, accel))[1] + media + split_cpu(cfg.extra)[0]
 
 
 def version():

@@ -179,7 +179,8 @@ def human_size(v):
 
 
 def machine(rs):
-    """One line naming the machine: CPU brand and hypervisor (TCG noted)."""
+    """One line naming the machine: CPU brand, hypervisor (TCG noted) and
+    the QEMU -cpu model when meta.json names it."""
     h = rs.header()
     cpu = h.get("cpu") if isinstance(h.get("cpu"), dict) else {}
     brand = cpu.get("brand") or rs.meta.get("host_cpu") or "unknown CPU"
@@ -192,6 +193,8 @@ def machine(rs):
         where = "hypervisor %s" % hv
     if h.get("tcg"):
         where += ", QEMU TCG (not hardware timings)"
+    if rs.meta.get("cpu_model"):  # the -cpu QEMU ran (hz run's meta.json)
+        where += ", -cpu %s" % rs.meta["cpu_model"]
     return "%s, %s" % (brand, where)
 
 

@@ -241,8 +241,10 @@ def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_back
                                               os.path.join(outdir, "qemu.stderr"), console,
                                               memory)
         host_load = loadcheck.host_load(host0, loadcheck.host_sample())
-    with open(os.path.join(outdir, "serial.log"), "rb") as f:
-        recs, diags = rec.extract(f.read(), os.path.join(outdir, "serial.log"))
+    log, raw = os.path.join(outdir, "serial.log"), []
+    with open(log, "rb") as f:
+        recs, diags = rec.extract(f.read(), log, raw)
+    problems = rec.check_stream(recs, raw, diags, log)
     with open(os.path.join(outdir, "qemu.stderr"), "rb") as f:
         stderr = f.read().decode(errors="replace")
     results.write_records(outdir, recs)
@@ -260,10 +262,11 @@ def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_back
         "status_name": STATUS_NAMES.get(status, str(status)),
         "commit": header.get("commit") or git_commit(), "source": "hugezero",
         "host_load": host_load, "busy_threads": busy_threads,
+        "record_stream": [p.reason for p in problems] or "ok",
     }
     with open(os.path.join(outdir, "meta.json"), "w") as f:
         json.dump(meta, f, indent=2)
         f.write("\n")
     return Outcome(status=status, qemu_rc=rc, timed_out=timed_out, elapsed=elapsed,
-                   records=recs, diags=diags, outdir=outdir, argv=argv, accel=accel,
-                   stderr=stderr, meta=meta, choice=choice)
+                   records=recs, diags=diags + problems, stream_problems=problems,
+                   outdir=outdir, argv=argv, accel=accel, stderr=stderr, meta=meta, choice=choice)

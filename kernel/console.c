@@ -11,13 +11,20 @@
 
 #define GIVE_UP_TIMEOUTS 16 /* bytes in a row the transmitter did not take */
 
-static const struct uart com1 = {UART_PIO, 0x3f8, 115200, false};
-static struct uart chosen = {UART_PIO, 0x3f8, 115200, false}; /* console= */
-static struct uart uart;                                      /* in use */
+#define COM1                                                                                       \
+    {                                                                                              \
+        .kind = UART_PIO, .base = 0x3f8, .baud = 115200                                            \
+    }
+
+static const struct uart com1 = COM1;
+static struct uart chosen = COM1; /* console= */
+static struct uart uart;          /* in use */
 static struct spinlock lock;
 static volatile int crash_mode;
 static char refused[CMDLINE_ERR_LEN]; /* why console= was not applied; "" if it was */
 static unsigned timeouts;             /* consecutive, under the lock */
+static uint64_t records;              /* records printed: the next one's seq */
+static uint32_t crc = 0xffffffffu;    /* CRC-32 register over those lines (console.h) */
 
 /* The strict parse agrees with the early one: what was refused there is a
  * configuration error here. */
@@ -51,7 +58,7 @@ static int parse_baud(const char *s, uint32_t *baud)
 
 int console_option_parse(const char *value, char *err, size_t errlen)
 {
-    struct uart u = {UART_PIO, 0, 115200, false};
+    struct uart u = {.kind = UART_PIO, .baud = 115200};
     char buf[64];
     size_t n = strlen(value);
     if (n >= sizeof(buf)) {
@@ -92,6 +99,19 @@ int console_option_parse(const char *value, char *err, size_t errlen)
     }
     chosen = u;
     return 0;
+}
+
+/* The UART `u`, its statistics carried over from the one in use. */
+static void use(const struct uart *u)
+{
+    struct uart_stats kept = uart.stats;
+    uart = *u;
+    uart.ops = uart_ops_for(uart.kind);
+    uart_init(&uart);
+    uart.stats.dropped += kept.dropped;
+    uart.stats.timeouts += kept.timeouts;
+    if (kept.wait_max_us > uart.stats.wait_max_us)
+        uart.stats.wait_max_us = kept.wait_max_us;
 }
 
 static bool is_com1(const struct uart *u) { return u->kind == UART_PIO && u->base == 0x3f8; }
@@ -138,16 +158,14 @@ void console_early(const char *cmdline, const struct memmap *map)
 
 void console_init(void)
 {
-    uart = chosen;
-    uart_init(&uart);
+    use(&chosen);
     if (uart.present || is_com1(&uart))
         return;
     char what[40];
     describe(&uart, what, sizeof(what));
     hz_snprintf(refused, sizeof(refused),
                 "no UART answers at %s (scratch register and line status probe)", what);
-    uart = com1;
-    uart_init(&uart);
+    use(&com1);
 }
 
 const char *console_refused(void) { return refused[0] ? refused : NULL; }
@@ -187,8 +205,7 @@ static void put(char c)
     hz_snprintf(line, sizeof(line),
                 "\nconsole: %s took no byte for %d bytes in a row: switched to ttyS0\n", what,
                 GIVE_UP_TIMEOUTS);
-    uart = com1;
-    uart_init(&uart);
+    use(&com1);
     put_text(line);
 }
 
@@ -235,10 +252,91 @@ void kprintf(const char *fmt, ...)
 
 void record_emit(struct rec *r) { record_emit_line(rec_end(r)); }
 
+/* CRC-32 (IEEE 802.3, reflected 0xEDB88320: zlib's crc32) of one byte into
+ * the running register. */
+static uint32_t crc32_byte(uint32_t reg, unsigned char b)
+{
+    reg ^= b;
+    for (int k = 0; k < 8; k++)
+        reg = (reg >> 1) ^ (0xedb88320u & (0u - (reg & 1u)));
+    return reg;
+}
+
+static void put_rec(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        crc = crc32_byte(crc, (unsigned char)s[i]);
+        put(s[i]);
+    }
+}
+
+/* Where `,"seq":N` goes: after the "v" member rec_begin() writes second
+ * (`@hz {"t":"TYPE","v":1`). Every `"` inside TYPE is escaped, so the
+ * first `","v":` ends it. 0 for a line not in that form. */
+static size_t seq_at(const char *line)
+{
+    static const char head[] = HZ_RECORD_PREFIX "{\"t\":\"";
+    static const char v[] = "\",\"v\":";
+    if (strncmp(line, head, sizeof(head) - 1) != 0)
+        return 0;
+    for (const char *p = line + sizeof(head) - 1; *p; p++) {
+        if (*p != '"' || strncmp(p, v, sizeof(v) - 1) != 0)
+            continue;
+        p += sizeof(v) - 1;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        return (size_t)(p - line);
+    }
+    return 0;
+}
+
 void record_emit_line(const char *line)
 {
     take();
-    put_text(line);
+    size_t n = strlen(line), at = seq_at(line);
+    char seq[32];
+    int sn = hz_snprintf(seq, sizeof(seq), ",\"seq\":%llu", (unsigned long long)records);
+    put_rec(line, at);
+    if (at)
+        put_rec(seq, (size_t)sn);
+    put_rec(line + at, n - at);
+    crc = crc32_byte(crc, '\n'); /* the line end counts as one \n (console.h) */
     put_text("\n");
+    records++;
+    spin_unlock(&lock);
+}
+
+void console_rec_summary(struct rec *r)
+{
+    take();
+    uint64_t n = records;
+    uint32_t sum = ~crc;
+    struct uart_stats st = uart.stats;
+    spin_unlock(&lock);
+    rec_u64(r, "records", n);
+    rec_hex(r, "crc32", sum);
+    rec_obj_begin(r, "uart");
+    rec_u64(r, "dropped", st.dropped);
+    rec_u64(r, "timeouts", st.timeouts);
+    rec_u64(r, "wait_max_us", st.wait_max_us);
+    rec_obj_end(r);
+}
+
+void console_rec_uart(struct rec *r)
+{
+    char what[40];
+    describe(&uart, what, sizeof(what));
+    rec_obj_begin(r, "uart");
+    rec_str(r, "port", what);
+    rec_str(r, "fifo", uart.fifo);
+    rec_u64(r, "fifo_depth", uart.fifo_depth);
+    rec_u64(r, "wait_max_ms", UART_WAIT_US / 1000);
+    rec_obj_end(r);
+}
+
+void console_flush(void)
+{
+    take();
+    uart_flush(&uart);
     spin_unlock(&lock);
 }

@@ -42,8 +42,31 @@ void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Finish a record with rec_end() and print it as one line. */
 void record_emit(struct rec *r);
 
-/* Print a finished record line (from rec_end() or clear_record()). */
+/*
+ * Print a finished record line (from rec_end() or clear_record()), with
+ * `,"seq":N` put after its "v" member: N counts the records of this boot
+ * from 0, in the order they are printed (under the console lock). A line
+ * not in rec_begin()'s form is printed as it is, and still counted.
+ */
 void record_emit_line(const char *line);
+
+/*
+ * The summary's stream members (docs/results.md "summary"): "records", the
+ * number of records printed before it (so also its own seq), "crc32", the
+ * CRC-32 (zlib's) of those lines as sent, each from "@hz " to its last "}"
+ * and followed by one "\n" (the CR of the CRLF is not counted), and "uart",
+ * the driver's counts (arch/serial.h struct uart_stats): bytes dropped,
+ * waits that timed out, the longest wait in microseconds.
+ */
+void console_rec_summary(struct rec *r);
+
+/* The header's "uart" object: the port, the FIFO the probe found
+ * (arch/serial.h uart_init), the bytes written per THRE and the wait bound. */
+void console_rec_uart(struct rec *r);
+
+/* Wait (bounded, arch/serial.h uart_flush) until the UART has sent every
+ * byte: before the machine stops, so that a slow reader still gets the end. */
+void console_flush(void);
 
 /* Crash path: from now on, a lock held too long (by a CPU that died inside
  * the console) is broken after a bounded wait instead of deadlocking. */

@@ -59,5 +59,6 @@ void header_emit(const struct bootinfo *bi, const char *page_size)
     if (cmdline_find(bi->cmdline, "backing", backing, sizeof(backing)) != 1)
         backing[0] = 0;
     rec_str(&r, "backing", verdict_backing(backing));
+    console_rec_uart(&r);
     record_emit(&r);
 }

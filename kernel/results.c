@@ -102,9 +102,11 @@ _Noreturn void hz_exit(enum hz_status s)
         rec_str(&r, "steal_method", steal_method());
         rec_fixed(&r, "steal_pct", stats_pct_x100(lost, base), 2);
     }
+    console_rec_summary(&r); /* records, crc32, uart: the parser checks the stream */
     record_emit(&r);
     lava_print(); /* results=lava: after the last record, before the status line */
     kprintf("hugezero: exit status %d (%s)\n", (int)s, status_name(s));
+    console_flush(); /* a slow reader gets the last line before the machine stops */
 
     switch (on_exit_mode) {
     case EXIT_AUTO:

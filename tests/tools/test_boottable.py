@@ -159,8 +159,11 @@ class Checks(unittest.TestCase):
 
     def test_smp_invariants(self):
         def scale(threads, wall_min, cpu_ns, repeats=10):
+            skew = 0 if threads == 1 else 2
             return {"t": "smp_scale", "strategy": "movnti", "threads": threads,
-                    "wall_min_ns": wall_min, "cpu_ns": cpu_ns, "repeats": repeats}
+                    "wall_min_ns": wall_min, "cpu_ns": cpu_ns, "repeats": repeats,
+                    "start_skew_ns": skew, "end_skew_ns": skew, "start_skew_pct": skew,
+                    "end_skew_pct": skew, "late_starts": 0}
         rounds = {"t": "smp_rounds", "part": "scale", "cells": 2, "rounds": 10, "stop": "stable"}
         good = [rounds, scale(1, 100, [100]), scale(2, 60, [55, 60])]
         self.assertEqual(boot.check_smp(good), [])

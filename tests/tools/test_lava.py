@@ -257,7 +257,7 @@ class LavaRunQemu(unittest.TestCase):
         self.assertIn("Validating that %s exists" % url, [e["msg"] for e in entries])
         self.assertEqual([r["status"] for r in recs if r["t"] == "summary"], [3])
         cases = {c["extra"]["test_case_id"]: c["result"] for c in s["hugezero"]}
-        self.assertEqual(cases, {"config": "fail", "summary": "fail"})
+        self.assertEqual(cases, {"config": "fail", "summary": "unknown"})  # one fail, the kernel's
         self.assertNotIn("pass", cases.values())
         self.assertNotIn("hugezero-measurements", s)
 
@@ -282,8 +282,10 @@ class LavaRunQemu(unittest.TestCase):
         # (tests/lava/pxe-grub-qemu-device.yaml): iPXE, GRUB's core.0 over
         # TFTP, LAVA interrupts GRUB's menu and types the multiboot2 line.
         pxe = os.path.join(hztest.ROOT, "build", "pxe", "boot")
-        self.assertTrue(os.path.isdir(pxe), "build/pxe missing: run make pxe")
-        self.assertIsNotNone(_tftpd_root(), "no TFTP_DIRECTORY in /etc/default/tftpd-hpa")
+        if not os.path.isdir(pxe):
+            self.skipTest("build/pxe missing: run make pxe")
+        if _tftpd_root() is None:
+            self.skipTest("no TFTP_DIRECTORY in /etc/default/tftpd-hpa (tools/deps.sh --test)")
         with tempfile.TemporaryDirectory(prefix="hz-lava-tftp-") as root:
             shutil.copytree(pxe, os.path.join(root, "boot"))
             os.symlink(os.path.join(_tftpd_root(), JOB_ID), os.path.join(root, JOB_ID))
@@ -312,7 +314,7 @@ class LavaRunQemu(unittest.TestCase):
         self.assertEqual([r["status"] for r in recs if r["t"] == "summary"], [4])
         cases = {c["extra"]["test_case_id"]: c["result"] for c in s["hugezero"]}
         self.assertEqual(cases["crash"], "fail")
-        self.assertEqual(cases["summary"], "fail")
+        self.assertEqual(cases["summary"], "unknown")  # the crash is not counted twice
         crash = [r for r in recs if r["t"] == "crash"]
         self.assertEqual([c["name"] for c in crash], ["#UD"])
         # The human crash report is in the job log, before the crash record.

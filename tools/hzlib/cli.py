@@ -74,6 +74,10 @@ def cmd_run(a):
             shutil.rmtree(outdir)  # nothing ran: leave no empty results folder
         return runner.NO_STATUS
     _print_diags(out.diags)
+    if out.stream_problems and out.status == 0:
+        print("hz: FAIL: the kernel passed, but %d record stream problem(s) above: records were "
+              "lost or broken on the way; exit status 1" % len(out.stream_problems),
+              file=sys.stderr)
     note = runner.no_status_note(out)
     if note:
         print("hz: " + note, file=sys.stderr)
@@ -119,6 +123,8 @@ def cmd_run(a):
         print(path if rel.startswith("..") else rel)
     if a.load_check and out.status == 0 and silent:
         return 1
+    if out.stream_problems and out.status == 0:
+        return 1
     return out.status
 
 
@@ -129,8 +135,11 @@ def cmd_parse(a):
     except OSError as e:
         print("hz: %s" % e, file=sys.stderr)
         return 2
-    recs, diags = rec.extract(data, a.log)
+    raw = []
+    recs, diags = rec.extract(data, a.log, raw)
     _print_diags(diags)
+    problems = rec.check_stream(recs, raw, diags, a.log)
+    _print_diags(problems)
     nruns = len(rec.runs(recs))
     if a.out:
         names = results.write_records(a.out, recs)
@@ -139,6 +148,10 @@ def cmd_parse(a):
     else:
         results.dump_jsonl(sys.stdout, recs)
         print("hz: %d records in %d run(s)" % (len(recs), nruns), file=sys.stderr)
+    if problems:
+        print("hz: FAIL: %d record stream problem(s): records were lost or broken in transit"
+              % len(problems), file=sys.stderr)
+        return 1
     return 0 if recs else 1
 
 

@@ -24,6 +24,9 @@ import subprocess
 from . import ROOT, BUILD, hugepages
 
 BOOTS = ("direct", "iso", "uefi", "pxe", "pxe-uefi")
+# How the host reads COM1 (runner.SerialTap): QEMU's stdout, a file, a pipe
+# (FIFOs NAME.in/NAME.out) or a Unix socket QEMU connects to.
+SERIALS = ("stdio", "file", "pipe", "socket")
 QEMU = "qemu-system-x86_64"
 
 # OVMF (code, vars template) pairs: Debian 12 (4 MiB and 2 MiB flash), Fedora, Arch.
@@ -49,7 +52,7 @@ class BootConfig:
 
     def __init__(self, boot="direct", accel="auto", mem="4G", smp=1, cpu=None,
                  args="", prealloc=True, hugepages=False, machine="q35",
-                 kernel=None, extra=None, maxcpus=0, modules=()):
+                 kernel=None, extra=None, maxcpus=0, modules=(), serial="stdio", serial_rate=0):
         if boot not in BOOTS:
             raise ConfigError("unknown boot path %r (one of %s)" % (boot, ", ".join(BOOTS)))
         if accel not in ("auto", "kvm", "tcg"):
@@ -71,6 +74,12 @@ class BootConfig:
         # Boot-module files: -initrd under direct boot (PVH takes one), GRUB
         # module2 lines (string: the file name) on the firmware paths.
         self.modules = list(modules)
+        if serial not in SERIALS:
+            raise ConfigError("unknown serial %r (one of %s)" % (serial, ", ".join(SERIALS)))
+        if serial_rate < 0 or (serial_rate and serial in ("stdio", "file")):
+            raise ConfigError("a serial read rate needs serial pipe or socket")
+        self.serial = serial
+        self.serial_rate = serial_rate  # bytes/s the host reads; 0: as fast as it comes
         if boot == "direct" and len(self.modules) > 1:
             raise ConfigError("direct boot passes one module (-initrd), got %d" % len(self.modules))
 
@@ -221,15 +230,27 @@ def split_cpu(extra):
     return rest, cpu
 
 
-def command(cfg, media, accel, cpu, ram=None):
+def serial_chardev(kind, folder):
+    """QEMU's -chardev value for COM1 read as `kind` (SERIALS), its files in
+    folder: file serial.out, pipe serial.in/serial.out (FIFOs the host made),
+    socket serial.sock (QEMU connects to the host's listener)."""
+    return {"stdio": "stdio,id=ser0,signal=off",
+            "file": "file,id=ser0,path=%s" % os.path.join(folder, "serial.out"),
+            "pipe": "pipe,id=ser0,path=%s" % os.path.join(folder, "serial"),
+            "socket": "socket,id=ser0,path=%s" % os.path.join(folder, "serial.sock")}[kind]
+
+
+def command(cfg, media, accel, cpu, ram=None, folder=None):
     """The full QEMU argv: common devices + accel/CPU/memory + media. accel
-    and cpu come from probe.choose(), the one place that picks them (a -cpu
-    among cfg.extra included: split_cpu); ram is guest_ram(cfg, accel) when
-    the caller already has it."""
+    and cpu come from probe.choose(), the one place that picks them; ram is
+    guest_ram(cfg, accel) when the caller already has it (a -cpu among
+    cfg.extra included: split_cpu); folder holds the serial files of a
+    cfg.serial other than stdio."""
     argv = [QEMU, "-nodefaults", "-machine", cfg.machine, "-accel", accel, "-cpu", cpu,
             "-m", str(cfg.mem), "-smp", str(cfg.smp) + (",maxcpus=%d" % cfg.maxcpus if cfg.maxcpus else ""),
             "-display", "none", "-vga", "none", "-no-reboot", "-monitor", "none",
-            "-chardev", "stdio,id=ser0,signal=off", "-serial", "chardev:ser0",
+            "-chardev", serial_chardev(getattr(cfg, "serial", "stdio"), folder or "."),
+            "-serial", "chardev:ser0",
             "-device", "isa-debug-exit,iobase=0xf4,iosize=4"]
     return argv + (ram or guest_ram(cfg, accel))[1] + media + split_cpu(cfg.extra)[0]
 

@@ -8,11 +8,19 @@ reports each record it cannot read as a Diagnostic instead of failing.
 
 Several runs in one capture (a PXE reboot loop) are kept apart: every record
 gets a `run` member, 0 for the first run, incremented at each `header` record
-that follows other records.
+that follows other records, or at a `seq` that does not follow the last one
+(a reboot whose header was lost).
+
+check_stream() then checks each run's records against the kernel's own
+count (docs/results.md "Sequence numbers"): every `seq` from 0 to the
+summary's, none twice, and the summary's crc32 over the lines as received.
+A missing, merged or broken record is a problem naming the seq numbers;
+captures without `seq` (linux-bench, kernels before it) are not checked.
 """
 
 import json
 import re
+import zlib
 
 PREFIX = "@hz "          # every record line starts with this (docs/results.md)
 MARK = PREFIX + "{"
@@ -30,15 +38,24 @@ _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 
 
 class Diagnostic:
-    """A record that could not be read: where, and why."""
+    """A record that could not be read: where, and why; seq is the
+    record's sequence number when its start was readable, else None."""
 
-    def __init__(self, source, line, reason):
+    def __init__(self, source, line, reason, seq=None):
         self.source = source
         self.line = line
         self.reason = reason
+        self.seq = seq
 
     def __str__(self):
         return "%s:%d: malformed record: %s" % (self.source, self.line, self.reason)
+
+
+class StreamProblem(Diagnostic):
+    """Records of a run that did not arrive as the kernel sent them."""
+
+    def __str__(self):
+        return "%s:%d: record stream: %s" % (self.source, self.line, self.reason)
 
 
 class RecordError(ValueError):
@@ -56,9 +73,9 @@ class Diagnostics:
         self.dropped = 0
         self.last_line = 0
 
-    def add(self, line, reason):
+    def add(self, line, reason, seq=None):
         if len(self.kept) < MAX_DIAGS:
-            self.kept.append(Diagnostic(self.source, line, reason))
+            self.kept.append(Diagnostic(self.source, line, reason, seq))
         else:
             self.dropped += 1
             self.last_line = line
@@ -99,10 +116,15 @@ def parse_record(text):
     Text after the object is noise and ignored. Returns the record (a dict),
     or raises RecordError saying what is wrong.
     """
+    return _decode(text)[0]
+
+
+def _decode(text):
+    """parse_record(), and where the object ends in text."""
     if not text.startswith("{"):
         raise RecordError("no JSON object after %r" % PREFIX)
     try:
-        obj, _ = _DECODER.raw_decode(text)
+        obj, end = _DECODER.raw_decode(text)
     except RecordError:
         raise
     except json.JSONDecodeError as e:
@@ -119,7 +141,17 @@ def parse_record(text):
     v = obj.get("v")
     if not isinstance(v, int) or isinstance(v, bool):
         raise RecordError('no "v" (schema version) integer')
-    return obj
+    return obj, end
+
+
+# The start of a record as the kernel writes it (kernel/console.h): enough
+# to name a broken record by its type and seq.
+_HEAD = re.compile(r'\{"t":"((?:[^"\\]|\\.)*)","v":\d+,"seq":(\d+)[,}]')
+
+
+def _seq(rec):
+    s = rec.get("seq")
+    return s if isinstance(s, int) and not isinstance(s, bool) and s >= 0 else None
 
 
 def records_in_line(line):
@@ -139,7 +171,7 @@ def records_in_line(line):
 def _try_join(first, lines, start):
     """Try to complete the split record `first` with lines[start:].
 
-    Returns (record, last line index used) or None. Candidates, in order:
+    Returns (record, last line index used, the record's text) or None. Candidates, in order:
     first + one of the next MAX_JOIN_LINES lines (the lines between being
     reconnect noise, such as an IPMI SOL banner), then first + several of
     them concatenated. Single joins go first: a banner pasted into the middle
@@ -157,18 +189,21 @@ def _try_join(first, lines, start):
             cumulative.append((joined, k))
     for text, k in single + cumulative:
         try:
-            return parse_record(text), k
+            obj, end = _decode(text)
+            return obj, k, text[:end]
         except RecordError:
             continue
     return None
 
 
-def extract(data, source="<log>"):
+def extract(data, source="<log>", raw=None):
     """All records in a capture, in order.
 
     data: bytes or str. source: name used in diagnostics. Returns
     (records, diagnostics): at most MAX_DIAGS diagnostics, then one counting
-    the rest. Each record dict gets a `run` member.
+    the rest. Each record dict gets a `run` member. With a list `raw`, one
+    (line number, record text from "@hz " to its last "}") is appended to
+    it per record, for check_stream().
     """
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
@@ -176,15 +211,26 @@ def extract(data, source="<log>"):
     if lines and lines[-1] == "":
         lines.pop()
     records, diags = [], Diagnostics(source)
-    run, run_has_records = 0, False
+    run, run_has_records, last_seq = 0, False, None
 
-    def add(rec):
-        nonlocal run, run_has_records
-        if rec["t"] == "header" and run_has_records:
+    def add(rec, line, text):
+        nonlocal run, run_has_records, last_seq
+        seq = _seq(rec)
+        if run_has_records and (rec["t"] == "header" or (
+                seq is not None and last_seq is not None and seq <= last_seq)):
             run += 1
         rec["run"] = run
         run_has_records = True
+        last_seq = seq if seq is not None else last_seq
         records.append(rec)
+        if raw is not None:
+            raw.append((line, PREFIX + text))
+
+    def broken(line, text, reason):
+        m = _HEAD.match(text)
+        if m:
+            reason += " (record %s, seq %s)" % (m.group(1), m.group(2))
+        diags.add(line, reason, int(m.group(2)) if m else None)
 
     i = 0
     while i < len(lines):
@@ -195,20 +241,90 @@ def extract(data, source="<log>"):
                 diags.add(i + 1, "no JSON object after %r" % PREFIX)
                 continue
             try:
-                add(parse_record(text))
+                obj, end = _decode(text)
+                add(obj, i + 1, text[:end])
                 continue
             except RecordError as e:
                 err = e
             joined = _try_join(text, lines, i + 1) if n == len(segs) - 1 else None
             if joined:
-                add(joined[0])
+                add(joined[0], i + 1, joined[2])
                 i = joined[1]
             elif n == len(segs) - 1 and i == len(lines) - 1:
-                diags.add(i + 1, "truncated at end of log (%s)" % err)
+                broken(i + 1, text, "truncated at end of log (%s)" % err)
             else:
-                diags.add(i + 1, str(err))
+                broken(i + 1, text, str(err))
         i += 1
     return records, diags.result()
+
+
+def _ranges(nums):
+    """[1, 2, 3, 7] -> "1-3, 7"."""
+    out, nums = [], sorted(nums)
+    i = 0
+    while i < len(nums):
+        j = i
+        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
+            j += 1
+        out.append(str(nums[i]) if i == j else "%d-%d" % (nums[i], nums[j]))
+        i = j + 1
+    return ", ".join(out)
+
+
+def check_stream(records, raw, diags, source="<log>"):
+    """Problems (StreamProblem list, empty when all is well) of the runs in
+    records (from extract() with `raw` filled) whose records carry `seq`:
+    seq numbers missing below the summary's (or the last one seen), given
+    twice, records without seq among them, broken records (diags with a
+    seq), and a summary crc32 that the lines received do not give."""
+    problems = []
+    broken = [d for d in diags if d.seq is not None]
+    for run in sorted({r["run"] for r in records}):
+        idx = [k for k, r in enumerate(records) if r["run"] == run]
+        seqs = [_seq(records[k]) for k in idx]
+        if all(s is None for s in seqs):
+            continue
+        first, last = raw[idx[0]][0], raw[idx[-1]][0]
+        before = [raw[k][0] for k in range(idx[0]) if records[k]["run"] == run - 1]
+        nxt = [raw[k][0] for k in range(len(records)) if records[k]["run"] == run + 1]
+        start, end_line = (before[-1] + 1 if before else 0), (nxt[0] if nxt else float("inf"))
+        where = first
+
+        def problem(text):
+            problems.append(StreamProblem(source, where, "run %d: %s" % (run, text)))
+
+        bad = [s for s in seqs if s is None]
+        if bad:
+            problem("%d record(s) without seq among records with one" % len(bad))
+        got = [s for s in seqs if s is not None]
+        twice = sorted({s for s in got if got.count(s) > 1}) if len(set(got)) != len(got) else []
+        if twice:
+            problem("seq %s received twice" % _ranges(twice))
+        sums = [records[k] for k in idx if records[k]["t"] == "summary"]
+        summary = sums[-1] if sums else None
+        top = _seq(summary) if summary and _seq(summary) is not None else max(got)
+        missing = set(range(top + 1)) - set(got)
+        here = [d for d in broken if start <= d.line < end_line and d.seq in missing]
+        if here:
+            problem("broken record(s) seq %s (malformed, see line %s)"
+                    % (_ranges({d.seq for d in here}), ", ".join(str(d.line) for d in here)))
+            missing -= {d.seq for d in here}
+        if missing:
+            problem("record(s) lost: seq %s (%d of %d)" % (_ranges(missing), len(missing), top + 1))
+        count = summary.get("records") if summary else None
+        want = summary.get("crc32") if summary else None
+        if isinstance(count, int) and isinstance(want, str) and not missing and not here \
+                and not twice:
+            texts = sorted((_seq(records[k]), raw[k][1]) for k in idx
+                           if _seq(records[k]) is not None and _seq(records[k]) < count)
+            crc = 0
+            for _, text in texts:
+                crc = zlib.crc32((text + "\n").encode("utf-8", errors="replace"), crc)
+            if "0x%x" % crc != want.lower():
+                where = last
+                problem("crc32 0x%x of seq 0-%d as received, the kernel sent %s: a record's "
+                        "bytes changed in transit" % (crc, count - 1, want))
+    return problems
 
 
 def runs(records):

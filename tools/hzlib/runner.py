@@ -9,11 +9,13 @@ internal error" after which QEMU pauses the guest and is killed at once).
 """
 
 import datetime
+import fcntl
 import json
 import os
 import platform
 import selectors
 import shlex
+import socket
 import subprocess
 import sys
 import tempfile
@@ -145,17 +147,104 @@ def memory_sample(pid, into, smaps="/proc/%d/smaps_rollup"):
         pass
 
 
-def run_qemu(argv, timeout, serial_path, stderr_path, console=None, memory=None):
+class SerialTap:
+    """COM1 read from a pipe (FIFOs folder/serial.in, serial.out), a Unix
+    socket QEMU connects to (folder/serial.sock) or a file (folder/serial.out,
+    read after QEMU ends), at most `rate` bytes/s when rate > 0: a slow
+    reader, as a log collector or a loaded host is. stdio needs no tap."""
+
+    TICK = 0.01  # seconds between reads when throttled
+
+    def __init__(self, kind, folder, rate=0):
+        self.kind, self.folder, self.rate = kind, folder, rate
+        self.fd = self.listener = None
+        self.got = 0
+        self.start = time.monotonic()
+        if kind == "pipe":
+            for end in ("in", "out"):
+                os.mkfifo(os.path.join(folder, "serial." + end))
+            # QEMU opens both O_RDWR; the reader's end must not block or see
+            # EOF before QEMU is there: O_NONBLOCK, and b"" means nothing yet.
+            self.fd = os.open(os.path.join(folder, "serial.out"), os.O_RDONLY | os.O_NONBLOCK)
+            if rate:  # a slow reader's pipe holds one page, not 64 KiB (pipe(7))
+                fcntl.fcntl(self.fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+        elif kind == "socket":
+            self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.listener.bind(os.path.join(folder, "serial.sock"))
+            self.listener.listen(1)
+            self.listener.setblocking(False)
+        self.conn = None
+
+    def _allowed(self):
+        if not self.rate:
+            return 1 << 16
+        return int(self.rate * (time.monotonic() - self.start)) - self.got
+
+    def pump(self, final=False):
+        """Bytes read now (b"" if none): as many as the rate allows, or all
+        that is left when final (QEMU has ended)."""
+        if self.kind == "socket" and self.conn is None:
+            try:
+                self.conn, _ = self.listener.accept()
+                self.conn.setblocking(False)
+                self.fd = self.conn.fileno()
+            except (BlockingIOError, InterruptedError):
+                return b""
+        if self.fd is None:
+            return b""
+        out = b""
+        while True:
+            n = (1 << 16) if final else min(self._allowed(), 1 << 16)
+            if n <= 0:
+                return out
+            try:
+                data = os.read(self.fd, n)
+            except (BlockingIOError, InterruptedError):
+                return out
+            if not data:
+                return out
+            self.got += len(data)
+            out += data
+            if not final:
+                return out
+
+    def rest(self):
+        """What is left once QEMU has ended (the whole file for `file`)."""
+        if self.kind == "file":
+            try:
+                with open(os.path.join(self.folder, "serial.out"), "rb") as f:
+                    return f.read()
+            except OSError:
+                return b""
+        return self.pump(final=True)
+
+    def close(self):
+        for c in (self.conn, self.listener):
+            if c is not None:
+                c.close()
+        if self.kind == "pipe" and self.fd is not None:
+            os.close(self.fd)
+
+
+def run_qemu(argv, timeout, serial_path, stderr_path, console=None, memory=None, tap=None):
     """Run argv, copying stdout to serial_path (and console) and stderr to
     stderr_path. Returns (exit status, or None when QEMU had to be killed
     because the guest was stuck; timed_out; elapsed seconds). With a dict
-    `memory`, memory_sample() fills it about once a second."""
+    `memory`, memory_sample() fills it about once a second. With a
+    SerialTap, the console comes from it instead of stdout."""
     start = time.monotonic()
     timed_out = stuck = False
     sampled = 0.0
     with open(serial_path, "wb") as log, open(stderr_path, "wb") as err:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, cwd=ROOT)
+
+        def serial(data):
+            log.write(data)
+            log.flush()
+            if console:
+                console.feed(data)
+
         try:
             sel = selectors.DefaultSelector()
             sel.register(proc.stdout, selectors.EVENT_READ, log)
@@ -169,16 +258,21 @@ def run_qemu(argv, timeout, serial_path, stderr_path, console=None, memory=None)
                 if memory is not None and time.monotonic() - sampled >= 1.0:
                     memory_sample(proc.pid, memory)
                     sampled = time.monotonic()
-                for key, _ in sel.select(min(left, 1.0)):
+                if tap:
+                    data = tap.pump()
+                    if data:
+                        serial(data)
+                for key, _ in sel.select(min(left, tap.TICK if tap else 1.0)):
                     data = os.read(key.fd, 65536)
                     if not data:
                         sel.unregister(key.fileobj)
                         continue
+                    if key.data is log:
+                        serial(data)
+                        continue
                     key.data.write(data)
                     key.data.flush()
-                    if key.data is log and console:
-                        console.feed(data)
-                    if key.data is err and not stuck:
+                    if not stuck:
                         errtext = (errtext + data)[-4096:]
                         if _STUCK in errtext:  # let the register dump finish
                             stuck, deadline = True, min(deadline, time.monotonic() + 0.5)
@@ -192,6 +286,9 @@ def run_qemu(argv, timeout, serial_path, stderr_path, console=None, memory=None)
                 rc = proc.wait()
             proc.stdout.close()
             proc.stderr.close()
+            if tap:
+                serial(tap.rest())
+                tap.close()
             if console:
                 console.close()
     return (None if stuck else rc), timed_out, time.monotonic() - start
@@ -256,17 +353,21 @@ def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_back
             with open(os.path.join(work, "grub.cfg")) as src, \
                     open(os.path.join(outdir, "grub.cfg"), "w") as dst:
                 dst.write(src.read())
-        argv = qemu.command(cfg, media, accel, choice.cpu, ram)
+        kind = getattr(cfg, "serial", "stdio")
+        argv = qemu.command(cfg, media, accel, choice.cpu, ram, work)
+        tap = SerialTap(kind, work, getattr(cfg, "serial_rate", 0)) if kind != "stdio" else None
         started = datetime.datetime.now(datetime.timezone.utc)
         host0 = loadcheck.host_sample()
         memory = {}
         with loadcheck.BusyLoad(busy_threads):
             rc, timed_out, elapsed = run_qemu(argv, timeout, os.path.join(outdir, "serial.log"),
                                               os.path.join(outdir, "qemu.stderr"), console,
-                                              memory)
+                                              memory, tap)
         host_load = loadcheck.host_load(host0, loadcheck.host_sample())
-    with open(os.path.join(outdir, "serial.log"), "rb") as f:
-        recs, diags = rec.extract(f.read(), os.path.join(outdir, "serial.log"))
+    log, raw = os.path.join(outdir, "serial.log"), []
+    with open(log, "rb") as f:
+        recs, diags = rec.extract(f.read(), log, raw)
+    problems = rec.check_stream(recs, raw, diags, log)
     with open(os.path.join(outdir, "qemu.stderr"), "rb") as f:
         stderr = f.read().decode(errors="replace")
     results.write_records(outdir, recs)
@@ -284,10 +385,12 @@ def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_back
         "status_name": STATUS_NAMES.get(status, str(status)),
         "commit": header.get("commit") or git_commit(), "source": "hugezero",
         "host_load": host_load, "busy_threads": busy_threads,
+        "record_stream": [p.reason for p in problems] or "ok",
+        "serial": kind, "serial_rate": getattr(cfg, "serial_rate", 0),
     }
     with open(os.path.join(outdir, "meta.json"), "w") as f:
         json.dump(meta, f, indent=2)
         f.write("\n")
     return Outcome(status=status, qemu_rc=rc, timed_out=timed_out, elapsed=elapsed,
-                   records=recs, diags=diags, outdir=outdir, argv=argv, accel=accel,
-                   stderr=stderr, meta=meta, choice=choice)
+                   records=recs, diags=diags + problems, stream_problems=problems,
+                   outdir=outdir, argv=argv, accel=accel, stderr=stderr, meta=meta, choice=choice)

@@ -171,7 +171,8 @@ static void finish(struct clear_cell *c)
                               .verified = c->ok,
                               .source = "hugezero",
                               .samples = c->ns,
-                              .nsamples = c->n};
+                              .nsamples = c->n,
+                              .stop = ilv_verdict_name(cs.stop[c - cs.cell])};
     for (unsigned i = 0; i < c->n; i++)
         scratch[i] = c->ns[i];
     stats_compute(&cr.ns, scratch, c->n);
@@ -413,7 +414,7 @@ static void bench_clear(void)
     unsigned done = 0;
     struct ilv_rule rule = {(unsigned)repeats,
                             (unsigned)(max_rounds < repeats ? repeats : max_rounds),
-                            (unsigned)ci_x100};
+                            (unsigned)ci_x100, 0};
     if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
         rule.max_rounds = rule.min_rounds;
     enum ilv_verdict why = cs.n ? clear_cells_run(&cs, &rule, budget_s, &done) : ILV_CAP;

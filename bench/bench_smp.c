@@ -188,7 +188,8 @@ static void finish(struct cell *c)
                                .steal_ns = c->ser.steal_ns,
                                .steal_base_ns = c->ser.steal_base_ns,
                                .samples = c->ser.ns,
-                               .nsamples = c->ser.n};
+                               .nsamples = c->ser.n,
+                               .stop = ilv_verdict_name(c->ser.stop)};
     char line[HZ_RECORD_MAX], g[24], per[24], lo[24], hi[24];
     record_emit_line(clear_record(line, sizeof(line), &res));
     c->wall_min_ns = c->st.min;

@@ -149,7 +149,8 @@ enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *
                           .samples = cell_samples,
                           .budget_spent = budget_spent,
                           .round_begins = round_begins,
-                          .arg = cs};
+                          .arg = cs,
+                          .stop = cs->stop};
     budget_cyc = budget_s * tsc_info()->hz;
     cur = cs;
     progress_begin("clear", rule->max_rounds + 1);

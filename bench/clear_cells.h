@@ -63,6 +63,7 @@ struct clear_cells {
     enum evict_flush flush;
     uint64_t evict_frames[CLEAR_EVICT_FRAMES]; /* the LLC read pass buffer */
     size_t nevict;
+    enum ilv_verdict stop[CLEAR_MAX_CELLS]; /* why each cell stopped taking repeats */
 };
 
 /*

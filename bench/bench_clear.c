@@ -22,6 +22,7 @@
 #include "arch/user.h"
 #include "arch/x86.h"
 #include "bench/clear_cells.h"
+#include "bench/clear_race.h"
 #include "bench/clear_record.h"
 #include "kernel/console.h"
 #include "kernel/lava.h"
@@ -49,7 +50,6 @@ static uint64_t clear_bytes; /* 0: the whole arena (64 MiB under TCG) */
 static uint64_t samples_opt; /* clear_samples=1: a clear_samples record per cell */
 static char only[160];       /* strategies=: "" means all */
 static struct clear_cells cs;
-static unsigned order[CLEAR_MAX_CELLS]; /* the table's sort */
 static uint64_t scratch[CLEAR_MAX_ROUNDS];
 static uint64_t big; /* bytes of the large target */
 
@@ -158,9 +158,11 @@ static void samples_record(const struct clear_cell *c)
     record_emit(&r);
 }
 
-/* Final figures of cell c; emits its record. */
+/* Final figures of cell c; emits its record (a control twin: nothing). */
 static void finish(struct clear_cell *c)
 {
+    if (c->twin_of >= 0)
+        return;
     struct clear_result cr = {.strategy = c->s->name,
                               .chunk = c->chunk,
                               .bytes = c->bytes,
@@ -181,30 +183,15 @@ static void finish(struct clear_cell *c)
     cr.steal_ns = c->steal_ns;
     cr.steal_base_ns = c->base_ns;
     steal_account(c->base_ns, c->steal_ns);
-    if (c->cache[0] == 'c') {
-        struct stats rs;
-        for (unsigned i = 0; i < c->n; i++)
-            scratch[i] = c->ratio_x100[i];
-        stats_compute(&rs, scratch, c->n);
-        cr.cold_ratio_x100 = rs.median;
-        cr.cache_check = cs.flush != EVICT_NONE && rs.median >= EVICT_COLD_RATIO_X100
-                             ? CACHE_VERIFIED
-                             : CACHE_NOT_COLD;
-    }
-    c->cache_check = cr.cache_check;
+    int check;
+    bool verified = clear_cell_verified(&cs, c, scratch, &cr.cold_ratio_x100, &check);
+    cr.cache_check = check;
+    c->cache_check = check;
     if (samples_opt)
         samples_record(c);
     c->steal_x100 = clear_steal_x100(&cr);
-    struct vd_cell v = {.kind = VD_CLEAR,
-                        .strategy = c->s->name,
-                        .nontemporal = c->s->nontemporal,
-                        .chunk = c->chunk,
-                        .bytes = c->bytes,
-                        .cold = c->cache[0] == 'c',
-                        .threads = 1,
-                        .verified =
-                            c->ok && (c->cache[0] != 'c' || cr.cache_check == CACHE_VERIFIED),
-                        .st = cr.ns};
+    struct vd_cell v;
+    clear_cell_vd(c, &cr.ns, verified, &v);
     verdict_add(&v); /* the verdict's candidates (kernel/verdict.h) */
     char buf[HZ_RECORD_MAX];
     record_emit_line(clear_record(buf, sizeof(buf), &cr));
@@ -253,67 +240,6 @@ static void verify_fn(void *arg)
     v->ok = clear_correctness(v->s, v->buf, v->why, v->cap);
 }
 
-static void fmt_g(char *b, size_t n, uint64_t x1000) { fmt_fixed(b, n, x1000, 3); }
-
-/* " noisy steal not-cold" for the flags of c ("" for none). */
-static const char *flags(const struct clear_cell *c, char *b, size_t n)
-{
-    hz_snprintf(b, n, "%s%s%s", stats_noisy(&c->st) ? " noisy" : "",
-                c->steal_x100 > CLEAR_STEAL_FLAG_X100 ? " steal" : "",
-                c->cache_check == CACHE_NOT_COLD ? " not-cold" : "");
-    return b;
-}
-
-static uint64_t median_gbps(const struct clear_cell *c)
-{
-    return stats_gbps_x1000(c->bytes, c->st.median);
-}
-
-static void print_table(void)
-{
-    char g[24], lo[24], hi[24], f[40];
-    kprintf("\nclear: GB/s (10^9 B/s): median of >= %llu interleaved repeats [95%% interval] by "
-            "chunk size; large target, cold%s\n",
-            (unsigned long long)repeats, tsc_reliable() ? "" : " -- UNRELIABLE clock");
-    for (size_t k = 0; k < nchunks; k++) {
-        const struct clear_cell *best = 0;
-        for (size_t i = 0; i < cs.n; i++)
-            if (cs.cell[i].chunk == chunks[k] && cs.cell[i].cache[0] == 'c' &&
-                cs.cell[i].bytes == big && (!best || median_gbps(&cs.cell[i]) > median_gbps(best)))
-                best = &cs.cell[i];
-        if (!best)
-            continue;
-        fmt_g(g, sizeof(g), median_gbps(best));
-        fmt_g(lo, sizeof(lo), stats_gbps_x1000(best->bytes, best->st.ci_hi));
-        fmt_g(hi, sizeof(hi), stats_gbps_x1000(best->bytes, best->st.ci_lo));
-        kprintf("  chunk %8llu KiB: fastest %-13s %8s GB/s [%s..%s]%s\n",
-                (unsigned long long)(chunks[k] >> 10), best->s->name, g, lo, hi,
-                flags(best, f, sizeof(f)));
-    }
-    for (size_t i = 0; i < cs.n; i++) /* sort by median GB/s, descending */
-        order[i] = (unsigned)i;
-    for (size_t i = 0; i < cs.n; i++)
-        for (size_t j = i + 1; j < cs.n; j++)
-            if (median_gbps(&cs.cell[order[j]]) > median_gbps(&cs.cell[order[i]])) {
-                unsigned t = order[i];
-                order[i] = order[j];
-                order[j] = t;
-            }
-    kprintf("  %-13s %10s %10s %-5s %9s %19s %6s  %s\n", "strategy", "chunk", "bytes", "cache",
-            "GB/s", "95% interval", "cv%", "flags");
-    for (size_t i = 0; i < cs.n; i++) {
-        const struct clear_cell *c = &cs.cell[order[i]];
-        char cv[16];
-        fmt_g(g, sizeof(g), median_gbps(c));
-        fmt_g(lo, sizeof(lo), stats_gbps_x1000(c->bytes, c->st.ci_hi));
-        fmt_g(hi, sizeof(hi), stats_gbps_x1000(c->bytes, c->st.ci_lo));
-        fmt_fixed(cv, sizeof(cv), c->st.cv_x100, 2);
-        kprintf("  %-13s %10llu %10llu %-5s %9s %9s..%-8s %6s %s\n", c->s->name,
-                (unsigned long long)c->chunk, (unsigned long long)c->bytes, c->cache, g, lo, hi, cv,
-                flags(c, f, sizeof(f)));
-    }
-}
-
 /* Cells of strategy s (correctness passed), in the order they are listed. */
 static void add_cells(const struct clear_strategy *s, uint8_t *base, uint64_t small)
 {
@@ -328,6 +254,7 @@ static void add_cells(const struct clear_strategy *s, uint8_t *base, uint64_t sm
             struct clear_cell *c = &cs.cell[cs.n++];
             *c = want[i];
             c->s = s;
+            c->twin_of = -1;
             c->chunk = chunks[k];
             c->n = 0;
             c->min_cyc = UINT64_MAX;
@@ -411,25 +338,31 @@ static void bench_clear(void)
         }
         add_cells(s, base, small);
     }
+    size_t twins = clear_race_twins(&cs);
     unsigned done = 0;
     struct ilv_rule rule = {(unsigned)repeats,
                             (unsigned)(max_rounds < repeats ? repeats : max_rounds),
-                            (unsigned)ci_x100, 0};
-    if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
+                            (unsigned)ci_x100, ILV_LOOK_EVERY};
+    /* Under TCG only the controls race (the verdict decides nothing from
+     * emulator timings); without one there is nothing to wait for. */
+    bool race = !cpu_is_tcg() || twins;
+    if (!race)
         rule.max_rounds = rule.min_rounds;
-    enum ilv_verdict why = cs.n ? clear_cells_run(&cs, &rule, budget_s, &done) : ILV_CAP;
+    enum ilv_verdict why = cs.n ? clear_cells_run(&cs, &rule, budget_s, race, &done) : ILV_CAP;
     unsigned noisy = 0, stable = 0;
     for (size_t i = 0; i < cs.n; i++) {
         finish(&cs.cell[i]);
         noisy += stats_noisy(&cs.cell[i].st);
         stable += stats_ci_within(&cs.cell[i].st, (unsigned)ci_x100);
     }
-    for (size_t i = 0; i < cs.n;) { /* pass/fail per strategy */
+    for (size_t i = 0; i < cs.n - twins;) { /* pass/fail per strategy, its twins too */
         const struct clear_strategy *s = cs.cell[i].s;
         bool ok = true;
         char name[48];
-        for (; i < cs.n && cs.cell[i].s == s; i++)
+        for (; i < cs.n - twins && cs.cell[i].s == s; i++)
             ok &= cs.cell[i].ok;
+        for (size_t k = cs.n - twins; k < cs.n; k++)
+            ok &= cs.cell[k].s != s || cs.cell[k].ok;
         hz_snprintf(name, sizeof(name), "clear.%s", s->name);
         if (ok)
             result_pass(name);
@@ -456,7 +389,8 @@ static void bench_clear(void)
     kprintf("clear: %zu cells, %u rounds (stop: %s), %u of them within +-%llu.%02llu%%, %u noisy\n",
             cs.n, done, ilv_verdict_name(why), stable, (unsigned long long)(ci_x100 / 100),
             (unsigned long long)(ci_x100 % 100), noisy);
-    print_table();
+    clear_table_print(&cs, chunks, nchunks, big, repeats);
+    clear_race_report(&cs);
     clear_cells_evict_put(&cs, f);
     if (have_1g)
         frames_1g_put(f, idx);

@@ -8,6 +8,8 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
+#include "bench/clear_race.h"
+#include "bench/clear_record.h"
 #include "bench/memop.h"
 #include "kernel/progress.h"
 #include "mm/paging.h"
@@ -15,6 +17,7 @@
 static struct clear_cells *cur; /* the cells being run (work_fn reads flush and the buffer) */
 static unsigned order[CLEAR_MAX_CELLS];
 static uint64_t scratch[CLEAR_MAX_ROUNDS];
+static bool open_cells[CLEAR_MAX_CELLS]; /* clear_race_settle()'s answer at a look */
 
 /* Memory work for one step of a cell, run at the measurement CPL
  * (arch/user.h): the dirtying, timed clear and zero check of bench/memop.h,
@@ -76,7 +79,8 @@ static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
                            .s = c->s,
                            .chunk = c->chunk,
                            .seed = pattern,
-                           .check = MEMOP_EXACT}};
+                           .check = MEMOP_EXACT,
+                           .delay_pct = c->delay_pct}};
     uint64_t s0 = steal_ns(0), t0 = rdtsc();
     mem(&w, MEMOP_DIRTY);
     if (cold) {
@@ -138,7 +142,7 @@ static void round_begins(void *arg, unsigned round)
 }
 
 enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *rule,
-                                 uint64_t budget_s, unsigned *done)
+                                 uint64_t budget_s, bool race, unsigned *done)
 {
     struct ilv_run run = {.seed = cs->seed,
                           .rule = rule,
@@ -150,13 +154,46 @@ enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *
                           .budget_spent = budget_spent,
                           .round_begins = round_begins,
                           .arg = cs,
-                          .stop = cs->stop};
+                          .stop = cs->stop,
+                          .settle = race ? clear_race_settle : 0,
+                          .open = open_cells};
     budget_cyc = budget_s * tsc_info()->hz;
     cur = cs;
     progress_begin("clear", rule->max_rounds + 1);
     enum ilv_verdict v = ilv_run(&run, done);
     progress_step(rule->max_rounds + 1);
     return v;
+}
+
+bool clear_cell_verified(const struct clear_cells *cs, const struct clear_cell *c,
+                         uint64_t *scratch, uint64_t *ratio_x100, int *check)
+{
+    *ratio_x100 = 0;
+    *check = CACHE_UNCHECKED;
+    if (c->cache[0] != 'c')
+        return c->ok;
+    struct stats rs;
+    for (unsigned i = 0; i < c->n; i++)
+        scratch[i] = c->ratio_x100[i];
+    stats_compute(&rs, scratch, c->n);
+    *ratio_x100 = rs.median;
+    bool cold = cs->flush != EVICT_NONE && rs.median >= EVICT_COLD_RATIO_X100;
+    *check = cold ? CACHE_VERIFIED : CACHE_NOT_COLD;
+    return c->ok && cold;
+}
+
+void clear_cell_vd(const struct clear_cell *c, const struct stats *st, bool verified,
+                   struct vd_cell *v)
+{
+    *v = (struct vd_cell){.kind = VD_CLEAR,
+                          .strategy = c->s->name,
+                          .nontemporal = c->s->nontemporal,
+                          .chunk = c->chunk,
+                          .bytes = c->bytes,
+                          .cold = c->cache[0] == 'c',
+                          .threads = 1,
+                          .verified = verified,
+                          .st = *st};
 }
 
 uint64_t clear_cells_once(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, bool *zero)

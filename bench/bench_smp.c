@@ -205,7 +205,10 @@ static void finish(struct cell *c)
                         .bytes = geo.bytes,
                         .threads = c->threads,
                         .verified = c->verified,
-                        .st = c->st};
+                        .st = c->st,
+                        .samples = c->ser.ns,
+                        .nsamples = c->ser.n,
+                        .steal_x100 = c->steal_x100};
     verdict_add(&v); /* VM start (kernel/verdict.h) */
     fmt_gbps(g, sizeof(g), c->gbps_x1000);
     fmt_gbps(lo, sizeof(lo), c->gbps_lo_x1000);

@@ -193,7 +193,10 @@ void clear_cell_vd(const struct clear_cell *c, const struct stats *st, bool veri
                           .cold = c->cache[0] == 'c',
                           .threads = 1,
                           .verified = verified,
-                          .st = *st};
+                          .st = *st,
+                          .samples = c->ns,
+                          .nsamples = c->n,
+                          .steal_x100 = stats_pct_x100(c->steal_ns, c->base_ns)};
 }
 
 uint64_t clear_cells_once(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, bool *zero)

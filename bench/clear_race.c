@@ -3,11 +3,11 @@
  * A/B controls (bench/clear_race.h).
  */
 #include "bench/clear_race.h"
-#include "arch/cpu.h"
 #include "arch/user.h"
 #include "kernel/console.h"
 #include "kernel/options.h"
 #include "kernel/results.h"
+#include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
@@ -91,23 +91,53 @@ static void control_compare(const struct clear_cells *cs, const struct clear_cel
                             uint64_t *scratch, struct cmp *c)
 {
     const struct clear_cell *a = &cs->cell[t->twin_of];
-    cmp_compare(a->ns, a->n, a->bytes, t->ns, t->n, t->bytes, CMP_Z_X1000, CMP_TOL_X100, scratch,
-                c);
+    cmp_compare(a->ns, a->n, a->bytes, t->ns, t->n, t->bytes, CMP_Z_X1000, verdict_tolerance_x100(),
+                scratch, c);
 }
 
 /* What a look decides, at the measurement CPL: pure memory work. */
 struct look {
     struct clear_cells *cs;
     bool *open;
-    bool verdict; /* race the verdict's comparisons too (not under TCG) */
+    struct vd_facts f;
 };
 
 static uint64_t cmp_scratch[CLEAR_MAX_ROUNDS * CLEAR_MAX_ROUNDS + 2 * CLEAR_MAX_ROUNDS];
+static uint64_t sorted[CLEAR_MAX_ROUNDS];
+static struct vd_cell vd[CLEAR_MAX_CELLS];
+static size_t vd_of[CLEAR_MAX_CELLS]; /* vd[k] is cell vd_of[k] */
+static bool vd_open[CLEAR_MAX_CELLS];
+
+/* The verdict's comparisons over the cells (twins left out) as they stand. */
+static void verdict_look(struct look *l)
+{
+    struct clear_cells *cs = l->cs;
+    size_t n = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct clear_cell *c = &cs->cell[i];
+        uint64_t ratio;
+        int check;
+        struct stats st;
+        if (c->twin_of >= 0)
+            continue;
+        bool verified = clear_cell_verified(cs, c, sorted, &ratio, &check);
+        for (unsigned k = 0; k < c->n; k++)
+            sorted[k] = c->ns[k];
+        stats_compute(&st, sorted, c->n);
+        clear_cell_vd(c, &st, verified, &vd[n]);
+        vd_of[n++] = i;
+    }
+    verdict_open(vd, n, &l->f, vd_open);
+    for (size_t k = 0; k < n; k++)
+        l->open[vd_of[k]] |= vd_open[k];
+}
 
 static void look_fn(void *arg)
 {
     struct look *l = arg;
     struct clear_cells *cs = l->cs;
+    if (!l->f.tcg)
+        verdict_look(l);
     for (size_t i = 0; i < cs->n; i++) {
         struct clear_cell *t = &cs->cell[i];
         struct cmp c;
@@ -121,7 +151,8 @@ static void look_fn(void *arg)
 
 void clear_race_settle(void *arg, bool *open)
 {
-    struct look l = {arg, open, !cpu_is_tcg()};
+    struct look l = {.cs = arg, .open = open};
+    verdict_facts(&l.f);
     user_run(0, look_fn, &l);
 }
 

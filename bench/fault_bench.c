@@ -296,15 +296,25 @@ static long fault_pass(struct fault_env *env, size_t n, bool prezero)
     return bad;
 }
 
-/* One cell per fault kind for the verdict (kernel/verdict.h). */
+/* One cell per fault kind for the verdict (kernel/verdict.h): *acc and the
+ * access times behind it, in run order. */
 static void verdict_fault(bool prezeroed, const struct stats *acc, bool ok)
 {
+    static uint64_t a[DEMAND_MAX_SAMPLES];
+    size_t na = 0;
+    for (size_t i = 0; i < demand_nsamples(); i++) {
+        const struct demand_sample *s = demand_sample(i);
+        if (s->prezeroed == prezeroed && s->access_cyc)
+            a[na++] = tsc_to_ns(s->access_cyc);
+    }
     struct vd_cell c = {.kind = VD_FAULT,
                         .bytes = demand_page_bytes(),
                         .threads = 1,
                         .prezeroed = prezeroed,
                         .verified = ok,
-                        .st = *acc};
+                        .st = *acc,
+                        .samples = a,
+                        .nsamples = na};
     verdict_add(&c);
 }
 

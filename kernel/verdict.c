@@ -15,8 +15,15 @@
 #include "lib/record.h"
 
 static struct vd_cell cells[VERDICT_MAX_CELLS];
+static uint64_t cell_samples[VERDICT_MAX_CELLS][CMP_MAX_N]; /* verdict_add()'s copies */
 static size_t ncells, dropped;
 static bool armed;
+
+static uint64_t tolerance_opt = CMP_TOL_X100 / 100;
+HZ_OPTION(opt_tolerance, .name = "tolerance", .kind = OPT_U64, .dest = &tolerance_opt, .min = 1,
+          .max = 50, .accepted = "1..50",
+          .help = "percent within which two cells count as a tie in the verdict's comparisons "
+                  "(lib/compare.h; default 5)");
 
 static const char *const backing_names[] = {"unknown",      "4k",           "thp",
                                             "hugetlbfs-2M", "hugetlbfs-1G", 0};
@@ -31,11 +38,20 @@ bool verdict_armed(void) { return armed; }
 
 void verdict_add(const struct vd_cell *c)
 {
-    if (ncells < VERDICT_MAX_CELLS)
-        cells[ncells++] = *c;
-    else
+    if (ncells >= VERDICT_MAX_CELLS) {
         dropped++;
+        return;
+    }
+    size_t n = c->samples ? c->nsamples : 0;
+    n = n > CMP_MAX_N ? CMP_MAX_N : n;
+    if (n)
+        memcpy(cell_samples[ncells], c->samples, n * sizeof(uint64_t));
+    cells[ncells] = *c;
+    cells[ncells].samples = cell_samples[ncells];
+    cells[ncells++].nsamples = n;
 }
+
+unsigned verdict_tolerance_x100(void) { return (unsigned)tolerance_opt * 100; }
 
 const char *verdict_backing(const char *given)
 {
@@ -78,17 +94,34 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
         rec_str(&r, "hi", 0);
     }
     rec_str(&r, "baseline", it->baseline[0] ? it->baseline : 0);
-    if (it->baseline[0] && it->base_x1000) {
+    if (it->baseline[0] && it->base_x1000)
         rec_fixed(&r, "baseline_figure", it->base_x1000, 3);
-        rec_fixed(&r, "ratio", it->ratio_x100, 2);
-    } else {
+    else
         rec_str(&r, "baseline_figure", 0);
-        rec_str(&r, "ratio", 0);
+    if (it->baseline[0] && it->ratio_x1000) {
+        rec_fixed(&r, "ratio", it->ratio_x1000, 3);
+        rec_fixed(&r, "ratio_min", it->rmin_x1000, 3);
+        rec_fixed(&r, "ratio_max", it->rmax_x1000, 3);
+        rec_fixed(&r, "ratio_lo", it->rlo_x1000, 3);
+        rec_fixed(&r, "ratio_hi", it->rhi_x1000, 3);
+    } else {
+        static const char *const none[] = {"ratio", "ratio_min", "ratio_max", "ratio_lo",
+                                           "ratio_hi"};
+        for (unsigned i = 0; i < 5; i++)
+            rec_str(&r, none[i], 0);
     }
+    rec_str(&r, "outcome", it->outcome >= 0 ? cmp_outcome_name((enum cmp_outcome)it->outcome) : 0);
+    rec_str(&r, "set", it->set);
     rec_arr_begin(&r, "cells");
     for (unsigned i = 0; i < it->ncells; i++)
         rec_str(&r, 0, it->cells[i]);
     rec_arr_end(&r);
+    if (it->set) {
+        rec_arr_begin(&r, "leaders");
+        for (unsigned i = 0; i < it->nleaders; i++)
+            rec_str(&r, 0, it->cells[i]);
+        rec_arr_end(&r);
+    }
     rec_str(&r, "reason", it->decided ? 0 : it->reason);
     if (it->item[0] == 'v' && it->decided) /* vmstart */
         rec_bool(&r, "model", it->model);
@@ -106,12 +139,17 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
             rec_fixed(&r, "steal_pct", f->steal_x100, 2);
         else
             rec_str(&r, "steal_pct", 0);
+        rec_str(&r, "worst_steal_cell", t->worst_steal_cell[0] ? t->worst_steal_cell : 0);
+        rec_fixed(&r, "worst_steal_pct", t->worst_steal_x100, 2);
+        rec_fixed(&r, "tol_pct", f->tol_x100, 2);
         rec_fixed(&r, "worst_cv_pct", t->worst_cv_x100, 2);
         rec_arr_begin(&r, "worst_cells");
         for (unsigned i = 0; i < t->nworst; i++)
             rec_str(&r, 0, t->worst[i]);
         rec_arr_end(&r);
         rec_u64(&r, "noisy_cells", t->noisy_cells);
+        rec_u64(&r, "left_out_cells", t->left_out);
+        rec_u64(&r, "outlier_cells", t->outlier_cells);
         rec_u64(&r, "cells_seen", t->cells);
         rec_u64(&r, "cells_dropped", dropped);
     }
@@ -119,32 +157,82 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
     record_emit(&r);
 }
 
+void verdict_facts(struct vd_facts *f)
+{
+    uint64_t base, lost;
+    *f = (struct vd_facts){.run = scenario_run_name(),
+                           .tcg = cpu_is_tcg(),
+                           .hypervisor = hypervisor_name(),
+                           .tsc_source = tsc_info()->source,
+                           .tsc_invariant = tsc_info()->invariant,
+                           .backing = verdict_backing(backing_names[backing_opt]),
+                           .cpl = user_cpl(),
+                           .emulated_ring0 = user_ring0_emulated(),
+                           .tol_x100 = verdict_tolerance_x100()};
+    if (steal_total(&base, &lost)) {
+        f->steal_known = true;
+        f->steal_x100 = stats_pct_x100(lost, base);
+    }
+}
+
+/* One `compare` record per comparison the verdict made. */
+static void emit_compare(const struct vd_cmp *m, const struct vd_item *items)
+{
+    char buf[HZ_RECORD_MAX], a[VD_ID_MAX], b[VD_ID_MAX];
+    struct rec r;
+    vd_cell_id(&cells[m->a], a, sizeof(a));
+    vd_cell_id(&cells[m->b], b, sizeof(b));
+    rec_begin(&r, buf, sizeof(buf), "compare");
+    rec_str(&r, "item", items[m->item].item);
+    rec_str(&r, "a", a);
+    rec_str(&r, "b", b);
+    rec_fixed(&r, "ratio", m->c.ratio_x1e6, 6);
+    rec_fixed(&r, "lo", m->c.lo_x1e6, 6);
+    rec_fixed(&r, "hi", m->c.hi_x1e6, 6);
+    rec_str(&r, "outcome", cmp_outcome_name(m->c.outcome));
+    rec_fixed(&r, "tol_pct", m->c.tol_x100, 2);
+    rec_fixed(&r, "z", m->c.z_x1000, 3);
+    rec_u64(&r, "na", m->c.na);
+    rec_u64(&r, "nb", m->c.nb);
+    record_emit(&r);
+}
+
+/* The decision, run at the measurement CPL (user_run: a pure function). */
+struct decide_job {
+    const struct vd_facts *f;
+    struct vd_item *items;
+    struct vd_trust *t;
+    struct vd_log *log;
+};
+
+static void decide_job(void *arg)
+{
+    struct decide_job *j = arg;
+    verdict_decide(cells, ncells, j->f, j->items, j->t, j->log);
+}
+
 void verdict_report(void)
 {
     static struct vd_item items[VD_NITEMS];
-    struct vd_trust t;
-    uint64_t base, lost;
-    struct vd_facts f = {.run = scenario_run_name(),
-                         .tcg = cpu_is_tcg(),
-                         .hypervisor = hypervisor_name(),
-                         .tsc_source = tsc_info()->source,
-                         .tsc_invariant = tsc_info()->invariant,
-                         .backing = verdict_backing(backing_names[backing_opt]),
-                         .cpl = user_cpl(),
-                         .emulated_ring0 = user_ring0_emulated()};
-    if (steal_total(&base, &lost)) {
-        f.steal_known = true;
-        f.steal_x100 = stats_pct_x100(lost, base);
-    }
-    verdict_decide(cells, ncells, &f, items, &t);
-    kprintf("\n== verdict: how this machine should zero memory (run=%s; no item from a noisy or "
-            "unverified cell)\n",
-            f.run);
+    static struct vd_log log;
+    static struct vd_trust t;
+    struct vd_facts f;
+    verdict_facts(&f);
+    struct decide_job job = {&f, items, &t, &log};
+    user_run(0, decide_job, &job);
+    kprintf("\n== verdict: how this machine should zero memory (run=%s; decided by Hodges-Lehmann "
+            "ratio intervals at +-%llu%%)\n",
+            f.run, (unsigned long long)tolerance_opt);
     for (unsigned i = 0; i < VD_NITEMS; i++)
         kprintf("  %-12s: %s\n", items[i].label,
                 items[i].decided ? items[i].text : items[i].reason);
     if (dropped)
         kprintf("  (%zu cells past the first %u were left out)\n", dropped, VERDICT_MAX_CELLS);
+    if (log.lost)
+        kprintf("  (%zu comparisons past the first %u have no compare record)\n", log.lost,
+                VD_MAX_CMPS);
     for (unsigned i = 0; i < VD_NITEMS; i++) /* after the block, so it reads whole */
         emit(&items[i], &t, &f);
+    for (size_t i = 0; i < log.n; i++)
+        emit_compare(&log.v[i], items);
 }

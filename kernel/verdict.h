@@ -12,10 +12,20 @@
 
 #define VERDICT_MAX_CELLS 160
 
-/* Keep a copy of cell c (its strategy string must outlive the run). Boot
- * CPU only. Cells past VERDICT_MAX_CELLS are counted and left out (the
- * trust item then covers fewer cells; the block says how many). */
+/* Keep a copy of cell c and of its samples (up to CMP_MAX_N; the caller's
+ * array need not outlive the call; its strategy string must outlive the
+ * run). Boot CPU only. Cells past VERDICT_MAX_CELLS are counted and left
+ * out (the trust item then covers fewer cells; the block says how many). */
 void verdict_add(const struct vd_cell *c);
+
+/* The `tolerance=` option (percent, default 5) as percent x 100, for
+ * vd_facts.tol_x100. */
+unsigned verdict_tolerance_x100(void);
+
+/* The facts of this run as verdict_report() hands them to lib/verdict.c
+ * (TCG, hypervisor, TSC, backing, CPL, steal so far, tolerance): what a
+ * caller of verdict_open() passes. f->run points at static text. */
+void verdict_facts(struct vd_facts *f);
 
 /*
  * Guest RAM backing for the header and the trust item: `given` is the

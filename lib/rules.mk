@@ -3,7 +3,7 @@
 # include nothing else of the project, so the kernel, the host unit tests and
 # tools/linux-bench build the same sources.
 KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/interleave.c \
-	lib/plan.c lib/verdict.c lib/compare.c
+	lib/plan.c lib/verdict.c lib/verdict_clear.c lib/verdict_items.c lib/compare.c
 
 HOST_TESTS += fmt record cmdline stats interleave plan verdict compare
 HOST_SRCS_fmt := lib/fmt.c
@@ -12,5 +12,5 @@ HOST_SRCS_cmdline := lib/cmdline.c lib/fmt.c
 HOST_SRCS_stats := lib/stats.c
 HOST_SRCS_interleave := lib/interleave.c lib/stats.c
 HOST_SRCS_plan := lib/plan.c
-HOST_SRCS_verdict := lib/verdict.c lib/stats.c lib/fmt.c
+HOST_SRCS_verdict := lib/verdict.c lib/verdict_clear.c lib/verdict_items.c lib/compare.c lib/stats.c lib/fmt.c
 HOST_SRCS_compare := lib/compare.c lib/stats.c

@@ -1,19 +1,34 @@
 /*
  * lib/verdict.h - how this machine should zero memory: the items of the
- * `verdict` record (docs/results.md `verdict`, issue 13) decided from the
- * cells a run measured.
+ * `verdict` record (docs/results.md `verdict`, issues 13 and 20) decided
+ * from the cells a run measured.
  *
- * Rules. A cell may decide an item only when it is verified (every repeat
- * read back zero; a cold cell's coldness checked), not `noisy` (lib/stats.h
- * stats_noisy(): CV above 10 % or min/median below 0.8) and has at least
- * VD_MIN_REPEATS repeats; otherwise the item is "not decided: too noisy"
- * naming the cell. A noisy candidate whose interval reaches above the
- * winner's median blocks the item too (it might be the faster one). Under
- * TCG no speed item is decided. "Faster" in an answer means the 95 %
- * intervals of the medians do not overlap.
+ * Rules (issue 20). Every decision is a comparison of two cells' samples
+ * by lib/compare.h: the Hodges-Lehmann ratio of time per byte with Moses'
+ * interval, faster / slower / tie at the tolerance f->tol_x100 (option
+ * `tolerance=`, default 5 %), undecided when the interval straddles a
+ * tolerance bound. A cell takes part only when it is verified (every
+ * repeat read back zero; a cold cell's coldness checked) and has at least
+ * CMP_MIN_N samples; a cell left out is named. CV, min/median and steal
+ * are information (the trust item), never a reason to leave a cell out.
+ *
+ * Among N candidates (clear_1g, clear_2m) the best is the highest median
+ * GB/s. It is compared with each of the N - 1 rivals at the Bonferroni z
+ * for N - 1 comparisons (cmp_z_bonferroni_x1000): it is the winner only
+ * when every rival comes out slower; otherwise the leading set is the
+ * candidates not shown slower than the best, a `tie` when every one of
+ * those comparisons is a tie, else `not separated`. The item's main
+ * comparison is every leading member against Linux's clear_page
+ * (rep_stosb, 4 KiB calls) at the Bonferroni z for the set's size; its
+ * outcome is that of the union of their intervals. An item is decided when
+ * its main comparison comes out faster, slower or tie; "not decided" prints
+ * the interval that straddles and the sample counts reached. Under TCG no
+ * speed item is decided.
  *
  * Portable C (no kernel headers, prints nothing): the kernel feeds it its
  * cells, the host unit tests fixture sets (tests/unit/test_verdict.c).
+ * Not reentrant: one static scratch area (about 130 KiB) serves every
+ * comparison.
  */
 #ifndef HZ_LIB_VERDICT_H
 #define HZ_LIB_VERDICT_H
@@ -22,31 +37,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/compare.h"
 #include "lib/stats.h"
 
-#define VD_MIN_REPEATS 10
-#define VD_TEXT_MAX 320
+#define VD_TEXT_MAX 640
 #define VD_ID_MAX 48
-#define VD_ITEM_CELLS 4 /* cells named per item */
+#define VD_ITEM_CELLS 8 /* cells named per item */
 #define VD_WORST 3      /* worst-CV cells the trust item names */
+#define VD_MAX_CMPS 192 /* comparisons one decision logs (struct vd_log) */
 
 enum vd_kind {
-    VD_CLEAR, /* run=clear: one thread, st = ns per repeat */
-    VD_SMP,   /* run=smp scaling: st = wall ns per repeat on `threads` CPUs */
-    VD_FAULT, /* run=fault: st = access ns of one demand fault */
+    VD_CLEAR, /* run=clear: one thread, samples = ns per repeat */
+    VD_SMP,   /* run=smp scaling: samples = wall ns per repeat on `threads` CPUs */
+    VD_FAULT, /* run=fault: samples = access ns of one demand fault */
+    VD_VM,    /* run=vmstart: samples = wall ns to fault `bytes` in with `threads` CPUs */
 };
 
 struct vd_cell {
     enum vd_kind kind;
-    const char *strategy; /* clear/smp: strategy name (outlives the call); fault: NULL */
-    bool nontemporal;     /* the strategy's stores bypass the caches (NT or CLZERO) */
-    uint64_t chunk;       /* clear/smp: bytes per call */
-    uint64_t bytes;       /* clear/smp: bytes cleared per repeat; fault: page bytes */
-    bool cold;            /* clear: evicted before every repeat */
-    unsigned threads;     /* 1 for clear and fault */
-    bool prezeroed;       /* fault: the frame was zeroed before the fault */
-    bool verified;        /* read back zero after every repeat (and, cold: coldness checked) */
-    struct stats st;      /* in ns, lib/stats.h stats_compute() */
+    const char *strategy;    /* clear/smp: strategy name; vmstart: the policy ("none");
+                                fault: NULL. Outlives the verdict. */
+    bool nontemporal;        /* the strategy's stores bypass the caches (NT or CLZERO) */
+    uint64_t chunk;          /* clear/smp: bytes per call */
+    uint64_t bytes;          /* clear/smp/vmstart: bytes per repeat; fault: page bytes */
+    bool cold;               /* clear: evicted before every repeat */
+    unsigned threads;        /* 1 for clear and fault */
+    bool prezeroed;          /* fault: the frame was zeroed before the fault */
+    bool verified;           /* read back zero after every repeat (and, cold: coldness checked) */
+    struct stats st;         /* of the samples, lib/stats.h stats_compute(): the headline */
+    const uint64_t *samples; /* ns per timed repeat (any order; run order preferred) */
+    size_t nsamples;         /* what the comparisons use; < CMP_MIN_N: left out */
+    uint64_t steal_x100;     /* host steal share during the cell, percent x 100 (0: none
+                                or unknown) */
 };
 
 /* What the run knows about how far its figures can be trusted. */
@@ -62,6 +84,7 @@ struct vd_facts {
     bool emulated_ring0;    /* the start-up probe found ring 0 emulated */
     bool steal_known;       /* steal_x100 was measured */
     uint64_t steal_x100;    /* host steal share of the measured cells, percent x 100 */
+    unsigned tol_x100;      /* the tolerance, percent x 100 (`tolerance=`); 0: CMP_TOL_X100 */
 };
 
 enum vd_item_id {
@@ -79,48 +102,89 @@ struct vd_item {
     const char *item;  /* "clear_1g", ... (record key `item`) */
     const char *label; /* "1 GiB page", ... (console block) */
     bool decided;
-    char text[VD_TEXT_MAX];      /* the sentence, with figure, interval and baseline */
-    char answer[32];             /* short answer ("avx512_nt/2M", "from 2M", "no"); "" = null */
+    char text[VD_TEXT_MAX];      /* the sentence, with figures, intervals and the comparison */
+    char answer[32];             /* short answer ("avx512_nt/2M", "yes", "prezero pays"); "" =
+                                    null */
     const char *unit;            /* "GB/s", "ms", "ms/GiB", "s/TiB"; NULL = no figure */
-    uint64_t fig_x1000;          /* the deciding figure x 1000 ... */
-    uint64_t lo_x1000, hi_x1000; /* ... and its 95 % interval */
+    uint64_t fig_x1000;          /* the best cell's median figure x 1000 ... */
+    uint64_t lo_x1000, hi_x1000; /* ... and its 95 % interval (of the median) */
     char baseline[32];           /* what it is compared with, "" = none */
-    uint64_t base_x1000;         /* baseline figure x 1000 (same unit) */
-    uint64_t ratio_x100;         /* figure / baseline x 100 (0 = none) */
-    char cells[VD_ITEM_CELLS][VD_ID_MAX]; /* ids of the cells used */
+    uint64_t base_x1000;         /* baseline's median figure x 1000 (same unit) */
+    /* The main comparison, as "how many times the baseline" in the figure's
+     * unit (clear, nontemporal, idle, vmstart: speed-up; fault: time ratio):
+     * Hodges-Lehmann estimate of the best cell, the range of the estimates
+     * across a leading set, and the union of their intervals. 0: none. */
+    uint64_t ratio_x1000, rmin_x1000, rmax_x1000, rlo_x1000, rhi_x1000;
+    int outcome;     /* enum cmp_outcome of the main comparison; -1: none made */
+    const char *set; /* clear items: "winner", "tie", "not separated"; NULL otherwise */
+    char cells[VD_ITEM_CELLS][VD_ID_MAX]; /* ids of the cells used, the leaders first */
     unsigned ncells;
+    unsigned nleaders;        /* clear items: the first nleaders cells are the leading set */
     char reason[VD_TEXT_MAX]; /* when !decided */
     bool model;               /* vmstart: extrapolated, not measured */
 };
 
-/* The trust item's extra members. */
+/* The trust item's extra members. Nothing here blocks a decision. */
 struct vd_trust {
     uint64_t worst_cv_x100;          /* highest CV of any cell (0 with none) */
     char worst[VD_WORST][VD_ID_MAX]; /* the cells with the highest CVs, worst first */
     unsigned nworst;
-    unsigned noisy_cells; /* cells that are noisy, unverified or short of repeats */
-    unsigned cells;       /* cells seen */
+    unsigned noisy_cells;             /* cells stats_noisy() calls noisy (information only) */
+    unsigned left_out;                /* cells unverified or with fewer than CMP_MIN_N samples */
+    unsigned outlier_cells;           /* cells with more than a quarter outliers */
+    char outlier_cell[VD_ID_MAX];     /* the first of them */
+    uint64_t worst_steal_x100;        /* highest per-cell steal share */
+    char worst_steal_cell[VD_ID_MAX]; /* its cell ("" with no steal) */
+    unsigned cells;                   /* cells seen */
+};
+
+/* One comparison a decision made: B/A of time per byte (lib/compare.h). */
+struct vd_cmp {
+    enum vd_item_id item;
+    size_t a, b; /* indices into the cells handed to verdict_decide() */
+    struct cmp c;
+};
+
+/* Where verdict_decide() logs its comparisons: the first VD_MAX_CMPS, the
+ * rest counted in lost. */
+struct vd_log {
+    struct vd_cmp v[VD_MAX_CMPS];
+    size_t n, lost;
 };
 
 /*
  * The id of cell c into buf (cap bytes, VD_ID_MAX is enough):
  * "clear/avx512_nt/2M/cold/1G" (strategy/chunk/cache/target),
- * "smp/avx512_nt/2T/1G" (strategy/threads/bytes), "fault/sync/1G" or
- * "fault/prezeroed/1G". Sizes as 4K, 2M, 1G, 64M (the largest exact unit).
+ * "smp/avx512_nt/2T/1G" (strategy/threads/bytes), "fault/sync/1G",
+ * "fault/prezeroed/1G", "vmstart/none/2T/4G" (policy/threads/bytes). Sizes
+ * as 4K, 2M, 1G, 64M (the largest exact unit).
  */
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap);
 
-/* True when c may decide an item (see the rules above); else *why (cap
- * bytes) says why not, e.g. "clear/x/4K/cold/1G CV 14.20% > 10%". */
+/* True when c may take part in a comparison: verified and at least
+ * CMP_MIN_N samples; else *why (cap bytes) says why not, e.g.
+ * "clear/x/4K/cold/1G has 5 samples (too few, < 6)". */
 bool vd_cell_usable(const struct vd_cell *c, char *why, size_t cap);
 
 /*
  * Decide every item from cells[0..n) (n may be 0) under facts f, into
- * out[VD_NITEMS] (in enum order, the order of the record) and *t.
- * Deterministic; never fails: an item without its cells is not decided
- * with reason "not measured in this run (run=...)".
+ * out[VD_NITEMS] (in enum order, the order of the record) and *t; every
+ * comparison made goes to *log when log is not NULL. Deterministic; never
+ * fails: an item without its cells is not decided with reason "not
+ * measured in this run (run=...)".
  */
 void verdict_decide(const struct vd_cell *cells, size_t n, const struct vd_facts *f,
-                    struct vd_item out[VD_NITEMS], struct vd_trust *t);
+                    struct vd_item out[VD_NITEMS], struct vd_trust *t, struct vd_log *log);
+
+/*
+ * For the racing loop: decide as verdict_decide() does and set open[i] =
+ * true for every cell i (0..n) used by a comparison that decides something
+ * and is still CMP_UNDECIDED; other entries are set false. Returns the
+ * number of such undecided comparisons (0: nothing left to race for; also
+ * under TCG). A comparison that is information only (non-temporal at a
+ * call size other than the main one) opens nothing. Pure: no output but
+ * open[], so the kernel may run it at CPL 3 (arch/user.h user_run).
+ */
+unsigned verdict_open(const struct vd_cell *cells, size_t n, const struct vd_facts *f, bool *open);
 
 #endif /* HZ_LIB_VERDICT_H */

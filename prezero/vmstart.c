@@ -25,6 +25,7 @@
 #include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
+#include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/interleave.h"
@@ -258,6 +259,18 @@ static void vmstart_run(void)
     if (ilv_run(&ir, &done) == ILV_ABORT)
         return; /* no frames or a stuck CPU (recorded): every later cell would stop alike */
     vs_report(&run, cells);
+    for (unsigned t = 1; t <= run.tmax; t++) { /* the verdict's VM start (kernel/verdict.h) */
+        const struct vs_cell *c = &cells[VS_NONE * run.tmax + t - 1];
+        struct vd_cell v = {.kind = VD_VM,
+                            .strategy = vs_kind_name(&run, VS_NONE),
+                            .bytes = run.bytes,
+                            .threads = t,
+                            .verified = !c->bad,
+                            .st = c->st,
+                            .samples = c->wall,
+                            .nsamples = c->n};
+        verdict_add(&v);
+    }
     size_t bad = 0;
     for (unsigned i = 0; i < nc; i++)
         bad += cells[i].bad;

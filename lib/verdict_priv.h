@@ -1,0 +1,78 @@
+/*
+ * lib/verdict_priv.h - what the verdict's files share (lib/verdict.c: cells,
+ * comparisons, trust; lib/verdict_clear.c: the clear, non-temporal and idle
+ * items; lib/verdict_items.c: fault and VM start). Not a public interface.
+ */
+#ifndef HZ_LIB_VERDICT_PRIV_H
+#define HZ_LIB_VERDICT_PRIV_H
+
+#include "lib/verdict.h"
+
+/* One decision in progress. */
+struct vd_ctx {
+    const struct vd_cell *v;
+    size_t n;
+    const struct vd_facts *f;
+    unsigned tol;       /* tolerance, percent x 100 */
+    struct vd_log *log; /* NULL: not logged */
+    bool *open;         /* verdict_open(): cells of undecided comparisons; NULL otherwise */
+    unsigned nopen;     /* undecided comparisons that decide something */
+};
+
+/*
+ * Compare cell b with cell a (B/A of time per byte, lib/compare.h) at z for
+ * item `item` into *c, and log it. `decides`: the comparison decides
+ * something, so an undecided outcome opens both cells (verdict_open()).
+ */
+void vd_compare(struct vd_ctx *x, enum vd_item_id item, const struct vd_cell *a,
+                const struct vd_cell *b, unsigned z_x1000, bool decides, struct cmp *c);
+
+/* GB/s x 1000 of a clear, smp or vmstart cell's median, and of its
+ * interval's ends. */
+uint64_t vd_gbps(const struct vd_cell *c);
+uint64_t vd_gbps_lo(const struct vd_cell *c);
+uint64_t vd_gbps_hi(const struct vd_cell *c);
+
+/* B/A of time (x 10^6) as a speed-up of B over A x 1000, rounded to nearest;
+ * UINT64_MAX for 0. */
+uint64_t vd_speedup_x1000(uint64_t ratio_x1e6);
+
+/* x1000 / 1000 with `digits` (0..3) decimals, rounded to nearest, into b. */
+const char *vd_dec(char *b, size_t n, uint64_t x1000, unsigned digits);
+
+/* The cell's headline into buf: "38.1 GB/s [37.6..38.5], peak 38.9" (fault:
+ * "16.70 ms [16.50..16.90], best 16.20"), then its Tukey count when it has
+ * slow outliers (", 2/10 slow outliers 1.30-1.80x the median", "3 severe")
+ * and " (> 1/4 outliers)" when stats_outliers_many(). Returns its length. */
+size_t vd_headline(const struct vd_cell *c, char *buf, size_t cap);
+
+/* Name cell c in the item's cells (up to VD_ITEM_CELLS). */
+void vd_use_cell(struct vd_item *it, const struct vd_cell *c);
+
+/* A tolerance (percent x 100) as "5" or "2.50", into b. */
+const char *vd_tol(char *b, size_t n, unsigned tol_x100);
+
+/* Appends to buf (cap bytes, NUL-terminated at len) like hz_snprintf;
+ * returns the new length (kept below cap). */
+size_t vd_cat(char *buf, size_t cap, size_t len, const char *fmt, ...);
+
+/* "not decided: " + text + " (interval [lo..hi] straddles +-X% at n = a..b)"
+ * into it->reason: the main comparison's interval is B/A of time,
+ * printed as a speed-up when `speed`. */
+void vd_undecided(struct vd_item *it, const struct vd_ctx *x, uint64_t lo_x1e6, uint64_t hi_x1e6,
+                  bool speed, size_t nmin, size_t nmax);
+
+/* The items (lib/verdict_clear.c, lib/verdict_items.c). *best gets the
+ * best usable candidate of a clear item (NULL when none). */
+void vd_decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
+                     const struct vd_cell **best);
+void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it, const struct vd_cell *lead1g);
+void vd_decide_idle(struct vd_ctx *x, struct vd_item *it, const struct vd_item *c1g,
+                    const struct vd_cell *best);
+void vd_decide_fault(struct vd_ctx *x, struct vd_item *it);
+void vd_decide_vmstart(struct vd_ctx *x, struct vd_item *it);
+
+/* The cold large target: the largest bytes of any cold clear cell (0: none). */
+uint64_t vd_clear_target(const struct vd_cell *v, size_t n);
+
+#endif /* HZ_LIB_VERDICT_PRIV_H */

@@ -9,9 +9,10 @@
  *
  * Cells (strategy x chunk x target x cache state) are interleaved
  * (lib/interleave.h): one untimed warm-up round, then rounds in which every
- * cell runs one repeat, in a seeded random order per round. At least
- * `repeats` rounds; then more, up to `max_rounds`, until every cell's median
- * has a 95 % interval within +-`clear_ci` or `clear_budget` seconds are
+ * active cell runs one repeat, in a seeded random order per round. At least
+ * `repeats` rounds; then the race (bench/clear_race.h): at each look (n =
+ * 10, 20, 30, 40) only the cells of a verdict comparison or control still
+ * undecided go on, up to `max_rounds` or until `clear_budget` seconds are
  * spent. Cold cells are evicted and checked (bench/evict.h); the host's
  * steal time is read around every timed repeat (arch/steal.h).
  */
@@ -45,7 +46,7 @@
 
 static uint64_t chunks[MAX_CHUNKS] = {4096, 2 << 20, 32 << 20, 1 << 30};
 static size_t nchunks = 4;
-static uint64_t repeats = 10, max_rounds = 30, budget_s = 120, ci_x100 = 200, seed;
+static uint64_t repeats = 10, max_rounds = 40, budget_s = 120, ci_x100 = 200, seed;
 static uint64_t clear_bytes; /* 0: the whole arena (64 MiB under TCG) */
 static uint64_t samples_opt; /* clear_samples=1: a clear_samples record per cell */
 static char only[160];       /* strategies=: "" means all */
@@ -92,14 +93,15 @@ HZ_OPTION(opt_repeats, .name = "repeats", .kind = OPT_U64, .dest = &repeats, .mi
           .help = "timed rounds every clear cell gets at least (default 10)");
 HZ_OPTION(opt_max_rounds, .name = "max_rounds", .kind = OPT_U64, .dest = &max_rounds, .min = 1,
           .max = CLEAR_MAX_ROUNDS, .accepted = "1..100",
-          .help = "most timed rounds of the clear cells (default 30; never below repeats)");
+          .help = "most timed rounds of the clear cells, the race's cap (default 40; never below "
+                  "repeats)");
 HZ_OPTION(opt_clear_budget, .name = "clear_budget", .kind = OPT_U64, .dest = &budget_s, .min = 0,
           .max = 86400, .accepted = "0..86400 (seconds)",
           .help = "time after which no round past `repeats` starts (default 120)");
 HZ_OPTION(opt_clear_ci, .name = "clear_ci", .kind = OPT_U64, .dest = &ci_x100, .min = 1,
           .max = 10000, .accepted = "1..10000 (percent x 100)",
-          .help = "run=clear and run=faultclear stop adding rounds once every median's 95% "
-                  "interval is within +-this (default 200 = 2%)");
+          .help = "run=faultclear stops adding rounds once every median's 95% interval is "
+                  "within +-this; run=clear counts the cells that meet it (default 200 = 2%)");
 HZ_OPTION(opt_seed, .name = "seed", .kind = OPT_U64, .dest = &seed, .min = 0, .max = UINT64_MAX,
           .accepted = "0..2^64-1",
           .help = "seed of the per-round cell order of run=clear and run=faultclear (default 0: "

@@ -28,6 +28,7 @@
 #include "kernel/scenario.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
+#include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "mm/paging.h"
@@ -266,6 +267,7 @@ static void scale_record(const struct cell *c, uint64_t bytes, uint64_t peak)
     rec_bool(&r, "above_peak", c->gbps_x1000 > peak);
     rec_bool(&r, "noisy", c->noisy);
     rec_u64(&r, "repeats", c->ser.n);
+    rec_bool(&r, "too_few", c->ser.n < CMP_MIN_N);
     rec_u64(&r, "wall_min_ns", c->wall_min_ns);
     rec_u64(&r, "wall_median_ns", c->wall_median_ns);
     rec_u64(&r, "wall_max_ns", c->st.max);

@@ -29,6 +29,7 @@
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
 #include "lib/cmdline.h"
+#include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/interleave.h"
 #include "lib/record.h"
@@ -190,6 +191,7 @@ static void emit_cell(struct fc_cell *c)
     rec_str(&r, "strategy", c->s->name);
     rec_u64(&r, "bytes", fb);
     rec_u64(&r, "n", st->n);
+    rec_bool(&r, "too_few", st->n < CMP_MIN_N);
     rec_u64(&r, "median_ns", st->median);
     rec_u64(&r, "min_ns", st->min);
     rec_u64(&r, "max_ns", st->max);

@@ -314,7 +314,9 @@ static void bench_clear(void)
             (unsigned long long)(llc >> 10), llc && big < 4 * llc ? ", NOT 4x LLC" : "",
             (unsigned long long)(small >> 10), evict_method_name(cs.flush), cs.nevict * 2,
             (unsigned long long)repeats, (unsigned long long)cs.seed,
-            cpu_is_tcg() ? " (TCG: reduced sizes, emulator timings, no extra rounds)" : "");
+            cpu_is_tcg()
+                ? " (TCG: reduced sizes, emulator timings, extra rounds only for a control)"
+                : "");
 
     bool touched = false;
     cs.n = 0;

@@ -97,7 +97,8 @@ HZ_OPTION(opt_max_rounds, .name = "max_rounds", .kind = OPT_U64, .dest = &max_ro
                   "repeats)");
 HZ_OPTION(opt_clear_budget, .name = "clear_budget", .kind = OPT_U64, .dest = &budget_s, .min = 0,
           .max = 86400, .accepted = "0..86400 (seconds)",
-          .help = "time after which no round past `repeats` starts (default 120)");
+          .help = "seconds of rounds past `repeats` (the race) after which no round starts "
+                  "(default 120)");
 HZ_OPTION(opt_clear_ci, .name = "clear_ci", .kind = OPT_U64, .dest = &ci_x100, .min = 1,
           .max = 10000, .accepted = "1..10000 (percent x 100)",
           .help = "run=faultclear stops adding rounds once every median's 95% interval is "

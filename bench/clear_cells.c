@@ -130,14 +130,15 @@ static const uint64_t *cell_samples(void *arg, size_t cell, size_t *n)
     return cs->cell[cell].ns;
 }
 
-static uint64_t t_first, budget_cyc; /* the first timed round's TSC, the budget */
+static uint64_t t_race, budget_cyc; /* the TSC when the race began, the budget */
+static unsigned race_from;          /* the first round past the minimum */
 
-static bool budget_spent(void *arg) { return rdtsc() - t_first > budget_cyc; }
+static bool budget_spent(void *arg) { return t_race && rdtsc() - t_race > budget_cyc; }
 
 static void round_begins(void *arg, unsigned round)
 {
-    if (round == 1)
-        t_first = rdtsc();
+    if (round == race_from)
+        t_race = rdtsc();
     progress_step(round);
 }
 
@@ -158,6 +159,8 @@ enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *
                           .settle = race ? clear_race_settle : 0,
                           .open = open_cells};
     budget_cyc = budget_s * tsc_info()->hz;
+    t_race = 0;
+    race_from = rule->min_rounds + 1;
     cur = cs;
     progress_begin("clear", rule->max_rounds + 1);
     enum ilv_verdict v = ilv_run(&run, done);

@@ -82,9 +82,9 @@ void clear_cells_evict_put(struct clear_cells *cs, struct frames *f);
 
 /*
  * Run the cells: the warm-up round, then timed rounds until ilv_run()
- * stops, the budget counted from the first timed round (budget_s seconds of
- * TSC time). race: at each look only the cells bench/clear_race.h
- * clear_race_settle() still needs go on (cs->stop says why each stopped);
+ * stops, the budget (budget_s seconds of TSC time) counted from the end of
+ * the minimum rounds: it is the race's time, as lib/plan.c prices it. race: at each look only the
+ * cells bench/clear_race.h clear_race_settle() still needs go on (cs->stop says why each stopped);
  * else every cell runs until the stability rule stops (cell.n == *done).
  * *done: timed rounds run, the most any cell got. Boot CPU, CPL 0.
  */

@@ -9,9 +9,10 @@
  *
  * Cells (strategy x chunk x target x cache state) are interleaved
  * (lib/interleave.h): one untimed warm-up round, then rounds in which every
- * cell runs one repeat, in a seeded random order per round. At least
- * `repeats` rounds; then more, up to `max_rounds`, until every cell's median
- * has a 95 % interval within +-`clear_ci` or `clear_budget` seconds are
+ * active cell runs one repeat, in a seeded random order per round. At least
+ * `repeats` rounds; then the race (bench/clear_race.h): at each look (n =
+ * 10, 20, 30, 40) only the cells of a verdict comparison or control still
+ * undecided go on, up to `max_rounds` or until `clear_budget` seconds are
  * spent. Cold cells are evicted and checked (bench/evict.h); the host's
  * steal time is read around every timed repeat (arch/steal.h).
  */
@@ -22,6 +23,7 @@
 #include "arch/user.h"
 #include "arch/x86.h"
 #include "bench/clear_cells.h"
+#include "bench/clear_race.h"
 #include "bench/clear_record.h"
 #include "kernel/console.h"
 #include "kernel/lava.h"
@@ -44,12 +46,11 @@
 
 static uint64_t chunks[MAX_CHUNKS] = {4096, 2 << 20, 32 << 20, 1 << 30};
 static size_t nchunks = 4;
-static uint64_t repeats = 10, max_rounds = 30, budget_s = 120, ci_x100 = 200, seed;
+static uint64_t repeats = 10, max_rounds = 40, budget_s = 120, ci_x100 = 200, seed;
 static uint64_t clear_bytes; /* 0: the whole arena (64 MiB under TCG) */
 static uint64_t samples_opt; /* clear_samples=1: a clear_samples record per cell */
 static char only[160];       /* strategies=: "" means all */
 static struct clear_cells cs;
-static unsigned order[CLEAR_MAX_CELLS]; /* the table's sort */
 static uint64_t scratch[CLEAR_MAX_ROUNDS];
 static uint64_t big; /* bytes of the large target */
 
@@ -92,14 +93,16 @@ HZ_OPTION(opt_repeats, .name = "repeats", .kind = OPT_U64, .dest = &repeats, .mi
           .help = "timed rounds every clear cell gets at least (default 10)");
 HZ_OPTION(opt_max_rounds, .name = "max_rounds", .kind = OPT_U64, .dest = &max_rounds, .min = 1,
           .max = CLEAR_MAX_ROUNDS, .accepted = "1..100",
-          .help = "most timed rounds of the clear cells (default 30; never below repeats)");
+          .help = "most timed rounds of the clear cells, the race's cap (default 40; never below "
+                  "repeats)");
 HZ_OPTION(opt_clear_budget, .name = "clear_budget", .kind = OPT_U64, .dest = &budget_s, .min = 0,
           .max = 86400, .accepted = "0..86400 (seconds)",
-          .help = "time after which no round past `repeats` starts (default 120)");
+          .help = "seconds of rounds past `repeats` (the race) after which no round starts "
+                  "(default 120)");
 HZ_OPTION(opt_clear_ci, .name = "clear_ci", .kind = OPT_U64, .dest = &ci_x100, .min = 1,
           .max = 10000, .accepted = "1..10000 (percent x 100)",
-          .help = "run=clear and run=faultclear stop adding rounds once every median's 95% "
-                  "interval is within +-this (default 200 = 2%)");
+          .help = "run=faultclear stops adding rounds once every median's 95% interval is "
+                  "within +-this; run=clear counts the cells that meet it (default 200 = 2%)");
 HZ_OPTION(opt_seed, .name = "seed", .kind = OPT_U64, .dest = &seed, .min = 0, .max = UINT64_MAX,
           .accepted = "0..2^64-1",
           .help = "seed of the per-round cell order of run=clear and run=faultclear (default 0: "
@@ -158,9 +161,11 @@ static void samples_record(const struct clear_cell *c)
     record_emit(&r);
 }
 
-/* Final figures of cell c; emits its record. */
+/* Final figures of cell c; emits its record (a control twin: nothing). */
 static void finish(struct clear_cell *c)
 {
+    if (c->twin_of >= 0)
+        return;
     struct clear_result cr = {.strategy = c->s->name,
                               .chunk = c->chunk,
                               .bytes = c->bytes,
@@ -171,7 +176,8 @@ static void finish(struct clear_cell *c)
                               .verified = c->ok,
                               .source = "hugezero",
                               .samples = c->ns,
-                              .nsamples = c->n};
+                              .nsamples = c->n,
+                              .stop = ilv_verdict_name(cs.stop[c - cs.cell])};
     for (unsigned i = 0; i < c->n; i++)
         scratch[i] = c->ns[i];
     stats_compute(&cr.ns, scratch, c->n);
@@ -180,38 +186,22 @@ static void finish(struct clear_cell *c)
     cr.steal_ns = c->steal_ns;
     cr.steal_base_ns = c->base_ns;
     steal_account(c->base_ns, c->steal_ns);
-    if (c->cache[0] == 'c') {
-        struct stats rs;
-        for (unsigned i = 0; i < c->n; i++)
-            scratch[i] = c->ratio_x100[i];
-        stats_compute(&rs, scratch, c->n);
-        cr.cold_ratio_x100 = rs.median;
-        cr.cache_check =
-            clear_cache_check(cs.flush != EVICT_NONE, cpu_is_tcg(), rs.median, &cr.cache_why);
-    }
-    c->cache_check = cr.cache_check;
+    int check;
+    bool verified =
+        clear_cell_verified(&cs, c, scratch, &cr.cold_ratio_x100, &check, &cr.cache_why);
+    cr.cache_check = check;
+    c->cache_check = check;
     if (samples_opt)
         samples_record(c);
     c->steal_x100 = clear_steal_x100(&cr);
-    bool cold_ok = c->cache[0] != 'c' || cr.cache_check == CACHE_VERIFIED; /* or not cold */
-    struct vd_cell v = {.kind = VD_CLEAR,
-                        .strategy = c->s->name,
-                        .nontemporal = c->s->nontemporal,
-                        .chunk = c->chunk,
-                        .bytes = c->bytes,
-                        .cold = c->cache[0] == 'c',
-                        .threads = 1,
-                        .verified = c->ok && cold_ok,
-                        .st = cr.ns,
-                        .samples = c->ns,
-                        .nsamples = c->n,
-                        .steal_x100 = c->steal_x100};
+    struct vd_cell v;
+    clear_cell_vd(c, &cr.ns, verified, &v);
     verdict_add(&v); /* the verdict's candidates (kernel/verdict.h) */
     char buf[HZ_RECORD_MAX];
     record_emit_line(clear_record(buf, sizeof(buf), &cr));
     /* results=lava: best verified median GB/s per (chunk, cache); a cold
      * figure only from a cell seen to be cold */
-    if (c->ok && cold_ok)
+    if (verified)
         lava_measure(LAVA_MAX, stats_gbps_x1000(c->bytes, cr.ns.median), "GB/s",
                      "clear.best_gbps.%llu%s.%s",
                      (unsigned long long)(c->chunk % 1024 ? c->chunk : c->chunk >> 10),
@@ -256,67 +246,6 @@ static void verify_fn(void *arg)
     v->ok = clear_correctness(v->s, v->buf, v->why, v->cap);
 }
 
-static void fmt_g(char *b, size_t n, uint64_t x1000) { fmt_fixed(b, n, x1000, 3); }
-
-/* " noisy steal not-cold" for the flags of c ("" for none). */
-static const char *flags(const struct clear_cell *c, char *b, size_t n)
-{
-    hz_snprintf(b, n, "%s%s%s", stats_noisy(&c->st) ? " noisy" : "",
-                c->steal_x100 > CLEAR_STEAL_FLAG_X100 ? " steal" : "",
-                c->cache_check == CACHE_NOT_COLD ? " not-cold" : "");
-    return b;
-}
-
-static uint64_t median_gbps(const struct clear_cell *c)
-{
-    return stats_gbps_x1000(c->bytes, c->st.median);
-}
-
-static void print_table(void)
-{
-    char g[24], lo[24], hi[24], f[40];
-    kprintf("\nclear: GB/s (10^9 B/s): median of >= %llu interleaved repeats [95%% interval] by "
-            "chunk size; large target, cold%s\n",
-            (unsigned long long)repeats, tsc_reliable() ? "" : " -- UNRELIABLE clock");
-    for (size_t k = 0; k < nchunks; k++) {
-        const struct clear_cell *best = 0;
-        for (size_t i = 0; i < cs.n; i++)
-            if (cs.cell[i].chunk == chunks[k] && cs.cell[i].cache[0] == 'c' &&
-                cs.cell[i].bytes == big && (!best || median_gbps(&cs.cell[i]) > median_gbps(best)))
-                best = &cs.cell[i];
-        if (!best)
-            continue;
-        fmt_g(g, sizeof(g), median_gbps(best));
-        fmt_g(lo, sizeof(lo), stats_gbps_x1000(best->bytes, best->st.ci_hi));
-        fmt_g(hi, sizeof(hi), stats_gbps_x1000(best->bytes, best->st.ci_lo));
-        kprintf("  chunk %8llu KiB: fastest %-13s %8s GB/s [%s..%s]%s\n",
-                (unsigned long long)(chunks[k] >> 10), best->s->name, g, lo, hi,
-                flags(best, f, sizeof(f)));
-    }
-    for (size_t i = 0; i < cs.n; i++) /* sort by median GB/s, descending */
-        order[i] = (unsigned)i;
-    for (size_t i = 0; i < cs.n; i++)
-        for (size_t j = i + 1; j < cs.n; j++)
-            if (median_gbps(&cs.cell[order[j]]) > median_gbps(&cs.cell[order[i]])) {
-                unsigned t = order[i];
-                order[i] = order[j];
-                order[j] = t;
-            }
-    kprintf("  %-13s %10s %10s %-5s %9s %19s %6s  %s\n", "strategy", "chunk", "bytes", "cache",
-            "GB/s", "95% interval", "cv%", "flags");
-    for (size_t i = 0; i < cs.n; i++) {
-        const struct clear_cell *c = &cs.cell[order[i]];
-        char cv[16];
-        fmt_g(g, sizeof(g), median_gbps(c));
-        fmt_g(lo, sizeof(lo), stats_gbps_x1000(c->bytes, c->st.ci_hi));
-        fmt_g(hi, sizeof(hi), stats_gbps_x1000(c->bytes, c->st.ci_lo));
-        fmt_fixed(cv, sizeof(cv), c->st.cv_x100, 2);
-        kprintf("  %-13s %10llu %10llu %-5s %9s %9s..%-8s %6s %s\n", c->s->name,
-                (unsigned long long)c->chunk, (unsigned long long)c->bytes, c->cache, g, lo, hi, cv,
-                flags(c, f, sizeof(f)));
-    }
-}
-
 /* Cells of strategy s (correctness passed), in the order they are listed. */
 static void add_cells(const struct clear_strategy *s, uint8_t *base, uint64_t small)
 {
@@ -331,6 +260,7 @@ static void add_cells(const struct clear_strategy *s, uint8_t *base, uint64_t sm
             struct clear_cell *c = &cs.cell[cs.n++];
             *c = want[i];
             c->s = s;
+            c->twin_of = -1;
             c->chunk = chunks[k];
             c->n = 0;
             c->min_cyc = UINT64_MAX;
@@ -388,7 +318,9 @@ static void bench_clear(void)
             (unsigned long long)(llc >> 10), llc && big < 4 * llc ? ", NOT 4x LLC" : "",
             (unsigned long long)(small >> 10), evict_method_name(cs.flush), cs.nevict * 2,
             (unsigned long long)repeats, (unsigned long long)cs.seed,
-            cpu_is_tcg() ? " (TCG: reduced sizes, emulator timings, no extra rounds)" : "");
+            cpu_is_tcg()
+                ? " (TCG: reduced sizes, emulator timings, extra rounds only for a control)"
+                : "");
 
     bool touched = false;
     cs.n = 0;
@@ -414,25 +346,31 @@ static void bench_clear(void)
         }
         add_cells(s, base, small);
     }
+    size_t twins = clear_race_twins(&cs);
     unsigned done = 0;
     struct ilv_rule rule = {(unsigned)repeats,
                             (unsigned)(max_rounds < repeats ? repeats : max_rounds),
-                            (unsigned)ci_x100};
-    if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
+                            (unsigned)ci_x100, ILV_LOOK_EVERY};
+    /* Under TCG only the controls race (the verdict decides nothing from
+     * emulator timings); without one there is nothing to wait for. */
+    bool race = !cpu_is_tcg() || twins;
+    if (!race)
         rule.max_rounds = rule.min_rounds;
-    enum ilv_verdict why = cs.n ? clear_cells_run(&cs, &rule, budget_s, &done) : ILV_CAP;
+    enum ilv_verdict why = cs.n ? clear_cells_run(&cs, &rule, budget_s, race, &done) : ILV_CAP;
     unsigned noisy = 0, stable = 0;
     for (size_t i = 0; i < cs.n; i++) {
         finish(&cs.cell[i]);
         noisy += stats_noisy(&cs.cell[i].st);
         stable += stats_ci_within(&cs.cell[i].st, (unsigned)ci_x100);
     }
-    for (size_t i = 0; i < cs.n;) { /* pass/fail per strategy */
+    for (size_t i = 0; i < cs.n - twins;) { /* pass/fail per strategy, its twins too */
         const struct clear_strategy *s = cs.cell[i].s;
         bool ok = true;
         char name[48];
-        for (; i < cs.n && cs.cell[i].s == s; i++)
+        for (; i < cs.n - twins && cs.cell[i].s == s; i++)
             ok &= cs.cell[i].ok;
+        for (size_t k = cs.n - twins; k < cs.n; k++)
+            ok &= cs.cell[k].s != s || cs.cell[k].ok;
         hz_snprintf(name, sizeof(name), "clear.%s", s->name);
         if (ok)
             result_pass(name);
@@ -459,7 +397,8 @@ static void bench_clear(void)
     kprintf("clear: %zu cells, %u rounds (stop: %s), %u of them within +-%llu.%02llu%%, %u noisy\n",
             cs.n, done, ilv_verdict_name(why), stable, (unsigned long long)(ci_x100 / 100),
             (unsigned long long)(ci_x100 % 100), noisy);
-    print_table();
+    clear_table_print(&cs, chunks, nchunks, big, repeats);
+    clear_race_report(&cs);
     clear_cells_evict_put(&cs, f);
     if (have_1g)
         frames_1g_put(f, idx);

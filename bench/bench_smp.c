@@ -28,6 +28,7 @@
 #include "kernel/scenario.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
+#include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "mm/paging.h"
@@ -188,7 +189,8 @@ static void finish(struct cell *c)
                                .steal_ns = c->ser.steal_ns,
                                .steal_base_ns = c->ser.steal_base_ns,
                                .samples = c->ser.ns,
-                               .nsamples = c->ser.n};
+                               .nsamples = c->ser.n,
+                               .stop = ilv_verdict_name(c->ser.stop)};
     char line[HZ_RECORD_MAX], g[24], per[24], lo[24], hi[24];
     record_emit_line(clear_record(line, sizeof(line), &res));
     c->wall_min_ns = c->st.min;
@@ -265,6 +267,7 @@ static void scale_record(const struct cell *c, uint64_t bytes, uint64_t peak)
     rec_bool(&r, "above_peak", c->gbps_x1000 > peak);
     rec_bool(&r, "noisy", c->noisy);
     rec_u64(&r, "repeats", c->ser.n);
+    rec_bool(&r, "too_few", c->ser.n < CMP_MIN_N);
     rec_u64(&r, "wall_min_ns", c->wall_min_ns);
     rec_u64(&r, "wall_median_ns", c->wall_median_ns);
     rec_u64(&r, "wall_max_ns", c->st.max);

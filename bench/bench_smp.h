@@ -129,6 +129,7 @@ struct smp_series {
     size_t n;
     uint64_t steal_ns, steal_base_ns; /* summed over the timed repeats (smp_job) */
     unsigned wall_below;              /* repeats, warm-up included, with wall < a CPU's time */
+    enum ilv_verdict stop;            /* why it stopped taking repeats (smp_rounds_run) */
 };
 
 /* Add the job's last run to s: its wall time and steal when timed (the

@@ -21,6 +21,7 @@
 #include "kernel/lava.h"
 #include "kernel/results.h"
 #include "lib/cmdline.h"
+#include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/record.h"
@@ -101,6 +102,7 @@ static void fill_record(const struct fill_cell *c)
     rec_u64(&r, "frame_bytes", target.frame_bytes);
     rec_u64(&r, "bytes", target.bytes);
     rec_u64(&r, "repeats", st->n);
+    rec_bool(&r, "too_few", st->n < CMP_MIN_N);
     rec_u64(&r, "wall_ns", wall_ns);
     rec_u64(&r, "wall_min_ns", st->min);
     rec_u64(&r, "wall_max_ns", st->max);

@@ -8,6 +8,8 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
+#include "bench/clear_race.h"
+#include "bench/clear_record.h"
 #include "bench/memop.h"
 #include "kernel/progress.h"
 #include "mm/paging.h"
@@ -15,6 +17,7 @@
 static struct clear_cells *cur; /* the cells being run (work_fn reads flush and the buffer) */
 static unsigned order[CLEAR_MAX_CELLS];
 static uint64_t scratch[CLEAR_MAX_ROUNDS];
+static bool open_cells[CLEAR_MAX_CELLS]; /* clear_race_settle()'s answer at a look */
 
 /* Memory work for one step of a cell, run at the measurement CPL
  * (arch/user.h): the dirtying, timed clear and zero check of bench/memop.h,
@@ -76,7 +79,8 @@ static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
                            .s = c->s,
                            .chunk = c->chunk,
                            .seed = pattern,
-                           .check = MEMOP_EXACT}};
+                           .check = MEMOP_EXACT,
+                           .delay_pct = c->delay_pct}};
     uint64_t s0 = steal_ns(0), t0 = rdtsc();
     mem(&w, MEMOP_DIRTY);
     if (cold) {
@@ -126,19 +130,20 @@ static const uint64_t *cell_samples(void *arg, size_t cell, size_t *n)
     return cs->cell[cell].ns;
 }
 
-static uint64_t t_first, budget_cyc; /* the first timed round's TSC, the budget */
+static uint64_t t_race, budget_cyc; /* the TSC when the race began, the budget */
+static unsigned race_from;          /* the first round past the minimum */
 
-static bool budget_spent(void *arg) { return rdtsc() - t_first > budget_cyc; }
+static bool budget_spent(void *arg) { return t_race && rdtsc() - t_race > budget_cyc; }
 
 static void round_begins(void *arg, unsigned round)
 {
-    if (round == 1)
-        t_first = rdtsc();
+    if (round == race_from)
+        t_race = rdtsc();
     progress_step(round);
 }
 
 enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *rule,
-                                 uint64_t budget_s, unsigned *done)
+                                 uint64_t budget_s, bool race, unsigned *done)
 {
     struct ilv_run run = {.seed = cs->seed,
                           .rule = rule,
@@ -149,13 +154,56 @@ enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *
                           .samples = cell_samples,
                           .budget_spent = budget_spent,
                           .round_begins = round_begins,
-                          .arg = cs};
+                          .arg = cs,
+                          .stop = cs->stop,
+                          .settle = race ? clear_race_settle : 0,
+                          .open = open_cells};
     budget_cyc = budget_s * tsc_info()->hz;
+    t_race = 0;
+    race_from = rule->min_rounds + 1;
     cur = cs;
     progress_begin("clear", rule->max_rounds + 1);
     enum ilv_verdict v = ilv_run(&run, done);
     progress_step(rule->max_rounds + 1);
     return v;
+}
+
+bool clear_cell_verified(const struct clear_cells *cs, const struct clear_cell *c,
+                         uint64_t *scratch, uint64_t *ratio_x100, int *check, const char **why)
+{
+    const char *w = 0;
+    *ratio_x100 = 0;
+    *check = CACHE_UNCHECKED;
+    if (why)
+        *why = 0;
+    if (c->cache[0] != 'c')
+        return c->ok;
+    struct stats rs;
+    for (unsigned i = 0; i < c->n; i++)
+        scratch[i] = c->ratio_x100[i];
+    stats_compute(&rs, scratch, c->n);
+    *ratio_x100 = rs.median;
+    *check = clear_cache_check(cs->flush != EVICT_NONE, cpu_is_tcg(), rs.median, &w);
+    if (why)
+        *why = w;
+    return c->ok && *check == CACHE_VERIFIED;
+}
+
+void clear_cell_vd(const struct clear_cell *c, const struct stats *st, bool verified,
+                   struct vd_cell *v)
+{
+    *v = (struct vd_cell){.kind = VD_CLEAR,
+                          .strategy = c->s->name,
+                          .nontemporal = c->s->nontemporal,
+                          .chunk = c->chunk,
+                          .bytes = c->bytes,
+                          .cold = c->cache[0] == 'c',
+                          .threads = 1,
+                          .verified = verified,
+                          .st = *st,
+                          .samples = c->ns,
+                          .nsamples = c->n,
+                          .steal_x100 = stats_pct_x100(c->steal_ns, c->base_ns)};
 }
 
 uint64_t clear_cells_once(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, bool *zero)

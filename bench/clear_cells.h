@@ -30,6 +30,7 @@
 #include "bench/evict.h"
 #include "lib/interleave.h"
 #include "lib/stats.h"
+#include "lib/verdict.h"
 #include "mm/frames.h"
 
 #define CLEAR_MAX_ROUNDS 100
@@ -50,6 +51,8 @@ struct clear_cell {
     uint32_t steal_rep[CLEAR_MAX_ROUNDS];  /* KVM steal of each timed repeat's window, ns */
     int16_t prev[CLEAR_MAX_ROUNDS];        /* the cell that ran just before it, -1: none */
     bool ok;                               /* every repeat read back all zero */
+    int twin_of;        /* a control's twin (bench/clear_race.h): the cell it copies; -1: none */
+    unsigned delay_pct; /* the A/B control's delay of each timed clear (bench/memop.h) */
     /* filled by the caller after the run */
     struct stats st;
     uint64_t steal_x100;
@@ -63,6 +66,7 @@ struct clear_cells {
     enum evict_flush flush;
     uint64_t evict_frames[CLEAR_EVICT_FRAMES]; /* the LLC read pass buffer */
     size_t nevict;
+    enum ilv_verdict stop[CLEAR_MAX_CELLS]; /* why each cell stopped taking repeats */
 };
 
 /*
@@ -77,13 +81,38 @@ void clear_cells_evict_take(struct clear_cells *cs, struct frames *f, uint64_t l
 void clear_cells_evict_put(struct clear_cells *cs, struct frames *f);
 
 /*
- * Run the cells: the warm-up round, then timed rounds until
- * ilv_next(rule, ...) stops, the budget counted from the first timed round
- * (budget_s seconds of TSC time). *done: timed rounds run. Every cell gets
- * exactly *done timed repeats (cell.n). Boot CPU, CPL 0.
+ * Run the cells: the warm-up round, then timed rounds until ilv_run()
+ * stops, the budget (budget_s seconds of TSC time) counted from the end of
+ * the minimum rounds: it is the race's time, as lib/plan.c prices it. race: at each look only the
+ * cells bench/clear_race.h clear_race_settle() still needs go on (cs->stop says why each stopped);
+ * else every cell runs until the stability rule stops (cell.n == *done).
+ * *done: timed rounds run, the most any cell got. Boot CPU, CPL 0.
  */
 enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *rule,
-                                 uint64_t budget_s, unsigned *done);
+                                 uint64_t budget_s, bool race, unsigned *done);
+
+/*
+ * Whether cell c's repeats may decide anything: every one read back zero
+ * and, for a cold cell, the median cold/warm probe ratio (into *ratio_x100,
+ * 0 for a warm cell) shows the eviction worked (bench/evict.h
+ * EVICT_COLD_RATIO_X100, with a flush method, and never under TCG:
+ * bench/clear_record.h clear_cache_check()). *check gets the CACHE_* of
+ * bench/clear_record.h, *why (may be NULL) its reason when not cold.
+ * scratch holds c->n entries. Any CPL.
+ */
+bool clear_cell_verified(const struct clear_cells *cs, const struct clear_cell *c,
+                         uint64_t *scratch, uint64_t *ratio_x100, int *check, const char **why);
+
+/* The console table of the run (bench/clear_table.c): the fastest cold
+ * cell of the `big` target per chunk size, then every cell but the control
+ * twins by median GB/s. After the cells' stats are filled in. */
+void clear_table_print(const struct clear_cells *cs, const uint64_t *chunks, size_t nchunks,
+                       uint64_t big, uint64_t min_rounds);
+
+/* The verdict's view of cell c (lib/verdict.h) with its stats st and
+ * samples so far (c->ns, c->n; v borrows them). */
+void clear_cell_vd(const struct clear_cell *c, const struct stats *st, bool verified,
+                   struct vd_cell *v);
 
 /*
  * One timed clear of [dst, dst + bytes) with s in one call, then the zero

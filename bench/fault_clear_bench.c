@@ -29,6 +29,7 @@
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
 #include "lib/cmdline.h"
+#include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/interleave.h"
 #include "lib/record.h"
@@ -69,6 +70,7 @@ struct fc_cell {
     struct stats st;             /* service time, after the rounds */
     uint64_t ns[FC_MAX_SAMPLES]; /* service times, ns */
     uint64_t clear_ns[FC_MAX_SAMPLES];
+    enum ilv_verdict stop; /* why it stopped taking repeats */
 };
 
 static struct fc_cell cells[FC_CELLS];
@@ -189,6 +191,7 @@ static void emit_cell(struct fc_cell *c)
     rec_str(&r, "strategy", c->s->name);
     rec_u64(&r, "bytes", fb);
     rec_u64(&r, "n", st->n);
+    rec_bool(&r, "too_few", st->n < CMP_MIN_N);
     rec_u64(&r, "median_ns", st->median);
     rec_u64(&r, "min_ns", st->min);
     rec_u64(&r, "max_ns", st->max);
@@ -296,9 +299,10 @@ static void fc_round_begins(void *arg, unsigned round) { progress_step(round); }
  * false after a `fail` record (ILV_ABORT). */
 static bool run_rounds(size_t pages, uint64_t seed, unsigned *done, enum ilv_verdict *why)
 {
+    static enum ilv_verdict stop[FC_CELLS];
     struct ilv_rule rule = {(unsigned)fc_rounds,
                             (unsigned)(fc_max_rounds < fc_rounds ? fc_rounds : fc_max_rounds),
-                            bench_ci_option()};
+                            bench_ci_option(), 0};
     if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
         rule.max_rounds = rule.min_rounds;
     struct fc_run fr = {.pages = pages, .t0 = rdtsc(), .budget = fc_budget_s * tsc_info()->hz};
@@ -314,9 +318,12 @@ static bool run_rounds(size_t pages, uint64_t seed, unsigned *done, enum ilv_ver
                           .samples = fc_samples,
                           .budget_spent = fc_budget_spent,
                           .round_begins = fc_round_begins,
-                          .arg = &fr};
+                          .arg = &fr,
+                          .stop = stop};
     progress_begin("faultclear", rule.max_rounds + 1);
     *why = ilv_run(&run, done);
+    for (size_t i = 0; i < fr.n; i++)
+        fr.live[i]->stop = stop[i];
     progress_step(rule.max_rounds + 1);
     return *why != ILV_ABORT;
 }

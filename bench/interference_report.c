@@ -12,6 +12,7 @@
 #include "bench/interference_priv.h"
 #include "kernel/console.h"
 #include "kernel/results.h"
+#include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/record.h"
@@ -97,6 +98,7 @@ static void emit(const struct if_state *st, const struct if_cell *c, unsigned vi
     rec_fixed(&r, "cv_pct", s->ns.cv_x100, 2);
     rec_bool(&r, "noisy", s->noisy);
     rec_u64(&r, "rounds", c->rounds);
+    rec_bool(&r, "too_few", c->rounds < CMP_MIN_N);
     rec_str(&r, "steal_method", steal_available() ? "kvm_steal_time" : "none");
     rec_fixed(&r, "steal_pct", s->steal_x100, 2);
     rec_bool(&r, "steal_high", s->steal_x100 > CLEAR_STEAL_FLAG_X100);

@@ -78,6 +78,11 @@ void memop_run(void *arg)
     } else {
         uint64_t t0 = tsc_start();
         memop_clear(m->s, m->p, m->bytes, m->chunk);
+        uint64_t t1 = tsc_stop();
+        m->clear_cycles = t1 - t0;
+        uint64_t until = t1 + m->clear_cycles * m->delay_pct / 100;
+        while (m->delay_pct && rdtsc() < until)
+            cpu_relax();
         m->cycles = tsc_stop() - t0;
     }
 }

@@ -53,17 +53,22 @@ struct memop {
     uint64_t chunk;                 /* ... and bytes per call (0: one call) */
     uint64_t seed;                  /* MEMOP_DIRTY: clear_dirty() pattern seed */
     enum memop_check check;         /* MEMOP_VERIFY: how */
+    unsigned delay_pct;             /* MEMOP_CLEAR: the A/B control (docs/validation.md): after the
+                                       clear, spin on the TSC for delay_pct % of its own cycles inside
+                                       the timed interval (0: none) */
     /* results */
-    uint64_t cycles; /* MEMOP_CLEAR: TSC cycles, tsc_start() to tsc_stop() (arch/tsc.h) */
-    bool zero;       /* MEMOP_VERIFY: read back zero */
-    uint64_t first;  /* MEMOP_VERIFY, !zero: offset of the non-zero byte found */
+    uint64_t cycles;       /* MEMOP_CLEAR: TSC cycles, tsc_start() to tsc_stop() (arch/tsc.h) */
+    uint64_t clear_cycles; /* MEMOP_CLEAR: of them the clear's own, before any delay */
+    bool zero;             /* MEMOP_VERIFY: read back zero */
+    uint64_t first;        /* MEMOP_VERIFY, !zero: offset of the non-zero byte found */
 };
 
 /*
  * Do the work of `arg` (a struct memop) on the calling CPU at the current
  * CPL: the shape of arch/user.h's user_run() callback. MEMOP_CLEAR is timed
  * with tsc_start()/tsc_stop() (MFENCE; LFENCE; RDTSC; LFENCE), so
- * non-temporal stores are drained inside the interval.
+ * non-temporal stores are drained inside the interval; a delay_pct spin
+ * starts after that drain, so cycles >= clear_cycles (100 + delay_pct) / 100.
  */
 void memop_run(void *arg);
 

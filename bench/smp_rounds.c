@@ -118,22 +118,34 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
 {
     static unsigned order[SMP_MAX_CELLS];
     static uint64_t scratch[SMP_MAX_ROUNDS];
+    static enum ilv_verdict stop[SMP_MAX_CELLS];
     if (!option_given("smp_max_rounds")) /* the run profile's, lib/plan.h */
         max_rounds = scenario_profile()->smp_max_rounds;
     if (!option_given("smp_budget"))
         budget_s = scenario_profile()->smp_budget_s;
     struct ilv_rule rule = {min_rounds, min_rounds > max_rounds ? min_rounds : (unsigned)max_rounds,
-                            SMP_CI_X100};
+                            SMP_CI_X100, 0};
     if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
         rule.max_rounds = rule.min_rounds;
     struct ctx c = {series, repeat, arg, 0, budget_s * tsc_info()->hz};
     uint64_t s = seed ? seed : rdtsc();
-    struct ilv_run run = {s, &rule, ncells, order, scratch, do_repeat, samples, spent, begins, &c};
+    struct ilv_run run = {.seed = s,
+                          .rule = &rule,
+                          .ncells = ncells,
+                          .order = order,
+                          .scratch = scratch,
+                          .repeat = do_repeat,
+                          .samples = samples,
+                          .budget_spent = spent,
+                          .round_begins = begins,
+                          .arg = &c,
+                          .stop = stop};
     unsigned done = 0, stable = 0, noisy = 0;
     enum ilv_verdict why = ncells <= SMP_MAX_CELLS ? ilv_run(&run, &done) : ILV_ABORT;
     for (size_t i = 0; i < ncells && why != ILV_ABORT; i++) {
         struct stats st;
         uint64_t steal;
+        series[i]->stop = stop[i];
         smp_series_stats(series[i], &st, &steal);
         stable += stats_ci_within(&st, SMP_CI_X100);
         noisy += stats_noisy(&st);

@@ -40,10 +40,17 @@ enum ilv_verdict ilv_next(const struct ilv_rule *r, unsigned done, bool all_stab
     return ILV_MORE;
 }
 
+bool ilv_look(const struct ilv_rule *r, unsigned done)
+{
+    if (done < r->min_rounds)
+        return false;
+    return done == r->min_rounds || !r->look_every || done % r->look_every == 0;
+}
+
 const char *ilv_verdict_name(enum ilv_verdict v)
 {
-    static const char *const names[] = {"more", "stable", "cap", "budget", "abort"};
-    return (unsigned)v < 5 ? names[v] : "?";
+    static const char *const names[] = {"more", "stable", "cap", "budget", "abort", "decided"};
+    return (unsigned)v < 6 ? names[v] : "?";
 }
 
 bool ilv_cell_stable(const uint64_t *v, size_t n, unsigned ci_x100, uint64_t *scratch)
@@ -55,30 +62,68 @@ bool ilv_cell_stable(const uint64_t *v, size_t n, unsigned ci_x100, uint64_t *sc
     return stats_ci_within(&s, ci_x100);
 }
 
+/* Give every still active cell the reason v; returns v. */
+static enum ilv_verdict stop_all(const struct ilv_run *r, enum ilv_verdict v)
+{
+    for (size_t i = 0; i < r->ncells; i++)
+        if (r->stop[i] == ILV_MORE)
+            r->stop[i] = v;
+    return v;
+}
+
+/* A look after `done` rounds: drop the cells settle() no longer needs (or,
+ * without settle, test every cell's stability). True when the run goes on. */
+static bool look(const struct ilv_run *r, unsigned done, bool spent, enum ilv_verdict *v)
+{
+    bool any = false, stable = true;
+    if (r->settle) {
+        for (size_t i = 0; i < r->ncells; i++)
+            r->open[i] = false;
+        r->settle(r->arg, r->open);
+        for (size_t i = 0; i < r->ncells; i++) {
+            if (r->stop[i] == ILV_MORE && !r->open[i])
+                r->stop[i] = ILV_DECIDED;
+            any |= r->stop[i] == ILV_MORE;
+        }
+        if (!any) {
+            *v = ILV_DECIDED;
+            return false;
+        }
+        stable = false;
+    } else {
+        for (size_t i = 0; i < r->ncells && stable; i++) {
+            size_t n;
+            const uint64_t *s = r->samples(r->arg, i, &n);
+            stable = ilv_cell_stable(s, n, r->rule->ci_x100, r->scratch);
+        }
+    }
+    *v = stop_all(r, ilv_next(r->rule, done, stable, spent));
+    return *v == ILV_MORE;
+}
+
 enum ilv_verdict ilv_run(const struct ilv_run *r, unsigned *done)
 {
     *done = 0;
     if (!r->ncells)
         return ILV_CAP;
+    for (size_t i = 0; i < r->ncells; i++)
+        r->stop[i] = ILV_MORE;
     for (unsigned round = 0;; round++) {
         if (r->round_begins)
             r->round_begins(r->arg, round);
         ilv_order(r->seed, round, r->order, r->ncells);
         for (size_t i = 0; i < r->ncells; i++)
-            if (!r->repeat(r->arg, r->order[i], round))
-                return ILV_ABORT;
+            if (r->stop[r->order[i]] == ILV_MORE && !r->repeat(r->arg, r->order[i], round))
+                return stop_all(r, ILV_ABORT);
         if (round == 0)
             continue;
         *done = round;
-        bool stable = true;
-        for (size_t i = 0; i < r->ncells && stable; i++) {
-            size_t n;
-            const uint64_t *v = r->samples(r->arg, i, &n);
-            stable = ilv_cell_stable(v, n, r->rule->ci_x100, r->scratch);
-        }
-        enum ilv_verdict v =
-            ilv_next(r->rule, round, stable, r->budget_spent && r->budget_spent(r->arg));
-        if (v != ILV_MORE)
+        if (round < r->rule->min_rounds)
+            continue;
+        bool spent = r->budget_spent && r->budget_spent(r->arg);
+        enum ilv_verdict v;
+        if ((ilv_look(r->rule, round) || spent || round >= r->rule->max_rounds) &&
+            !look(r, round, spent, &v))
             return v;
     }
 }

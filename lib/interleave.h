@@ -28,19 +28,27 @@ uint64_t ilv_splitmix64(uint64_t *state);
  */
 void ilv_order(uint64_t seed, unsigned round, unsigned *order, size_t n);
 
-/* Why ilv_next() stopped (or did not). */
+/* Why ilv_next() stopped (or did not), for a run and for each cell. */
 enum ilv_verdict {
-    ILV_MORE = 0, /* run another round */
-    ILV_STABLE,   /* every cell's median interval is within the target */
+    ILV_MORE = 0, /* run another round (a cell: still active) */
+    ILV_STABLE,   /* every cell's median interval is within the target (no settle callback) */
     ILV_CAP,      /* max_rounds reached */
     ILV_BUDGET,   /* the time budget is spent */
     ILV_ABORT,    /* a repeat failed (ilv_run()) */
+    ILV_DECIDED,  /* settle() found no open comparison left for the cell (every cell: the run) */
 };
+
+/* Rounds between looks of a racing run: the looks fall at n = 10, 20, 30,
+ * 40 (issue 20: the adjusted z of lib/compare.h CMP_Z_X1000 is for them). */
+#define ILV_LOOK_EVERY 10
 
 struct ilv_rule {
     unsigned min_rounds; /* always run this many rounds (>= 1) */
     unsigned max_rounds; /* never more (>= min_rounds) */
-    unsigned ci_x100;    /* stop once every median's 95 % interval is within +-ci_x100/100 % */
+    unsigned ci_x100;    /* no settle(): stop once every median's 95 % interval is within
+                            +-ci_x100/100 % */
+    unsigned look_every; /* look at min_rounds and every multiple of this past it; 0: after
+                            every round from min_rounds on */
 };
 
 /*
@@ -52,7 +60,13 @@ struct ilv_rule {
 enum ilv_verdict ilv_next(const struct ilv_rule *r, unsigned done, bool all_stable,
                           bool budget_spent);
 
-/* "more", "stable", "cap", "budget" or "abort". */
+/* True when a run looks at its cells after `done` timed rounds: done ==
+ * min_rounds, or past it a multiple of look_every (every round when
+ * look_every is 0). Before min_rounds never. */
+bool ilv_look(const struct ilv_rule *r, unsigned done);
+
+/* "more", "stable", "cap", "budget", "abort" or "decided" (a cell's
+ * `stop` member in the `clear` record: "decided", "budget", "cap"). */
 const char *ilv_verdict_name(enum ilv_verdict v);
 
 /*
@@ -71,7 +85,15 @@ bool ilv_cell_stable(const uint64_t *v, size_t n, unsigned ci_x100, uint64_t *sc
  * timed samples so far (n of them, at most rule->max_rounds). budget_spent
  * (may be NULL: never) says whether the time budget is gone; round_begins
  * (may be NULL) is told every round number before it runs (progress).
- * order needs ncells entries, scratch rule->max_rounds.
+ *
+ * Racing (settle non-NULL): at each look (ilv_look()) settle(arg, open)
+ * gets open[0..ncells) all false and sets open[i] for every cell a still
+ * undecided comparison needs; an active cell left false drops out for good
+ * with stop[i] = ILV_DECIDED and gets no more repeats. Without settle every
+ * cell stays active until the whole run stops (the stability rule).
+ * order needs ncells entries, scratch rule->max_rounds, stop ncells (each
+ * cell's reason once the run returns: ILV_DECIDED, ILV_STABLE, ILV_CAP,
+ * ILV_BUDGET or ILV_ABORT), open ncells (only with settle).
  */
 struct ilv_run {
     uint64_t seed;
@@ -84,15 +106,24 @@ struct ilv_run {
     bool (*budget_spent)(void *arg);
     void (*round_begins)(void *arg, unsigned round);
     void *arg;
+    enum ilv_verdict *stop;
+    void (*settle)(void *arg, bool *open);
+    bool *open;
 };
 
 /*
- * Run the rounds: round 0 (warm-up), then timed rounds r = 1, 2, ... in
- * which every cell runs once, in ilv_order(seed, r) order, until
- * ilv_next(rule, r, every cell stable (ilv_cell_stable), budget_spent())
- * says stop. Returns that verdict, or ILV_ABORT as soon as a repeat returns
- * false; *done is the number of timed rounds completed. ncells == 0 runs
- * nothing and returns ILV_CAP.
+ * Run the rounds: round 0 (warm-up, every cell), then timed rounds r = 1,
+ * 2, ... in which every active cell runs once, in ilv_order(seed, r) order
+ * with the inactive cells skipped. From min_rounds on, after each round:
+ * when the budget is spent or max_rounds reached, or at a look, the cells
+ * are looked at (settle(), or the stability of every cell); the run stops
+ * with ILV_DECIDED once no cell is active, ILV_STABLE when every cell is
+ * stable (no settle), else ILV_CAP at max_rounds, ILV_BUDGET when the
+ * budget is spent; the cells still active then get that reason. A cell
+ * that settle() drops at the last look gets ILV_DECIDED even then. Returns
+ * that verdict, or ILV_ABORT (for the cells still active) as soon as a
+ * repeat returns false; *done is the number of timed rounds completed (the
+ * most any cell got). ncells == 0 runs nothing and returns ILV_CAP.
  */
 enum ilv_verdict ilv_run(const struct ilv_run *r, unsigned *done);
 

@@ -12,7 +12,7 @@ static const struct plan_profile profiles[] = {
                       .clear_small_target = false,
                       .clear_chunks = 3,
                       .clear_min_rounds = 10,
-                      .clear_max_rounds = 20,
+                      .clear_max_rounds = 40,
                       .clear_budget_s = 15,
                       .fault_rounds = 10,
                       .policies = 5,
@@ -29,7 +29,7 @@ static const struct plan_profile profiles[] = {
                    .clear_small_target = true,
                    .clear_chunks = 4,
                    .clear_min_rounds = 10,
-                   .clear_max_rounds = 30,
+                   .clear_max_rounds = 40,
                    .clear_budget_s = 120,
                    .fault_rounds = 10,
                    .policies = 5,
@@ -92,8 +92,10 @@ static uint64_t rounds_us(uint64_t round_us, unsigned min, unsigned max, unsigne
 
 /* bench/clear_cells.c: per repeat of a large-target cell dirty, CLFLUSHOPT
  * sweep, clear, zero check; the small-target cells cost their fixed part.
- * One warm-up round, the minimum rounds, then extra rounds while the budget
- * lasts (the last may start just before it runs out). */
+ * One warm-up round, the minimum rounds, then the race (bench/clear_race.h):
+ * rounds of only the cells still undecided, up to the cap, while the budget
+ * lasts. Priced as if every cell stayed in the race, so it is an upper
+ * bound; with a cap of 40 the budget is what bounds it. */
 static uint64_t clear_us(const struct plan_profile *p, const struct plan_facts *f,
                          const struct plan_machine *m)
 {
@@ -101,12 +103,7 @@ static uint64_t clear_us(const struct plan_profile *p, const struct plan_facts *
     uint64_t big = strategies * p->clear_chunks, small = plan_clear_cells(p, f) - big;
     uint64_t round_us = big * (pass_us(f->big_bytes, 4, m->pass_mbps) + m->cell_us) +
                         small * (pass_us(f->small_bytes, 4, m->pass_mbps) + m->cell_us);
-    if (!round_us)
-        return 0;
-    uint64_t extra = (uint64_t)p->clear_budget_s * 1000000 / round_us + 1;
-    uint64_t most =
-        p->clear_max_rounds > p->clear_min_rounds ? p->clear_max_rounds - p->clear_min_rounds : 0;
-    return round_us * (1 + p->clear_min_rounds + (extra < most ? extra : most));
+    return rounds_us(round_us, p->clear_min_rounds, p->clear_max_rounds, p->clear_budget_s);
 }
 
 /* bench/fault_bench.c: the pool's dirtying pass, then per round and page a

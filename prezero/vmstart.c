@@ -245,8 +245,16 @@ static void vmstart_run(void)
             run.pages, (unsigned long long)(run.frame_bytes >> 20),
             (unsigned long long)(run.bytes >> 20), run.tmax, run.batch, run.strategy, run.rounds,
             tsc_reliable() ? "" : " (TSC not reliable: times indicative only)");
-    struct ilv_rule rule = {run.rounds, run.rounds, VS_CI_X100};
-    struct ilv_run ir = {VS_SEED, &rule, nc, order, scratch, repeat, samples, 0, 0, 0};
+    struct ilv_rule rule = {run.rounds, run.rounds, VS_CI_X100, 0};
+    static enum ilv_verdict stop[VS_KINDS * VS_MAX_T];
+    struct ilv_run ir = {.seed = VS_SEED,
+                         .rule = &rule,
+                         .ncells = nc,
+                         .order = order,
+                         .scratch = scratch,
+                         .repeat = repeat,
+                         .samples = samples,
+                         .stop = stop};
     unsigned done = 0;
     if (ilv_run(&ir, &done) == ILV_ABORT)
         return; /* no frames or a stuck CPU (recorded): every later cell would stop alike */

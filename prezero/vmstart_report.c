@@ -11,6 +11,7 @@
 #include "arch/user.h"
 #include "arch/x86.h"
 #include "kernel/console.h"
+#include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/record.h"
 #include "mm/paging.h"
@@ -48,6 +49,7 @@ static void cell_report(const struct vs_run *v, struct vs_cell *c)
     rec_u64(&r, "frame_bytes", v->frame_bytes);
     rec_u64(&r, "bytes", v->bytes);
     rec_u64(&r, "repeats", st->n);
+    rec_bool(&r, "too_few", st->n < CMP_MIN_N);
     rec_u64(&r, "wall_ns", st->median);
     rec_u64(&r, "wall_min_ns", st->min);
     rec_u64(&r, "wall_max_ns", st->max);

@@ -114,6 +114,20 @@ static void test_run_steps(void **state)
     m.op = MEMOP_CLEAR;
     memop_run(&m);
     assert_true(m.cycles > 0);
+    assert_true(m.clear_cycles <= m.cycles);
+    m.op = MEMOP_VERIFY;
+    memop_run(&m);
+    assert_true(m.zero);
+
+    /* The A/B control's delay: a spin of delay_pct % of the clear's own
+     * cycles, inside the timed interval, and the clear still clears. */
+    m.op = MEMOP_DIRTY;
+    memop_run(&m);
+    m.op = MEMOP_CLEAR;
+    m.delay_pct = 50;
+    memop_run(&m);
+    assert_true(m.clear_cycles > 0);
+    assert_true(m.cycles >= m.clear_cycles + m.clear_cycles * 50 / 100);
     m.op = MEMOP_VERIFY;
     memop_run(&m);
     assert_true(m.zero);

@@ -69,6 +69,30 @@ static void test_default_within_budget(void **state)
     assert_true(f.smp_ms > 5 * d.smp_ms);     /* 12 strategies and the fill */
 }
 
+/* The race (issue 20 §3): the default run caps at 40 rounds, looks at 10,
+ * 20, 30, 40, and its clear part is bounded by the budget, not the cap:
+ * warm-up + minimum rounds, then at most the budget plus the round that
+ * starts just before it ends, priced as if every cell stayed in. */
+static void test_race_priced(void **state)
+{
+    const struct plan_profile *p = plan_profile_get(PLAN_DEFAULT);
+    assert_int_equal(p->clear_max_rounds, 40);
+    assert_int_equal(p->clear_min_rounds, 10);
+    struct plan_estimate d;
+    plan_estimate(p, &dev, &fixture, &d);
+    /* a round: 12 cells x (4 passes of 1 GiB at 25 GB/s + 3 ms) = 2.097 s */
+    uint64_t round_ms = 12 * ((4ull << 30) / 25000 + 3000) / 1000;
+    assert_int_equal(round_ms, 2097);
+    assert_true(d.clear_ms >= 11 * round_ms + p->clear_budget_s * 1000 - round_ms);
+    assert_true(d.clear_ms <= 11 * round_ms + p->clear_budget_s * 1000 + round_ms);
+    assert_true(d.clear_ms < (1 + p->clear_max_rounds) * round_ms); /* the cap never binds */
+    struct plan_profile slow = *p; /* a budget past the cap: the cap binds */
+    slow.clear_budget_s = 3600;
+    plan_estimate(&slow, &dev, &fixture, &d);
+    assert_true(d.clear_ms >= (1 + slow.clear_max_rounds) * round_ms - 1);
+    assert_true(d.clear_ms <= (1 + slow.clear_max_rounds) * (round_ms + 1));
+}
+
 static void test_scales_with_machine(void **state)
 {
     struct plan_facts big = dev;
@@ -90,9 +114,8 @@ static void test_scales_with_machine(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_profiles_keep_repeats),
-        cmocka_unit_test(test_clear_cells),
-        cmocka_unit_test(test_default_within_budget),
+        cmocka_unit_test(test_profiles_keep_repeats), cmocka_unit_test(test_clear_cells),
+        cmocka_unit_test(test_default_within_budget), cmocka_unit_test(test_race_priced),
         cmocka_unit_test(test_scales_with_machine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

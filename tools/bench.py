@@ -27,9 +27,9 @@
    fault-in with T = 1..all CPUs under none, boot, idle, batch and the
    QEMU-like fill) and prints its table, the knees and the 2 TiB model
    lines, each labelled MODEL (tools/hzlib/vmstart.py).
-9. Runs run=interference with every CPU (and -cpu host,...,host-cache-info=on
-   where the probe chose a host model, so the guest's cache leaves are the
-   real ones) and prints its summary (tools/hzlib/interference.py).
+9. Runs run=interference with every CPU (the probe's host models carry
+   host-cache-info=on, so the guest's cache leaves are the real ones) and
+   prints its summary (tools/hzlib/interference.py).
 
 Guest RAM comes from hugetlbfs (tools/hzlib/hugepages.py): pages already free
 on a mounted hugetlbfs, or, as root, 2 MiB pages reserved and a hugetlbfs
@@ -130,14 +130,14 @@ def boot_note(meta):
         hl["steal_pct"])
 
 
-def hz_run(outdir, args, mem, smp=1, hz_opts=()):
-    """Boot once through tools/hz run with smp CPUs (hz_opts: more `hz run`
-    options); (records, meta.json of that boot)."""
+def hz_run(outdir, args, mem, smp=1):
+    """Boot once through tools/hz run with smp CPUs; (records, meta.json of
+    that boot)."""
     r = None
     try:
         r = reserve(qemu.parse_size(mem))
         cmd = [str(ROOT / "tools/hz"), "run", "--accel", "auto", "-m", mem, "--smp", str(smp),
-               "-q", "--results", str(outdir)] + list(hz_opts) + \
+               "-q", "--results", str(outdir)] + \
             (["--hugepages"] if r else []) + ["--"] + args
         print("bench: " + " ".join(cmd), flush=True)
         p = run_group(cmd)
@@ -320,10 +320,7 @@ def main():
         if lines else "run=vmstart: no vmstart records (see %s)" % (out / "vmstart"))
     for line in lines:
         put("  " + line)
-    model = str(meta.get("cpu_model") or "")
-    inter, imeta = hz_run(out / "interference", ["run=interference"], "6G", smp=ncpu,
-                          hz_opts=["--cpu", model + ",host-cache-info=on"]
-                          if model.startswith("host") else [])
+    inter, imeta = hz_run(out / "interference", ["run=interference"], "6G", smp=ncpu)
     lines = interference.summary(inter)
     put("run=interference, %d CPUs  [%s]:" % (ncpu, boot_note(imeta)) if lines
         else "run=interference: no records (see %s)" % (out / "interference"))

@@ -222,9 +222,27 @@ class Command(unittest.TestCase):
         got = page.rows_of(("measurement", "A", "B", "B/A", "verdict"))
         self.assertEqual([c[:5] for _, c in got], [list(r[:5]) for r in want])
         self.assertEqual([c[5] for _, c in got], [r[5] for r in want])
-        self.assertIn("noise", [c[4] for _, c in got])
+        self.assertIn("noise (spread rule)", [c[4] for _, c in got])  # no samples_ns there
         self.assertIn("No verdict for A", "".join(page.text))
         self.assertIn("No verdict for B", "".join(page.text))
+
+    def test_a_vs_b_hodges_lehmann_words(self):
+        # Records with samples_ns: the page's verdicts are hz compare's words.
+        a, b = hztest.fixture("results-kvm-a"), hztest.fixture("results-kvm-b")
+        page = Page(report_pair.compare_section(results.load(a), results.load(a)))
+        got = [c for _, c in page.rows_of(("measurement", "A", "B", "B/A", "verdict"))]
+        self.assertEqual([c[4] for c in got], [r[4] for r in compare.table(results.load(a),
+                                                                         results.load(a))])
+        self.assertEqual(got[0][3:5], ["1.000", "too few samples"])  # first_touch: one sample
+        # a run against itself on a host with 45 % steal: the samples' own
+        # spread leaves every cell undecided at +-5 %
+        self.assertEqual([c[4] for c in got[1:]], ["undecided"] * 4)
+        self.assertEqual(got[1][3], "1.000 [0.875..1.143]")
+        self.assertIn("Hodges-Lehmann", "".join(page.text))
+        page = Page(report_pair.compare_section(results.load(a), results.load(b)))
+        self.assertEqual([c[4] for _, c in page.rows_of(("measurement", "A", "B", "B/A",
+                                                         "verdict"))][1:],
+                         ["slower", "undecided", "undecided", "slower"])
 
     def test_a_vs_b_verdicts_side_by_side(self):
         with tempfile.TemporaryDirectory() as d:

@@ -7,7 +7,8 @@ Modules, in data-path order:
   probe     which accelerator and -cpu model boot on this host (cached)
   hugepages host huge page pools and hugetlbfs mounts (guest RAM, bench)
   runner    boot once under a timeout, stream the console, map the exit status
-  compare   side-by-side comparison of two result sets with noise verdicts
+  compare   side-by-side comparison of two result sets (compare_rows: which
+            records pair up; compare_stat: the Hodges-Lehmann rule, decide)
   plot      PNG plots through gnuplot
   report    report.html: verdict, plots, tables, machine facts on one page
             (report_html: page and flags, report_tables: the tables,

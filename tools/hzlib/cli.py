@@ -153,7 +153,8 @@ def cmd_compare(a):
     sets = _load_all(a.paths)
     if sets is None:
         return 2
-    lines, n = compare.compare(*sets) if len(sets) == 2 else compare.fleet(sets)
+    lines, n = (compare.compare(*sets, tol_pct=a.tolerance) if len(sets) == 2
+                else compare.fleet(sets))
     print("\n".join(lines))
     return 0 if n else 1
 
@@ -254,6 +255,17 @@ def _positive(kind):
     return check
 
 
+def _tolerance(text):
+    """An argparse type: a tolerance in percent, 0.01 to 100."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number" % text)
+    if not 0.01 <= v <= 100:
+        raise argparse.ArgumentTypeError("a percentage from 0.01 to 100, not %s" % text)
+    return v
+
+
 def parser():
     p = argparse.ArgumentParser(prog="hz", description="hugezero host tools (docs/tools.md)")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -295,6 +307,8 @@ def parser():
 
     c = sub.add_parser("compare", help="compare two result sets, or one row per machine for more")
     c.add_argument("paths", nargs="+", metavar="RESULTS")
+    c.add_argument("--tolerance", type=_tolerance, default=5.0, metavar="PCT",
+                   help="a ratio within ±PCT %% is a tie (default 5, as the kernel's tolerance=)")
     c.set_defaults(func=cmd_compare)
 
     lj = sub.add_parser("lava-job", help="write a LAVA job definition (lab/lava/) to stdout")

@@ -12,7 +12,8 @@ Modules, in data-path order:
   plot      PNG plots through gnuplot
   report    report.html: verdict, plots, tables, machine facts on one page
             (report_html: page and flags, report_tables: the tables,
-            report_pair: two result sets side by side)
+            report_pair: two result sets side by side, report_text: the
+            plain-text reply, hz report --text)
   lava      LAVA job definitions (lab/lava/) and LAVA job logs back to results
   cli       the `hz` command (tools/hz)
 

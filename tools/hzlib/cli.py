@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from . import (BUILD, ROOT, compare, lava, loadcheck, plot, qemu, records as rec, report,
-               report_pair, results, runner)
+               report_pair, report_text, results, runner)
 
 
 def _print_diags(diags):
@@ -218,9 +218,14 @@ def cmd_report(a):
         print("hz: report takes one or two result sets (for more: hz compare A B C...)",
               file=sys.stderr)
         return 2
+    if a.text and len(a.paths) != 1:
+        print("hz: report --text takes one result set", file=sys.stderr)
+        return 2
     sets = _load_all(a.paths)
     if sets is None:
         return 2
+    if a.text:
+        return _write_text(report_text.text(sets[0]), a.out)
     if len(sets) == 1:
         p = a.paths[0]
         out = a.out or os.path.join(p if os.path.isdir(p) else os.path.dirname(p) or ".",
@@ -238,6 +243,21 @@ def cmd_report(a):
         return 2
     for m in msgs:
         print("hz: plot: %s" % m, file=sys.stderr)
+    print(out)
+    return 0
+
+
+def _write_text(text, out):
+    """hz report --text: to stdout, or to the file out."""
+    if not out:
+        sys.stdout.write(text)
+        return 0
+    try:
+        with open(out, "w", encoding="ascii") as f:
+            f.write(text)
+    except OSError as e:
+        print("hz: report: cannot write %s: %s" % (out, e.strerror or e), file=sys.stderr)
+        return 2
     print(out)
     return 0
 
@@ -340,7 +360,10 @@ def parser():
                                        "machine facts (two result sets: side by side)")
     rp.add_argument("paths", nargs="+", metavar="RESULTS", help="one result set, or A B")
     rp.add_argument("-o", dest="out", help="output file (default RESULTS/report.html; "
-                                          "A B: ./report-A-vs-B.html)")
+                                          "A B: ./report-A-vs-B.html; --text: stdout)")
+    rp.add_argument("--text", action="store_true",
+                    help="plain text for a mailing-list reply (80 columns, no tabs): verdict, "
+                         "key table, machine facts, the command that reproduces the run")
     rp.set_defaults(func=cmd_report)
     return p
 

@@ -83,15 +83,19 @@ const struct cpu_ident *cpu_ident(void) { return &ident; }
 
 bool cpu_is_tcg(void) { return strcmp(ident.hypervisor, "TCGTCGTCGTCG") == 0; }
 
+/* The deterministic cache parameters leaf cpu_cache_bytes() reads, 0 for none. */
+static uint32_t cache_leaf(void)
+{
+    if (ident.max_leaf >= 4 && strcmp(ident.vendor, "GenuineIntel") == 0)
+        return 4;
+    if (ident.max_ext_leaf >= 0x8000001du)
+        return 0x8000001du;
+    return ident.max_leaf >= 4 ? 4 : 0;
+}
+
 uint64_t cpu_cache_bytes(unsigned want_level)
 {
-    uint32_t leaf = 0, r[4];
-    if (ident.max_leaf >= 4 && strcmp(ident.vendor, "GenuineIntel") == 0)
-        leaf = 4;
-    else if (ident.max_ext_leaf >= 0x8000001du)
-        leaf = 0x8000001du;
-    else if (ident.max_leaf >= 4)
-        leaf = 4;
+    uint32_t leaf = cache_leaf(), r[4];
     if (!leaf)
         return 0;
     uint64_t best = 0;
@@ -114,3 +118,10 @@ uint64_t cpu_cache_bytes(unsigned want_level)
 }
 
 uint64_t cpu_llc_bytes(void) { return cpu_cache_bytes(0); }
+
+const char *cpu_cache_source(void)
+{
+    if (!cpu_cache_bytes(0))
+        return "none"; /* no leaf, or one listing no data cache (TCG's leaf 4) */
+    return cache_leaf() == 4 ? "cpuid-4" : "cpuid-8000001d";
+}

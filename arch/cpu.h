@@ -102,6 +102,16 @@ uint64_t cpu_llc_bytes(void);
  * level, as cpu_llc_bytes(). 0 when the leaf lacks that level. */
 uint64_t cpu_cache_bytes(unsigned level);
 
+/*
+ * Which leaf cpu_cache_bytes() reads: "cpuid-4" (leaf 4 on Intel, SDM Vol. 2A
+ * "CPUID", and on a CPU without 0x8000001D), "cpuid-8000001d" (AMD APM Vol. 3
+ * "CPUID Fn8000_001D") or "none" (neither leaf, or the leaf lists no data
+ * or unified cache, as QEMU TCG's: every size reads 0). Under a
+ * hypervisor the leaf is the hypervisor's: QEMU invents it unless
+ * `-cpu host,host-cache-info=on` passes the host's through.
+ */
+const char *cpu_cache_source(void);
+
 /* True when running under TCG (hypervisor signature "TCGTCGTCGTCG"). */
 bool cpu_is_tcg(void);
 

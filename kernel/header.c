@@ -10,6 +10,7 @@
 #include "kernel/cpu_record.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
+#include "lib/fmt.h"
 #include "lib/record.h"
 
 void header_emit(const struct bootinfo *bi, const char *page_size)
@@ -30,6 +31,11 @@ void header_emit(const struct bootinfo *bi, const char *page_size)
         kprintf("microcode: 0x%x (%s)\n", mc.rev, mc.source);
     else
         kprintf("microcode: %s\n", mc.source);
+    uint64_t l1d = cpu_cache_bytes(1), l2 = cpu_cache_bytes(2), l3 = cpu_cache_bytes(3);
+    char sz[3][24];
+    kprintf("cache: L1d %s, L2 %s, L3 %s (%s)\n", l1d ? fmt_size(sz[0], sizeof(sz[0]), l1d) : "-",
+            l2 ? fmt_size(sz[1], sizeof(sz[1]), l2) : "-",
+            l3 ? fmt_size(sz[2], sizeof(sz[2]), l3) : "-", cpu_cache_source());
     kprintf("memory: %llu MiB usable in %zu ranges, %llu 1 GiB-aligned frames\n",
             (unsigned long long)(usable >> 20), bi->map.n, (unsigned long long)frames);
     if (cpu_is_tcg())
@@ -48,6 +54,12 @@ void header_emit(const struct bootinfo *bi, const char *page_size)
     rec_str(&r, "cmdline", bi->cmdline);
     rec_cpu_members(&r);
     rec_microcode(&r, &mc);
+    rec_obj_begin(&r, "cache"); /* sizes 0: the leaf lists no such level */
+    rec_u64(&r, "l1d_bytes", l1d);
+    rec_u64(&r, "l2_bytes", l2);
+    rec_u64(&r, "l3_bytes", l3);
+    rec_str(&r, "source", cpu_cache_source());
+    rec_obj_end(&r);
     rec_obj_begin(&r, "mem");
     rec_u64(&r, "usable_bytes", usable);
     rec_u64(&r, "frames_1g", frames);

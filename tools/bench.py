@@ -9,11 +9,17 @@
    1 GiB hugetlb page, warm and cold, and with --threads set to every CPU
    this process may use) in the same session. Linux there runs one
    virtualization layer above hugezero (the summary says so).
-4. Prints the two ratios of the clear-strategies issue:
-     hugezero best single-thread GB/s / Linux best user-space GB/s   (target >= 1.0)
-     hugezero 1 GiB fault / Linux 1 GiB hugetlb fault                  (target <= 0.45)
-   like with like: the median on both sides of the faulting access as the
-   program sees it, without mmap (hugezero access_ns, Linux touch_median_ns)
+4. Prints the two ratios of the clear-strategies issue as Hodges-Lehmann
+   ratios with their Moses intervals and the outcome at +-5 %
+   (tools/hzlib/decide.py, the rule of lib/compare.h):
+     P1 hugezero best single-thread GB/s / Linux best user-space GB/s  (target >= 1.0)
+        from the two cells' samples_ns (time per byte)
+     P2 hugezero 1 GiB fault / Linux 1 GiB hugetlb fault                 (target <= 0.45)
+        like with like: the faulting access as the program sees it,
+        without mmap (hugezero access_ns of each zeroing fault, Linux
+        touch_samples_ns of each repeat)
+   linux-bench runs with --repeats 10, so each side has at least the 6
+   samples a verdict needs.
 5. Sets the REP STOSQ extent curve and the 1 GiB fault GB/s beside the
    published figures of docs/validation.md (tools/hzlib/validation.py).
 6. Boots it for run=faultclear (every fault_clear= model x rep_stosb,
@@ -27,9 +33,9 @@
    fault-in with T = 1..all CPUs under none, boot, idle, batch and the
    QEMU-like fill) and prints its table, the knees and the 2 TiB model
    lines, each labelled MODEL (tools/hzlib/vmstart.py).
-9. Runs run=interference with every CPU (and -cpu host,...,host-cache-info=on
-   where the probe chose a host model, so the guest's cache leaves are the
-   real ones) and prints its summary (tools/hzlib/interference.py).
+9. Runs run=interference with every CPU (the probe's host models carry
+   host-cache-info=on, so the guest's cache leaves are the real ones) and
+   prints its summary (tools/hzlib/interference.py).
 
 Guest RAM comes from hugetlbfs (tools/hzlib/hugepages.py): pages already free
 on a mounted hugetlbfs, or, as root, 2 MiB pages reserved and a hugetlbfs
@@ -49,7 +55,10 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from hzlib import faultclear, hugepages, interference, probe, qemu, records, validation, vmstart  # noqa: E402
+from hzlib import (decide, faultclear, hugepages, interference, probe, qemu, records,  # noqa: E402
+                   validation, vmstart)
+
+LINUX_REPEATS = 10  # linux-bench --repeats: at least decide.MIN_N samples per cell
 
 SAID = set()  # advice printed once per bench, not once per boot
 
@@ -130,14 +139,14 @@ def boot_note(meta):
         hl["steal_pct"])
 
 
-def hz_run(outdir, args, mem, smp=1, hz_opts=()):
-    """Boot once through tools/hz run with smp CPUs (hz_opts: more `hz run`
-    options); (records, meta.json of that boot)."""
+def hz_run(outdir, args, mem, smp=1):
+    """Boot once through tools/hz run with smp CPUs; (records, meta.json of
+    that boot)."""
     r = None
     try:
         r = reserve(qemu.parse_size(mem))
         cmd = [str(ROOT / "tools/hz"), "run", "--accel", "auto", "-m", mem, "--smp", str(smp),
-               "-q", "--results", str(outdir)] + list(hz_opts) + \
+               "-q", "--results", str(outdir)] + \
             (["--hugepages"] if r else []) + ["--"] + args
         print("bench: " + " ".join(cmd), flush=True)
         p = run_group(cmd)
@@ -165,7 +174,7 @@ def best_clear(recs, threads=1):
 
 
 def fault_pair(faults, lx_fault):
-    """Like with like for ratio 2: (hugezero median access_ns of its 1 GiB
+    """Like with like for P2: (hugezero median access_ns of its 1 GiB
     faults that zeroed in the fault, how many, Linux's median faulting write of a 1 GiB hugetlb page
     without mmap (touch_median_ns), whether hugezero's ring 0 was emulated),
     or None when a side lacks that statistic. Medians are the lower median,
@@ -177,6 +186,49 @@ def fault_pair(faults, lx_fault):
         return None
     return (acc[(len(acc) - 1) // 2], len(acc), lx_fault["touch_median_ns"],
             any(r.get("emulated_ring0") for r in recs))
+
+
+def hl_ratio(base, base_bytes, ours, our_bytes, speed):
+    """hugezero (ours) against Linux (base) by decide.compare: (ratio, lo,
+    hi, outcome, n ours, n base), the ratio hugezero / Linux of GB/s
+    (speed: the inverse of the time-per-byte ratio) or of time; outcome
+    "faster" means hugezero is faster. None when a side has no samples."""
+    if not base or not ours:
+        return None
+    c = decide.compare(base, base_bytes, ours, our_bytes)
+    if speed:
+        def inv(x):
+            return 1 / x if x else float("inf")
+        return inv(c.ratio), inv(c.hi), inv(c.lo), c.outcome, c.nb, c.na
+    return c.ratio, c.lo, c.hi, c.outcome, c.nb, c.na
+
+
+def p1(hz_best, lx_best):
+    """P1: the best hugezero cell against the best Linux cell (hl_ratio of
+    their samples_ns, GB/s), or None when one lacks samples (older
+    records)."""
+    return hl_ratio(lx_best.get("samples_ns"), lx_best.get("bytes"),
+                    hz_best.get("samples_ns"), hz_best.get("bytes"), True)
+
+
+def p2(faults, lx_fault):
+    """P2: hugezero's 1 GiB faults that zeroed in the fault (access_ns, run
+    order) against Linux's 1 GiB hugetlb faulting writes (touch_samples_ns),
+    hl_ratio of time; None when a side lacks them."""
+    acc = [r["access_ns"] for r in records.zeroing_faults(faults, 1 << 30)
+           if r.get("access_ns")]
+    if not lx_fault or lx_fault.get("page_bytes") != 1 << 30:
+        return None
+    return hl_ratio(lx_fault.get("touch_samples_ns"), 1 << 30, acc, 1 << 30, False)
+
+
+def ratio_text(name, r, what, target):
+    """'P1 ...: 1.23 [1.10..1.35] hugezero faster (±5%, n=14/10; target >= 1.0)'."""
+    ratio, lo, hi, outcome, n_hz, n_lx = r
+    word = "tie (±%g%%)" % (decide.TOL_X100 / 100) if outcome == decide.TIE else \
+        "hugezero " + outcome if outcome in (decide.FASTER, decide.SLOWER) else outcome
+    return "%s (%s): %.2f [%.2f..%.2f] %s (Hodges-Lehmann, n=%d/%d; target %s)" % (
+        name, what, ratio, lo, hi, word, n_hz, n_lx, target)
 
 
 def layers_note(lx_header):
@@ -199,7 +251,8 @@ def linux_bench(lb):
     n = len(os.sched_getaffinity(0))
     try:
         r = reserve(hugepages.SZ_1G, hugepages.SZ_1G, mount=False)
-        return run_group([str(lb)] + (["--threads", str(n)] if n > 1 else []))
+        return run_group([str(lb), "--repeats", str(LINUX_REPEATS)] +
+                         (["--threads", str(n)] if n > 1 else []))
     finally:
         give_back(r)
 
@@ -258,8 +311,11 @@ def main():
     if lx_best:
         put("Linux user-space best (median): %s %s at chunk %s: %.3f GB/s  [%s pages]" % (
             lx_best["strategy"], lx_best["cache"], lx_best["chunk"], gbps(lx_best), lx_page))
-        put("ratio 1 (hugezero / Linux GB/s):        %.2f  (target >= 1.0)  [%s]" % (
-            gbps(hz_best) / gbps(lx_best), boot_note(meta)))
+        r1 = p1(hz_best, lx_best)
+        put((ratio_text("P1 best clear", r1, "hugezero / Linux GB/s", ">= 1.0") if r1 else
+             "P1 best clear (hugezero / Linux GB/s): %.2f, ratio of medians: a side has no "
+             "samples_ns (target >= 1.0)" % (gbps(hz_best) / gbps(lx_best)))
+            + "  [%s]" % boot_note(meta))
     else:
         put("Linux user-space: no verified clear record (see linux.log)")
     threads = max((r.get("threads", 1) for r in linux if r.get("t") == "clear"), default=1)
@@ -273,12 +329,15 @@ def main():
         put("hugezero 1 GiB fault (zero=%s): access median %.1f ms of %d; Linux 1 GiB hugetlb "
             "fault: faulting write median %.1f ms of %s (no mmap)"
             % (hz_best["strategy"], hz_med / 1e6, n, lx_ns / 1e6, lx_fault.get("repeats")))
-        put("ratio 2 (hugezero / Linux fault time):  %.2f  (target <= 0.45)  [%s%s]" % (
-            hz_med / lx_ns, boot_note(fmeta), "; hugezero's ring 0 emulated: its fault is mostly "
-            "hypervisor time" if emulated else ""))
+        r2 = p2(faults, lx_fault)
+        put((ratio_text("P2 1 GiB fault", r2, "hugezero / Linux time", "<= 0.45") if r2 else
+             "P2 1 GiB fault (hugezero / Linux time): %.2f, ratio of medians: Linux gave no "
+             "touch_samples_ns (target <= 0.45)" % (hz_med / lx_ns))
+            + "  [%s%s]" % (boot_note(fmeta), "; hugezero's ring 0 emulated: its fault is "
+                            "mostly hypervisor time" if emulated else ""))
     else:
         why = "no 1 GiB hugetlb page for linux-bench" if lx_fault else "no linux_fault record"
-        put("ratio 2: not computed (%s; hugezero faults: %s)" % (why, ", ".join(
+        put("P2: not computed (%s; hugezero faults: %s)" % (why, ", ".join(
             "%.1f ms" % (r["access_ns"] / 1e6) for r in faults
             if r.get("t") == "fault" and r.get("access_ns") is not None) or "none"))
 
@@ -320,10 +379,7 @@ def main():
         if lines else "run=vmstart: no vmstart records (see %s)" % (out / "vmstart"))
     for line in lines:
         put("  " + line)
-    model = str(meta.get("cpu_model") or "")
-    inter, imeta = hz_run(out / "interference", ["run=interference"], "6G", smp=ncpu,
-                          hz_opts=["--cpu", model + ",host-cache-info=on"]
-                          if model.startswith("host") else [])
+    inter, imeta = hz_run(out / "interference", ["run=interference"], "6G", smp=ncpu)
     lines = interference.summary(inter)
     put("run=interference, %d CPUs  [%s]:" % (ncpu, boot_note(imeta)) if lines
         else "run=interference: no records (see %s)" % (out / "interference"))

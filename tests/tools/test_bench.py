@@ -1,6 +1,7 @@
-"""make bench's fault ratio compares like with like: the median faulting
-access on both sides (hugezero access_ns, Linux touch_median_ns without
-mmap), never the handler time or mmap + touch."""
+"""make bench's ratios: P1 and P2 as Hodges-Lehmann ratios with intervals
+from the samples; the fault ratio compares like with like, the faulting
+access on both sides (hugezero access_ns, Linux touch_samples_ns /
+touch_median_ns without mmap), never the handler time or mmap + touch."""
 
 import importlib.util
 import os
@@ -49,6 +50,48 @@ class FaultPair(unittest.TestCase):
         self.assertIsNone(bench.fault_pair([dict(fault(1, 1), access_ns=None)], LINUX))
         self.assertIsNone(bench.fault_pair([fault(1, 1)], None))
 
+
+
+# ten repeats of a 1 GiB clear, jitter +-2 % and one slow burst
+BASE = [44700000, 45200000, 44100000, 45900000, 44900000, 58000000, 44400000, 45500000,
+        44800000, 45100000]
+
+
+def cell(ns, source):
+    return {"t": "clear", "strategy": "rep_stosb", "chunk": GIB, "bytes": GIB, "cache": "cold",
+            "threads": 1, "verified": True, "samples_ns": list(ns), "source": source,
+            "gbps_median": round(GIB / sorted(ns)[(len(ns) - 1) // 2], 3)}
+
+
+class HodgesLehmannRatios(unittest.TestCase):
+    def test_p1_best_clear(self):
+        lx = cell(BASE, "linux")
+        r = bench.p1(cell([x * 2 // 3 for x in BASE], "hugezero"), lx)  # 1.5x the GB/s
+        ratio, lo, hi, outcome, n_hz, n_lx = r
+        self.assertEqual((round(ratio, 3), outcome, n_hz, n_lx), (1.5, "faster", 10, 10))
+        self.assertTrue(1.4 < lo < 1.5 < hi < 1.6, (lo, hi))
+        self.assertEqual(bench.ratio_text("P1 best clear", r, "hugezero / Linux GB/s", ">= 1.0"),
+                         "P1 best clear (hugezero / Linux GB/s): 1.50 [1.47..1.53] hugezero "
+                         "faster (Hodges-Lehmann, n=10/10; target >= 1.0)")
+        same = bench.p1(cell(BASE, "hugezero"), lx)
+        self.assertEqual((same[0], same[3]), (1.0, "tie"))
+        self.assertIn(" tie (±5%) ", bench.ratio_text("P1", same, "x", "y"))
+        few = bench.p1(cell(BASE[:5], "hugezero"), lx)
+        self.assertEqual(few[3:], ("too few samples", 5, 10))
+        # older records without samples_ns: no Hodges-Lehmann ratio
+        self.assertIsNone(bench.p1({"bytes": GIB}, lx))
+
+    def test_p2_fault_against_hugetlb_touch(self):
+        faults = [fault(40_000_000 + i * 100_000, 1) for i in range(8)] + \
+            [fault(1, 1, prezeroed=True) for _ in range(8)] + [fault(5, 1, size=2 << 20)]
+        lx = dict(LINUX, touch_samples_ns=[100_000_000 + i * 200_000 for i in range(10)])
+        ratio, lo, hi, outcome, n_hz, n_lx = bench.p2(faults, lx)
+        self.assertEqual((outcome, n_hz, n_lx), ("faster", 8, 10))  # pre-zeroed, 2 MiB left out
+        self.assertTrue(lo < ratio < hi < 0.45, (ratio, lo, hi))
+        self.assertAlmostEqual(ratio, 40.35 / 100.9, 2)
+        self.assertIsNone(bench.p2(faults, LINUX))  # linux-bench before touch_samples_ns
+        self.assertIsNone(bench.p2(faults, dict(lx, page_bytes=2 << 20)))
+        self.assertIsNone(bench.p2(faults, None))
 
 
 class Layers(unittest.TestCase):

@@ -6,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-from hzlib import compare, interference, plot, results
+from hzlib import compare, compare_rows, compare_stat, interference, plot, results
 from hztest import png_size
 
 VICTIMS = (("chase_llc_half", "ns_per_load", 10.0), ("tenant_llc", "gbps", 30.0))
@@ -44,8 +44,8 @@ def result_set(name, temporal_slow):
 class Compare(unittest.TestCase):
     def test_rows_by_zeroer_rate_and_victim(self):
         a, b = result_set("a", 40.0), result_set("b", 80.0)
-        rows = {label: (sa, sb, compare.verdict(sa, sb, hib))
-                for label, sa, sb, hib in compare.interference_rows(a, b)}
+        rows = {label: (sa, sb, compare_stat.verdict(sa, sb, hib))
+                for label, sa, sb, hib in compare_rows.interference_rows(a, b)}
         self.assertEqual(len(rows), 12)  # (alone + spin + 4 cells) x 2 victims
         sa, sb, v = rows["interference temporal 100% chase_llc_half ns_per_load"]
         self.assertEqual((round(sa.value, 3), round(sb.value, 3), v), (14.0, 18.0, "slower"))

@@ -40,6 +40,20 @@ class LinuxBenchQuick(unittest.TestCase):
             self.assertLessEqual(r["min_ns"], r["median_ns"])
             self.assertLessEqual(r["median_ns"], r["max_ns"])
 
+    def test_samples_in_run_order(self):
+        # samples_ns: every timed repeat (hz compare and make bench compare
+        # them); the sorted samples give the record's min, median and max.
+        for r in (r for r in self.recs if r["t"] == "clear"):
+            s = r["samples_ns"]
+            self.assertEqual(len(s), r["repeats"], r)
+            v = sorted(s)
+            self.assertEqual((v[0], v[(len(v) - 1) // 2], v[-1]),
+                             (r["min_ns"], r["median_ns"], r["max_ns"]), r)
+        f = next(r for r in self.recs if r["t"] == "linux_fault")
+        v = sorted(f["touch_samples_ns"])
+        self.assertEqual(len(v), f["repeats"])
+        self.assertEqual((v[0], v[(len(v) - 1) // 2]), (f["touch_min_ns"], f["touch_median_ns"]))
+
     def test_fault_touch_alone(self):
         # The faulting writes without mmap, per page, for make bench's like-with-like ratio.
         f = next(r for r in self.recs if r["t"] == "linux_fault")
@@ -69,6 +83,8 @@ class LinuxBenchQuick(unittest.TestCase):
         for r in two:
             self.assertTrue(r["verified"], r)
             self.assertEqual(r["bytes"], 8 << 20)
+            self.assertEqual(sorted(r["samples_ns"])[0], r["min_ns"])
+            self.assertEqual(len(r["samples_ns"]), r["repeats"])
         self.assertIn({"t": "pass", "v": 1, "name": "clear.threads.rep_stosb"},
                       [{k: v for k, v in r.items() if k in ("t", "v", "name")} for r in recs
                        if r["t"] == "pass"])

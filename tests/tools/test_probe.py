@@ -2,13 +2,15 @@
 messages for an unusable KVM, against a fake qemu-system-x86_64 on PATH.
 
 The fake imitates QEMU 7.2 on an AMD EPYC under nested KVM: `-cpu
-host,+invtsc` and `max` abort with "failed to set MSR 0x10a" (stderr, then
-SIGABRT); the models named in $FAKE_QEMU_OK (|-separated) boot and print a
+host,+invtsc,host-cache-info=on` and `max,host-cache-info=on` abort with
+"failed to set MSR 0x10a" (stderr, then SIGABRT); a named model given
+host-cache-info=on exits 1 ("Property ... not found", as QEMU 7.2); the models named in $FAKE_QEMU_OK (|-separated) boot and print a
 header and a summary record; any other model prints only warnings and exits
 1. Every boot appends its -cpu to $FAKE_QEMU_LOG.
 """
 
 import errno
+import json
 import os
 import shutil
 import tempfile
@@ -38,7 +40,11 @@ case "|$FAKE_QEMU_OK|" in *"|$cpu|"*)
     printf '@hz {"t":"header","v":1}\r\n@hz {"t":"summary","v":1,"pass":0,"fail":0,"skip":0,"status":0}\r\n'
     exit 1;;
 esac
-case "$cpu" in host,+invtsc|max)
+case "$cpu" in host,*|max,*) ;; *host-cache-info*)
+    echo "qemu-system-x86_64: can't apply global ${cpu%%,*}-x86_64-cpu.host-cache-info=on: Property '${cpu%%,*}-x86_64-cpu.host-cache-info' not found" >&2
+    exit 1;;
+esac
+case "$cpu" in host,+invtsc,host-cache-info=on|max,host-cache-info=on)
     echo "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69" >&2
     echo "qemu-system-x86_64: ../../target/i386/kvm/kvm.c:3183: kvm_buf_set_msrs: Assertion failed." >&2
     kill -ABRT $$;;
@@ -46,6 +52,10 @@ esac
 echo "qemu-system-x86_64: warning: host doesn't support requested feature: CPUID.01H:ECX.pni [bit 0]" >&2
 exit 1
 """
+
+H1 = "host,+invtsc,host-cache-info=on"
+H2 = "host,+invtsc,-arch-capabilities,host-cache-info=on"
+MAXK = "max,host-cache-info=on"
 
 ZEN4 = ("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
         "model name\t: AMD EPYC\nstepping\t: 1\nflags\t\t: fpu sse2 avx512f\n\nprocessor\t: 1\n")
@@ -62,7 +72,7 @@ class ProbeTest(unittest.TestCase):
         os.chmod(fake, 0o755)
         self.log = os.path.join(self.d, "boots")
         env = {"PATH": os.path.dirname(fake) + os.pathsep + os.environ["PATH"],
-               "FAKE_QEMU_LOG": self.log, "FAKE_QEMU_OK": "host,+invtsc,-arch-capabilities"}
+               "FAKE_QEMU_LOG": self.log, "FAKE_QEMU_OK": H2}
         patcher = mock.patch.dict(os.environ, env)
         patcher.start()
         self.addCleanup(patcher.stop)
@@ -100,41 +110,49 @@ class Decision(ProbeTest):
         self.assertIn("EPYC-Milan-v1", known)
         # QEMU 7.2 lacks EPYC-Genoa: the newest family-0x19 model it has is Milan.
         self.assertEqual(probe.candidates(cpu, known),
-                         ["host,+invtsc", "host,+invtsc,-arch-capabilities",
-                          "EPYC-Milan,+invtsc", "max"])
+                         [H1, H2,
+                          "EPYC-Milan,+invtsc", MAXK])
         self.assertEqual(probe.named_model(cpu, known + ["EPYC-Genoa"]), "EPYC-Genoa")
         intel = {"vendor": "GenuineIntel", "family": 6}
         self.assertEqual(probe.named_model(intel, known), "SapphireRapids")
         self.assertEqual(probe.candidates({"vendor": "CentaurHauls", "family": 7}, known),
-                         ["host,+invtsc", "host,+invtsc,-arch-capabilities", "max"])
+                         [H1, H2, MAXK])
+        # QEMU 7.2 has host-cache-info only on host and max: every host model
+        # passes the host's cache leaves, a named model carries its own.
+        for c in probe.candidates(cpu, known):
+            self.assertEqual(c.endswith(",host-cache-info=on"), not c.startswith("EPYC-"), c)
+        self.assertIn("Property 'EPYC-Milan-x86_64-cpu.host-cache-info' not found",
+                      probe.try_model(self.kernel, "EPYC-Milan,+invtsc,host-cache-info=on", 30))
 
     def test_msr_abort_falls_back_to_no_arch_capabilities(self):
         c = self.choose()
-        self.assertEqual((c.accel, c.cpu), ("kvm", "host,+invtsc,-arch-capabilities"))
-        self.assertEqual(c.refused, [("host,+invtsc", "error: failed to set MSR 0x10a to 0x69")])
-        self.assertEqual(c.line(), "KVM, -cpu host,+invtsc,-arch-capabilities (probed): "
-                                   "host,+invtsc refused (error: failed to set MSR 0x10a to 0x69)")
-        self.assertEqual(self.boots(), ["host,+invtsc", "host,+invtsc,-arch-capabilities"])
+        self.assertEqual((c.accel, c.cpu), ("kvm", H2))
+        self.assertEqual(c.refused, [(H1, "error: failed to set MSR 0x10a to 0x69")])
+        self.assertEqual(c.line(), "KVM, -cpu host,+invtsc,-arch-capabilities,host-cache-info=on "
+                                   "(probed): host,+invtsc,host-cache-info=on refused (error: "
+                                   "failed to set MSR 0x10a to 0x69)")
+        self.assertEqual(self.boots(), [H1, H2])
 
     def test_first_candidate_that_boots_has_no_reason(self):
-        os.environ["FAKE_QEMU_OK"] = "host,+invtsc"
+        os.environ["FAKE_QEMU_OK"] = H1
         c = self.choose(accel="kvm")
-        self.assertEqual((c.cpu, c.reason, c.refused), ("host,+invtsc", None, []))
+        self.assertEqual((c.cpu, c.reason, c.refused), (H1, None, []))
 
     def test_named_model_after_both_host_forms(self):
         os.environ["FAKE_QEMU_OK"] = "EPYC-Milan,+invtsc"
         c = self.choose()
         self.assertEqual(c.cpu, "EPYC-Milan,+invtsc")
         self.assertEqual(c.refused, [
-            ("host,+invtsc", "error: failed to set MSR 0x10a to 0x69"),
-            ("host,+invtsc,-arch-capabilities",
+            (H1, "error: failed to set MSR 0x10a to 0x69"),
+            (H2,
              "QEMU exit status 1 without the kernel's summary record")])
 
     def test_no_model_boots_is_an_error_not_tcg(self):
         os.environ["FAKE_QEMU_OK"] = "none"
         for accel in ("auto", "kvm"):
             with self.assertRaisesRegex(qemu.ConfigError, "^no CPU model boots hugezero under KVM: "
-                                        r"host,\+invtsc refused \(error: failed to set MSR 0x10a"):
+                                        r"host,\+invtsc,host-cache-info=on refused \(error: failed to set "
+                                        "MSR 0x10a"):
                 self.choose(accel)
             self.assertEqual(len(self.boots()), 4)  # the failure is remembered, not re-probed
         self.assertFalse(os.path.exists(self.cache))
@@ -201,7 +219,7 @@ class Cache(ProbeTest):
     def test_second_choice_boots_nothing(self):
         self.choose()
         c = self.choose(accel="kvm")
-        self.assertEqual(c.cpu, "host,+invtsc,-arch-capabilities")
+        self.assertEqual(c.cpu, H2)
         self.assertEqual(c.how, "probed earlier, %s" % os.path.relpath(self.cache))
         self.assertIn("failed to set MSR 0x10a", c.reason)
         self.assertEqual(len(self.boots()), 2)
@@ -213,15 +231,30 @@ class Cache(ProbeTest):
         self.assertEqual(self.choose().cpu, "EPYC-Milan,+invtsc")
         self.assertEqual(len(self.boots()), 2 + 3)
         os.environ["FAKE_QEMU_VERSION"] = "8.2.2"
-        os.environ["FAKE_QEMU_OK"] = "host,+invtsc"
-        self.assertEqual(self.choose().cpu, "host,+invtsc")
+        os.environ["FAKE_QEMU_OK"] = H1
+        self.assertEqual(self.choose().cpu, H1)
         self.assertEqual(len(self.boots()), 2 + 3 + 1)
+
+    def test_cache_from_before_host_cache_info_is_probed_again(self):
+        # A cache written when the host models had no host-cache-info=on: its
+        # key lacks host_models, so its answer (without the cache leaves) is
+        # not reused.
+        key = dict(probe.cache_key(self.cpuinfo))
+        del key["host_models"]
+        os.makedirs(os.path.dirname(self.cache))
+        with open(self.cache, "w") as f:
+            json.dump({"key": key, "cpu": "host,+invtsc,-arch-capabilities", "refused": []}, f)
+        c = self.choose()
+        self.assertEqual((c.cpu, c.how), (H2, "probed"))
+        self.assertEqual(self.boots(), [H1, H2])
+        with open(self.cache) as f:
+            self.assertEqual(json.load(f)["key"]["host_models"], [H1, H2, MAXK])
 
     def test_broken_cache_is_probed_again(self):
         os.makedirs(os.path.dirname(self.cache))
         with open(self.cache, "w") as f:
             f.write("{not json")
-        self.assertEqual(self.choose().cpu, "host,+invtsc,-arch-capabilities")
+        self.assertEqual(self.choose().cpu, H2)
         self.assertEqual(len(self.boots()), 2)
 
 

@@ -5,12 +5,13 @@ import base64
 import copy
 import html.parser
 import os
+import shlex
 import subprocess
 import tempfile
 import unittest
 
 import hztest
-from hzlib import compare, plot, report, report_pair, results
+from hzlib import compare, plot, report, report_pair, report_text, results
 
 VERDICT_SET = hztest.fixture("results-verdict")
 
@@ -222,9 +223,27 @@ class Command(unittest.TestCase):
         got = page.rows_of(("measurement", "A", "B", "B/A", "verdict"))
         self.assertEqual([c[:5] for _, c in got], [list(r[:5]) for r in want])
         self.assertEqual([c[5] for _, c in got], [r[5] for r in want])
-        self.assertIn("noise", [c[4] for _, c in got])
+        self.assertIn("noise (spread rule)", [c[4] for _, c in got])  # no samples_ns there
         self.assertIn("No verdict for A", "".join(page.text))
         self.assertIn("No verdict for B", "".join(page.text))
+
+    def test_a_vs_b_hodges_lehmann_words(self):
+        # Records with samples_ns: the page's verdicts are hz compare's words.
+        a, b = hztest.fixture("results-kvm-a"), hztest.fixture("results-kvm-b")
+        page = Page(report_pair.compare_section(results.load(a), results.load(a)))
+        got = [c for _, c in page.rows_of(("measurement", "A", "B", "B/A", "verdict"))]
+        self.assertEqual([c[4] for c in got], [r[4] for r in compare.table(results.load(a),
+                                                                         results.load(a))])
+        self.assertEqual(got[0][3:5], ["1.000", "too few samples"])  # first_touch: one sample
+        # a run against itself on a host with 45 % steal: the samples' own
+        # spread leaves every cell undecided at +-5 %
+        self.assertEqual([c[4] for c in got[1:]], ["undecided"] * 4)
+        self.assertEqual(got[1][3], "1.000 [0.884..1.131]")
+        self.assertIn("Hodges-Lehmann", "".join(page.text))
+        page = Page(report_pair.compare_section(results.load(a), results.load(b)))
+        self.assertEqual([c[4] for _, c in page.rows_of(("measurement", "A", "B", "B/A",
+                                                         "verdict"))][1:],
+                         ["slower", "undecided", "undecided", "slower"])
 
     def test_a_vs_b_verdicts_side_by_side(self):
         with tempfile.TemporaryDirectory() as d:
@@ -283,6 +302,88 @@ class Command(unittest.TestCase):
                 self.assertEqual(p.returncode, 2, out)
                 self.assertIn(why, p.stderr)
                 self.assertNotIn(b"Traceback", p.stderr)
+
+
+class TextReport(unittest.TestCase):
+    """hz report --text: plain text for a mailing-list reply."""
+
+    def text(self, name):
+        return report_text.text(results.load(hztest.fixture(name)))
+
+    def test_width_tabs_ascii(self):
+        for name in ("results-verdict", "results-kvm-a", "results-a", "clean.log"):
+            t = self.text(name)
+            self.assertNotIn("\t", t, name)
+            self.assertTrue(t.isascii(), name)
+            wide = [ln for ln in t.splitlines() if len(ln) > 80]
+            self.assertEqual(wide, [], name)
+            self.assertEqual([b.split("\n")[0].split(":")[0] for b in t.split("\n\n")[1:]],
+                             ["Verdict", "Key table", "Machine", "Reproduce"], name)
+
+    def test_verdict_key_table_and_machine(self):
+        lines = self.text("results-verdict").splitlines()
+        self.assertIn("  1 GiB page: clear a 1 GiB page with avx512_nt in 1 GiB calls: 86.5 GB/s",
+                      lines)
+        self.assertIn("  VM start: not decided: too noisy (smp_peak avx512_nt 2 threads: noisy,",
+                      lines)
+        rows = {ln.split()[1]: ln for ln in lines if ln.startswith("  cold ")}
+        # records without samples_ns: ratio of medians, marked
+        self.assertEqual(rows["avx512_nt/1G"].split()[2:],
+                         ["86.5", "[82.2..86.7]", "2.89x", "(medians)", "faster"])
+        self.assertEqual(rows["rep_stosb/4K"].split()[2:],
+                         ["29.9", "[29.4..30.1]", "1.00x", "baseline"])
+        self.assertEqual(rows["avx512_nt/4K"].split()[-1], "slower")
+        self.assertNotIn("avx512_nt/2M", rows)  # not its fastest size, not 4K
+        self.assertIn("  not shown: 12 warm cells (no rep_stosb/4K cell to compare with)", lines)
+        self.assertIn("  CPU:        AMD EPYC (AuthenticAMD family 0x19 model 0x11 stepping 1)",
+                      lines)
+        self.assertIn("  microcode:  0x1000065 (MSR 0x8B as the hypervisor reports it: the QEMU/KVM",
+                      lines)
+        self.assertIn("  guest RAM:  anonymous 4K (host THP backed 99% of QEMU's memory)", lines)
+        self.assertIn("  TSC:        hv-leaf, invariant, 2.596 GHz", lines)
+        self.assertIn("  git checkout 34a740dca693 && make -j2", lines)
+
+    def test_samples_and_reproduction(self):
+        t = self.text("results-kvm-a")
+        lines = t.splitlines()
+        row = next(ln for ln in lines if ln.startswith("  cold  rep_stosb/1G"))
+        self.assertEqual(row.split()[2:], ["16.9", "[14.2..19.0]", "3.20x", "[2.72..3.79]",
+                                           "faster", "steal"])
+        self.assertIn("  caches:     L1d 32K, L2 512K, L3 32M (cpuid-8000001d)", lines)
+        self.assertIn("  steal:      44.94% of the run (kvm_steal_time); worst cell 46.28%", lines)
+        block = t.split("\nReproduce\n")[1]
+        cmd, qemu_part = block.split("  QEMU ran (hz run builds it):\n")
+        words = shlex.split(cmd.split("\n", 1)[1].replace("\\\n", " "))
+        self.assertEqual(words, ["tools/hz", "run", "--boot", "direct", "--accel", "kvm", "--cpu",
+                                 "host,+invtsc,-arch-capabilities,host-cache-info=on", "-m",
+                                 "4G", "--smp", "2", "--", "run=clear",
+                                 "strategies=rep_stosb,avx512_nt", "chunks=4K,1G", "backing=4k"])
+        meta = results.load(hztest.fixture("results-kvm-a")).meta
+        self.assertEqual(shlex.split(qemu_part.replace("\\\n", " ")), meta["qemu_argv"])
+        self.assertIn("  git checkout a059a646fdaf && make -j2   # built from a tree with local "
+                      "changes", lines)
+
+    def test_command(self):
+        d = hztest.fixture("results-kvm-a")
+        p = subprocess.run([hztest.HZ, "report", "--text", d], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=60)
+        self.assertEqual((p.returncode, p.stdout.decode()),
+                         (0, report_text.text(results.load(d))))
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "reply.txt")
+            p = subprocess.run([hztest.HZ, "report", "--text", d, "-o", out],
+                               stdout=subprocess.PIPE, timeout=60)
+            self.assertEqual((p.returncode, p.stdout.decode().strip()), (0, out))
+            with open(out) as f:
+                self.assertEqual(f.read(), report_text.text(results.load(d)))
+            p = subprocess.run([hztest.HZ, "report", "--text", d, "-o", tmp],
+                               stderr=subprocess.PIPE, timeout=60)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("cannot write", p.stderr.decode())
+        p = subprocess.run([hztest.HZ, "report", "--text", d, d], stderr=subprocess.PIPE,
+                           timeout=60)
+        self.assertEqual((p.returncode, p.stderr.decode()),
+                         (2, "hz: report --text takes one result set\n"))
 
 
 if __name__ == "__main__":

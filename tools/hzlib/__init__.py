@@ -7,11 +7,13 @@ Modules, in data-path order:
   probe     which accelerator and -cpu model boot on this host (cached)
   hugepages host huge page pools and hugetlbfs mounts (guest RAM, bench)
   runner    boot once under a timeout, stream the console, map the exit status
-  compare   side-by-side comparison of two result sets with noise verdicts
+  compare   side-by-side comparison of two result sets (compare_rows: which
+            records pair up; compare_stat: the Hodges-Lehmann rule, decide)
   plot      PNG plots through gnuplot
   report    report.html: verdict, plots, tables, machine facts on one page
             (report_html: page and flags, report_tables: the tables,
-            report_pair: two result sets side by side)
+            report_pair: two result sets side by side, report_text: the
+            plain-text reply, hz report --text)
   lava      LAVA job definitions (lab/lava/) and LAVA job logs back to results
   cli       the `hz` command (tools/hz)
 

@@ -6,8 +6,8 @@ import shutil
 import subprocess
 import sys
 
-from . import (BUILD, ROOT, compare, lava, loadcheck, plot, probe, qemu, records as rec,
-               report, report_pair, results, runner)
+from . import (BUILD, ROOT, compare, lava, loadcheck, plot, probe, qemu, records as rec, report,
+               report_pair, report_text, results, runner)
 
 
 def _print_diags(diags):
@@ -171,7 +171,8 @@ def cmd_compare(a):
     sets = _load_all(a.paths)
     if sets is None:
         return 2
-    lines, n = compare.compare(*sets) if len(sets) == 2 else compare.fleet(sets)
+    lines, n = (compare.compare(*sets, tol_pct=a.tolerance) if len(sets) == 2
+                else compare.fleet(sets))
     print("\n".join(lines))
     return 0 if n else 1
 
@@ -235,9 +236,14 @@ def cmd_report(a):
         print("hz: report takes one or two result sets (for more: hz compare A B C...)",
               file=sys.stderr)
         return 2
+    if a.text and len(a.paths) != 1:
+        print("hz: report --text takes one result set", file=sys.stderr)
+        return 2
     sets = _load_all(a.paths)
     if sets is None:
         return 2
+    if a.text:
+        return _write_text(report_text.text(sets[0]), a.out)
     if len(sets) == 1:
         p = a.paths[0]
         out = a.out or os.path.join(p if os.path.isdir(p) else os.path.dirname(p) or ".",
@@ -259,6 +265,21 @@ def cmd_report(a):
     return 0
 
 
+def _write_text(text, out):
+    """hz report --text: to stdout, or to the file out."""
+    if not out:
+        sys.stdout.write(text)
+        return 0
+    try:
+        with open(out, "w", encoding="ascii") as f:
+            f.write(text)
+    except OSError as e:
+        print("hz: report: cannot write %s: %s" % (out, e.strerror or e), file=sys.stderr)
+        return 2
+    print(out)
+    return 0
+
+
 def _positive(kind):
     """An argparse type: a number of `kind` above zero."""
     def check(text):
@@ -270,6 +291,17 @@ def _positive(kind):
             raise argparse.ArgumentTypeError("must be above 0, not %s" % text)
         return v
     return check
+
+
+def _tolerance(text):
+    """An argparse type: a tolerance in percent, 0.01 to 100."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number" % text)
+    if not 0.01 <= v <= 100:
+        raise argparse.ArgumentTypeError("a percentage from 0.01 to 100, not %s" % text)
+    return v
 
 
 def parser():
@@ -313,6 +345,8 @@ def parser():
 
     c = sub.add_parser("compare", help="compare two result sets, or one row per machine for more")
     c.add_argument("paths", nargs="+", metavar="RESULTS")
+    c.add_argument("--tolerance", type=_tolerance, default=5.0, metavar="PCT",
+                   help="a ratio within ±PCT %% is a tie (default 5, as the kernel's tolerance=)")
     c.set_defaults(func=cmd_compare)
 
     lj = sub.add_parser("lava-job", help="write a LAVA job definition (lab/lava/) to stdout")
@@ -344,7 +378,10 @@ def parser():
                                        "machine facts (two result sets: side by side)")
     rp.add_argument("paths", nargs="+", metavar="RESULTS", help="one result set, or A B")
     rp.add_argument("-o", dest="out", help="output file (default RESULTS/report.html; "
-                                          "A B: ./report-A-vs-B.html)")
+                                          "A B: ./report-A-vs-B.html; --text: stdout)")
+    rp.add_argument("--text", action="store_true",
+                    help="plain text for a mailing-list reply (80 columns, no tabs): verdict, "
+                         "key table, machine facts, the command that reproduces the run")
     rp.set_defaults(func=cmd_report)
     return p
 

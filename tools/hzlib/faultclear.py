@@ -12,7 +12,7 @@ Icelake's, 2 MiB hot-last against address order (linux_4k) against Genoa's,
 and what is left for pre-zeroing: the clear inside a linux_batch=32M fault.
 """
 
-from . import compare, validation
+from . import compare_stat, validation
 
 MODELS = ("extent", "linux_4k", "linux_hot_last", "linux_batch=32M")
 G, M2 = 1 << 30, 2 << 20
@@ -22,7 +22,7 @@ SIZE_NAMES = {G: "1 GiB", M2: "2 MiB"}
 LINUX_STRATEGY = "rep_stosb"
 
 
-_num = compare._num  # a number, not a bool, else None
+_num = compare_stat.num  # a number, not a bool, else None
 
 
 def cells(recs):
@@ -45,7 +45,7 @@ def _text(r, keys, fmt):
     text = fmt % r[keys[0]]
     if _num(r.get(keys[1])) is not None and _num(r.get(keys[2])) is not None:
         text += " [%.2f..%.2f]" % (r[keys[1]], r[keys[2]])
-    return " ".join([text] + compare.record_flags(r))
+    return " ".join([text] + compare_stat.record_flags(r))
 
 
 def _gbps(r):

@@ -28,7 +28,7 @@ import shutil
 import subprocess
 import tempfile
 
-from . import compare, results
+from . import compare_stat, results
 
 _TERMINAL = None
 
@@ -97,7 +97,7 @@ def plot_clear(rs, outdir, work, machine):
             if c not in chunks:
                 chunks.append(c)
             val[(s, c)] = _bar(r)
-            if any(f in ("noisy", "steal", "not-cold") for f in compare.record_flags(r)):
+            if any(f in ("noisy", "steal", "not-cold") for f in compare_stat.record_flags(r)):
                 noisy.setdefault(s, []).append(c)
         name = "clear_gbps.png" if len(groups) == 1 else "clear_gbps-%s-%s.png" % (
             re.sub(r"[^\w.-]", "_", cache), re.sub(r"[^\w.-]", "_", nbytes))
@@ -157,7 +157,7 @@ def plot_faultclear(rs, outdir, work, machine):
             if s not in strategies:
                 strategies.append(s)
             val[(s, m)] = _bar(r)  # gbps is the median's: faultclear has no gbps_median
-            if compare.record_flags(r):
+            if compare_stat.record_flags(r):
                 flagged.setdefault(s, []).append(m)
         rows = []
         for s in strategies:

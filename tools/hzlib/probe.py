@@ -10,16 +10,24 @@ SDM Vol. 4 §2.1, an Intel MSR that KVM emulates). So before the first KVM
 boot, the kernel is booted once with `run=none` under each candidate, in
 this order, and the first that reaches the kernel's `summary` record wins:
 
-  1. host,+invtsc
-  2. host,+invtsc,-arch-capabilities
+  1. host,+invtsc,host-cache-info=on
+  2. host,+invtsc,-arch-capabilities,host-cache-info=on
   3. the newest named model of the host's vendor and family that this QEMU
      lists in `-cpu help` (NAMED below), with +invtsc
-  4. max
+  4. max,host-cache-info=on
 
 (+invtsc: QEMU hides the invariant-TSC bit, CPUID 0x80000007 EDX bit 8, by
-default because it blocks migration; hugezero needs it to trust its clock.)
-The answer is cached in build/qemu-probe.json per (QEMU version, host CPU
-model string, host kernel release, hugezero version); any change re-probes.
+default because it blocks migration; hugezero needs it to trust its clock.
+host-cache-info=on: without it QEMU invents the deterministic cache leaves,
+CPUID 4 and 0x8000001D, for host and max too; on a 32 MiB-L3 EPYC the guest
+then sees L1d 64 KiB and L3 16 MiB, and the cold cells' LLC read pass and
+the interference victims are sized from those. QEMU 7.2 has the property
+only on host and max: a named model refuses it ("Property
+'EPYC-Milan-x86_64-cpu.host-cache-info' not found"), and named models carry
+their own table of the real part's caches.) The header record's `cache`
+member says what the guest saw. The answer is cached in
+build/qemu-probe.json per (QEMU version, host CPU model string, host kernel
+release, hugezero version, the host-model candidates); any change re-probes.
 
 KVM unusable (no /dev/kvm, no permission, busy, or QEMU cannot initialise
 it): one line names the cause. `--accel auto` then runs TCG with `-cpu max`;
@@ -42,7 +50,9 @@ from . import BUILD, qemu, records
 CACHE = os.path.join(BUILD, "qemu-probe.json")
 PROBE_TIMEOUT = 90  # seconds per candidate; run=none takes ~10 s under nested KVM
 PROBE_MEM = "256M"
-HOST = ("host,+invtsc", "host,+invtsc,-arch-capabilities")
+CACHE_INFO = "host-cache-info=on"  # pass the host's CPUID 4 / 0x8000001D through
+HOST = ("host,+invtsc," + CACHE_INFO, "host,+invtsc,-arch-capabilities," + CACHE_INFO)
+MAX_KVM = "max," + CACHE_INFO  # under KVM max is host with every feature KVM has
 
 # Named QEMU models per (CPUID vendor, family), newest first; the first one
 # this QEMU lists is tried (QEMU 7.2 knows EPYC-Milan but not EPYC-Genoa).
@@ -76,8 +86,9 @@ class Choice:
 
     def line(self):
         """The one line printed before a boot, e.g. "KVM, -cpu
-        host,+invtsc,-arch-capabilities (probed): host,+invtsc refused
-        (error: failed to set MSR 0x10a to 0x69)"."""
+        host,+invtsc,-arch-capabilities,host-cache-info=on (probed):
+        host,+invtsc,host-cache-info=on refused (error: failed to set MSR
+        0x10a to 0x69)"."""
         text = "%s, -cpu %s (%s)" % (self.accel.upper(), self.cpu, self.how)
         return text + (": " + self.reason if self.reason else "")
 
@@ -158,7 +169,7 @@ def named_model(cpu, known):
 def candidates(cpu, known):
     """The -cpu arguments to try under KVM, in order (module comment)."""
     named = named_model(cpu, known)
-    return list(HOST) + ([named + ",+invtsc"] if named else []) + ["max"]
+    return list(HOST) + ([named + ",+invtsc"] if named else []) + [MAX_KVM]
 
 
 # MSRs that QEMU writes for a -cpu model at start-up and that a hypervisor
@@ -260,7 +271,8 @@ def hugezero_version():
 
 def cache_key(cpuinfo="/proc/cpuinfo"):
     return {"qemu": qemu.version(), "host_cpu": host_cpu_string(host_cpu(cpuinfo)),
-            "host_kernel": platform.release(), "hugezero": hugezero_version()}
+            "host_kernel": platform.release(), "hugezero": hugezero_version(),
+            "host_models": list(HOST) + [MAX_KVM]}
 
 
 _lock = threading.Lock()

@@ -16,7 +16,7 @@ import html
 import os
 import string
 
-from . import compare, plot
+from . import compare_stat, plot
 
 CSS = """
 body { font: 14px/1.4 sans-serif; color: #111; background: #fff; max-width: 1180px;
@@ -114,7 +114,7 @@ def tcg(rs):
 
 def row_flags(r, rs):
     """The words that say why a record's figure cannot be read at face value."""
-    f = compare.record_flags(r)
+    f = compare_stat.record_flags(r)
     for word, on in (("above-peak", r.get("above_peak") is True),
                      ("ring0-emulated", r.get("emulated_ring0") is True),
                      ("1-sample", r.get("repeats") == 1)):

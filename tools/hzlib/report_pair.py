@@ -2,8 +2,9 @@
 
 For a lab comparing two machines, or one machine under two firmware
 settings: the two verdicts item by item, hz compare's table (compare.table:
-the same rows, B/A ratios and noise verdicts, "faster"/"slower" only where
-the runs' own intervals do not overlap), the plots of each set in pairs,
+the same rows, B/A ratios with their Hodges-Lehmann intervals and the same
+verdict words: faster, slower, tie (+-X), undecided, too few samples; rows
+without samples say "(spread rule)"), the plots of each set in pairs,
 and the machine and configuration facts with the differing ones marked.
 The page is built from report.py's and report_html.py's pieces.
 """
@@ -12,7 +13,7 @@ import os
 import re
 import tempfile
 
-from . import compare, report, report_html, results
+from . import compare, compare_stat, decide, report, report_html, results
 
 
 def default_path(a_path, b_path):
@@ -67,10 +68,13 @@ def verdict_section(a, b):
 
 def compare_section(a, b):
     rows = compare.table(a, b)
-    head = ('<h2 id="compare">Measurements (hz compare)</h2><p>Verdict "faster"/"slower" only '
-            "when the difference is larger than the runs' own spread (with median intervals: "
-            'the intervals do not overlap); otherwise "noise". Flags say which side carries '
-            "them.</p>")
+    head = ('<h2 id="compare">Measurements (hz compare)</h2><p>%s: "faster"/"slower" only when '
+            "the whole interval lies beyond the tolerance, \"tie\" when it lies inside it, "
+            '"undecided" otherwise; "too few samples" below %d a side. Rows marked (%s) '
+            "lack samples on a side and keep the older rule: faster/slower only where the "
+            'runs\' own intervals do not overlap, else "noise". Flags say which side carries '
+            "them.</p>" % (report_html.esc(compare.rule_text()), decide.MIN_N,
+                           compare_stat.SPREAD))
     if not rows:
         return head + "<p>No matching clear, fault or prezero records on both sides.</p>"
     extra = " ".join("TCG(%s)" % s for s, rs in (("A", a), ("B", b)) if report_html.tcg(rs))

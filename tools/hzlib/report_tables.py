@@ -7,7 +7,7 @@ shown). Each row carries report_html.row_flags().
 
 import statistics
 
-from . import compare, faultclear, results, vmstart
+from . import compare_rows, compare_stat, faultclear, results, vmstart
 from .report_html import num, esc, fmt, interval, row_flags, table
 
 
@@ -37,7 +37,7 @@ def clear_section(rs):
                        run.get("noisy_cells", 0), esc(run.get("evict")), esc(run.get("seed"))))
     groups = {}
     for r in recs:
-        groups.setdefault((str(r.get("cache")),) + compare._key(r, ("bytes", "threads")),
+        groups.setdefault((str(r.get("cache")),) + compare_rows.key(r, ("bytes", "threads")),
                           []).append(r)
     for (cache, nbytes, threads) in sorted(groups, key=lambda k: (k[0], -(num(k[1]) or 0),
                                                                    num(k[2]) or 0)):
@@ -60,7 +60,7 @@ def fault_section(rs):
         return ""
     groups = {}
     for r in recs:
-        groups.setdefault((str(r.get("policy")),) + compare._key(r, ("bytes",)), []).append(r)
+        groups.setdefault((str(r.get("policy")),) + compare_rows.key(r, ("bytes",)), []).append(r)
     rows = []
     for (policy, nbytes), grp in groups.items():
         svc = sorted(r["service_ns"] for r in grp)
@@ -69,11 +69,11 @@ def fault_section(rs):
         flags = []
         for r in grp:
             flags += [f for f in row_flags(r, rs) if f not in flags]
-        tail = compare.percentile(svc, 99) if len(svc) >= compare.P99_MIN_N else svc[-1]
+        tail = compare_stat.percentile(svc, 99) if len(svc) >= compare_stat.P99_MIN_N else svc[-1]
         rows.append(([policy, results.human_size(nbytes), len(svc),
                       sum(1 for r in grp if r.get("prezeroed") is True),
                       fmt(statistics.median_low(svc) / 1e3, "%.1f"),
-                      ("p99 " if len(svc) >= compare.P99_MIN_N else "max ") + fmt(tail / 1e3, "%.1f"),
+                      ("p99 " if len(svc) >= compare_stat.P99_MIN_N else "max ") + fmt(tail / 1e3, "%.1f"),
                       fmt(med[0] / 1e3 if med[0] is not None else None, "%.1f"),
                       fmt(med[1] / 1e3 if med[1] is not None else None, "%.1f")], flags))
     return ('<h2 id="faults">Demand faults</h2><p>Service time: #PF entry to just before iretq; '

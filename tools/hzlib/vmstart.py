@@ -9,9 +9,7 @@ and inputs, and stands beside the seed thread's claim (over 40 s for 2 TB
 with 16 threads).
 """
 
-from . import compare
-
-_num = compare._num  # a number, not a bool, else None
+from .compare_stat import num as _num  # a number, not a bool, else None
 
 
 def _ms(ns):

@@ -52,9 +52,10 @@ struct region {
     unsigned repeats;
     struct stats fault_ns; /* ns per repeat */
     uint64_t fault_min_cyc;
-    uint64_t mmap_ns_median; /* the mmap() call alone */
-    struct stats touch_ns;   /* the first writes alone (no mmap), ns per page fault */
-    uint64_t thp_bytes;      /* THP backing: AnonHugePages of the process after the touch */
+    uint64_t mmap_ns_median;            /* the mmap() call alone */
+    struct stats touch_ns;              /* the first writes alone (no mmap), ns per page fault */
+    uint64_t touch_run[LB_MAX_REPEATS]; /* the same per repeat, in run order */
+    uint64_t thp_bytes; /* THP backing: AnonHugePages of the process after the touch */
 };
 
 /* Pass/fail/skip counters behind the summary record. */

@@ -35,6 +35,7 @@ static void run_cell(const struct clear_strategy *s, uint64_t chunk, const struc
                      unsigned repeats, bool cold, struct cell *c)
 {
     static uint64_t ns[LB_MAX_REPEATS], cyc[LB_MAX_REPEATS];
+    static uint64_t order[LB_MAX_REPEATS]; /* ns in run order: stats_compute() sorts ns */
     static uint64_t seed = 0x5eed;
     char csz[24];
 
@@ -61,12 +62,14 @@ static void run_cell(const struct clear_strategy *s, uint64_t chunk, const struc
                      fmt_size(csz, sizeof(csz), chunk), it, (size_t)bad, r->base[bad]);
         }
         if (it > 0) {
-            ns[it - 1] = t1 - t0;
+            ns[it - 1] = order[it - 1] = t1 - t0;
             cyc[it - 1] = c1 - c0;
         }
     }
     struct stats cs;
     stats_compute(&c->res.ns, ns, repeats);
+    c->res.samples = order; /* samples_ns: hz compare and make bench compare them */
+    c->res.nsamples = repeats;
     stats_compute(&cs, cyc, repeats);
     c->res.strategy = s->name;
     c->res.chunk = chunk;

@@ -97,6 +97,7 @@ static bool thread_cell(const struct bench_opts *o, const struct region *r, uint
                         bool cold, struct clear_result *res, bool *verified)
 {
     static uint64_t ns[LB_MAX_REPEATS], cyc[LB_MAX_REPEATS];
+    static uint64_t order[LB_MAX_REPEATS]; /* ns in run order: stats_compute() sorts ns */
     unsigned n = o->threads, started = 0;
     uint64_t slice = r->size / n / 4096 * 4096;
     job.chunk = chunk;
@@ -129,7 +130,7 @@ static bool thread_cell(const struct bench_opts *o, const struct region *r, uint
             chi = w->c1 > chi ? w->c1 : chi;
         }
         if (it > 0) {
-            ns[it - 1] = hi - lo;
+            ns[it - 1] = order[it - 1] = hi - lo;
             cyc[it - 1] = chi - clo;
         }
     }
@@ -145,6 +146,8 @@ static bool thread_cell(const struct bench_opts *o, const struct region *r, uint
     struct stats cs;
     stats_compute(&res->ns, ns, o->repeats);
     stats_compute(&cs, cyc, o->repeats);
+    res->samples = order;
+    res->nsamples = o->repeats;
     res->min_cyc = cs.min;
     res->strategy = job.s->name;
     res->chunk = chunk;

@@ -1,0 +1,241 @@
+"""hz report --text DIR: one result set as plain text for a mailing-list reply.
+
+ASCII only, at most WIDTH (80) columns, no tabs, in four blocks:
+  verdict   the kernel's `verdict` records, item by item (report.ITEMS), and
+            the `compare` records behind them when the run has them;
+  key table the single-thread clear cells of the largest target: strategy/
+            chunk, median GB/s with its 95 % interval, and the ratio against
+            Linux's clear_page (rep_stosb in 4 KiB calls, same cache state)
+            as the Hodges-Lehmann ratio of their samples_ns with its Moses
+            interval and outcome at +-5 % (compare_stat.judge, the rule of
+            hz compare); records without samples give the ratio of medians,
+            marked "(medians)";
+  machine   CPU brand/vendor/family/model, microcode and where it was read,
+            hypervisor and accelerator, caches (header `cache`), guest RAM
+            backing, TSC, steal (the run's and the worst cell's);
+  reproduce the commit and the hz run command rebuilt from meta.json (boot,
+            accelerator, -cpu, memory, CPUs, hugepages, load, the kernel
+            command line), and the QEMU command line hz ran, verbatim.
+"""
+
+import shlex
+import textwrap
+from typing import List
+
+from . import compare_rows, compare_stat, report, results
+from .compare_stat import num
+
+WIDTH = 80
+BASELINE = ("rep_stosb", 4096)  # Linux's clear_page: REP STOSB, one 4 KiB page per call
+ROW = "  %-5s %-16s %-17s %-18s %s"  # cache, cell, GB/s [lo..hi], ratio [lo..hi], outcome
+
+
+def _ascii(text) -> str:
+    return (str(text).replace("\u00b1", "+-").replace("\u2013", "-").replace("\u00d7", "x")
+            .replace("\t", " ").encode("ascii", "replace").decode())
+
+
+def wrap(text, indent="", first=None, width=WIDTH) -> List[str]:
+    """text wrapped to width columns (long words broken), first line
+    prefixed by first (default indent), the others by indent."""
+    return textwrap.wrap(_ascii(text), width, initial_indent=indent if first is None else first,
+                         subsequent_indent=indent, break_on_hyphens=False) or [first or indent]
+
+
+def verdict_block(rs) -> List[str]:
+    out = ["Verdict"]
+    by_run = report.verdicts(rs)
+    if not by_run:
+        return out + ["  no verdict records (a run that stopped early, or made before them)"]
+    items = by_run[max(by_run)]  # the last run of a reboot loop
+    labels = dict(report.ITEMS)
+    for item in report.item_order(items):
+        r = items[item]
+        text = r.get("text") or r.get("answer") or "(no text)"
+        if r.get("decided") is not True and not str(text).lower().startswith("not "):
+            text = "not decided: " + str(r.get("reason") or text)
+        out += wrap(text, " " * 4, "  %s: " % labels.get(item, item))
+        for c in rs.of_type("compare"):
+            if c.get("item") == item and c.get("run", 0) == max(by_run):
+                out += wrap("%s vs %s: B/A time %s [%s..%s], %s at +-%s%% (n=%s/%s)" % (
+                    c.get("b"), c.get("a"), c.get("ratio"), c.get("lo"), c.get("hi"),
+                    c.get("outcome"), c.get("tol_pct"), c.get("na"), c.get("nb")), " " * 6,
+                    " " * 4)
+    return out
+
+
+def _cell_name(r):
+    return "%s/%s" % (r.get("strategy"), results.human_size(r.get("chunk")))
+
+
+def key_table(rs, tol_pct=compare_stat.TOL_PCT) -> List[str]:
+    cells = [r for r in rs.of_type("clear") if r.get("threads", 1) == 1
+             and r.get("cache") != "first_touch" and num(r.get("bytes"))]
+    if not cells:
+        return ["Key table", "  no single-thread clear cells"]
+    target = max(r["bytes"] for r in cells)
+    cells = [r for r in cells if r["bytes"] == target]
+    out = ["Key table: clear, one CPU, %s target: each strategy's fastest call size"
+           % results.human_size(target),
+           "  and its 4K calls. x clear_page: GB/s over %s/4K (Linux clear_page) in"
+           % BASELINE[0],
+           "  the same cache state, Hodges-Lehmann ratio [95%% Moses interval], +-%g%%"
+           % tol_pct]
+    head = ROW % ("cache", "strategy/chunk", "GB/s [interval]", "x clear_page", "outcome")
+    out.append(head.rstrip())
+    left = []
+    for cache in sorted({str(r.get("cache")) for r in cells}):
+        mine = [r for r in cells if str(r.get("cache")) == cache]
+        base = next((r for r in mine if (r.get("strategy"), r.get("chunk")) == BASELINE), None)
+        if base is None:
+            left.append("%d %s" % (len(mine), cache))
+            continue
+        for r in _key_cells(mine):
+            g = num(r.get("gbps_median"))
+            lo, hi = num(r.get("gbps_lo")), num(r.get("gbps_hi"))
+            fig = "-" if g is None else "%.1f" % g if None in (lo, hi) else \
+                "%.1f [%.1f..%.1f]" % (g, lo, hi)
+            ratio, outcome = "-", "no baseline"
+            if base is r:
+                ratio, outcome = "1.00x", "baseline"
+            elif base is not None:
+                sa = compare_rows.clear_stat([base])
+                sb = compare_rows.clear_stat([r])
+                if sa and sb:
+                    j = compare_stat.judge(sa, sb, True, tol_pct)
+                    ratio = ("%.2fx [%.2f..%.2f]" % (j.ratio, j.lo, j.hi) if j.lo is not None
+                             else "%.2fx (medians)" % j.ratio if j.ratio else "-")
+                    outcome = j.verdict_text().replace(" (%s)" % compare_stat.SPREAD, "")
+            out.append((ROW % (cache, _cell_name(r), fig, ratio, outcome)).rstrip())
+            flags = [f for f in compare_stat.record_flags(r) if f != "noisy"]
+            if flags and len(out[-1]) + 2 + len(" ".join(flags)) <= WIDTH:
+                out[-1] += "  " + " ".join(flags)
+            elif flags:
+                out.append(" " * 8 + "flags: " + " ".join(flags))
+    if left:
+        out += wrap("not shown: %s cells (no %s/4K cell to compare with)"
+                    % (", ".join(left), BASELINE[0]), "    ", "  ")
+    return out
+
+
+def _key_cells(cells):
+    """Per strategy its fastest call size and its 4 KiB calls (Linux's
+    clear_page size), fastest first."""
+    def speed(r):
+        return num(r.get("gbps_median")) or 0
+    keep = []
+    for s in dict.fromkeys(r.get("strategy") for r in cells):
+        mine = [r for r in cells if r.get("strategy") == s]
+        keep.append(max(mine, key=speed))
+        keep += [r for r in mine if r.get("chunk") == BASELINE[1] and r is not keep[-1]]
+    return sorted(keep, key=lambda r: -speed(r))
+
+
+def machine_block(rs) -> List[str]:
+    h, m = rs.header(), rs.meta
+    cpu = h.get("cpu") if isinstance(h.get("cpu"), dict) else {}
+    out = ["Machine"]
+
+    def fact(name, text):
+        out.extend(wrap(text, " " * 14, "  %-12s" % (name + ":")))
+
+    if cpu:
+        fact("CPU", "%s (%s family %#x model %#x stepping %s)" % (
+            cpu.get("brand") or "?", cpu.get("vendor", "?"), cpu.get("family", 0),
+            cpu.get("model", 0), cpu.get("stepping", "?")))
+    if m.get("host_cpu"):
+        fact("host CPU", "%s, Linux %s" % (m["host_cpu"], m.get("host_kernel", "?")))
+    if "microcode" in h:
+        fact("microcode", "%s (%s)" % (h["microcode"], h.get("microcode_source", "?")))
+    hv = h.get("hypervisor")
+    fact("hypervisor", "%s%s%s" % (
+        hv or ("none (bare metal)" if hv == "" else "unknown"),
+        ", QEMU TCG: not hardware timings" if h.get("tcg") else "",
+        ", %s, -cpu %s, %s" % (m.get("accel"), m.get("cpu_model"), m.get("qemu_version"))
+        if m.get("accel") else ""))
+    c = h.get("cache")
+    if isinstance(c, dict):
+        fact("caches", "L1d %s, L2 %s, L3 %s (%s)" % tuple(
+            [results.human_size(c.get(k)) if c.get(k) else "-"
+             for k in ("l1d_bytes", "l2_bytes", "l3_bytes")] + [c.get("source")]))
+    ram = m.get("guest_ram") or h.get("backing")
+    if ram:
+        thp, rss = num(m.get("qemu_thp_bytes")), num(m.get("qemu_rss_bytes"))
+        fact("guest RAM", str(ram) + (" (host THP backed %d%% of QEMU's memory)"
+                                      % (100 * thp // rss) if thp and rss and
+                                      str(ram).startswith("anonymous") else ""))
+    t = next(iter(rs.of_type("tsc")), None)
+    if t:
+        fact("TSC", "%s, %s, %.3f GHz" % (t.get("source"), "invariant" if t.get("invariant")
+                                          else "NOT invariant", (num(t.get("hz")) or 0) / 1e9))
+    summ = rs.of_type("summary")
+    steal = summ[-1].get("steal_pct") if summ else None
+    cells = [r for r in rs.of_type("clear") if num(r.get("steal_pct")) is not None]
+    worst = max(cells, key=lambda r: r["steal_pct"], default=None)
+    hl = m.get("host_load") or {}
+    fact("steal", "%s%% of the run (%s)%s%s" % (
+        steal if steal is not None else "?", summ[-1].get("steal_method", "not measured")
+        if summ else "no summary",
+        "; worst cell %s%% (%s %s)" % (worst["steal_pct"], _cell_name(worst), worst.get("cache"))
+        if worst else "",
+        "; host: load %s, %s%% stolen below it" % (hl.get("loadavg_1m_end"), hl.get("steal_pct"))
+        if hl else ""))
+    return out
+
+
+def reproduce(rs) -> List[str]:
+    """The hz run command (list of words) rebuilt from meta.json, or []."""
+    m = rs.meta
+    if not m.get("boot"):
+        return []
+    argv = list(m.get("qemu_argv") or [])
+    words = ["tools/hz", "run", "--boot", m["boot"], "--accel", m.get("accel") or "auto"]
+    if m.get("cpu_model"):
+        words += ["--cpu", m["cpu_model"]]
+    words += ["-m", str(m.get("mem") or "4G"), "--smp", str(m.get("smp") or 1)]
+    if "-machine" in argv and argv[argv.index("-machine") + 1] != "q35":
+        words += ["--machine", argv[argv.index("-machine") + 1]]
+    if str(m.get("guest_ram") or "").startswith("hugetlbfs"):
+        words.append("--hugepages")
+    if m.get("busy_threads"):
+        words += ["--load", str(m["busy_threads"])]
+    return words + ["--"] + shlex.split(m.get("cmdline") or "")
+
+
+def _command_lines(words, indent="    ") -> List[str]:
+    """A shell command broken with backslashes to fit WIDTH."""
+    out, line = [], indent
+    for w in (shlex.quote(_ascii(w)) for w in words):
+        if len(line) + len(w) + 3 > WIDTH and line.strip():
+            out.append(line + " \\")
+            line = indent + "  "
+        while len(line) + len(w) + 2 > WIDTH:  # one word longer than a line: split it
+            cut = WIDTH - len(line) - 2
+            out.append(line + w[:cut] + "\\")
+            w, line = w[cut:], ""
+        line += ("" if not line.strip() else " ") + w
+    return out + [line]
+
+
+def reproduce_block(rs) -> List[str]:
+    out = ["Reproduce"]
+    words = reproduce(rs)
+    if not words:
+        return out + ["  no meta.json: records from a capture, not from hz run"]
+    commit = rs.header().get("commit") or rs.meta.get("commit") or "?"
+    clean = str(commit).replace("-dirty", "")
+    out += ["  git checkout %s && make -j2%s" % (clean, "   # built from a tree with local "
+                                                       "changes" if clean != commit else "")]
+    out += _command_lines(words, "  ")
+    if rs.meta.get("qemu_cmdline"):
+        out.append("  QEMU ran (hz run builds it):")
+        out += _command_lines(shlex.split(rs.meta["qemu_cmdline"]), "    ")
+    return out
+
+
+def text(rs) -> str:
+    """The whole plain-text report of one result set."""
+    head = wrap("hugezero %s: %s" % (results.machine(rs), results.config(rs)))
+    blocks = [head, verdict_block(rs), key_table(rs), machine_block(rs), reproduce_block(rs)]
+    lines = [_ascii(ln).rstrip() for b in blocks for ln in b + [""]]
+    return "\n".join(lines).rstrip("\n") + "\n"

@@ -39,11 +39,14 @@ static void work_fn(void *arg)
     case W_MEMOP:
         memop_run(&w->m);
         break;
-    case W_EVICT:
-        clear_evict(dst, w->m.bytes, EVICT_LINE);
+    case W_EVICT: { /* the tail the dirtying pass wrote last: all that can still be cached */
+        uint64_t tail = cur->nevict * PAGE_SIZE_2M,
+                 skip = w->m.bytes > tail ? w->m.bytes - tail : 0;
+        clear_evict(dst + skip, w->m.bytes - skip, EVICT_LINE);
         for (size_t i = 0; i < cur->nevict; i++)
             evict_read((const void *)(uintptr_t)cur->evict_frames[i], PAGE_SIZE_2M);
         break;
+    }
     case W_PROBE:
         w->cold_cyc = evict_probe(dst, w->m.bytes);
         w->warm_cyc = evict_probe(dst, w->m.bytes);

@@ -5,7 +5,10 @@
  * it (a guest WBINVD is a no-op there; measured: 9.2-9.9 k cycles whether
  * 8 MiB was dirty or clean, and a read after it as fast as a warm read). So
  * a cold target is made by (1) a CLFLUSHOPT sweep over every 64-byte line
- * of it (arch/clear.h clear_evict(): CLFLUSH where CLFLUSHOPT is missing;
+ * of its tail, the last 2 x LLC bytes the sequential dirtying pass wrote
+ * (all of it when smaller): the rest was pushed out of every cache by the
+ * later writes, and the probe below checks that it was (arch/clear.h clear_evict():
+ * CLFLUSH where CLFLUSHOPT is missing;
  * SDM Vol. 2A "CLFLUSHOPT": write back and invalidate in every cache level,
  * allowed at any CPL) then MFENCE, and (2) a pass that reads every line of a
  * buffer twice the LLC

@@ -239,7 +239,10 @@ static void decide_all(struct vd_ctx *x, struct vd_item out[VD_NITEMS], struct v
     if (vd_clear_target(x->v, x->n)) {
         vd_decide_clear(x, &out[VD_CLEAR_1G], 1ull << 30, &b1g);
         vd_decide_clear(x, &out[VD_CLEAR_2M], 2ull << 20, &b2m);
-        vd_decide_nontemporal(x, &out[VD_NONTEMPORAL], b1g);
+        /* only a winner fixes the call size: among leaders that are not
+         * separated the first is a coin toss, and so would the size be */
+        bool won = out[VD_CLEAR_1G].set && strcmp(out[VD_CLEAR_1G].set, "winner") == 0;
+        vd_decide_nontemporal(x, &out[VD_NONTEMPORAL], won ? b1g : 0);
         vd_decide_idle(x, &out[VD_IDLE], &out[VD_CLEAR_1G], b1g);
     }
     if (any_kind(x->v, x->n, VD_FAULT))

@@ -66,6 +66,9 @@ void vd_undecided(struct vd_item *it, const struct vd_ctx *x, uint64_t lo_x1e6, 
  * best usable candidate of a clear item (NULL when none). */
 void vd_decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
                      const struct vd_cell **best);
+/* The non-temporal item at the call size of lead1g, the 1 GiB item's
+ * winner (NULL when it has none: then the largest call size with both a
+ * non-temporal and a temporal cell). */
 void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it, const struct vd_cell *lead1g);
 void vd_decide_idle(struct vd_ctx *x, struct vd_item *it, const struct vd_item *c1g,
                     const struct vd_cell *best);

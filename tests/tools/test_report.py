@@ -310,6 +310,20 @@ class TextReport(unittest.TestCase):
     def text(self, name):
         return report_text.text(results.load(hztest.fixture(name)))
 
+    def test_long_quoted_word_pastes_back(self):
+        """A kernel command line longer than a line is split so that a shell
+        reads it back whole: inside single quotes a backslash is literal,
+        so the quote closes before the continuation (it once printed
+        'aa=rep_stos\\ and the kernel refused the option)."""
+        cmdline = ("backing=4k run=clear strategies=rep_stosb chunks=4K,64K aa=rep_stosb "
+                   "ab_delay=rep_stosb:20 tolerance=5 clear_samples=1 it's=quoted x=y")
+        lines = report_text._command_lines(["printf", "%s|", "-append", cmdline], "  ")
+        self.assertGreater(len(lines), 2)
+        self.assertTrue(all(len(line) <= report_text.WIDTH for line in lines))
+        out = subprocess.run(["sh", "-c", "\n".join(lines)], stdout=subprocess.PIPE,
+                             universal_newlines=True, check=True).stdout
+        self.assertEqual(out, "-append|%s|" % cmdline)
+
     def test_width_tabs_ascii(self):
         for name in ("results-verdict", "results-kvm-a", "results-a", "clean.log"):
             t = self.text(name)

@@ -157,6 +157,30 @@ static void test_two_tied(void **state)
     assert_true(it[VD_CLEAR_1G].decided); /* both are faster than clear_page */
 }
 
+/* Leaders that are not separated do not pick the non-temporal item's call
+ * size (the first of them is a coin toss: two runs of one build gave 1G
+ * once and 2M once): it is then the largest call size with both kinds. */
+static void test_nontemporal_size_without_winner(void **state)
+{
+    ncells = 0;
+    clear_cell("rep_stosb", false, 4096, 137);
+    clear_cell("rep_stosq", false, 2u << 20, 100);
+    clear_cell("clzero", true, 2u << 20, 350);
+    clear_cell("rep_stosb", false, GIB, 345);
+    clear_cell("clzero", true, GIB, 340);
+    decide(&kvm);
+    assert_string_equal(it[VD_CLEAR_1G].set, "not separated");
+    assert_string_equal(it[VD_CLEAR_1G].answer, "clzero/2M"); /* the best, by a hair */
+    assert_non_null(strstr(it[VD_NONTEMPORAL].text, "at 1G calls (the largest measured)"));
+    assert_int_equal(it[VD_NONTEMPORAL].outcome, CMP_TIE);
+    /* a winner does pick it */
+    fill(&cells[2], GIB * 10 / 500, 2, 11, 0); /* clzero/2M 50.0 GB/s */
+    decide(&kvm);
+    assert_string_equal(it[VD_CLEAR_1G].set, "winner");
+    assert_non_null(strstr(it[VD_NONTEMPORAL].text, "at 2M calls (the 1 GiB leader's)"));
+    assert_int_equal(it[VD_NONTEMPORAL].outcome, CMP_FASTER);
+}
+
 /* Linux's clear_page among the leaders: decided only as a tie with it. */
 static void test_baseline_leads(void **state)
 {
@@ -263,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_spr_nontemporal_wins),
         cmocka_unit_test(test_noisy_decides),
         cmocka_unit_test(test_two_tied),
+        cmocka_unit_test(test_nontemporal_size_without_winner),
         cmocka_unit_test(test_baseline_leads),
         cmocka_unit_test(test_left_out),
         cmocka_unit_test(test_target_smaller_than_the_page),

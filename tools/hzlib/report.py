@@ -93,8 +93,10 @@ def verdict_section(rs):
         if len(by_run) > 1:
             out.append("<h3>run %s</h3>" % esc(run))
         profiles = sorted({str(r["profile"]) for r in by_run[run].values() if r.get("profile")})
-        out.append("<p>From the cells of %s; no item is decided from a noisy or unverified "
-                   "cell.</p>" % esc(", ".join("run=" + p for p in profiles) or "this run"))
+        out.append("<p>From the cells of %s; every item is decided by a Hodges-Lehmann ratio "
+                   "interval against the run's tolerance (docs/validation.md), never by a "
+                   "cell's spread.</p>" % esc(", ".join("run=" + p for p in profiles)
+                                               or "this run"))
         out.append('<table class="verdict"><tbody>')
         for item in item_order(by_run[run]):
             r = by_run[run][item]

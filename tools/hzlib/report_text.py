@@ -210,9 +210,17 @@ def _command_lines(words, indent="    ") -> List[str]:
             out.append(line + " \\")
             line = indent + "  "
         while len(line) + len(w) + 2 > WIDTH:  # one word longer than a line: split it
-            cut = WIDTH - len(line) - 2
-            out.append(line + w[:cut] + "\\")
-            w, line = w[cut:], ""
+            cut = WIDTH - len(line) - 3
+            # inside single quotes a backslash is literal: close the quote
+            # before the line continuation and open it again after ('a'\
+            # 'b' is ab), never cutting into a '"'"' (an escaped quote)
+            while cut > 1 and (w[:cut].count("'") % 2 == 0) != ("'" not in w[:cut]):
+                cut -= 1
+            while cut > 1 and w[cut - 1] in "'\"":
+                cut -= 1
+            quoted = w[:cut].count("'") % 2 == 1
+            out.append(line + w[:cut] + ("'\\" if quoted else "\\"))
+            w, line = ("'" if quoted else "") + w[cut:], ""
         line += ("" if not line.strip() else " ") + w
     return out + [line]
 

@@ -163,7 +163,10 @@ def _load_all(paths):
     except (OSError, ValueError) as e:
         print("hz: %s" % e, file=sys.stderr)
         return None
-    _print_diags([d for rs in sets for d in rs.diags])
+    _print_diags([d for rs in sets for d in rs.diags + rs.stream_problems])
+    for rs in sets:
+        if rs.stream_warning():
+            print("hz: " + rs.stream_warning(), file=sys.stderr)
     return sets
 
 

@@ -148,6 +148,8 @@ def banners(rs, prefix=""):
     out = []
     if tcg(rs):
         out.append("QEMU TCG: no figure on this page is a hardware timing (every row says TCG).")
+    if rs.stream_warning():
+        out.append(rs.stream_warning())
     summ = rs.of_type("summary")
     if not summ:
         out.append("No summary record: the run did not finish; what follows is partial.")

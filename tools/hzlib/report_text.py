@@ -244,6 +244,8 @@ def reproduce_block(rs) -> List[str]:
 def text(rs) -> str:
     """The whole plain-text report of one result set."""
     head = wrap("hugezero %s: %s" % (results.machine(rs), results.config(rs)))
+    if rs.stream_warning():
+        head += wrap(rs.stream_warning())
     blocks = [head, verdict_block(rs), key_table(rs), machine_block(rs), reproduce_block(rs)]
     lines = [_ascii(ln).rstrip() for b in blocks for ln in b + [""]]
     return "\n".join(lines).rstrip("\n") + "\n"

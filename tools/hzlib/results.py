@@ -27,11 +27,22 @@ CSV_SKIP_TYPES = ("header", "progress")
 class ResultSet:
     """Records from one place, with the run metadata when there is some."""
 
-    def __init__(self, name, records, meta=None, diags=None):
+    def __init__(self, name, records, meta=None, diags=None, stream_problems=None):
         self.name = name
         self.records = records
         self.meta = meta or {}
         self.diags = diags or []
+        # records.check_stream() of the serial capture behind these records:
+        # lost, repeated or broken records (empty: none seen, or no capture)
+        self.stream_problems = stream_problems or []
+
+    def stream_warning(self):
+        """One line for reports when the capture lost or broke records, else None."""
+        if not self.stream_problems:
+            return None
+        return ("WARNING: %d record stream problem(s) in %s (records lost or broken on the "
+                "way: %s); its figures and verdict are incomplete"
+                % (len(self.stream_problems), self.name, self.stream_problems[0].reason))
 
     def of_type(self, t):
         return [r for r in self.records if r.get("t") == t]
@@ -88,18 +99,21 @@ def load(path):
         if os.path.exists(mp):
             with open(mp) as f:
                 meta = json.load(f)
+        log = os.path.join(path, "serial.log")
+        problems = load(log).stream_problems if os.path.exists(log) else []
         for name in ("records.jsonl", "serial.log"):
             p = os.path.join(path, name)
             if os.path.exists(p):
                 rs = load(p)
-                return ResultSet(path, rs.records, meta, rs.diags)
+                return ResultSet(path, rs.records, meta, rs.diags, problems)
         raise OSError("%s: no records.jsonl or serial.log" % path)
     if path.endswith(".jsonl") or _looks_like_jsonl(path):
         recs, diags = read_jsonl(path)
-    else:
-        with open(path, "rb") as f:
-            recs, diags = rec.extract(f.read(), path)
-    return ResultSet(path, recs, meta, diags)
+        return ResultSet(path, recs, meta, diags)
+    with open(path, "rb") as f:
+        raw = []
+        recs, diags = rec.extract(f.read(), path, raw)
+    return ResultSet(path, recs, meta, diags, rec.check_stream(recs, raw, diags, path))
 
 
 def dump_jsonl(f, records):

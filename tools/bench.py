@@ -15,6 +15,9 @@
      P1 hugezero best single-thread GB/s / Linux best user-space GB/s  (target >= 1.0)
         from the two cells' samples_ns (time per byte)
      P2 hugezero 1 GiB fault / Linux 1 GiB hugetlb fault                 (target <= 0.45)
+     P4 hugezero all-thread GB/s / linux-bench --threads N GB/s         (target >= 1.0)
+        run=smp on every CPU with Linux's best all-thread strategy and
+        chunk, and the median start skew of its cells
         like with like: the faulting access as the program sees it,
         without mmap (hugezero access_ns of each zeroing fault, Linux
         touch_samples_ns of each repeat)
@@ -222,6 +225,32 @@ def p2(faults, lx_fault):
     return hl_ratio(lx_fault.get("touch_samples_ns"), 1 << 30, acc, 1 << 30, False)
 
 
+def p4(hz_smp, lx_all):
+    """P4: hugezero's all-thread clear (run=smp's `clear` record of the most
+    threads, same strategy as Linux's best all-thread cell) against
+    linux-bench --threads N's, both wall time from the first CPU's start to
+    the last CPU's end (GB/s, hl_ratio of samples_ns); None when a side has
+    no such cell or no samples."""
+    if not lx_all:
+        return None
+    rows = [r for r in hz_smp if r.get("t") == "clear" and r.get("verified")
+            and r.get("threads") == lx_all.get("threads")
+            and r.get("strategy") == lx_all.get("strategy")]
+    if not rows:
+        return None
+    return hl_ratio(lx_all.get("samples_ns"), lx_all.get("bytes"),
+                    rows[0].get("samples_ns"), rows[0].get("bytes"), True)
+
+
+def start_skew(hz_smp, threads):
+    """The median start skew of run=smp's `threads`-thread cells as % of
+    their wall (smp_scale start_skew_pct), or None."""
+    v = sorted(r["start_skew_pct"] for r in hz_smp if r.get("t") == "smp_scale"
+               and r.get("threads") == threads and isinstance(r.get("start_skew_pct"),
+                                                             (int, float)))
+    return v[(len(v) - 1) // 2] if v else None
+
+
 def ratio_text(name, r, what, target):
     """'P1 ...: 1.23 [1.10..1.35] hugezero faster (±5%, n=14/10; target >= 1.0)'."""
     ratio, lo, hi, outcome, n_hz, n_lx = r
@@ -323,6 +352,17 @@ def main():
     if lx_all:
         put("Linux user-space best, %d pinned threads (median): %s %s at chunk %s: %.3f GB/s" % (
             threads, lx_all["strategy"], lx_all["cache"], lx_all["chunk"], gbps(lx_all)))
+        smp, smeta = hz_run(out / "smp", ["run=smp", "smp_strategies=" + lx_all["strategy"],
+                                          "smp_chunk=%dK" % (lx_all["chunk"] // 1024),
+                                          "smp_fill=none"], "6G", smp=threads)
+        r4 = p4(smp, lx_all)
+        skew = start_skew(smp, threads)
+        put((ratio_text("P4 all-thread clear", r4, "hugezero / Linux GB/s, %d threads" % threads,
+                        ">= 1.0") if r4 else
+             "P4 all-thread clear: not computed (no %d-thread %s cell with samples on a side)"
+             % (threads, lx_all["strategy"]))
+            + "; hugezero median start skew %s of the wall  [%s]"
+            % ("%.2f%%" % skew if skew is not None else "?", boot_note(smeta)))
     pair = fault_pair(faults, lx_fault)
     if pair:
         hz_med, n, lx_ns, emulated = pair

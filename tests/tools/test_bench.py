@@ -81,6 +81,23 @@ class HodgesLehmannRatios(unittest.TestCase):
         # older records without samples_ns: no Hodges-Lehmann ratio
         self.assertIsNone(bench.p1({"bytes": GIB}, lx))
 
+    def test_p4_all_thread_like_with_like(self):
+        lx = dict(cell(BASE, "linux"), threads=2, strategy="avx_nt")
+        hz = [dict(cell([x * 10 // 9 for x in BASE], "hugezero"), threads=2, strategy="avx_nt"),
+              dict(cell([x // 2 for x in BASE], "hugezero"), threads=1, strategy="avx_nt"),
+              dict(cell([x // 3 for x in BASE], "hugezero"), threads=2, strategy="clzero"),
+              {"t": "smp_scale", "threads": 2, "start_skew_pct": 0.4},
+              {"t": "smp_scale", "threads": 2, "start_skew_pct": 3.0},
+              {"t": "smp_scale", "threads": 2, "start_skew_pct": 0.6},
+              {"t": "smp_scale", "threads": 1, "start_skew_pct": 0.0}]
+        ratio, lo, hi, outcome, n_hz, n_lx = bench.p4(hz, lx)
+        self.assertAlmostEqual(ratio, 0.9, 2)  # the 2-thread avx_nt cell, not the others
+        self.assertEqual((outcome, n_hz, n_lx), ("slower", 10, 10))
+        self.assertEqual(bench.start_skew(hz, 2), 0.6)
+        self.assertIsNone(bench.start_skew(hz, 4))
+        self.assertIsNone(bench.p4(hz, dict(lx, strategy="movnti")))
+        self.assertIsNone(bench.p4(hz, None))
+
     def test_p2_fault_against_hugetlb_touch(self):
         faults = [fault(40_000_000 + i * 100_000, 1) for i in range(8)] + \
             [fault(1, 1, prezeroed=True) for _ in range(8)] + [fault(5, 1, size=2 << 20)]

@@ -63,15 +63,6 @@ static void summarise(const struct if_state *st, const struct if_cell *c, unsign
     out->hi_x1000 = metric(vic, vic->chase ? out->ns.ci_hi : out->ns.ci_lo);
 }
 
-static uint64_t median_of(const uint64_t *src, unsigned n)
-{
-    uint64_t v[IF_MAX_ROUNDS];
-    struct stats s;
-    memcpy(v, src, sizeof(uint64_t) * n);
-    stats_compute(&s, v, n);
-    return s.median;
-}
-
 static void emit(const struct if_state *st, const struct if_cell *c, unsigned vi,
                  const struct summary *s)
 {
@@ -105,7 +96,7 @@ static void emit(const struct if_state *st, const struct if_cell *c, unsigned vi
     rec_sfixed(&r, "slowdown_pct", s->slow_x100, 2);
     rec_sfixed(&r, "slowdown_lo_pct", s->slow_lo_x100, 2);
     rec_sfixed(&r, "slowdown_hi_pct", s->slow_hi_x100, 2);
-    uint64_t zb = z ? median_of(c->zbps, c->rounds) : 0;
+    uint64_t w[IF_MAX_ROUNDS], zb = z ? stats_median_copy(c->zbps, c->rounds, w) : 0;
     rec_fixed(&r, "zeroer_gbps", zb / 1000000, 3);
     if (z && c->rate_pct < 100) /* null: unthrottled, or no zeroer */
         rec_fixed(&r, "zeroer_target_gbps", z->peak_bps / 100 * c->rate_pct * st->nzcpus / 1000000,
@@ -114,8 +105,8 @@ static void emit(const struct if_state *st, const struct if_cell *c, unsigned vi
         rec_u64_opt(&r, "zeroer_target_gbps", false, 0);
     rec_bool(&r, "verified", z ? z->verified : true);
     if (st->pmu) {
-        rec_u64(&r, "cycles", median_of(c->pmu[vi][0], c->rounds));
-        rec_u64(&r, "llc_misses", median_of(c->pmu[vi][1], c->rounds));
+        rec_u64(&r, "cycles", stats_median_copy(c->pmu[vi][0], c->rounds, w));
+        rec_u64(&r, "llc_misses", stats_median_copy(c->pmu[vi][1], c->rounds, w));
     }
     rec_u64(&r, "cpl", (uint64_t)user_cpl());
     rec_bool(&r, "tsc_reliable", tsc_reliable());
@@ -159,6 +150,7 @@ static void peak_records(const struct if_state *st)
 void if_report(const struct if_state *st)
 {
     static struct summary alone[IF_VICTIMS], s;
+    static uint64_t w[IF_MAX_ROUNDS];
     char line[320], a[24], b[24];
     const struct if_cell *c0 = &st->cell[0];
     if (!c0->rounds)
@@ -192,7 +184,7 @@ void if_report(const struct if_state *st)
         const struct if_cell *c = &st->cell[i];
         if (!c->rounds)
             continue;
-        fmt_fixed(a, sizeof(a), median_of(c->zbps, c->rounds) / 1000000, 3);
+        fmt_fixed(a, sizeof(a), stats_median_copy(c->zbps, c->rounds, w) / 1000000, 3);
         hz_snprintf(b, sizeof(b), "%u%%", c->rate_pct);
         len = (size_t)hz_snprintf(line, sizeof(line), "interference: %-13s %-12s %5s %8s",
                                   c->z->label, c->z->s ? c->z->s->name : "-", b, a);

@@ -52,20 +52,9 @@ void smp_series_stats(const struct smp_series *s, struct stats *st, uint64_t *st
     *steal_x100 = stats_pct_x100(s->steal_ns, s->steal_base_ns);
 }
 
-/* Median of v[0..n) (n >= 1), by lib/stats.h. */
-static uint64_t median(const uint64_t *v, size_t n)
-{
-    static uint64_t w[SMP_MAX_ROUNDS];
-    struct stats st;
-    for (size_t i = 0; i < n; i++)
-        w[i] = v[i];
-    stats_compute(&st, w, n);
-    return st.median;
-}
-
 void smp_series_skew_record(struct rec *r, const struct smp_series *s)
 {
-    static uint64_t pct[SMP_MAX_ROUNDS];
+    static uint64_t pct[SMP_MAX_ROUNDS], w[SMP_MAX_ROUNDS];
     if (!s->n)
         return;
     const uint64_t *skew[2] = {s->start_skew_ns, s->end_skew_ns};
@@ -73,8 +62,8 @@ void smp_series_skew_record(struct rec *r, const struct smp_series *s)
     for (unsigned e = 0; e < 2; e++) {
         for (size_t i = 0; i < s->n; i++)
             pct[i] = stats_pct_x100(skew[e][i], s->ns[i]);
-        rec_u64(r, key[e][0], median(skew[e], s->n));
-        rec_fixed(r, key[e][1], median(pct, s->n), 2);
+        rec_u64(r, key[e][0], stats_median_copy(skew[e], s->n, w));
+        rec_fixed(r, key[e][1], stats_median_copy(pct, s->n, w), 2);
     }
     rec_u64(r, "late_starts", s->late_starts);
 }

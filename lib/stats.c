@@ -333,3 +333,13 @@ uint64_t stats_scale(uint64_t x, uint64_t mul, uint64_t div)
 {
     return div ? div_round_sat((u128)x * mul, div) : 0;
 }
+
+uint64_t stats_median_copy(const uint64_t *v, size_t n, uint64_t *scratch)
+{
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        scratch[i] = v[i];
+    stats_sort(scratch, n);
+    return scratch[(n - 1) / 2];
+}

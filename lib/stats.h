@@ -132,6 +132,11 @@ uint64_t stats_cpb_x1000(uint64_t cycles, uint64_t bytes);
  * whole 0; saturates at UINT64_MAX. */
 uint64_t stats_pct_x100(uint64_t part, uint64_t whole);
 
+/* The median (lower middle, as stats_compute()) of v[0..n), left alone:
+ * the samples are copied to scratch (n entries) and sorted there. 0 for
+ * n == 0. */
+uint64_t stats_median_copy(const uint64_t *v, size_t n, uint64_t *scratch);
+
 /* Sort v[0..n) ascending in place (heapsort: no recursion, no allocation). */
 void stats_sort(uint64_t *v, size_t n);
 

@@ -59,6 +59,16 @@ static void test_odd_even(void **state)
     expect_stats(&s, 10, 3, 100, 3, 12, 24152);
 }
 
+static void test_median_copy(void **state)
+{
+    const uint64_t v[] = {9, 3, 7, 1, 5, 2}; /* sorted 1 2 3 5 7 9: lower middle 3 */
+    uint64_t w[6];
+    assert_int_equal(stats_median_copy(v, 6, w), 3);
+    assert_int_equal(v[0], 9); /* left alone */
+    assert_int_equal(stats_median_copy(v, 5, w), 5);
+    assert_int_equal(stats_median_copy(v, 0, w), 0);
+}
+
 static void test_flat_and_zero(void **state)
 {
     uint64_t flat[] = {7, 7, 7};
@@ -330,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_empty_and_single),
         cmocka_unit_test(test_odd_even),
         cmocka_unit_test(test_flat_and_zero),
+        cmocka_unit_test(test_median_copy),
         cmocka_unit_test(test_many_samples),
         cmocka_unit_test(test_extreme_values),
         cmocka_unit_test(test_sort_matches_qsort),

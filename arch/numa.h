@@ -93,7 +93,8 @@ struct rec;
  * source, slit, why, dist and node[] (docs/results.md, `header`). */
 void numa_rec_member(struct rec *r);
 
-/* Kernel only, after mm_init: print the topology, take one 2 MiB and (when
+/* Kernel only, after mm_init: split free 1 GiB frames that cross a node
+ * boundary into the small pool, print the topology, take one 2 MiB and (when
  * the node has one) one 1 GiB frame from every node and check each lies in
  * its node (given back, never written), and emit the `numa` record, one
  * `numa_range` record per range and `numa.frames` pass or fail. */

@@ -4,10 +4,11 @@
  * record with its start-up self-check and one `numa_range` record per
  * memory range (docs/results.md).
  *
- * The self-check takes one 2 MiB frame and, when the node has one, one
- * 1 GiB frame from every node through frames_alloc_in/frames_1g_take_in,
- * checks that the whole frame lies in that node's SRAT ranges, and puts it
- * back. It reads and writes none of the frames' memory.
+ * Free 1 GiB frames that cross a node boundary are split into the small
+ * pool first: no node could give them. The self-check takes one 2 MiB frame and, when the node has
+ * one, one 1 GiB frame from every node through frames_alloc_in/frames_1g_take_in, checks that the
+ * whole frame lies in that node's SRAT ranges, and puts it back. It reads and writes none of the
+ * frames' memory.
  */
 #include "arch/numa.h"
 
@@ -102,6 +103,28 @@ void numa_rec_member(struct rec *r)
     rec_obj_end(r);
 }
 
+/* A listed free 1 GiB frame that crosses a node boundary (or lies in no
+ * node) cannot be given from any node: hand it to the small pool, where
+ * frames_alloc_in finds its 2 MiB frames per node. Returns the count. */
+static unsigned split_straddling(const struct numa_topo *t)
+{
+    struct frames *f = mm_frames();
+    unsigned n = 0;
+    for (size_t i = 0; t->from_srat && i < frames_1g_count(f); i++) {
+        uint64_t base = frames_1g_base(f, i);
+        int k = numa_node_of_pa(t, base);
+        if (frames_1g_state(f, i) != FRAME1G_FREE ||
+            (k >= 0 && frames_in_ranges(t->node[k].range, t->node[k].nrange, base, PAGE_SIZE_1G)))
+            continue;
+        if (frames_1g_split(f, i) == FRAMES_OK) {
+            kprintf("numa: 1 GiB frame 0x%llx crosses a node boundary: split into 2 MiB frames\n",
+                    (unsigned long long)base);
+            n++;
+        }
+    }
+    return n;
+}
+
 static void emit_ranges(const struct numa_topo *t)
 {
     char buf[HZ_RECORD_MAX];
@@ -129,7 +152,7 @@ void numa_report(void)
         kprintf("%s\n", d->msg[i]);
     if (!t->from_srat)
         kprintf("numa: %s: one node, %u CPUs\n", t->why, t->node[0].ncpus);
-    unsigned bad = 0;
+    unsigned split = split_straddling(t), bad = 0;
     for (unsigned i = 0; i < t->n; i++) {
         const struct numa_node *n = &t->node[i];
         for (int s = 0; s < 2; s++) {
@@ -160,6 +183,7 @@ void numa_report(void)
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "numa");
     rec_topo(&r, chk);
+    rec_u64(&r, "split_1g", split);
     rec_str(&r, "check", bad ? "fail" : "pass");
     record_emit(&r);
     emit_ranges(t);

@@ -151,8 +151,9 @@ int numa_build(const struct acpi_info *ai, struct numa_topo *out, struct acpi_di
 {
     if (!out)
         return -1;
-    if (!ai || !ai->ok || !ai->srat.present)
-        return one_node(ai, out, "no SRAT");
+    if (!ai || !ai->ok || !ai->srat.present) /* a listed SRAT was reported by its parser */
+        return one_node(
+            ai, out, ai && acpi_find_table(&ai->tables, "SRAT", 0) ? "SRAT rejected" : "no SRAT");
     memset(out, 0, sizeof *out);
     const char *why = srat_nodes(&ai->srat, out, d);
     if (!why)

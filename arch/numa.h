@@ -53,9 +53,9 @@ struct numa_topo {
 
 /*
  * Build *out from a parsed acpi_info (NULL, !ai->ok or no SRAT: one node,
- * why "no SRAT"). From the SRAT's enabled CPU and memory affinities: more
- * than NUMA_MAX_NODES domains, more than NUMA_MAX_RANGES ranges in a domain,
- * entries the parser dropped, overlapping ranges or an SRAT with no enabled
+ * why "no SRAT"; an SRAT that is listed but did not parse: "SRAT rejected"). From the SRAT's
+ * enabled CPU and memory affinities: more than NUMA_MAX_NODES domains, more than NUMA_MAX_RANGES
+ * ranges in a domain, entries the parser dropped, overlapping ranges or an SRAT with no enabled
  * memory make it one node with a diagnostic. A rejected SLIT (acpi_slit
  * .rejected), or a valid one with fewer localities than the largest node
  * domain + 1, also gives one node: the issue's rule that a topology that

@@ -255,6 +255,10 @@ static void test_build_one_node(void **state)
     ai.madt.ncpu_enabled = 3;
     assert_int_equal(numa_build(&ai, &t, &d), 1);
     assert_one_node("no SRAT", 3);
+    ai.tables.t[ai.tables.n++] = (struct acpi_table){.sig = "SRAT", .length = 44};
+    assert_int_equal(numa_build(&ai, &t, &d), 1); /* listed, not parsed (Length 44 < 48) */
+    assert_one_node("SRAT rejected", 3);
+    ai.tables.n = 0;
 
     struct {
         const char *why, *msg;

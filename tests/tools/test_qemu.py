@@ -7,7 +7,7 @@ import unittest
 from unittest import mock
 
 import hztest
-from hzlib import hugepages, qemu, runner
+from hzlib import hugepages, qemu, qemurun, runner
 
 ELF = os.path.join(hztest.ROOT, "build", "hugezero.elf")
 
@@ -157,7 +157,7 @@ class FakeTTY(io.StringIO):
 class Streaming(unittest.TestCase):
     def test_progress_records_become_a_status_line_on_a_tty(self):
         out = FakeTTY()
-        c = runner.Console(out)
+        c = qemurun.Console(out)
         c.feed(b'\x1b[1mboot\x1b[0m\r\n@hz {"t":"progress","v":1,"phase":"clear","pct":50,"eta_s":12}\r\n')
         c.feed(b'@hz {"t":"progress","v":1,"phase":"clear","pct":75,"eta_s":6}\r\nnext li')
         c.feed(b"ne\r\n")
@@ -167,7 +167,7 @@ class Streaming(unittest.TestCase):
 
     def test_not_a_tty_prints_every_line(self):
         out = io.StringIO()
-        c = runner.Console(out)
+        c = qemurun.Console(out)
         c.feed(b'@hz {"t":"progress","v":1,"phase":"x","pct":1,"eta_s":1}\r\ntail')
         c.close()
         self.assertEqual(out.getvalue(),
@@ -176,7 +176,7 @@ class Streaming(unittest.TestCase):
     def test_timeout_kills_and_output_is_kept(self):
         with tempfile.TemporaryDirectory() as d:
             log, err = os.path.join(d, "serial.log"), os.path.join(d, "err")
-            rc, timed_out, secs = runner.run_qemu(
+            rc, timed_out, secs = qemurun.run_qemu(
                 ["sh", "-c", "printf 'hello\\r\\n'; exec sleep 30"], 1.0, log, err)
             self.assertTrue(timed_out)
             self.assertLess(secs, 10)
@@ -187,7 +187,7 @@ class Streaming(unittest.TestCase):
     def test_kvm_internal_error_stops_the_run(self):
         with tempfile.TemporaryDirectory() as d:
             err = os.path.join(d, "err")
-            rc, timed_out, secs = runner.run_qemu(
+            rc, timed_out, secs = qemurun.run_qemu(
                 ["sh", "-c", "echo 'KVM internal error. Suberror: 1' >&2; exec sleep 30"],
                 20, os.path.join(d, "s"), err)
             self.assertEqual((rc, timed_out, runner.map_exit(rc, timed_out)), (None, False, 125))
@@ -197,7 +197,7 @@ class Streaming(unittest.TestCase):
 
     def test_exit_status_passes_through(self):
         with tempfile.TemporaryDirectory() as d:
-            rc, timed_out, _ = runner.run_qemu(["sh", "-c", "exit 7"], 10, os.path.join(d, "s"),
+            rc, timed_out, _ = qemurun.run_qemu(["sh", "-c", "exit 7"], 10, os.path.join(d, "s"),
                                                os.path.join(d, "e"))
             self.assertEqual((rc, timed_out, runner.map_exit(rc, timed_out)), (7, False, 3))
 

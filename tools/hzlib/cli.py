@@ -6,8 +6,8 @@ import shutil
 import subprocess
 import sys
 
-from . import (BUILD, ROOT, compare, lava, loadcheck, plot, probe, qemu, records as rec, report,
-               report_pair, report_text, results, runner)
+from . import (BUILD, ROOT, compare, lava, loadcheck, plot, probe, qemu, qemurun, records as rec,
+               report, report_pair, report_text, results, runner)
 
 
 def _print_diags(diags):
@@ -61,7 +61,7 @@ def cmd_run(a):
                               extra=a.qemu_arg, modules=a.module)
         outdir = None
         outdir = runner.new_results_dir(a.results, a.boot)
-        console = None if a.quiet else runner.Console()
+        console = None if a.quiet else qemurun.Console()
         load = a.load if a.load is not None else (2 if a.load_check else 0)
         if load:
             print("hz: %d busy thread(s) beside the guest (--load)" % load, file=sys.stderr)

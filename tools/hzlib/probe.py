@@ -45,7 +45,7 @@ import subprocess
 import tempfile
 import threading
 
-from . import BUILD, qemu, records
+from . import BUILD, qemu, qemurun, records
 
 CACHE = os.path.join(BUILD, "qemu-probe.json")
 PROBE_TIMEOUT = 90  # seconds per candidate; run=none takes ~10 s under nested KVM
@@ -224,13 +224,12 @@ def qemu_error(stderr, rc, timed_out, timeout=PROBE_TIMEOUT):
 def try_model(kernel, cpu, timeout=PROBE_TIMEOUT):
     """Boot kernel with run=none under KVM and -cpu cpu; None when the
     summary record arrives, else QEMU's reason (qemu_error)."""
-    from . import runner  # runner.boot calls choose(): import at use, not load
     cfg = qemu.BootConfig(accel="kvm", mem=PROBE_MEM, args="run=none", prealloc=False,
                           kernel=kernel)
     with tempfile.TemporaryDirectory(prefix="hz-probe-") as work:
         argv = qemu.command(cfg, qemu.prepare(cfg, work), "kvm", cpu)
         serial, err = os.path.join(work, "serial.log"), os.path.join(work, "stderr")
-        rc, timed_out, _ = runner.run_qemu(argv, timeout, serial, err)
+        rc, timed_out, _ = qemurun.run_qemu(argv, timeout, serial, err)
         with open(serial, "rb") as f:
             recs = records.extract(f.read())[0]
         with open(err, "rb") as f:

@@ -24,7 +24,7 @@ import subprocess
 from . import ROOT, BUILD, hugepages
 
 BOOTS = ("direct", "iso", "uefi", "pxe", "pxe-uefi")
-# How the host reads COM1 (runner.SerialTap): QEMU's stdout, a file, a pipe
+# How the host reads COM1 (qemurun.SerialTap): QEMU's stdout, a file, a pipe
 # (FIFOs NAME.in/NAME.out) or a Unix socket QEMU connects to.
 SERIALS = ("stdio", "file", "pipe", "socket")
 QEMU = "qemu-system-x86_64"

@@ -16,7 +16,8 @@ set -u
 set -f # package and command lists are split on spaces, never globbed
 
 # Debian package -> what it provides (for the non-Debian message).
-PACKAGES="qemu-system-x86 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools nasm ovmf libcmocka-dev gnuplot-nox clang-format"
+# python3-yaml: tools/hzlib/lava.py reads LAVA job logs with PyYAML.
+PACKAGES="qemu-system-x86 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools nasm ovmf libcmocka-dev gnuplot-nox clang-format python3-yaml"
 # Commands the build and the tests run. gnuplot is optional (plots are skipped
 # without it); the rest are required.
 REQUIRED_CMDS="python3 gcc make nasm ld qemu-system-x86_64 grub-mkrescue grub-mknetdir xorriso mformat clang-format"

@@ -43,6 +43,7 @@ SPREAD = "spread rule"  # the label of rows judged without samples
 _SAMPLE_COUNTS = ("repeats", "n", "lat_n", "faults")  # members that count a record's samples
 
 
+@dataclass
 class Stat:
     """One side of a row: value, optional (lo, hi) range, optional CV %.
 
@@ -55,11 +56,22 @@ class Stat:
     them, each for `nbytes` bytes; None: the records carry none (the
     spread rule judges)."""
 
-    def __init__(self, value, lo=None, hi=None, cv=None, n=1, ci=False, flags=(), samples=None,
-                 few=False, times=None, nbytes=1):
-        self.value, self.lo, self.hi, self.cv, self.n = value, lo, hi, cv, n
-        self.ci, self.flags, self.samples, self.few = ci, tuple(flags), samples, few
-        self.times, self.nbytes = (list(times) if times is not None else None), nbytes
+    value: float
+    lo: Optional[float] = None
+    hi: Optional[float] = None
+    cv: Optional[float] = None
+    n: int = 1
+    ci: bool = False
+    flags: Sequence[str] = ()
+    samples: Optional[int] = None
+    few: bool = False
+    times: Optional[Sequence[float]] = None
+    nbytes: int = 1
+
+    def __post_init__(self) -> None:
+        self.flags = tuple(self.flags)
+        if self.times is not None:
+            self.times = list(self.times)
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,8 @@ import re
 import subprocess
 import tempfile
 import threading
+from dataclasses import dataclass
+from typing import Optional, Sequence, Tuple
 
 from . import BUILD, qemu, qemurun, records
 
@@ -75,16 +77,21 @@ class KvmUnusable(qemu.ConfigError):
     """KVM cannot start at all; the message is one line naming the cause."""
 
 
+@dataclass
 class Choice:
     """accel "kvm" or "tcg"; cpu the -cpu argument; reason why this is not
     the first choice (None when it is); refused [(model, QEMU's error)];
     how the choice was made ("probed", "--cpu", "--accel auto", ...)."""
+    accel: str
+    cpu: str
+    how: str
+    reason: Optional[str] = None
+    refused: Sequence[Tuple[str, str]] = ()
 
-    def __init__(self, accel, cpu, how, reason=None, refused=()):
-        self.accel, self.cpu, self.how = accel, cpu, how
-        self.reason, self.refused = reason, list(refused)
+    def __post_init__(self) -> None:
+        self.refused = list(self.refused)
 
-    def line(self):
+    def line(self) -> str:
         """The one line printed before a boot, e.g. "KVM, -cpu
         host,+invtsc,-arch-capabilities,host-cache-info=on (probed):
         host,+invtsc,host-cache-info=on refused (error: failed to set MSR

@@ -15,6 +15,8 @@ import platform
 import shlex
 import subprocess
 import tempfile
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
 
 from . import ROOT, loadcheck, probe, qemu, qemurun, records as rec, results
 
@@ -44,14 +46,30 @@ def checked_status(status, recs):
     return status
 
 
+@dataclass
 class Outcome:
-    """The result of one boot; `status` is the kernel status or 124/125."""
-
-    def __init__(self, **kw):
-        self.__dict__.update(kw)
+    """The result of one boot; `status` is the kernel status or 124/125,
+    qemu_rc QEMU's exit status (None: killed, the guest stuck), elapsed
+    seconds; records and diags as records.extract() gives them (diags with
+    stream_problems, records.check_stream()); outdir the results folder;
+    argv QEMU's command line; meta what meta.json holds; choice the
+    accelerator and CPU model (probe.choose())."""
+    status: int
+    qemu_rc: Optional[int] = None
+    timed_out: bool = False
+    elapsed: float = 0.0
+    records: List[Dict[str, Any]] = field(default_factory=list)
+    diags: List[rec.Diagnostic] = field(default_factory=list)
+    stream_problems: List[rec.Diagnostic] = field(default_factory=list)
+    outdir: str = ""
+    argv: List[str] = field(default_factory=list)
+    accel: str = ""
+    stderr: str = ""
+    meta: Dict[str, Any] = field(default_factory=dict)
+    choice: Optional[probe.Choice] = None
 
     @property
-    def status_name(self):
+    def status_name(self) -> str:
         return STATUS_NAMES.get(self.status, "status %d" % self.status)
 
 

@@ -8,7 +8,7 @@ import tempfile
 import unittest
 
 import hztest
-from hzlib import records as rec, results
+from hzlib import records as rec, results, schema
 
 
 class CleanCapture(unittest.TestCase):
@@ -177,8 +177,8 @@ class ParseCommand(unittest.TestCase):
             results.write_records(d, recs)
             with open(os.path.join(d, "summary.csv")) as f:
                 rows = list(csv.reader(f))
-        self.assertEqual(rows[0][:len(results.CLEAR_COLUMNS) + 2],
-                         ["run", "t"] + results.CLEAR_COLUMNS)
+        self.assertEqual(rows[0][:len(schema.CLEAR_COLUMNS) + 2],
+                         ["run", "t"] + schema.CLEAR_COLUMNS)
         types = [r[1] for r in rows[1:]]
         self.assertEqual(types.count("clear"), 10)
         self.assertNotIn("header", types)

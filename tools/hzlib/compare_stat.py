@@ -34,13 +34,13 @@ from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
 from . import decide
+from .schema import SAMPLE_COUNTS
 
 P99_MIN_N = 100
 MIN_SAMPLES = decide.MIN_N  # fewest samples whose median has a 95 % order-statistic interval
 TOO_FEW = decide.TOO_FEW
 TOL_PCT = decide.TOL_X100 / 100
 SPREAD = "spread rule"  # the label of rows judged without samples
-_SAMPLE_COUNTS = ("repeats", "n", "lat_n", "faults")  # members that count a record's samples
 
 
 @dataclass
@@ -134,7 +134,7 @@ def sample_count(recs):
     """The fewest samples any of recs says it has, or None."""
     counts = []
     for r in recs:
-        c = next((num(r.get(k)) for k in _SAMPLE_COUNTS if num(r.get(k)) is not None), None)
+        c = next((num(r.get(k)) for k in SAMPLE_COUNTS if num(r.get(k)) is not None), None)
         if c is None:
             return None
         counts.append(c)

@@ -7,7 +7,7 @@ shown). Each row carries report_html.row_flags().
 
 import statistics
 
-from . import compare_rows, compare_stat, faultclear, results, vmstart
+from . import compare_stat, faultclear, results, schema, vmstart
 from .report_html import num, esc, fmt, interval, row_flags, table
 
 
@@ -37,7 +37,7 @@ def clear_section(rs):
                        run.get("noisy_cells", 0), esc(run.get("evict")), esc(run.get("seed"))))
     groups = {}
     for r in recs:
-        groups.setdefault((str(r.get("cache")),) + compare_rows.key(r, ("bytes", "threads")),
+        groups.setdefault((str(r.get("cache")),) + schema.key(r, ("bytes", "threads")),
                           []).append(r)
     for (cache, nbytes, threads) in sorted(groups, key=lambda k: (k[0], -(num(k[1]) or 0),
                                                                    num(k[2]) or 0)):
@@ -60,7 +60,7 @@ def fault_section(rs):
         return ""
     groups = {}
     for r in recs:
-        groups.setdefault((str(r.get("policy")),) + compare_rows.key(r, ("bytes",)), []).append(r)
+        groups.setdefault((str(r.get("policy")),) + schema.key(r, ("bytes",)), []).append(r)
     rows = []
     for (policy, nbytes), grp in groups.items():
         svc = sorted(r["service_ns"] for r in grp)

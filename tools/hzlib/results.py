@@ -16,15 +16,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
-from . import records as rec
-
-# The `clear` record members (docs/results.md), in CSV column order.
-CLEAR_COLUMNS = ["strategy", "chunk", "bytes", "cache", "threads", "repeats",
-                 "min_ns", "median_ns", "max_ns", "gbps", "gbps_median", "cpb",
-                 "cv_pct", "verified", "source", "ci_lo_ns", "ci_hi_ns", "ci_pct",
-                 "gbps_lo", "gbps_hi", "noisy", "steal_pct", "steal_high", "cache_verified"]
-CSV_SKIP_TYPES = ("header", "progress")
-
+from . import records as rec, schema
 
 @dataclass
 class ResultSet:
@@ -158,8 +150,8 @@ def write_csv(path, records):
     order first seen; nested objects become dotted names, arrays JSON text.
     Returns the number of rows.
     """
-    rows = [flatten(r, "", {}) for r in records if r.get("t") not in CSV_SKIP_TYPES]
-    cols = ["run", "t"] + CLEAR_COLUMNS
+    rows = [flatten(r, "", {}) for r in records if r.get("t") not in schema.CSV_SKIP_TYPES]
+    cols = ["run", "t"] + schema.CLEAR_COLUMNS
     seen = set(cols) | {"v"}
     for row in rows:
         for k in row:

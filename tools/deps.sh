@@ -29,9 +29,10 @@ OPTIONAL_CMDS="gnuplot"
 # so `make run` and `make bench` do not install it. chromium: the browser
 # test of `hz report` (tests/tools/test_report_browser.py) opens report.html
 # in headless Chromium. Without them (non-Debian hosts) those tests are
-# skipped, saying why.
-TEST_PACKAGES="lava-dispatcher tftpd-hpa chromium"
-TEST_CMDS="lava-run in.tftpd chromium"
+# skipped, saying why. flake8 and mypy: `make lint` (part of `make test`)
+# checks the Python of tools/ and tests/tools with them (setup.cfg).
+TEST_PACKAGES="lava-dispatcher tftpd-hpa chromium flake8 mypy"
+TEST_CMDS="lava-run in.tftpd chromium flake8 mypy"
 # The fuzz harnesses (fuzz/: `make fuzz` passes --fuzz, --test implies it):
 # clang, and libclang-rt-14-dev for the libFuzzer, ASan and UBSan runtimes.
 FUZZ_PACKAGES="clang libclang-rt-14-dev"

@@ -72,7 +72,6 @@ class MedianIntervals(unittest.TestCase):
         self.assertTrue(row.endswith("noisy(A) steal(A,B) not-cold(B)"), row)
 
 
-
 GIB = 1 << 30
 
 

@@ -20,7 +20,7 @@ def module_imports(path: pathlib.Path) -> Set[str]:
                 out.add(node.module.split(".")[0])
             else:  # from . import x, y (a name may be a constant of __init__)
                 out |= {a.name for a in node.names if a.name in names}
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("hzlib."):
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("hzlib."):
             out.add(node.module.split(".")[1])
         elif isinstance(node, ast.Import):
             out |= {a.name.split(".")[1] for a in node.names if a.name.startswith("hzlib.")}

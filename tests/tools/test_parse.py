@@ -57,8 +57,8 @@ class NoisyCaptures(unittest.TestCase):
         self.assertNotIn("service[SOL Session operational.  Use ~? for help]_ns", f)
 
     def test_clean_line_strips_csi_osc_and_controls(self):
-        self.assertEqual(rec.clean_line("\x1b[0m\x1b[37;40ma\x00b\x1b]0;title\x07c\r\x1b[?25ld\x08"),
-                         "abcd")
+        self.assertEqual(
+            rec.clean_line("\x1b[0m\x1b[37;40ma\x00b\x1b]0;title\x07c\r\x1b[?25ld\x08"), "abcd")
         self.assertEqual(rec.clean_line("x\x1b]2;unterminated"), "x")
         self.assertEqual(rec.clean_line("\x1b(Bok\x1b7\t"), "ok\t")
 
@@ -89,12 +89,15 @@ class Malformed(unittest.TestCase):
         self.assertIs(recs[3]["trunc"], True)
         self.assertEqual([d.line for d in diags], [3, 4, 5, 6, 7, 8])
         text = [str(d) for d in diags]
-        self.assertTrue(text[0].startswith("malformed.log:3: malformed record: Expecting property name"))
+        self.assertTrue(
+            text[0].startswith("malformed.log:3: malformed record: Expecting property name"))
         self.assertEqual(text[1], 'malformed.log:4: malformed record: no "t" (record type) string')
-        self.assertEqual(text[2], 'malformed.log:5: malformed record: no "v" (schema version) integer')
+        self.assertEqual(text[2],
+                         'malformed.log:5: malformed record: no "v" (schema version) integer')
         self.assertEqual(text[3], "malformed.log:6: malformed record: NaN is not JSON (RFC 8259)")
         self.assertEqual(text[4], "malformed.log:7: malformed record: no JSON object after '@hz '")
-        self.assertTrue(text[5].startswith("malformed.log:8: malformed record: Expecting ',' delimiter"))
+        self.assertTrue(
+            text[5].startswith("malformed.log:8: malformed record: Expecting ',' delimiter"))
 
     def test_garbage_never_raises(self):
         junk = bytes(range(256)) * 4 + b"@hz {" + b"\xff\xfe" * 10 + b"\n@hz \n@hz {{{{\n@hz"

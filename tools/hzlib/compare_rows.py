@@ -39,6 +39,7 @@ are schema.py's.
 """
 
 import statistics
+from typing import Any, Callable, Dict, Tuple
 
 from . import results
 from .schema import (CLEAR_KEY, FAULT_KEY, GENERIC_KEY_INTS, GENERIC_TYPES,
@@ -291,12 +292,19 @@ def all_rows(a, b):
 
 
 # record type -> (cell identity, label of a cell) for one_sided()
-_CELLS = {"clear": (lambda r: key(r, CLEAR_KEY), clear_label),
+_CELLS: Dict[str, Tuple[Callable[[Dict[str, Any]], Tuple[Any, ...]], Callable[..., str]]] = {
+          "clear": (lambda r: key(r, CLEAR_KEY), clear_label),
           "fault": (lambda r: key(r, FAULT_KEY), fault_label),
           "vmstart": (lambda r: key(r, VMSTART_KEY), vmstart_label),
           "interference": (lambda r: key(r, INTERFERENCE_KEY), interference_label)}
-_CELLS.update((t, (lambda r, n=names: key(r, n), lambda k, t=t: faultclear_label(t, k)))
-              for t, (names, _, _) in FAULTCLEAR.items())
+
+
+def _faultclear_cell(t):
+    names = FAULTCLEAR[t][0]
+    return (lambda r: key(r, names), lambda k: faultclear_label(t, k))
+
+
+_CELLS.update((t, _faultclear_cell(t)) for t in FAULTCLEAR)
 
 
 def one_sided(a, b):

@@ -99,7 +99,7 @@ class Judgement:
         """'0.333 [0.320..0.350]', '1.050' (spread rule) or '-'."""
         if self.ratio is None:
             return "-"
-        if self.lo is None:
+        if self.lo is None or self.hi is None:
             return "%.3f" % self.ratio
         return "%.3f [%.3f..%.3f]" % (self.ratio, self.lo, self.hi)
 
@@ -221,8 +221,9 @@ def judge(sa: Stat, sb: Stat, higher_is_better: bool, tol_pct: float = TOL_PCT) 
         if not c.na or not c.nb:  # an empty list (a one-sample cell): no ratio of samples
             return Judgement(c.outcome, sb.value / sa.value if sa.value else None, cmp=c,
                              tol_pct=tol_pct)
-        ratio, lo, hi = _invert(c) if higher_is_better else (c.ratio, c.lo, c.hi)
-        return Judgement(c.outcome, ratio, lo, hi, c, tol_pct)
+        if higher_is_better:
+            return Judgement(c.outcome, *_invert(c), cmp=c, tol_pct=tol_pct)
+        return Judgement(c.outcome, c.ratio, c.lo, c.hi, c, tol_pct)
     ratio = sb.value / sa.value if sa.value else None
     return Judgement(spread_verdict(sa, sb, higher_is_better), ratio, tol_pct=tol_pct)
 

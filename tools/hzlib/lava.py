@@ -91,7 +91,8 @@ def render_job(device, kernel_url, args="", run=None, job_name=None, device_type
         "test_minutes": test_minutes,
     }
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", params["device_type"]):
-        raise LavaError("device type %r: letters, digits, '_', '.', '-' only" % params["device_type"])
+        raise LavaError("device type %r: letters, digits, '_', '.', '-' only"
+                        % params["device_type"])
     params["job_name"] = json.dumps(params["job_name"])  # a quoted YAML scalar
     out = []
     for name in (DEVICES[device], "monitors.yaml"):
@@ -139,7 +140,8 @@ def parse_log(text):
 
 def test_cases(entries):
     """The `results` entries: LAVA's test cases, in log order."""
-    return [e["msg"] for e in entries if e.get("lvl") == "results" and isinstance(e.get("msg"), dict)]
+    return [e["msg"] for e in entries
+            if e.get("lvl") == "results" and isinstance(e.get("msg"), dict)]
 
 
 def serial_text(entries):
@@ -178,7 +180,8 @@ def fetch(server, job_id, token=None):
     try:
         job = json.loads(_get(base, token, "job %s" % job_id))
     except json.JSONDecodeError:
-        raise LavaError("job %s: the server did not answer with JSON (%s)" % (job_id, base)) from None
+        raise LavaError("job %s: the server did not answer with JSON (%s)"
+                        % (job_id, base)) from None
     if not isinstance(job, dict):
         raise LavaError("job %s: unexpected answer from %s" % (job_id, base))
     # "Finished": get_state_display() in the v0.2 serializer (lava-server
@@ -207,9 +210,11 @@ def write_results(outdir, log_text, job=None, server=None):
     job = job or {}
     summary = [r for r in recs if r.get("t") == "summary"]
     meta = {"source": "lava", "lava_server": server, "lava_job_id": job.get("id"),
-            "lava_device": job.get("actual_device"), "lava_device_type": job.get("requested_device_type"),
+            "lava_device": job.get("actual_device"),
+            "lava_device_type": job.get("requested_device_type"),
             "lava_health": job.get("health"), "started_utc": job.get("start_time"),
-            "boot": "lava", "cmdline": next((r.get("cmdline") for r in recs if r.get("t") == "header"), None),
+            "boot": "lava",
+            "cmdline": next((r.get("cmdline") for r in recs if r.get("t") == "header"), None),
             "exit_status": summary[-1].get("status") if summary else None,
             "status_name": summary[-1].get("status_name") if summary else None}
     with open(os.path.join(outdir, "meta.json"), "w") as f:

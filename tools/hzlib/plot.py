@@ -30,6 +30,7 @@ from . import compare_stat, gnuplot, results
 from .gnuplot import terminal
 from .plot_interference import plot_interference
 
+
 def _number(x):
     return x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
 
@@ -85,13 +86,14 @@ def _histogram(out, title, xlabel, key_title, columns, rows, work):
             f.write(gnuplot.quote(label) + " " + " ".join(
                 "%s %s %s" % v if v else "? ? ?" for v in vals) + "\n")
     gnuplot.run(gnuplot.head(out, title, xlabel, "GB/s (10^9 bytes/s)") +
-             "set datafile missing '?'\nset style data histograms\n"
-             "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
-             "set yrange [0:*]\nset key title %s\n" % gnuplot.quote(key_title) +
-             ("set xtics rotate by 30 right\n"
-              if len(rows) > 6 or len(rows) * max(len(r[0]) for r in rows) > 90 else "") +
-             "plot for [i=0:%d] %s using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):"
-             "xtic(1) title columnheader(2+3*i)\n" % (len(columns) - 1, gnuplot.quote(data)), work)
+                "set datafile missing '?'\nset style data histograms\n"
+                "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
+                "set yrange [0:*]\nset key title %s\n" % gnuplot.quote(key_title) +
+                ("set xtics rotate by 30 right\n"
+                 if len(rows) > 6 or len(rows) * max(len(r[0]) for r in rows) > 90 else "") +
+                "plot for [i=0:%d] %s using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):"
+                "xtic(1) title columnheader(2+3*i)\n" % (len(columns) - 1, gnuplot.quote(data)),
+                work)
 
 
 def plot_faultclear(rs, outdir, work, machine):
@@ -167,7 +169,8 @@ def plot_threads(rs, outdir, work, machine):
                str(r.get("cache")))
         series.setdefault(key, {}).setdefault(r["threads"], []).append(_value(r))
     series = {k: v for k, v in series.items() if any(t > 1 for t in v)}
-    peaks = [r.get("gbps") for r in rs.of_type("smp_peak") if isinstance(r.get("gbps"), (int, float))]
+    peaks = [r.get("gbps") for r in rs.of_type("smp_peak")
+             if isinstance(r.get("gbps"), (int, float))]
     peak = peaks[-1] if peaks else max(_value(r) for r in recs if r["threads"] > 1)
     plots = []
     for i, ((strat, chunk, cache), pts) in enumerate(sorted(series.items())):
@@ -176,16 +179,17 @@ def plot_threads(rs, outdir, work, machine):
             for t in sorted(pts):
                 f.write("%d %s\n" % (t, sorted(pts[t])[len(pts[t]) // 2]))
         label = "%s %s" % (strat, chunk) + (" cache=%s" % cache if cache != "None" else "")
-        plots.append("%s using 1:2 with linespoints lw 2 title %s" % (gnuplot.quote(data), gnuplot.quote(label)))
+        plots.append("%s using 1:2 with linespoints lw 2 title %s"
+                     % (gnuplot.quote(data), gnuplot.quote(label)))
     plots.append("%s with lines dt 2 lc rgb 'black' title %s"
                  % (peak, gnuplot.quote("peak %.3f GB/s" % peak)))
     counts = sorted({t for pts in series.values() for t in pts})
     out = os.path.join(outdir, "thread_scaling.png")
     gnuplot.run(gnuplot.head(out, "thread scaling\n%s" % machine, "threads",
-                   "aggregate GB/s (10^9 bytes/s)") +
-             "set yrange [0:*]\nset xrange [%g:%g]\nset xtics (%s)\nplot "
-             % (counts[0] - 0.5, counts[-1] + 0.5, ", ".join(str(t) for t in counts))
-             + ", ".join(plots) + "\n", work)
+                             "aggregate GB/s (10^9 bytes/s)") +
+                "set yrange [0:*]\nset xrange [%g:%g]\nset xtics (%s)\nplot "
+                % (counts[0] - 0.5, counts[-1] + 0.5, ", ".join(str(t) for t in counts))
+                + ", ".join(plots) + "\n", work)
     return [out], []
 
 
@@ -216,9 +220,9 @@ def plot_faults(rs, outdir, work, machine):
     logx = "set logscale x\n" if lo and hi / lo > 10 else ""
     out = os.path.join(outdir, "fault_cdf.png")
     gnuplot.run(gnuplot.head(out, "fault service time CDF by pre-zero policy\n%s" % machine,
-                   "fault service time (microseconds)", "fraction of faults") +
-             logx + "set yrange [0:1]\nset key inside right bottom\nplot " +
-             ", ".join(plots) + "\n", work)
+                             "fault service time (microseconds)", "fraction of faults") +
+                logx + "set yrange [0:1]\nset key inside right bottom\nplot " +
+                ", ".join(plots) + "\n", work)
     return [out], []
 
 
@@ -244,19 +248,21 @@ def plot_vmstart(rs, outdir, work, machine):
     counts = sorted({t for pts in series.values() for t in pts})
     size = results.human_size(recs[0].get("bytes"))
     out = os.path.join(outdir, "vmstart_scaling.png")
-    gnuplot.run(gnuplot.head(out, "VM start: %s faulted in (fill: zeroed) by T CPUs, median and 95%% "
-                   "interval\npre-zeroed policies fault in by mapping only; %s" % (size, machine),
-                   "faulting CPUs T", "GB/s (10^9 bytes/s)") +
-             logy + "set xrange [%g:%g]\nset xtics (%s)\nplot "
-             % (counts[0] - 0.5, counts[-1] + 0.5, ", ".join(str(t) for t in counts))
-             + ", ".join(plots) + "\n", work)
+    title = ("VM start: %s faulted in (fill: zeroed) by T CPUs, median and 95%% interval\n"
+             "pre-zeroed policies fault in by mapping only; %s" % (size, machine))
+    gnuplot.run(gnuplot.head(out, title,
+                             "faulting CPUs T", "GB/s (10^9 bytes/s)") +
+                logy + "set xrange [%g:%g]\nset xtics (%s)\nplot "
+                % (counts[0] - 0.5, counts[-1] + 0.5, ", ".join(str(t) for t in counts))
+                + ", ".join(plots) + "\n", work)
     return [out], []
 
 
 def plot_all(rs, outdir):
     """Draw every plot the records allow. Returns (files, messages)."""
     if not terminal():
-        return [], ["plots skipped: gnuplot with a png terminal not found (apt-get install gnuplot-nox)"]
+        return [], ["plots skipped: gnuplot with a png terminal not found "
+                    "(apt-get install gnuplot-nox)"]
     outdir = os.path.abspath(outdir)  # gnuplot runs in a scratch folder
     os.makedirs(outdir, exist_ok=True)
     machine = results.machine(rs)

@@ -41,7 +41,7 @@ def plot_interference(rs, outdir, work, machine):
               "set multiplot layout 2,3 title %s\n"
               % (gnuplot.terminal(), gnuplot.quote(out),
                  gnuplot.quote("victim slowdown vs background zeroer rate (median, 95% interval)\n"
-                         + machine)))
+                               + machine)))
     noisy_any = False
     for vi, victim in enumerate(victims):
         plots = []
@@ -64,7 +64,8 @@ def plot_interference(rs, outdir, work, machine):
                          % (gnuplot.quote(data), zi + 1, gnuplot.quote(label)))
         if not plots:
             continue
-        spin = [r["slowdown_pct"] for r in recs if r["zeroer"] == "spin" and r.get("victim") == victim]
+        spin = [r["slowdown_pct"] for r in recs
+                if r["zeroer"] == "spin" and r.get("victim") == victim]
         if spin:  # the control: a busy sibling CPU without stores
             plots.append("%s with lines dt 2 lc rgb 'black' title %s"
                          % (spin[-1], gnuplot.quote("spin control %.1f %%" % spin[-1])))
@@ -76,5 +77,6 @@ def plot_interference(rs, outdir, work, machine):
                       ", ".join(plots)))
     script += "unset multiplot\n"
     gnuplot.run(script, work)
-    msgs = ["interference: some points are noisy (CV > 10 %): see the table's '~'"] if noisy_any else []
+    msgs = (["interference: some points are noisy (CV > 10 %): see the table's '~'"]
+            if noisy_any else [])
     return [out], msgs

@@ -45,7 +45,7 @@ import subprocess
 import tempfile
 import threading
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
 from . import BUILD, qemu, qemurun, records
 
@@ -108,7 +108,8 @@ def kvm_problem(dev="/dev/kvm", cpuinfo="/proc/cpuinfo"):
         if e.errno == errno.ENOENT:
             flags = host_cpu(cpuinfo).get("flags", ())
             if "svm" in flags or "vmx" in flags:
-                why = "the kvm_amd or kvm_intel module is not loaded (modprobe kvm_amd or kvm_intel)"
+                why = ("the kvm_amd or kvm_intel module is not loaded "
+                       "(modprobe kvm_amd or kvm_intel)")
             else:
                 why = ("the CPU shows no svm or vmx flag: hardware virtualisation is off in the "
                        "firmware or not given to this VM")
@@ -161,8 +162,8 @@ def qemu_models():
                            stderr=subprocess.DEVNULL, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return []
-    return [l.split()[1] for l in p.stdout.decode(errors="replace").splitlines()
-            if l.startswith("x86 ") and len(l.split()) > 1]
+    return [line.split()[1] for line in p.stdout.decode(errors="replace").splitlines()
+            if line.startswith("x86 ") and len(line.split()) > 1]
 
 
 def named_model(cpu, known):
@@ -282,7 +283,8 @@ def cache_key(cpuinfo="/proc/cpuinfo"):
 
 
 _lock = threading.Lock()
-_failed = {}  # key text -> ConfigError of a failed probe (kept for this process only)
+# key text -> ConfigError of a failed probe (kept for this process only)
+_failed: Dict[str, qemu.ConfigError] = {}
 
 
 def probed_model(kernel, cache=CACHE, cpuinfo="/proc/cpuinfo", say=None):

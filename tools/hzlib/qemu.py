@@ -130,7 +130,8 @@ def guest_ram(cfg, accel):
 
 
 # guest_ram()'s backing names as the kernel's backing= option (docs/options.md).
-KERNEL_BACKING = {hugepages.ANON: "4k", "hugetlbfs 2M": "hugetlbfs-2M", "hugetlbfs 1G": "hugetlbfs-1G"}
+KERNEL_BACKING = {hugepages.ANON: "4k", "hugetlbfs 2M": "hugetlbfs-2M",
+                  "hugetlbfs 1G": "hugetlbfs-1G"}
 
 
 def with_backing(cfg, backing):
@@ -160,7 +161,7 @@ def grub_cfg(args, modules=()):
     scripts copy them there, tools/mkiso.sh MODULES=...)."""
     words = " ".join(grub_quote(w) for w in args.split())
     mods = "".join("    module2 /boot/modules/%s %s\n" % (grub_quote(os.path.basename(m)),
-                                                           grub_quote(os.path.basename(m)))
+                                                          grub_quote(os.path.basename(m)))
                    for m in modules)
     return ("serial --unit=0 --speed=115200\n"
             "terminal_input serial\n"
@@ -257,7 +258,8 @@ def command(cfg, media, accel, cpu, ram=None, folder=None):
     cfg.extra included: split_cpu); folder holds the serial files of a
     cfg.serial other than stdio."""
     argv = [QEMU, "-nodefaults", "-machine", cfg.machine, "-accel", accel, "-cpu", cpu,
-            "-m", str(cfg.mem), "-smp", str(cfg.smp) + (",maxcpus=%d" % cfg.maxcpus if cfg.maxcpus else ""),
+            "-m", str(cfg.mem),
+            "-smp", str(cfg.smp) + (",maxcpus=%d" % cfg.maxcpus if cfg.maxcpus else ""),
             "-display", "none", "-vga", "none", "-no-reboot", "-monitor", "none",
             "-chardev", serial_chardev(getattr(cfg, "serial", "stdio"), folder or "."),
             "-serial", "chardev:ser0",

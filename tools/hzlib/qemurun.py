@@ -39,7 +39,7 @@ class Console:
                 p = prog[-1]
                 self._clear_status()
                 self.out.write("[%s %s%% eta %ss]" % (p.get("phase", "?"), p.get("pct", "?"),
-                                                       p.get("eta_s", "?")))
+                                                      p.get("eta_s", "?")))
                 self.status_shown = True
                 return
         self._clear_status()

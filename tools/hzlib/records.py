@@ -208,7 +208,7 @@ def extract(data, source="<log>", raw=None):
     """
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
-    lines = [clean_line(l) for l in data.split("\n")]
+    lines = [clean_line(line) for line in data.split("\n")]
     if lines and lines[-1] == "":
         lines.pop()
     records, diags = [], Diagnostics(source)

@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional
 
 from . import records as rec, schema
 
+
 @dataclass
 class ResultSet:
     """Records from one place, with the run metadata when there is some.

@@ -86,8 +86,9 @@ def no_status_note(out):
         last = ""
         try:
             with open(os.path.join(out.outdir, "serial.log"), "rb") as f:
-                lines = [rec.clean_line(l) for l in f.read().decode(errors="replace").split("\n")]
-            last = next((l for l in reversed(lines) if l.strip()), "")
+                text = f.read().decode(errors="replace")
+            lines = [rec.clean_line(line) for line in text.split("\n")]
+            last = next((line for line in reversed(lines) if line.strip()), "")
         except OSError:
             pass
         return ("the guest reset (triple fault?) before its summary; last console line: %s"
@@ -158,7 +159,8 @@ def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_back
                 dst.write(src.read())
         kind = getattr(cfg, "serial", "stdio")
         argv = qemu.command(cfg, media, accel, choice.cpu, ram, work)
-        tap = qemurun.SerialTap(kind, work, getattr(cfg, "serial_rate", 0)) if kind != "stdio" else None
+        tap = (qemurun.SerialTap(kind, work, getattr(cfg, "serial_rate", 0))
+               if kind != "stdio" else None)
         started = datetime.datetime.now(datetime.timezone.utc)
         host0 = loadcheck.host_sample()
         memory = {}

@@ -19,6 +19,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Mapping, Tuple
 
+Record = Dict[str, Any]  # one record, as json.loads gives it
 ENVELOPE = ("t", "v", "seq", "trunc")
 RUN = "run"  # added by hz: which boot of a capture (0, 1, ...)
 

@@ -64,7 +64,7 @@ include tests/rules.mk
 
 KOBJS := $(KERNEL_ASM:%.asm=$(B)/k/%.asm.o) $(KERNEL_C:%.c=$(B)/k/%.o)
 
-.PHONY: all iso pxe run test test-unit test-boot bench load-check qemu-gdb deps clean format format-check
+.PHONY: all iso pxe run test test-unit test-boot bench load-check qemu-gdb deps clean format format-check lint
 all: $(B)/hugezero.elf $(B)/hugezero.iso
 
 # Version and commit as a generated header, rewritten only when they change,
@@ -122,7 +122,7 @@ run:
 
 test:
 	@tools/deps.sh --test
-	@$(MAKE) --no-print-directory format-check all pxe host-tests linux-bench fuzz-build
+	@$(MAKE) --no-print-directory format-check lint all pxe host-tests linux-bench fuzz-build
 	tests/run-all
 
 test-unit: host-tests
@@ -159,6 +159,15 @@ format:
 format-check:
 	@$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_C) || \
 		{ echo "format-check: C files differ from .clang-format; run 'make format'" >&2; exit 1; }
+
+# The host tools' Python: flake8 (line length 100) and mypy, configured in
+# setup.cfg (Debian 12's flake8 and mypy: tools/deps.sh --test).
+PY_LINT := tools/hz tools/bench.py tools/hzlib tests/tools
+lint:
+	@for c in flake8 mypy; do command -v $$c >/dev/null || \
+		{ echo "lint: $$c missing: tools/deps.sh --test installs it" >&2; exit 1; }; done
+	flake8 $(PY_LINT)
+	mypy
 
 clean:
 	rm -rf $(B)

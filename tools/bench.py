@@ -159,7 +159,8 @@ def hz_run(outdir, args, mem, smp=1):
     runs = sorted(d for d in outdir.iterdir() if d.is_dir()) if outdir.exists() else []
     if not runs:
         sys.exit("bench: hz run made no results folder (exit %d)" % p.returncode)
-    recs = [json.loads(l) for l in (runs[-1] / "records.jsonl").read_text().splitlines() if l]
+    lines = (runs[-1] / "records.jsonl").read_text().splitlines()
+    recs = [json.loads(line) for line in lines if line]
     return recs, json.loads((runs[-1] / "meta.json").read_text())
 
 
@@ -247,7 +248,7 @@ def start_skew(hz_smp, threads):
     their wall (smp_scale start_skew_pct), or None."""
     v = sorted(r["start_skew_pct"] for r in hz_smp if r.get("t") == "smp_scale"
                and r.get("threads") == threads and isinstance(r.get("start_skew_pct"),
-                                                             (int, float)))
+                                                              (int, float)))
     return v[(len(v) - 1) // 2] if v else None
 
 
@@ -325,8 +326,8 @@ def main():
     lx_page = lx_header.get("page_size", "?")
 
     put("host: %s; %s; %s, -cpu %s" % (probe.host_cpu_string(probe.host_cpu()),
-                                      meta.get("qemu_version"), meta.get("accel"),
-                                      meta.get("cpu_model")))
+                                       meta.get("qemu_version"), meta.get("accel"),
+                                       meta.get("cpu_model")))
     put("hugezero best single-thread (median): %s %s at chunk %s: %.3f GB/s [%s..%s]%s  [%s]" % (
         hz_best["strategy"], hz_best["cache"], hz_best["chunk"], gbps(hz_best),
         hz_best.get("gbps_lo", "?"), hz_best.get("gbps_hi", "?"),
@@ -398,7 +399,7 @@ def main():
     none = runs.get("none")
     if none:
         put("vm_boot %s x %s MiB, zero=%s  [%s]:" % (none["pages"], none["frame_bytes"] >> 20,
-                                                   hz_best["strategy"], boot_note(pmeta)))
+                                                     hz_best["strategy"], boot_note(pmeta)))
         for name in ("none", "idle", "boot"):
             r = runs.get(name)
             if r:
@@ -426,7 +427,7 @@ def main():
     for line in lines:
         put(line)
     put("host %s before, %s after" % (load_before, load()))
-    text = "bench results (%s)\n" % out + "".join("  %s\n" % l for l in summary)
+    text = "bench results (%s)\n" % out + "".join("  %s\n" % line for line in summary)
     (out / "summary.txt").write_text(text)
     print("\n" + text, end="")
 

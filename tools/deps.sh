@@ -16,7 +16,8 @@ set -u
 set -f # package and command lists are split on spaces, never globbed
 
 # Debian package -> what it provides (for the non-Debian message).
-PACKAGES="qemu-system-x86 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools nasm ovmf libcmocka-dev gnuplot-nox clang-format"
+# python3-yaml: tools/hzlib/lava.py reads LAVA job logs with PyYAML.
+PACKAGES="qemu-system-x86 grub-pc-bin grub-efi-amd64-bin grub-common xorriso mtools nasm ovmf libcmocka-dev gnuplot-nox clang-format python3-yaml"
 # Commands the build and the tests run. gnuplot is optional (plots are skipped
 # without it); the rest are required.
 REQUIRED_CMDS="python3 gcc make nasm ld qemu-system-x86_64 grub-mkrescue grub-mknetdir xorriso mformat clang-format"
@@ -28,9 +29,10 @@ OPTIONAL_CMDS="gnuplot"
 # so `make run` and `make bench` do not install it. chromium: the browser
 # test of `hz report` (tests/tools/test_report_browser.py) opens report.html
 # in headless Chromium. Without them (non-Debian hosts) those tests are
-# skipped, saying why.
-TEST_PACKAGES="lava-dispatcher tftpd-hpa chromium"
-TEST_CMDS="lava-run in.tftpd chromium"
+# skipped, saying why. flake8 and mypy: `make lint` (part of `make test`)
+# checks the Python of tools/ and tests/tools with them (setup.cfg).
+TEST_PACKAGES="lava-dispatcher tftpd-hpa chromium flake8 mypy"
+TEST_CMDS="lava-run in.tftpd chromium flake8 mypy"
 # The fuzz harnesses (fuzz/: `make fuzz` passes --fuzz, --test implies it):
 # clang, and libclang-rt-14-dev for the libFuzzer, ASan and UBSan runtimes.
 FUZZ_PACKAGES="clang libclang-rt-14-dev"

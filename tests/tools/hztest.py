@@ -49,7 +49,7 @@ def read_bytes(name):
 
 def expected(name):
     with open(fixture(name)) as f:
-        return [json.loads(l) for l in f if l.strip()]
+        return [json.loads(line) for line in f if line.strip()]
 
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -95,14 +95,16 @@ def png_rows(path, max_rows=None):
     raw, stride = zlib.decompress(b"".join(idat)), w * bpp
     rows, prev = [], bytearray(stride)
     for y in range(h if max_rows is None else min(h, max_rows)):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        start = y * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
         if kind == 2:
             line = bytearray((x + p) & 255 for x, p in zip(line, prev))
         elif kind:
             for i in range(stride):
                 a = line[i - bpp] if i >= bpp else 0
                 c = prev[i - bpp] if i >= bpp else 0
-                pred = a if kind == 1 else (a + prev[i]) // 2 if kind == 3 else _paeth(a, prev[i], c)
+                pred = (a if kind == 1 else (a + prev[i]) // 2 if kind == 3
+                        else _paeth(a, prev[i], c))
                 line[i] = (line[i] + pred) & 255
         rows.append(bytes(line))
         prev = line

@@ -9,7 +9,9 @@ import unittest
 
 import hztest
 
-spec = importlib.util.spec_from_file_location("bench", os.path.join(hztest.ROOT, "tools", "bench.py"))
+spec = importlib.util.spec_from_file_location("bench",
+                                              os.path.join(hztest.ROOT, "tools", "bench.py"))
+assert spec is not None and spec.loader is not None
 bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
 
@@ -49,7 +51,6 @@ class FaultPair(unittest.TestCase):
         self.assertIsNone(bench.fault_pair([fault(1, 1)], dict(LINUX, page_bytes=2 << 20)))
         self.assertIsNone(bench.fault_pair([dict(fault(1, 1), access_ns=None)], LINUX))
         self.assertIsNone(bench.fault_pair([fault(1, 1)], None))
-
 
 
 # ten repeats of a 1 GiB clear, jitter +-2 % and one slow burst

@@ -185,7 +185,8 @@ class Checks(unittest.TestCase):
                 mock.patch.object(boot.probe, "kvm_problem", return_value="/dev/kvm: busy"):
             verdict, details, _ = boot.run_case(case("[k]\naccel = kvm\n"), outbase=d)
             self.assertEqual(os.listdir(d), [])  # nothing ran, no results folder
-        self.assertEqual((verdict, details), ("SKIP", ["--accel kvm: KVM unusable: /dev/kvm: busy"]))
+        self.assertEqual((verdict, details),
+                         ("SKIP", ["--accel kvm: KVM unusable: /dev/kvm: busy"]))
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ def read_vectors():
                 cur["z"], cur["tol"] = int(w[1]), int(w[3])
             elif w[0] == "expect":
                 cur["expect"] = ([int(x) for x in w[1:5]], w[5].replace("too_few",
-                                                                         decide.TOO_FEW))
+                                                                        decide.TOO_FEW))
     return cases
 
 

@@ -69,8 +69,8 @@ class OptionsDocumented(unittest.TestCase):
 
 
 SCENARIO = re.compile(r"HZ_SCENARIO\(\s*\w+\s*,(.*?)\);", re.S)
-SCENARIO_TABLE = re.compile(r"^\| scenario \| does \| in `run=default` \|\n\|[-|]+\|\n((?:\|.*\n)+)",
-                            re.M)
+SCENARIO_TABLE = re.compile(r"^\| scenario \| does \| in `run=default` \|\n"
+                            r"\|[-|]+\|\n((?:\|.*\n)+)", re.M)
 
 
 def kernel_scenarios():
@@ -95,8 +95,8 @@ def scenario_tables():
     return out
 
 
-OPTION_TABLE = re.compile(r"^\| option \| accepted \| default \| meaning \|\n\|[-|]+\|\n((?:\|.*\n)+)",
-                          re.M)
+OPTION_TABLE = re.compile(r"^\| option \| accepted \| default \| meaning \|\n"
+                          r"\|[-|]+\|\n((?:\|.*\n)+)", re.M)
 
 
 class OptionTablesElsewhere(unittest.TestCase):
@@ -178,7 +178,8 @@ class Layout(unittest.TestCase):
                 if i[1] in ("bench", "prezero")
                 or (i[1] == "kernel" and i[2] not in ("console.h", "results.h"))
             ]
-        self.assertEqual(bad, [], "boot/, arch/, mm/ include from kernel/ only console.h, results.h")
+        self.assertEqual(bad, [],
+                         "boot/, arch/, mm/ include from kernel/ only console.h, results.h")
 
 
 def results_section(record):

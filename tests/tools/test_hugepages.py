@@ -16,7 +16,9 @@ from contextlib import redirect_stdout
 import hztest
 from hzlib import hugepages as hp
 
-spec = importlib.util.spec_from_file_location("bench", os.path.join(hztest.ROOT, "tools", "bench.py"))
+spec = importlib.util.spec_from_file_location("bench",
+                                              os.path.join(hztest.ROOT, "tools", "bench.py"))
+assert spec is not None and spec.loader is not None
 bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
 
@@ -37,7 +39,8 @@ class Tree(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.d)
         self.pool(2 << 20, nr=10, free=4, resv=1)
         self.pool(G, nr=0, free=0, resv=0)
-        self.write("meminfo", "MemTotal: 24000000 kB\nHugePages_Free: 4\nHugepagesize:    2048 kB\n")
+        self.write("meminfo",
+                   "MemTotal: 24000000 kB\nHugePages_Free: 4\nHugepagesize:    2048 kB\n")
         self.write("mounts", "proc /proc proc rw 0 0\n")
         self.host = FakeHost(os.path.join(self.d, "sys"), os.path.join(self.d, "meminfo"),
                              os.path.join(self.d, "mounts"))
@@ -83,7 +86,8 @@ class Parsing(Tree):
         self.pool(G, nr=8, free=8, resv=0)
         self.assertEqual(hp.find_backing(6 * G, self.host), ("/mnt/h1g", G))  # 1 GiB pages first
         self.write("mounts", "")
-        self.assertRaisesRegex(hp.HugePageError, "no hugetlbfs mounted", hp.find_backing, G, self.host)
+        self.assertRaisesRegex(hp.HugePageError, "no hugetlbfs mounted",
+                               hp.find_backing, G, self.host)
 
 
 class Reserve(Tree):
@@ -94,7 +98,8 @@ class Reserve(Tree):
             self.assertEqual(r.backing, "hugetlbfs 2M")
             self.assertTrue(os.path.isdir(r.mount) and r.mount.startswith(self.d))
             self.assertEqual(self.cmds, ["mount -t hugetlbfs -o"])
-            self.assertEqual(r.changes, ["2M pool 10 -> 3079 pages", "mounted hugetlbfs at " + r.mount])
+            self.assertEqual(r.changes,
+                             ["2M pool 10 -> 3079 pages", "mounted hugetlbfs at " + r.mount])
             point = r.mount
         self.assertEqual(self.nr(), 10)
         self.assertEqual(self.cmds, ["mount -t hugetlbfs -o", "umount"])
@@ -119,14 +124,15 @@ class Reserve(Tree):
 
     def test_too_few_granted_puts_the_pool_back(self):
         self.host.cap = 100
-        with self.assertRaisesRegex(hp.HugePageError, "asked the kernel for 3069 more 2M huge pages, "
-                                                      "it gave 90"):
+        with self.assertRaisesRegex(hp.HugePageError,
+                                    "asked the kernel for 3069 more 2M huge pages, it gave 90"):
             self.reservation().__enter__()
         self.assertEqual((self.nr(), self.cmds), (10, []))
 
     def test_failed_mount_puts_the_pool_back(self):
         self.mount_rc = 32
-        with self.assertRaisesRegex(hp.HugePageError, "mount -t hugetlbfs on .* failed: mount: busy"):
+        with self.assertRaisesRegex(hp.HugePageError,
+                                    "mount -t hugetlbfs on .* failed: mount: busy"):
             self.reservation().__enter__()
         self.assertEqual((self.nr(), self.cmds), (10, ["mount -t hugetlbfs -o"]))
         self.assertEqual(os.listdir(os.path.join(self.d, "run")), [])

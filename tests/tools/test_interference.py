@@ -58,7 +58,8 @@ class Compare(unittest.TestCase):
     def test_compare_report_includes_them(self):
         lines, n = compare.compare(result_set("a", 40.0), result_set("b", 40.0))
         self.assertEqual(n, 12)
-        self.assertTrue(any(l.startswith("interference nt 100% chase_llc_half") for l in lines))
+        self.assertTrue(any(line.startswith("interference nt 100% chase_llc_half")
+                            for line in lines))
 
 
 class Summary(unittest.TestCase):
@@ -66,9 +67,9 @@ class Summary(unittest.TestCase):
         lines = interference.summary(result_set("a", 40.0).records)
         self.assertEqual(len(lines), 2 + 5 + 2 + 1)
         self.assertIn("chase_llc_half", lines[1])
-        row = next(l for l in lines if l.split()[:2] == ["temporal", "100%"])
+        row = next(line for line in lines if line.split()[:2] == ["temporal", "100%"])
         self.assertEqual(row.split()[2:], ["9.000", "40.0", "40.0"])
-        self.assertIn("0.5~", next(l for l in lines if l.split()[:2] == ["nt", "1%"]))
+        self.assertIn("0.5~", next(line for line in lines if line.split()[:2] == ["nt", "1%"]))
         self.assertEqual(lines[-3], "  least mean slowdown at 100%: nt (2.0 %; worst temporal "
                                     "40.0 %)")
         self.assertEqual(lines[-1], "  skip interference.pmu: no PMU")

@@ -1,4 +1,4 @@
-"""LAVA: `hz lava-job` jobs run by the real dispatcher, `hz lava-fetch`.
+"""LAVA: `hz lava-job` jobs run by the real dispatcher.
 
 lava-run (Debian 12's lava-dispatcher 2023.01, installed by tools/deps.sh;
 run with /usr/bin/python3, as root or through `sudo -n`) boots the QEMU job
@@ -6,12 +6,7 @@ under TCG against tests/lava/qemu-device.yaml, with no lava-server. The
 job log it prints is what a lava-server stores: its `results` entries are
 the job's test cases (the server's results.yaml). The tests read that log
 with PyYAML (Debian's, through /usr/bin/python3) and check it against the
-`@hz` records the same run printed.
-
-hz lava-fetch is tested against tests/tools/fixtures/lava-job-4242.yaml (a
-lava-run log of a short `run=clear` job, in the server's "- {...}" form)
-served by a small HTTP server on 127.0.0.1 that answers the two REST API
-v0.2 endpoints hz uses.
+`@hz` records the same run printed. (test_lava_log.py: hz lava-fetch.)
 """
 
 import functools
@@ -25,7 +20,7 @@ import threading
 import unittest
 
 import hztest
-from hzlib import lava, records as rec, results
+from hzlib import lava, records as rec
 
 LAVA_RUN = "/usr/bin/lava-run"
 DEBIAN_PYTHON = "/usr/bin/python3"
@@ -35,7 +30,8 @@ DEVICE = {d: os.path.join(hztest.ROOT, "tests", "lava", "%s-device.yaml" % d.rep
           for d in lava.DEVICES}
 # The kernel's default run, made small for TCG (about 10 s): every scenario
 # still runs, on fewer pages, bytes and repeats.
-SMALL_DEFAULT = ("repeats=1 pages=16 fault_pages=16 smp_repeats=1 smp_bytes=8M smp_fill=64M smp_fill_repeats=1")
+SMALL_DEFAULT = ("repeats=1 pages=16 fault_pages=16 smp_repeats=1 smp_bytes=8M smp_fill=64M "
+                 "smp_fill_repeats=1")
 
 
 def _lava_run_argv():
@@ -59,7 +55,7 @@ def hz(*args):
 
 def yaml_entries(log_text):
     """The job log read by PyYAML, LAVA's own parser (one mapping per line)."""
-    doc = "".join("- " + l + "\n" for l in log_text.splitlines() if l.startswith("{"))
+    doc = "".join("- " + line + "\n" for line in log_text.splitlines() if line.startswith("{"))
     p = subprocess.run([DEBIAN_PYTHON, "-c", "import json, sys, yaml; "
                         "print(json.dumps(yaml.safe_load(sys.stdin.read()), default=str))"],
                        input=doc, capture_output=True, text=True, check=True)
@@ -73,7 +69,8 @@ def _tftpd_root():
     """TFTP_DIRECTORY of /etc/default/tftpd-hpa (where a tftp deploy goes), or None."""
     try:
         with open("/etc/default/tftpd-hpa") as f:
-            conf = dict(l.strip().split("=", 1) for l in f if "=" in l and not l.startswith("#"))
+            conf = dict(line.strip().split("=", 1) for line in f
+                        if "=" in line and not line.startswith("#"))
     except OSError:
         return None
     return conf.get("TFTP_DIRECTORY", "").strip('"') or None
@@ -165,7 +162,8 @@ class JobRendering(unittest.TestCase):
     def test_results_lava_first_and_run(self):
         text = job("qemu", "repeats=2")
         self.assertIn('-append "results=lava repeats=2"', text)
-        p = hz("lava-job", "--device", "qemu", "--kernel-url", "http://h/k.elf", "--run", "clear,fault")
+        p = hz("lava-job", "--device", "qemu", "--kernel-url", "http://h/k.elf",
+               "--run", "clear,fault")
         self.assertIn('-append "results=lava run=clear,fault"', p.stdout)
 
     def test_bad_input_is_an_error(self):
@@ -265,13 +263,14 @@ class LavaRunQemu(unittest.TestCase):
         # SeaBIOS, GRUB from the CD, then the kernel with the menu's arguments.
         with tempfile.TemporaryDirectory(prefix="hz-lava-iso-") as d:
             with open(os.path.join(hztest.ROOT, "boot", "grub.cfg")) as f:
-                head = [l for l in f if l.startswith(("serial", "terminal_"))]
+                head = [line for line in f if line.startswith(("serial", "terminal_"))]
             with open(os.path.join(d, "grub.cfg"), "w") as f:
                 f.writelines(head + ["set timeout=0\n", 'menuentry "run=none" {\n',
-                                     "    multiboot2 /boot/hugezero.elf run=none\n", "    boot\n}\n"])
-            subprocess.run([os.path.join(hztest.ROOT, "tools", "mkiso.sh"), os.path.join(d, "t.iso"),
-                            os.path.join(d, "grub.cfg")], check=True, capture_output=True,
-                           cwd=hztest.ROOT)
+                                     "    multiboot2 /boot/hugezero.elf run=none\n",
+                                     "    boot\n}\n"])
+            subprocess.run([os.path.join(hztest.ROOT, "tools", "mkiso.sh"),
+                            os.path.join(d, "t.iso"), os.path.join(d, "grub.cfg")],
+                           check=True, capture_output=True, cwd=hztest.ROOT)
             rc, _, s, recs, _ = self.run_job("", "qemu-iso", "file://" + os.path.join(d, "t.iso"))
         self.assertEqual(rc, 0)
         self.assert_grub_boot(recs, s, "run=none")
@@ -295,7 +294,8 @@ class LavaRunQemu(unittest.TestCase):
                 f.write(dev)
             with open(os.path.join(root, "dispatcher.yaml"), "w") as f:
                 f.write("dispatcher_ip: 10.0.2.2\n")  # slirp's host address
-            rc, log = lava_run(job("pxe-grub", "run=none"), device_path=os.path.join(root, "device.yaml"),
+            rc, log = lava_run(job("pxe-grub", "run=none"),
+                               device_path=os.path.join(root, "device.yaml"),
                                extra=["--dispatcher", os.path.join(root, "dispatcher.yaml")])
         entries = yaml_entries(log)
         s = suites(entries)
@@ -306,7 +306,8 @@ class LavaRunQemu(unittest.TestCase):
         self.assertIn("Press enter to boot the selected OS", serial)
         typed = [m for m in msgs if m.startswith("multiboot2 (tftp,10.0.2.2)/%s/" % JOB_ID)]
         self.assertEqual(len(typed), 1, "the job's multiboot2 command, typed at grub>")
-        self.assertTrue(typed[0].rstrip().endswith("/kernel/hugezero.elf results=lava run=none"), typed)
+        self.assertTrue(typed[0].rstrip().endswith("/kernel/hugezero.elf results=lava run=none"),
+                        typed)
         self.assert_grub_boot(recs, s, "results=lava run=none")
 
     def test_crash_is_a_failure_with_the_report(self):
@@ -328,119 +329,6 @@ class LavaRunQemu(unittest.TestCase):
 class _Files(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
-
-
-class _Api(http.server.BaseHTTPRequestHandler):
-    """Job 42 finished, 43 still running; everything else 404. Needs the
-    token when the server has one."""
-    token = None
-    log = b""
-
-    def do_GET(self):
-        if self.token and self.headers.get("Authorization") != "Token " + self.token:
-            return self._send(401, b'{"detail":"Authentication credentials were not provided."}')
-        jobs = {"42": "Finished", "43": "Running"}
-        parts = self.path.split("/")  # ['', 'api', 'v0.2', 'jobs', ID, ('logs',) '']
-        if parts[1:4] != ["api", "v0.2", "jobs"] or parts[4] not in jobs:
-            return self._send(404, b'{"detail":"Not found."}')
-        if parts[5:] == [""]:
-            body = {"id": int(parts[4]), "state": jobs[parts[4]], "health": "Complete",
-                    "actual_device": "qemu-01", "requested_device_type": "qemu",
-                    "start_time": "2026-12-01T08:42:52Z"}
-            return self._send(200, json.dumps(body).encode())
-        if parts[5:] == ["logs", ""]:
-            return self._send(200, self.log, "application/yaml")
-        return self._send(404, b'{"detail":"Not found."}')
-
-    def _send(self, code, body, ctype="application/json"):
-        self.send_response(code)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
-class LavaFetch(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        _Api.log = hztest.read_bytes("lava-job-4242.yaml")
-        _Api.token = "s3cret"
-        cls.srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Api)
-        cls.url = "http://127.0.0.1:%d" % cls.srv.server_address[1]
-        threading.Thread(target=cls.srv.serve_forever, daemon=True).start()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.srv.shutdown()
-        cls.srv.server_close()
-
-    def test_fetch_writes_a_results_folder(self):
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "node")
-            p = hz("lava-fetch", "42", "--server", self.url, "--token", "s3cret", "-o", out)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            self.assertEqual(p.stdout.strip(), out)
-            rs = results.load(out)
-            self.assertEqual(rs.diags, [])
-            summary = rs.of_type("summary")
-            self.assertEqual([(s["pass"], s["fail"], s["skip"]) for s in summary], [(6, 0, 1)])
-            self.assertEqual([(r["strategy"], r["cache"]) for r in rs.of_type("clear")],
-                             [("rep_stosb", "cold"), ("rep_stosb", "warm"), ("rep_stosb", "cold")])
-            with open(os.path.join(out, "meta.json")) as f:
-                meta = json.load(f)
-            self.assertEqual((meta["lava_job_id"], meta["lava_device"], meta["status_name"]),
-                             (42, "qemu-01", "pass"))
-            with open(os.path.join(out, "lava-cases.jsonl")) as f:
-                cases = {c["case"]: c for c in map(json.loads, f)}
-            self.assertEqual(cases["clear_avx512_store"]["result"], "skip")
-            self.assertEqual(cases["clear_best_gbps_4k_warm"]["units"], "GB/s")
-            self.assertEqual(cases["job"]["result"], "pass")
-            # The folder works with the other tools: compare against itself.
-            c = hz("compare", out, out)
-            self.assertEqual(c.returncode, 0, c.stderr)
-            self.assertIn("clear rep_stosb chunk=4K bytes=256K cache=warm threads=1 GB/s", c.stdout)
-            if shutil.which("gnuplot"):  # optional (tools/deps.sh)
-                pl = hz("plot", out)
-                self.assertEqual(pl.returncode, 0, pl.stderr)
-                self.assertGreater(os.path.getsize(os.path.join(out, "clear_gbps-warm-256K.png")), 0)
-
-    def test_errors(self):
-        for args, why in ((["43"], "not finished (state Running)"),
-                          (["44"], "HTTP 404"),
-                          (["42", "--token", "wrong"], "HTTP 401"),
-                          (["x1"], "a number")):
-            with self.subTest(args=args):
-                argv = ["lava-fetch", args[0], "--server", self.url]
-                argv += args[1:] if len(args) > 1 else ["--token", "s3cret"]
-                p = hz(*argv)
-                self.assertEqual(p.returncode, 2)
-                self.assertIn(why, p.stderr)
-        p = hz("lava-fetch", "42")
-        self.assertEqual(p.returncode, 2)
-        self.assertIn("--server", p.stderr)
-
-
-class Fleet(unittest.TestCase):
-    def test_one_row_per_machine(self):
-        with tempfile.TemporaryDirectory() as d:
-            outs = []
-            for n in ("node7", "node8", "node9"):
-                outs.append(os.path.join(d, n))
-                lava.write_results(outs[-1], hztest.read_bytes("lava-job-4242.yaml").decode())
-            p = hz("compare", *outs)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            lines = p.stdout.splitlines()
-            self.assertEqual(len(lines), 4)
-            self.assertIn("best clear GB/s", lines[0])
-            best = max(r.get("gbps_median", r["gbps"])
-                       for r in results.load(outs[0]).of_type("clear"))
-            for line, n in zip(lines[1:], ("node7", "node8", "node9")):
-                self.assertTrue(line.startswith(os.path.join(d, n)))
-                self.assertIn("pass    6/0/1", line)
-                self.assertIn("%.3f" % best, line)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import tempfile
 import unittest
 
 import hztest
-from hzlib import records as rec, results
+from hzlib import records as rec, results, schema
 
 
 class CleanCapture(unittest.TestCase):
@@ -57,8 +57,8 @@ class NoisyCaptures(unittest.TestCase):
         self.assertNotIn("service[SOL Session operational.  Use ~? for help]_ns", f)
 
     def test_clean_line_strips_csi_osc_and_controls(self):
-        self.assertEqual(rec.clean_line("\x1b[0m\x1b[37;40ma\x00b\x1b]0;title\x07c\r\x1b[?25ld\x08"),
-                         "abcd")
+        self.assertEqual(
+            rec.clean_line("\x1b[0m\x1b[37;40ma\x00b\x1b]0;title\x07c\r\x1b[?25ld\x08"), "abcd")
         self.assertEqual(rec.clean_line("x\x1b]2;unterminated"), "x")
         self.assertEqual(rec.clean_line("\x1b(Bok\x1b7\t"), "ok\t")
 
@@ -89,12 +89,15 @@ class Malformed(unittest.TestCase):
         self.assertIs(recs[3]["trunc"], True)
         self.assertEqual([d.line for d in diags], [3, 4, 5, 6, 7, 8])
         text = [str(d) for d in diags]
-        self.assertTrue(text[0].startswith("malformed.log:3: malformed record: Expecting property name"))
+        self.assertTrue(
+            text[0].startswith("malformed.log:3: malformed record: Expecting property name"))
         self.assertEqual(text[1], 'malformed.log:4: malformed record: no "t" (record type) string')
-        self.assertEqual(text[2], 'malformed.log:5: malformed record: no "v" (schema version) integer')
+        self.assertEqual(text[2],
+                         'malformed.log:5: malformed record: no "v" (schema version) integer')
         self.assertEqual(text[3], "malformed.log:6: malformed record: NaN is not JSON (RFC 8259)")
         self.assertEqual(text[4], "malformed.log:7: malformed record: no JSON object after '@hz '")
-        self.assertTrue(text[5].startswith("malformed.log:8: malformed record: Expecting ',' delimiter"))
+        self.assertTrue(
+            text[5].startswith("malformed.log:8: malformed record: Expecting ',' delimiter"))
 
     def test_garbage_never_raises(self):
         junk = bytes(range(256)) * 4 + b"@hz {" + b"\xff\xfe" * 10 + b"\n@hz \n@hz {{{{\n@hz"
@@ -177,8 +180,8 @@ class ParseCommand(unittest.TestCase):
             results.write_records(d, recs)
             with open(os.path.join(d, "summary.csv")) as f:
                 rows = list(csv.reader(f))
-        self.assertEqual(rows[0][:len(results.CLEAR_COLUMNS) + 2],
-                         ["run", "t"] + results.CLEAR_COLUMNS)
+        self.assertEqual(rows[0][:len(schema.CLEAR_COLUMNS) + 2],
+                         ["run", "t"] + schema.CLEAR_COLUMNS)
         types = [r[1] for r in rows[1:]]
         self.assertEqual(types.count("clear"), 10)
         self.assertNotIn("header", types)

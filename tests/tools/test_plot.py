@@ -8,6 +8,7 @@ import unittest
 import hztest
 from hzlib import plot, results
 
+
 @unittest.skipUnless(plot.terminal(), "gnuplot with a png terminal is not installed")
 class Plots(unittest.TestCase):
     def test_all_three_plots_from_a_result_set(self):

@@ -4,8 +4,9 @@ messages for an unusable KVM, against a fake qemu-system-x86_64 on PATH.
 The fake imitates QEMU 7.2 on an AMD EPYC under nested KVM: `-cpu
 host,+invtsc,host-cache-info=on` and `max,host-cache-info=on` abort with
 "failed to set MSR 0x10a" (stderr, then SIGABRT); a named model given
-host-cache-info=on exits 1 ("Property ... not found", as QEMU 7.2); the models named in $FAKE_QEMU_OK (|-separated) boot and print a
-header and a summary record; any other model prints only warnings and exits
+host-cache-info=on exits 1 ("Property ... not found", as QEMU 7.2); the
+models named in $FAKE_QEMU_OK (|-separated) boot and print a header and a
+summary record; any other model prints only warnings and exits
 1. Every boot appends its -cpu to $FAKE_QEMU_LOG.
 """
 
@@ -150,9 +151,10 @@ class Decision(ProbeTest):
     def test_no_model_boots_is_an_error_not_tcg(self):
         os.environ["FAKE_QEMU_OK"] = "none"
         for accel in ("auto", "kvm"):
-            with self.assertRaisesRegex(qemu.ConfigError, "^no CPU model boots hugezero under KVM: "
-                                        r"host,\+invtsc,host-cache-info=on refused \(error: failed to set "
-                                        "MSR 0x10a"):
+            with self.assertRaisesRegex(qemu.ConfigError,
+                                        "^no CPU model boots hugezero under KVM: "
+                                        r"host,\+invtsc,host-cache-info=on refused "
+                                        r"\(error: failed to set MSR 0x10a"):
                 self.choose(accel)
             self.assertEqual(len(self.boots()), 4)  # the failure is remembered, not re-probed
         self.assertFalse(os.path.exists(self.cache))
@@ -280,7 +282,8 @@ class Unusable(ProbeTest):
         self.assertEqual((c.accel, c.cpu), ("tcg", "max"))
         self.assertEqual(c.line(), "TCG, -cpu max (--accel auto): KVM unusable: %s" %
                          probe.kvm_problem(dev, self.cpuinfo))
-        with self.assertRaisesRegex(probe.KvmUnusable, "^--accel kvm: KVM unusable: .*does not exist"):
+        with self.assertRaisesRegex(probe.KvmUnusable,
+                                    "^--accel kvm: KVM unusable: .*does not exist"):
             self.choose(accel="kvm", dev=dev)
         self.assertEqual(self.boots(), [])
 

@@ -7,7 +7,7 @@ import unittest
 from unittest import mock
 
 import hztest
-from hzlib import hugepages, qemu, runner
+from hzlib import hugepages, qemu, qemurun, runner
 
 ELF = os.path.join(hztest.ROOT, "build", "hugezero.elf")
 
@@ -29,7 +29,6 @@ class GrubCfg(unittest.TestCase):
         self.assertEqual(qemu.grub_quote("sizes=4K,2M,1G"), "sizes=4K,2M,1G")
         self.assertEqual(qemu.grub_quote("a;b"), "'a;b'")
         self.assertEqual(qemu.grub_quote("it's$x"), "'it'\\''s$x'")
-
 
     def test_module_lines(self):
         cfg = qemu.grub_cfg("run=none", ["/x/module.txt", "/y/a b.img"])
@@ -114,7 +113,8 @@ class CommandLine(unittest.TestCase):
         self.assertIn("-object memory-backend-file,id=m0,size=2147483648,mem-path=/mnt/huge,"
                       "prealloc=on,share=off -machine memory-backend=m0", s)
         self.assertNotIn("-mem-prealloc", s)
-        self.assertEqual(qemu.guest_ram(qemu.BootConfig(), "kvm"), ("anonymous 4K", ["-mem-prealloc"]))
+        self.assertEqual(qemu.guest_ram(qemu.BootConfig(), "kvm"),
+                         ("anonymous 4K", ["-mem-prealloc"]))
         self.assertEqual(qemu.guest_ram(qemu.BootConfig(), "tcg"), ("anonymous 4K", []))
         with mock.patch.object(hugepages, "find_backing",
                                side_effect=hugepages.HugePageError("no hugetlbfs mounted")):
@@ -142,7 +142,8 @@ class CommandLine(unittest.TestCase):
             self.assertIn("if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/OVMF/", s)
             vars_copy = [a for a in media if a.startswith("if=pflash") and "unit=1" in a][0]
             self.assertTrue(os.path.exists(vars_copy.split("file=")[1]))
-            self.assertIn("-netdev user,id=n0,tftp=%s/pxe,bootfile=boot/grub/x86_64-efi/core.efi" % d, s)
+            self.assertIn("-netdev user,id=n0,tftp=%s/pxe,"
+                          "bootfile=boot/grub/x86_64-efi/core.efi" % d, s)
             self.assertIn("-device e1000,netdev=n0,bootindex=0", s)
             with open(os.path.join(d, "pxe", "boot", "grub", "grub.cfg")) as f:
                 self.assertIn("multiboot2 /boot/hugezero.elf run=none x=1\n", f.read())
@@ -157,8 +158,9 @@ class FakeTTY(io.StringIO):
 class Streaming(unittest.TestCase):
     def test_progress_records_become_a_status_line_on_a_tty(self):
         out = FakeTTY()
-        c = runner.Console(out)
-        c.feed(b'\x1b[1mboot\x1b[0m\r\n@hz {"t":"progress","v":1,"phase":"clear","pct":50,"eta_s":12}\r\n')
+        c = qemurun.Console(out)
+        c.feed(b'\x1b[1mboot\x1b[0m\r\n'
+               b'@hz {"t":"progress","v":1,"phase":"clear","pct":50,"eta_s":12}\r\n')
         c.feed(b'@hz {"t":"progress","v":1,"phase":"clear","pct":75,"eta_s":6}\r\nnext li')
         c.feed(b"ne\r\n")
         c.close()
@@ -167,7 +169,7 @@ class Streaming(unittest.TestCase):
 
     def test_not_a_tty_prints_every_line(self):
         out = io.StringIO()
-        c = runner.Console(out)
+        c = qemurun.Console(out)
         c.feed(b'@hz {"t":"progress","v":1,"phase":"x","pct":1,"eta_s":1}\r\ntail')
         c.close()
         self.assertEqual(out.getvalue(),
@@ -176,7 +178,7 @@ class Streaming(unittest.TestCase):
     def test_timeout_kills_and_output_is_kept(self):
         with tempfile.TemporaryDirectory() as d:
             log, err = os.path.join(d, "serial.log"), os.path.join(d, "err")
-            rc, timed_out, secs = runner.run_qemu(
+            rc, timed_out, secs = qemurun.run_qemu(
                 ["sh", "-c", "printf 'hello\\r\\n'; exec sleep 30"], 1.0, log, err)
             self.assertTrue(timed_out)
             self.assertLess(secs, 10)
@@ -187,7 +189,7 @@ class Streaming(unittest.TestCase):
     def test_kvm_internal_error_stops_the_run(self):
         with tempfile.TemporaryDirectory() as d:
             err = os.path.join(d, "err")
-            rc, timed_out, secs = runner.run_qemu(
+            rc, timed_out, secs = qemurun.run_qemu(
                 ["sh", "-c", "echo 'KVM internal error. Suberror: 1' >&2; exec sleep 30"],
                 20, os.path.join(d, "s"), err)
             self.assertEqual((rc, timed_out, runner.map_exit(rc, timed_out)), (None, False, 125))
@@ -197,8 +199,8 @@ class Streaming(unittest.TestCase):
 
     def test_exit_status_passes_through(self):
         with tempfile.TemporaryDirectory() as d:
-            rc, timed_out, _ = runner.run_qemu(["sh", "-c", "exit 7"], 10, os.path.join(d, "s"),
-                                               os.path.join(d, "e"))
+            rc, timed_out, _ = qemurun.run_qemu(["sh", "-c", "exit 7"], 10, os.path.join(d, "s"),
+                                                os.path.join(d, "e"))
             self.assertEqual((rc, timed_out, runner.map_exit(rc, timed_out)), (7, False, 3))
 
 

@@ -146,7 +146,8 @@ class SingleReport(unittest.TestCase):
         self.assertIn("knee (first T adding < 10 %, measured): none T=2", text)
 
     def test_faultclear_models_and_gain(self):
-        from test_faultclear import run  # the run=faultclear records make bench's table is tested on
+        # the run=faultclear records make bench's table is tested on
+        from test_faultclear import run
         page = render(results.ResultSet("fc", [dict(r, v=1, run=0) for r in run()]))
         rows = page.rows_of(("frame", "strategy", "extent"))
         self.assertEqual([c for _, c in rows], [
@@ -233,7 +234,7 @@ class Command(unittest.TestCase):
         page = Page(report_pair.compare_section(results.load(a), results.load(a)))
         got = [c for _, c in page.rows_of(("measurement", "A", "B", "B/A", "verdict"))]
         self.assertEqual([c[4] for c in got], [r[4] for r in compare.table(results.load(a),
-                                                                         results.load(a))])
+                                                                           results.load(a))])
         self.assertEqual(got[0][3:5], ["1.000", "too few samples"])  # first_touch: one sample
         # a run against itself on a host with 45 % steal: the samples' own
         # spread leaves every cell undecided at +-5 %
@@ -351,8 +352,8 @@ class TextReport(unittest.TestCase):
         self.assertIn("  not shown: 12 warm cells (no rep_stosb/4K cell to compare with)", lines)
         self.assertIn("  CPU:        AMD EPYC (AuthenticAMD family 0x19 model 0x11 stepping 1)",
                       lines)
-        self.assertIn("  microcode:  0x1000065 (MSR 0x8B as the hypervisor reports it: the QEMU/KVM",
-                      lines)
+        self.assertIn("  microcode:  0x1000065 (MSR 0x8B as the hypervisor reports it: "
+                      "the QEMU/KVM", lines)
         self.assertIn("  guest RAM:  anonymous 4K (host THP backed 99% of QEMU's memory)", lines)
         self.assertIn("  TSC:        hv-leaf, invariant, 2.596 GHz", lines)
         self.assertIn("  git checkout 34a740dca693 && make -j2", lines)

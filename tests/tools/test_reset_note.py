@@ -42,7 +42,8 @@ class NoStatusNote(unittest.TestCase):
         after = self.outcome(b"x\n", records=[{"t": "summary", "status": 0}])
         self.assertEqual(runner.no_status_note(after), "QEMU said:\n" + SMP_WARNING.rstrip("\n"))
         killed = self.outcome(b"x\n", qemu_rc=-9, stderr="KVM internal error. Suberror: 1\n")
-        self.assertEqual(runner.no_status_note(killed), "QEMU said:\nKVM internal error. Suberror: 1")
+        self.assertEqual(runner.no_status_note(killed),
+                         "QEMU said:\nKVM internal error. Suberror: 1")
         self.assertIsNone(runner.no_status_note(self.outcome(b"x\n", status=0)))
         self.assertIsNone(runner.no_status_note(self.outcome(b"x\n", timed_out=True,
                                                              status=runner.TIMEOUT)))

@@ -21,7 +21,8 @@ class RunEndToEnd(unittest.TestCase):
     def setUpClass(cls):
         cls.base = tempfile.mkdtemp(prefix="hz-test-run-")
         # --qemu-arg with values that start with '-' (and one that does not)
-        cls.p = subprocess.run([hztest.HZ, "run", "--accel", "tcg", "-m", "256M", "--timeout", "120",
+        cls.p = subprocess.run([hztest.HZ, "run", "--accel", "tcg", "-m", "256M",
+                                "--timeout", "120",
                                 "--qemu-arg", "-name", "--qemu-arg", "hz-test-run",
                                 "--qemu-arg=-no-user-config",
                                 "--results", cls.base, "--", "fault_pages=8"],

@@ -30,7 +30,8 @@ class Tap(unittest.TestCase):
             ra.report("boot/c", "SKIP", ["KVM unusable"])
         self.assertEqual(out.getvalue().splitlines(),
                          ["ok 1 - unit/a", "not ok 2 - boot/b",
-                          "# exit status 4 (crash), expected 0", "ok 3 - boot/c # SKIP KVM unusable"])
+                          "# exit status 4 (crash), expected 0",
+                          "ok 3 - boot/c # SKIP KVM unusable"])
         self.assertEqual(ra.COUNTS, {"PASS": 1, "FAIL": 1, "SKIP": 1})
 
     def test_plain_lines_without_t(self):

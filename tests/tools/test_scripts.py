@@ -56,7 +56,7 @@ class BuildFlags(unittest.TestCase):
                            + [os.path.join(b, "buildflags.h")], check=True, timeout=60,
                            stdout=subprocess.DEVNULL)
             with open(os.path.join(b, "buildflags.h")) as f:
-                return dict(l.split(" ", 2)[1:] for l in f.read().splitlines())
+                return dict(line.split(" ", 2)[1:] for line in f.read().splitlines())
 
     def test_flags_follow_opt_and_cc(self):
         default, o1 = self.flags(), self.flags("OPT=-O1")

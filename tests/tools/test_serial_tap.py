@@ -1,6 +1,6 @@
 """COM1 read three ways gives the same records: -serial file: (no reader to
 wait for), a pipe and a Unix socket each read at 20 KB/s by
-runner.SerialTap, so that the kernel's transmitter waits (backpressure)
+qemurun.SerialTap, so that the kernel's transmitter waits (backpressure)
 instead of dropping. Boots under TCG, about 20 s each: run=prezero
 workload=churn with one cycle writes about 140 KB in bursts faster than
 20 KB/s, and the tap's pipe holds one page, so the slow reader really holds
@@ -14,7 +14,7 @@ import time
 import unittest
 
 import hztest
-from hzlib import qemu, runner
+from hzlib import qemu, qemurun, runner
 
 ELF = os.path.join(hztest.ROOT, "build", "hugezero.elf")
 ARGS = "run=prezero workload=churn think=0 hold=0 cycles=1"
@@ -74,7 +74,7 @@ class Tap(unittest.TestCase):
         # 60 KB written at once into the tap's pipe come out at 40 KB/s:
         # about 1.5 s, never much faster; the rest at once after the end.
         with tempfile.TemporaryDirectory(prefix="hz-tap-") as d:
-            tap = runner.SerialTap("pipe", d, 40000)
+            tap = qemurun.SerialTap("pipe", d, 40000)
             fd = os.open(os.path.join(d, "serial.out"), os.O_WRONLY)
             writer = threading.Thread(target=lambda: (os.write(fd, b"x" * 60000), os.close(fd)))
             writer.start()

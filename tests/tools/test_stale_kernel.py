@@ -25,7 +25,8 @@ class StaleKernel(unittest.TestCase):
         with tempfile.TemporaryDirectory() as root:
             for d in ("boot", "arch", "mm", "lib", "kernel", "bench", "prezero", "build"):
                 os.mkdir(os.path.join(root, d))
-            src, elf = os.path.join(root, "lib", "fmt.c"), os.path.join(root, "build", "hugezero.elf")
+            src = os.path.join(root, "lib", "fmt.c")
+            elf = os.path.join(root, "build", "hugezero.elf")
             for p in (src, elf):
                 open(p, "w").close()
             os.utime(src, (1000, 1000))

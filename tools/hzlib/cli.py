@@ -6,8 +6,8 @@ import shutil
 import subprocess
 import sys
 
-from . import (BUILD, ROOT, compare, lava, loadcheck, plot, probe, qemu, records as rec, report,
-               report_pair, report_text, results, runner)
+from . import (BUILD, ROOT, compare, lava, loadcheck, plot, probe, qemu, qemurun, records as rec,
+               report, report_pair, report_text, results, runner)
 
 
 def _print_diags(diags):
@@ -61,7 +61,7 @@ def cmd_run(a):
                               extra=a.qemu_arg, modules=a.module)
         outdir = None
         outdir = runner.new_results_dir(a.results, a.boot)
-        console = None if a.quiet else runner.Console()
+        console = None if a.quiet else qemurun.Console()
         load = a.load if a.load is not None else (2 if a.load_check else 0)
         if load:
             print("hz: %d busy thread(s) beside the guest (--load)" % load, file=sys.stderr)
@@ -354,7 +354,8 @@ def parser():
 
     lj = sub.add_parser("lava-job", help="write a LAVA job definition (lab/lava/) to stdout")
     lj.add_argument("--device", choices=sorted(lava.DEVICES), required=True)
-    lj.add_argument("--kernel-url", required=True, help="file://, http:// or https:// URL of hugezero.elf")
+    lj.add_argument("--kernel-url", required=True,
+                    help="file://, http:// or https:// URL of hugezero.elf")
     lj.add_argument("--args", default="", help="kernel arguments (results=lava is added)")
     lj.add_argument("--run", help="scenario list, as run= (default: the kernel's default run)")
     lj.add_argument("--device-type", help="LAVA device type (default qemu / x86-pxe-grub)")
@@ -381,7 +382,7 @@ def parser():
                                        "machine facts (two result sets: side by side)")
     rp.add_argument("paths", nargs="+", metavar="RESULTS", help="one result set, or A B")
     rp.add_argument("-o", dest="out", help="output file (default RESULTS/report.html; "
-                                          "A B: ./report-A-vs-B.html; --text: stdout)")
+                    "A B: ./report-A-vs-B.html; --text: stdout)")
     rp.add_argument("--text", action="store_true",
                     help="plain text for a mailing-list reply (80 columns, no tabs): verdict, "
                          "key table, machine facts, the command that reproduces the run")

@@ -97,7 +97,8 @@ def _headline(rs):
             "%.3f" % max(gbps) if gbps else "-",
             "%.3f" % (statistics.median_low(selftest) / 1e6) if selftest else "-",
             "%.1f" % (statistics.median_low(boot) / 1e3) if boot else "-",
-            "%.3f (%s CPUs)" % (fill_top["s_per_tib"], fill_top.get("threads")) if fill_top else "-"]
+            "%.3f (%s CPUs)" % (fill_top["s_per_tib"], fill_top.get("threads"))
+            if fill_top else "-"]
 
 
 def fleet(sets):

@@ -34,36 +34,23 @@ Rows (each [(label, Stat A, Stat B, higher_is_better)]):
            flag noisy. vmstart_model rows (generic, as above) are the 2 TiB
            model's figures: the label says vmstart_model, they are not
            measurements.
-How a row is judged: compare_stat.py.
+How a row is judged: compare_stat.py. The identities and the members read
+are schema.py's.
 """
 
-import json
 import statistics
+from typing import Any, Callable, Dict, Tuple
 
 from . import results
+from .schema import (CLEAR_KEY, FAULT_KEY, GENERIC_KEY_INTS, GENERIC_TYPES,
+                     GENERIC_VALUE_SUFFIXES, INTERFERENCE_KEY, TYPES, VMSTART_KEY, key)
 from .compare_stat import (P99_MIN_N, Stat, dist_stat, num, percentile, record_flags,
                            sample_count, times_of)
 
-CLEAR_KEY = ("strategy", "chunk", "bytes", "cache", "threads")
-FAULT_KEY = ("policy", "bytes")
-GENERIC_TYPES = ("prezero", "vmstart_model")
-VMSTART_KEY = ("policy", "threads", "bytes", "strategy")
-INTERFERENCE_KEY = ("zeroer", "strategy", "chunk", "rate_pct", "victim")
-_GENERIC_VALUE_SUFFIXES = ("_ns", "_cyc", "gbps", "gbps_median", "cpb", "_pct")
-_GENERIC_KEY_INTS = ("chunk", "bytes", "threads", "cpu", "node", "order", "pages",
-                     "frame_bytes", "chunk_bytes")
-_LABEL_ALWAYS = ("workload", "policy")
 # faultclear rows: record type -> (identity members, (value, lo, hi) members, what)
-FAULTCLEAR = {"faultclear": (("bytes", "model", "strategy"), ("gbps", "gbps_lo", "gbps_hi"),
-                             "GB/s"),
-              "faultclear_gain": (("bytes", "strategy"), ("gain", "gain_lo", "gain_hi"),
-                                  "predicted gain")}
-
-
-def key(r, names):
-    """The members `names` of r as a hashable tuple (objects as JSON text)."""
-    return tuple(v if v is None or isinstance(v, (str, int, float)) else
-                 json.dumps(v, sort_keys=True) for v in (r.get(k) for k in names))
+FAULTCLEAR = {t: (TYPES[t].key, TYPES[t].values[:3], what)
+              for t, what in (("faultclear", "GB/s"), ("faultclear_gain", "predicted gain"))}
+_LABEL_ALWAYS = ("workload", "policy")
 
 
 def group(recs, keyf):
@@ -268,7 +255,7 @@ def interference_rows(a, b):
 def _generic_identity(r):
     return tuple(sorted((k, v) for k, v in r.items()
                         if k not in ("t", "v", "run", "source")
-                        and (isinstance(v, str) or (k in _GENERIC_KEY_INTS and num(v) is not None))))
+                        and (isinstance(v, str) or (k in GENERIC_KEY_INTS and num(v) is not None))))
 
 
 def generic_rows(a, b, t):
@@ -286,7 +273,7 @@ def generic_rows(a, b, t):
         ra, rb = ga[ident][-1], gb[ident][-1]
         for m, va in ra.items():
             vb = rb.get(m)
-            if (m.endswith(_GENERIC_VALUE_SUFFIXES) and m != "cv_pct"
+            if (m.endswith(GENERIC_VALUE_SUFFIXES) and m != "cv_pct"
                     and num(va) is not None and num(vb) is not None):
                 rows.append(("%s %s %s" % (t, name, m),
                              Stat(va, cv=num(ra.get("cv_pct")), samples=sample_count([ra])),
@@ -305,12 +292,19 @@ def all_rows(a, b):
 
 
 # record type -> (cell identity, label of a cell) for one_sided()
-_CELLS = {"clear": (lambda r: key(r, CLEAR_KEY), clear_label),
+_CELLS: Dict[str, Tuple[Callable[[Dict[str, Any]], Tuple[Any, ...]], Callable[..., str]]] = {
+          "clear": (lambda r: key(r, CLEAR_KEY), clear_label),
           "fault": (lambda r: key(r, FAULT_KEY), fault_label),
           "vmstart": (lambda r: key(r, VMSTART_KEY), vmstart_label),
           "interference": (lambda r: key(r, INTERFERENCE_KEY), interference_label)}
-_CELLS.update((t, (lambda r, n=names: key(r, n), lambda k, t=t: faultclear_label(t, k)))
-              for t, (names, _, _) in FAULTCLEAR.items())
+
+
+def _faultclear_cell(t):
+    names = FAULTCLEAR[t][0]
+    return (lambda r: key(r, names), lambda k: faultclear_label(t, k))
+
+
+_CELLS.update((t, _faultclear_cell(t)) for t in FAULTCLEAR)
 
 
 def one_sided(a, b):

@@ -34,15 +34,16 @@ from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
 from . import decide
+from .schema import SAMPLE_COUNTS
 
 P99_MIN_N = 100
 MIN_SAMPLES = decide.MIN_N  # fewest samples whose median has a 95 % order-statistic interval
 TOO_FEW = decide.TOO_FEW
 TOL_PCT = decide.TOL_X100 / 100
 SPREAD = "spread rule"  # the label of rows judged without samples
-_SAMPLE_COUNTS = ("repeats", "n", "lat_n", "faults")  # members that count a record's samples
 
 
+@dataclass
 class Stat:
     """One side of a row: value, optional (lo, hi) range, optional CV %.
 
@@ -55,11 +56,22 @@ class Stat:
     them, each for `nbytes` bytes; None: the records carry none (the
     spread rule judges)."""
 
-    def __init__(self, value, lo=None, hi=None, cv=None, n=1, ci=False, flags=(), samples=None,
-                 few=False, times=None, nbytes=1):
-        self.value, self.lo, self.hi, self.cv, self.n = value, lo, hi, cv, n
-        self.ci, self.flags, self.samples, self.few = ci, tuple(flags), samples, few
-        self.times, self.nbytes = (list(times) if times is not None else None), nbytes
+    value: float
+    lo: Optional[float] = None
+    hi: Optional[float] = None
+    cv: Optional[float] = None
+    n: int = 1
+    ci: bool = False
+    flags: Sequence[str] = ()
+    samples: Optional[int] = None
+    few: bool = False
+    times: Optional[Sequence[float]] = None
+    nbytes: int = 1
+
+    def __post_init__(self) -> None:
+        self.flags = tuple(self.flags)
+        if self.times is not None:
+            self.times = list(self.times)
 
 
 @dataclass(frozen=True)
@@ -87,7 +99,7 @@ class Judgement:
         """'0.333 [0.320..0.350]', '1.050' (spread rule) or '-'."""
         if self.ratio is None:
             return "-"
-        if self.lo is None:
+        if self.lo is None or self.hi is None:
             return "%.3f" % self.ratio
         return "%.3f [%.3f..%.3f]" % (self.ratio, self.lo, self.hi)
 
@@ -122,7 +134,7 @@ def sample_count(recs):
     """The fewest samples any of recs says it has, or None."""
     counts = []
     for r in recs:
-        c = next((num(r.get(k)) for k in _SAMPLE_COUNTS if num(r.get(k)) is not None), None)
+        c = next((num(r.get(k)) for k in SAMPLE_COUNTS if num(r.get(k)) is not None), None)
         if c is None:
             return None
         counts.append(c)
@@ -209,8 +221,9 @@ def judge(sa: Stat, sb: Stat, higher_is_better: bool, tol_pct: float = TOL_PCT) 
         if not c.na or not c.nb:  # an empty list (a one-sample cell): no ratio of samples
             return Judgement(c.outcome, sb.value / sa.value if sa.value else None, cmp=c,
                              tol_pct=tol_pct)
-        ratio, lo, hi = _invert(c) if higher_is_better else (c.ratio, c.lo, c.hi)
-        return Judgement(c.outcome, ratio, lo, hi, c, tol_pct)
+        if higher_is_better:
+            return Judgement(c.outcome, *_invert(c), cmp=c, tol_pct=tol_pct)
+        return Judgement(c.outcome, c.ratio, c.lo, c.hi, c, tol_pct)
     ratio = sb.value / sa.value if sa.value else None
     return Judgement(spread_verdict(sa, sb, higher_is_better), ratio, tol_pct=tol_pct)
 

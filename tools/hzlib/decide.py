@@ -24,7 +24,9 @@ FASTER, SLOWER, TIE, UNDECIDED, TOO_FEW = "faster", "slower", "tie", "undecided"
 
 # lib/compare.c z_bonferroni[]: Phi^-1(1 - 0.0091129 / r) x 1000 rounded up
 # (r >= 2); r = 1 is Z_X1000, Pocock's constant for 4 looks.
-Z_BONFERRONI = (2361, 2608, 2744, 2837, 2908, 2964, 3012, 3052, 3087, 3118, 3146, 3172, 3195, 3216, 3236, 3254, 3271, 3288, 3303, 3317, 3331, 3344, 3356, 3368, 3379, 3390, 3400, 3410, 3420, 3429, 3438, 3446)
+Z_BONFERRONI = (2361, 2608, 2744, 2837, 2908, 2964, 3012, 3052, 3087, 3118, 3146, 3172, 3195,
+                3216, 3236, 3254, 3271, 3288, 3303, 3317, 3331, 3344, 3356, 3368, 3379, 3390,
+                3400, 3410, 3420, 3429, 3438, 3446)
 
 
 @dataclass(frozen=True)
@@ -93,20 +95,21 @@ def outcome_of(lo: int, hi: int, tol_x100: int = TOL_X100) -> str:
     return UNDECIDED
 
 
-def compare(a: Sequence[int], abytes: int, b: Sequence[int], bbytes: int,
+def compare(a: Sequence[float], abytes: int, b: Sequence[float], bbytes: int,
             z_x1000: int = Z_X1000, tol_x100: int = TOL_X100) -> Cmp:
     """B against A; samples are integer ns (floats are rounded)."""
-    a = [int(round(x)) for x in list(a)[:MAX_N]]
-    b = [int(round(x)) for x in list(b)[:MAX_N]]
-    na, nb = len(a), len(b)
+    ns_a = [int(round(x)) for x in list(a)[:MAX_N]]
+    ns_b = [int(round(x)) for x in list(b)[:MAX_N]]
+    na, nb = len(ns_a), len(ns_b)
     k = moses_k(na, nb, z_x1000)
     if not na or not nb:
         return Cmp(0, 0, 0, na, nb, k, z_x1000, tol_x100, TOO_FEW)
-    ga = [scale(x, GIB, abytes or 1) for x in a]
-    gb = [scale(x, GIB, bbytes or 1) for x in b]
+    ga = [scale(x, GIB, abytes or 1) for x in ns_a]
+    gb = [scale(x, GIB, bbytes or 1) for x in ns_b]
     r: List[int] = sorted(scale(y, ONE, x) if x else (1 << 64) - 1 for x in ga for y in gb)
     pairs = na * nb
-    mid = r[pairs // 2] if pairs % 2 else r[pairs // 2 - 1] + (r[pairs // 2] - r[pairs // 2 - 1]) // 2
+    lo_mid, hi_mid = r[pairs // 2 - 1], r[pairs // 2]
+    mid = hi_mid if pairs % 2 else lo_mid + (hi_mid - lo_mid) // 2
     lo, hi = r[k - 1], r[pairs - k]
     out = TOO_FEW if na < MIN_N or nb < MIN_N else outcome_of(lo, hi, tol_x100)
     return Cmp(mid, lo, hi, na, nb, k, z_x1000, tol_x100, out)

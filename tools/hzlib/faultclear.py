@@ -12,11 +12,14 @@ Icelake's, 2 MiB hot-last against address order (linux_4k) against Genoa's,
 and what is left for pre-zeroing: the clear inside a linux_batch=32M fault.
 """
 
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
 from . import compare_stat, validation
+from .schema import Record
 
 MODELS = ("extent", "linux_4k", "linux_hot_last", "linux_batch=32M")
 G, M2 = 1 << 30, 2 << 20
-SIZE_NAMES = {G: "1 GiB", M2: "2 MiB"}
+SIZE_NAMES: Dict[Any, str] = {G: "1 GiB", M2: "2 MiB"}
 # Linux's clear_page on a CPU with ERMS is clear_page_erms (REP STOSB): the
 # strategy whose figures stand beside the published fault anchors.
 LINUX_STRATEGY = "rep_stosb"
@@ -25,19 +28,19 @@ LINUX_STRATEGY = "rep_stosb"
 _num = compare_stat.num  # a number, not a bool, else None
 
 
-def cells(recs):
+def cells(recs: Sequence[Record]) -> Dict[Tuple[Any, Any, Any], Record]:
     """{(bytes, strategy, model): faultclear record} (the last of each)."""
     return {(r.get("bytes"), r.get("strategy"), r.get("model")): r
             for r in recs if r.get("t") == "faultclear"}
 
 
-def gains(recs):
+def gains(recs: Sequence[Record]) -> Dict[Tuple[Any, Any], Record]:
     """{(bytes, strategy): faultclear_gain record}."""
     return {(r.get("bytes"), r.get("strategy")): r
             for r in recs if r.get("t") == "faultclear_gain"}
 
 
-def _text(r, keys, fmt):
+def _text(r: Optional[Record], keys: Tuple[str, str, str], fmt: str) -> str:
     """"12.34 [12.10..12.50] noisy": r's keys (value, lo, hi) in fmt, the
     interval when r has one, and its flags; "-" without a value."""
     if not r or _num(r.get(keys[0])) is None:
@@ -48,15 +51,15 @@ def _text(r, keys, fmt):
     return " ".join([text] + compare_stat.record_flags(r))
 
 
-def _gbps(r):
+def _gbps(r: Optional[Record]) -> str:
     return _text(r, ("gbps", "gbps_lo", "gbps_hi"), "%.2f")
 
 
-def _gain(g):
+def _gain(g: Optional[Record]) -> str:
     return _text(g, ("gain", "gain_lo", "gain_hi"), "%.2fx")
 
 
-def table(recs):
+def table(recs: Sequence[Record]) -> List[str]:
     """The model table, one line per (frame size, strategy), or [] when the
     records hold no faultclear cell."""
     cs, gs = cells(recs), gains(recs)
@@ -70,7 +73,7 @@ def table(recs):
                      "%s noisy cells" % (SIZE_NAMES.get(run.get("bytes"), run.get("bytes")),
                                          run.get("rounds"), run.get("stop"), run.get("seed"),
                                          run.get("pages"), run.get("noisy_cells")))
-    rows = [("frame", "strategy") + MODELS + ("predicted gain",)]
+    rows: List[Tuple[str, ...]] = [("frame", "strategy") + MODELS + ("predicted gain",)]
     keys = []
     for b, s, _ in cs:
         if (b, s) not in keys:
@@ -86,11 +89,11 @@ def table(recs):
     return lines
 
 
-def _pub(rows):
+def _pub(rows: Sequence[Record]) -> Dict[Tuple[str, str], float]:
     return {(r["anchor"], r["figure"]): r["value"] for r in rows}
 
 
-def anchors(rows=None):
+def anchors(rows: Optional[Sequence[Record]] = None) -> List[str]:
     """The published fault-clearing figures, from docs/validation.md."""
     p = _pub(validation.table() if rows is None else rows)
     out = ["published (docs/validation.md):"]
@@ -112,7 +115,8 @@ def anchors(rows=None):
     return out
 
 
-def beside(recs, rows=None, strategy=LINUX_STRATEGY):
+def beside(recs: Sequence[Record], rows: Optional[Sequence[Record]] = None,
+           strategy: str = LINUX_STRATEGY) -> List[str]:
     """This run's figures shaped like the anchors, for `strategy`."""
     cs, gs = cells(recs), gains(recs)
     p = _pub(validation.table() if rows is None else rows)
@@ -143,7 +147,7 @@ def beside(recs, rows=None, strategy=LINUX_STRATEGY):
     return out
 
 
-def report(recs, rows=None):
+def report(recs: Sequence[Record], rows: Optional[Sequence[Record]] = None) -> List[str]:
     """table() + anchors() + beside(), or [] without faultclear records."""
     t = table(recs)
     return t + anchors(rows) + beside(recs, rows) if t else []

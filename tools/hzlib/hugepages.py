@@ -185,7 +185,7 @@ class Reservation:
                 self.saved_nr = self.host.read(self.size, "nr_hugepages")
                 got = self.host.set_nr(self.size, self.saved_nr + missing)
                 self.changes.append("%s pool %d -> %d pages" % (size_name(self.size),
-                                                                 self.saved_nr, got))
+                                                                self.saved_nr, got))
                 if got < self.saved_nr + missing:
                     raise HugePageError("asked the kernel for %d more %s huge pages, it gave %d "
                                         "(memory too fragmented or too little free)"
@@ -197,8 +197,8 @@ class Reservation:
                               "hugezero", point], stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT)
                 if p.returncode != 0:
-                    raise HugePageError("mount -t hugetlbfs on %s failed: %s"
-                                        % (point, (p.stdout or b"").decode(errors="replace").strip()))
+                    said = (p.stdout or b"").decode(errors="replace").strip()
+                    raise HugePageError("mount -t hugetlbfs on %s failed: %s" % (point, said))
                 self.mount = self.mounted = point
                 self.changes.append("mounted hugetlbfs at " + point)
         except BaseException:

@@ -13,9 +13,9 @@ lava-server) schedules lab machines; docs/lab.md section 6 has the set-up.
                    v0.2 (GET /api/v0.2/jobs/<id>/ and .../logs/)
   write_results()  a normal results folder from a job log (`hz lava-fetch`)
 
-Standard library only: the log lines are YAML double-quoted flow mappings,
-which are JSON except for YAML's extra escapes and the `!` tag LAVA's dumper
-puts on numbers; _yaml_line_to_json() rewrites exactly those.
+The log lines are YAML flow mappings, read by PyYAML (Debian python3-yaml,
+which lava-dispatcher itself uses): its escapes and the `!` tag LAVA's dumper
+puts on numbers (`! "9.917"`, resolved as the number) need nothing more.
 """
 
 import json
@@ -25,6 +25,8 @@ import string
 import urllib.error
 import urllib.parse
 import urllib.request
+
+import yaml
 
 from . import ROOT, records as rec, results
 
@@ -89,7 +91,8 @@ def render_job(device, kernel_url, args="", run=None, job_name=None, device_type
         "test_minutes": test_minutes,
     }
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", params["device_type"]):
-        raise LavaError("device type %r: letters, digits, '_', '.', '-' only" % params["device_type"])
+        raise LavaError("device type %r: letters, digits, '_', '.', '-' only"
+                        % params["device_type"])
     params["job_name"] = json.dumps(params["job_name"])  # a quoted YAML scalar
     out = []
     for name in (DEVICES[device], "monitors.yaml"):
@@ -109,31 +112,8 @@ def render_job(device, kernel_url, args="", run=None, job_name=None, device_type
             % (DEVICES[device], job, test))
 
 
-# YAML double-quoted escapes that JSON lacks (YAML 1.1 §5.7), as JSON escapes.
-_YAML_ESCAPES = {"0": "\\u0000", "a": "\\u0007", "v": "\\u000b", "e": "\\u001b",
-                 " ": " ", "\t": "\\t", "N": "\\u0085", "_": "\\u00a0",
-                 "L": "\\u2028", "P": "\\u2029"}
-_ESCAPE = re.compile(r'\\(x[0-9A-Fa-f]{2}|U[0-9A-Fa-f]{8}|.)')
-# LAVA's dumper writes non-string scalars as `! "9.917"` (a quoted number
-# with the non-specific tag); a quoted number never has escapes.
-_TAGGED = re.compile(r'! "([-+0-9.eE]+)"')
-
-
-def _fix_escape(m):
-    e = m.group(1)
-    if e[0] == "x":
-        return "\\u00" + e[1:]
-    if e[0] == "U":
-        cp = int(e[1:], 16)
-        return json.dumps(chr(cp))[1:-1] if cp < 0x110000 else "\\ufffd"
-    return _YAML_ESCAPES.get(e, "\\" + e)
-
-
-def _yaml_line_to_json(line):
-    line = line.strip()
-    if line.startswith("- "):
-        line = line[2:]
-    return _ESCAPE.sub(_fix_escape, _TAGGED.sub(r"\1", line))
+# libyaml's loader when PyYAML has it (a job log has thousands of lines).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def parse_log(text):
@@ -145,10 +125,14 @@ def parse_log(text):
         s = line.strip()
         if not s.lstrip("- ").startswith("{"):
             continue
+        if s.startswith("- "):
+            s = s[2:]
         try:
-            entry = json.loads(_yaml_line_to_json(s))
-        except ValueError as e:
-            raise LavaError("job log line %d: not a LAVA log entry (%s)" % (n, e)) from None
+            entry = yaml.load(s, Loader=_LOADER)
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            why = "%s at column %d" % (e.problem, mark.column + 1) if mark else str(e)
+            raise LavaError("job log line %d: not a LAVA log entry (%s)" % (n, why)) from None
         if isinstance(entry, dict) and "lvl" in entry:
             out.append(entry)
     return out
@@ -156,7 +140,8 @@ def parse_log(text):
 
 def test_cases(entries):
     """The `results` entries: LAVA's test cases, in log order."""
-    return [e["msg"] for e in entries if e.get("lvl") == "results" and isinstance(e.get("msg"), dict)]
+    return [e["msg"] for e in entries
+            if e.get("lvl") == "results" and isinstance(e.get("msg"), dict)]
 
 
 def serial_text(entries):
@@ -195,7 +180,8 @@ def fetch(server, job_id, token=None):
     try:
         job = json.loads(_get(base, token, "job %s" % job_id))
     except json.JSONDecodeError:
-        raise LavaError("job %s: the server did not answer with JSON (%s)" % (job_id, base)) from None
+        raise LavaError("job %s: the server did not answer with JSON (%s)"
+                        % (job_id, base)) from None
     if not isinstance(job, dict):
         raise LavaError("job %s: unexpected answer from %s" % (job_id, base))
     # "Finished": get_state_display() in the v0.2 serializer (lava-server
@@ -224,9 +210,11 @@ def write_results(outdir, log_text, job=None, server=None):
     job = job or {}
     summary = [r for r in recs if r.get("t") == "summary"]
     meta = {"source": "lava", "lava_server": server, "lava_job_id": job.get("id"),
-            "lava_device": job.get("actual_device"), "lava_device_type": job.get("requested_device_type"),
+            "lava_device": job.get("actual_device"),
+            "lava_device_type": job.get("requested_device_type"),
             "lava_health": job.get("health"), "started_utc": job.get("start_time"),
-            "boot": "lava", "cmdline": next((r.get("cmdline") for r in recs if r.get("t") == "header"), None),
+            "boot": "lava",
+            "cmdline": next((r.get("cmdline") for r in recs if r.get("t") == "header"), None),
             "exit_status": summary[-1].get("status") if summary else None,
             "status_name": summary[-1].get("status_name") if summary else None}
     with open(os.path.join(outdir, "meta.json"), "w") as f:

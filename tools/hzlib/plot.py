@@ -24,47 +24,11 @@ Each plot is skipped, with a message, when its records are absent.
 
 import os
 import re
-import shutil
-import subprocess
 import tempfile
 
-from . import compare_stat, results
-
-_TERMINAL = None
-
-
-def terminal():
-    """The gnuplot PNG terminal that works here, or None (no gnuplot)."""
-    global _TERMINAL
-    if _TERMINAL is None:
-        _TERMINAL = ""
-        if shutil.which("gnuplot"):
-            for term in ("pngcairo", "png"):
-                p = subprocess.run(["gnuplot", "-e", "set terminal %s" % term],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                if p.returncode == 0:
-                    _TERMINAL = term
-                    break
-    return _TERMINAL or None
-
-
-def _q(s):
-    """A gnuplot double-quoted string (a newline becomes a line break)."""
-    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-
-
-def _gnuplot(script, work):
-    p = subprocess.run(["gnuplot"], input=script.encode(), cwd=work,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if p.returncode != 0:
-        raise RuntimeError("gnuplot failed:\n" + p.stdout.decode(errors="replace"))
-
-
-def _head(out, title, xlabel, ylabel):
-    return ("set terminal %s size 1000,600 noenhanced font 'sans,10'\n"
-            "set output %s\nset title %s\nset xlabel %s\nset ylabel %s\n"
-            "set grid ytics\nset key outside right top\n"
-            % (terminal(), _q(out), _q(title), _q(xlabel), _q(ylabel)))
+from . import compare_stat, gnuplot, results
+from .gnuplot import terminal
+from .plot_interference import plot_interference
 
 
 def _number(x):
@@ -117,18 +81,19 @@ def _histogram(out, title, xlabel, key_title, columns, rows, work):
     (label, [(value, lo, hi) or None per column]), one bar per column."""
     data = os.path.join(work, os.path.basename(out) + ".dat")
     with open(data, "w") as f:
-        f.write("label " + " ".join("%s x x" % _q(c) for c in columns) + "\n")
+        f.write("label " + " ".join("%s x x" % gnuplot.quote(c) for c in columns) + "\n")
         for label, vals in rows:
-            f.write(_q(label) + " " + " ".join(
+            f.write(gnuplot.quote(label) + " " + " ".join(
                 "%s %s %s" % v if v else "? ? ?" for v in vals) + "\n")
-    _gnuplot(_head(out, title, xlabel, "GB/s (10^9 bytes/s)") +
-             "set datafile missing '?'\nset style data histograms\n"
-             "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
-             "set yrange [0:*]\nset key title %s\n" % _q(key_title) +
-             ("set xtics rotate by 30 right\n"
-              if len(rows) > 6 or len(rows) * max(len(r[0]) for r in rows) > 90 else "") +
-             "plot for [i=0:%d] %s using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):"
-             "xtic(1) title columnheader(2+3*i)\n" % (len(columns) - 1, _q(data)), work)
+    gnuplot.run(gnuplot.head(out, title, xlabel, "GB/s (10^9 bytes/s)") +
+                "set datafile missing '?'\nset style data histograms\n"
+                "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
+                "set yrange [0:*]\nset key title %s\n" % gnuplot.quote(key_title) +
+                ("set xtics rotate by 30 right\n"
+                 if len(rows) > 6 or len(rows) * max(len(r[0]) for r in rows) > 90 else "") +
+                "plot for [i=0:%d] %s using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):"
+                "xtic(1) title columnheader(2+3*i)\n" % (len(columns) - 1, gnuplot.quote(data)),
+                work)
 
 
 def plot_faultclear(rs, outdir, work, machine):
@@ -204,7 +169,8 @@ def plot_threads(rs, outdir, work, machine):
                str(r.get("cache")))
         series.setdefault(key, {}).setdefault(r["threads"], []).append(_value(r))
     series = {k: v for k, v in series.items() if any(t > 1 for t in v)}
-    peaks = [r.get("gbps") for r in rs.of_type("smp_peak") if isinstance(r.get("gbps"), (int, float))]
+    peaks = [r.get("gbps") for r in rs.of_type("smp_peak")
+             if isinstance(r.get("gbps"), (int, float))]
     peak = peaks[-1] if peaks else max(_value(r) for r in recs if r["threads"] > 1)
     plots = []
     for i, ((strat, chunk, cache), pts) in enumerate(sorted(series.items())):
@@ -213,16 +179,17 @@ def plot_threads(rs, outdir, work, machine):
             for t in sorted(pts):
                 f.write("%d %s\n" % (t, sorted(pts[t])[len(pts[t]) // 2]))
         label = "%s %s" % (strat, chunk) + (" cache=%s" % cache if cache != "None" else "")
-        plots.append("%s using 1:2 with linespoints lw 2 title %s" % (_q(data), _q(label)))
+        plots.append("%s using 1:2 with linespoints lw 2 title %s"
+                     % (gnuplot.quote(data), gnuplot.quote(label)))
     plots.append("%s with lines dt 2 lc rgb 'black' title %s"
-                 % (peak, _q("peak %.3f GB/s" % peak)))
+                 % (peak, gnuplot.quote("peak %.3f GB/s" % peak)))
     counts = sorted({t for pts in series.values() for t in pts})
     out = os.path.join(outdir, "thread_scaling.png")
-    _gnuplot(_head(out, "thread scaling\n%s" % machine, "threads",
-                   "aggregate GB/s (10^9 bytes/s)") +
-             "set yrange [0:*]\nset xrange [%g:%g]\nset xtics (%s)\nplot "
-             % (counts[0] - 0.5, counts[-1] + 0.5, ", ".join(str(t) for t in counts))
-             + ", ".join(plots) + "\n", work)
+    gnuplot.run(gnuplot.head(out, "thread scaling\n%s" % machine, "threads",
+                             "aggregate GB/s (10^9 bytes/s)") +
+                "set yrange [0:*]\nset xrange [%g:%g]\nset xtics (%s)\nplot "
+                % (counts[0] - 0.5, counts[-1] + 0.5, ", ".join(str(t) for t in counts))
+                + ", ".join(plots) + "\n", work)
     return [out], []
 
 
@@ -249,13 +216,13 @@ def plot_faults(rs, outdir, work, machine):
             for n, v in enumerate(vals, 1):
                 f.write("%s %s\n" % (v / 1000, n / len(vals)))
         plots.append("%s using 1:2 with steps lw 2 title %s"
-                     % (_q(data), _q("%s (%d faults)" % (pol, len(vals)))))
+                     % (gnuplot.quote(data), gnuplot.quote("%s (%d faults)" % (pol, len(vals)))))
     logx = "set logscale x\n" if lo and hi / lo > 10 else ""
     out = os.path.join(outdir, "fault_cdf.png")
-    _gnuplot(_head(out, "fault service time CDF by pre-zero policy\n%s" % machine,
-                   "fault service time (microseconds)", "fraction of faults") +
-             logx + "set yrange [0:1]\nset key inside right bottom\nplot " +
-             ", ".join(plots) + "\n", work)
+    gnuplot.run(gnuplot.head(out, "fault service time CDF by pre-zero policy\n%s" % machine,
+                             "fault service time (microseconds)", "fraction of faults") +
+                logx + "set yrange [0:1]\nset key inside right bottom\nplot " +
+                ", ".join(plots) + "\n", work)
     return [out], []
 
 
@@ -275,31 +242,32 @@ def plot_vmstart(rs, outdir, work, machine):
                 f.write("%d %s %s %s\n" % ((t,) + pts[t]))
         noisy = any(r.get("noisy") is True for r in recs if r.get("policy") == pol)
         plots.append("%s using 1:2:3:4 with yerrorlines lw 2 title %s" % (
-            _q(data), _q(pol + (" [noisy]" if noisy else ""))))
+            gnuplot.quote(data), gnuplot.quote(pol + (" [noisy]" if noisy else ""))))
     vals = [v for pts in series.values() for p in pts.values() for v in p if v]
     logy = "set logscale y\n" if vals and max(vals) / min(vals) > 10 else "set yrange [0:*]\n"
     counts = sorted({t for pts in series.values() for t in pts})
     size = results.human_size(recs[0].get("bytes"))
     out = os.path.join(outdir, "vmstart_scaling.png")
-    _gnuplot(_head(out, "VM start: %s faulted in (fill: zeroed) by T CPUs, median and 95%% "
-                   "interval\npre-zeroed policies fault in by mapping only; %s" % (size, machine),
-                   "faulting CPUs T", "GB/s (10^9 bytes/s)") +
-             logy + "set xrange [%g:%g]\nset xtics (%s)\nplot "
-             % (counts[0] - 0.5, counts[-1] + 0.5, ", ".join(str(t) for t in counts))
-             + ", ".join(plots) + "\n", work)
+    title = ("VM start: %s faulted in (fill: zeroed) by T CPUs, median and 95%% interval\n"
+             "pre-zeroed policies fault in by mapping only; %s" % (size, machine))
+    gnuplot.run(gnuplot.head(out, title,
+                             "faulting CPUs T", "GB/s (10^9 bytes/s)") +
+                logy + "set xrange [%g:%g]\nset xtics (%s)\nplot "
+                % (counts[0] - 0.5, counts[-1] + 0.5, ", ".join(str(t) for t in counts))
+                + ", ".join(plots) + "\n", work)
     return [out], []
 
 
 def plot_all(rs, outdir):
     """Draw every plot the records allow. Returns (files, messages)."""
     if not terminal():
-        return [], ["plots skipped: gnuplot with a png terminal not found (apt-get install gnuplot-nox)"]
+        return [], ["plots skipped: gnuplot with a png terminal not found "
+                    "(apt-get install gnuplot-nox)"]
     outdir = os.path.abspath(outdir)  # gnuplot runs in a scratch folder
     os.makedirs(outdir, exist_ok=True)
     machine = results.machine(rs)
     files, msgs = [], []
     with tempfile.TemporaryDirectory(prefix="hz-plot-") as work:
-        from .plot_interference import plot_interference
         for fn in (plot_clear, plot_threads, plot_faults, plot_faultclear, plot_vmstart,
                    plot_interference):
             f, m = fn(rs, outdir, work, machine)

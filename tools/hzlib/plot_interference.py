@@ -17,7 +17,7 @@ said; with only the victims-alone records, a message.
 
 import os
 
-from . import plot
+from . import gnuplot
 
 VICTIMS = ("chase_l2_half", "chase_llc_half", "chase_4llc", "stream_4llc", "tenant_llc")
 
@@ -39,9 +39,9 @@ def plot_interference(rs, outdir, work, machine):
     out = os.path.join(outdir, "interference.png")
     script = ("set terminal %s size 1500,900 noenhanced font 'sans,9'\nset output %s\n"
               "set multiplot layout 2,3 title %s\n"
-              % (plot.terminal(), plot._q(out),
-                 plot._q("victim slowdown vs background zeroer rate (median, 95% interval)\n"
-                         + machine)))
+              % (gnuplot.terminal(), gnuplot.quote(out),
+                 gnuplot.quote("victim slowdown vs background zeroer rate (median, 95% interval)\n"
+                               + machine)))
     noisy_any = False
     for vi, victim in enumerate(victims):
         plots = []
@@ -61,20 +61,22 @@ def plot_interference(rs, outdir, work, machine):
                     noisy_any |= r.get("noisy") is True
             label = "%s (%s)" % (z, pts[0].get("strategy"))
             plots.append("%s using 1:2:3:4 with yerrorlines lw 2 lc %d title %s"
-                         % (plot._q(data), zi + 1, plot._q(label)))
+                         % (gnuplot.quote(data), zi + 1, gnuplot.quote(label)))
         if not plots:
             continue
-        spin = [r["slowdown_pct"] for r in recs if r["zeroer"] == "spin" and r.get("victim") == victim]
+        spin = [r["slowdown_pct"] for r in recs
+                if r["zeroer"] == "spin" and r.get("victim") == victim]
         if spin:  # the control: a busy sibling CPU without stores
             plots.append("%s with lines dt 2 lc rgb 'black' title %s"
-                         % (spin[-1], plot._q("spin control %.1f %%" % spin[-1])))
+                         % (spin[-1], gnuplot.quote("spin control %.1f %%" % spin[-1])))
         metric = next((r.get("metric") for r in recs if r.get("victim") == victim), "")
         script += ("set title %s\nset xlabel 'zeroer GB/s (all zeroer CPUs, log)'\n"
                    "set ylabel 'victim slowdown %%'\nset logscale x\nset grid\n"
                    "set key %s top left font 'sans,8'\nplot %s\n"
-                   % (plot._q("%s (%s)" % (victim, metric)), "inside" if vi == 0 else "off",
+                   % (gnuplot.quote("%s (%s)" % (victim, metric)), "inside" if vi == 0 else "off",
                       ", ".join(plots)))
     script += "unset multiplot\n"
-    plot._gnuplot(script, work)
-    msgs = ["interference: some points are noisy (CV > 10 %): see the table's '~'"] if noisy_any else []
+    gnuplot.run(script, work)
+    msgs = (["interference: some points are noisy (CV > 10 %): see the table's '~'"]
+            if noisy_any else [])
     return [out], msgs

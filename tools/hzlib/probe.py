@@ -44,8 +44,10 @@ import re
 import subprocess
 import tempfile
 import threading
+from dataclasses import dataclass
+from typing import Dict, Optional, Sequence, Tuple
 
-from . import BUILD, qemu, records
+from . import BUILD, qemu, qemurun, records
 
 CACHE = os.path.join(BUILD, "qemu-probe.json")
 PROBE_TIMEOUT = 90  # seconds per candidate; run=none takes ~10 s under nested KVM
@@ -75,16 +77,21 @@ class KvmUnusable(qemu.ConfigError):
     """KVM cannot start at all; the message is one line naming the cause."""
 
 
+@dataclass
 class Choice:
     """accel "kvm" or "tcg"; cpu the -cpu argument; reason why this is not
     the first choice (None when it is); refused [(model, QEMU's error)];
     how the choice was made ("probed", "--cpu", "--accel auto", ...)."""
+    accel: str
+    cpu: str
+    how: str
+    reason: Optional[str] = None
+    refused: Sequence[Tuple[str, str]] = ()
 
-    def __init__(self, accel, cpu, how, reason=None, refused=()):
-        self.accel, self.cpu, self.how = accel, cpu, how
-        self.reason, self.refused = reason, list(refused)
+    def __post_init__(self) -> None:
+        self.refused = list(self.refused)
 
-    def line(self):
+    def line(self) -> str:
         """The one line printed before a boot, e.g. "KVM, -cpu
         host,+invtsc,-arch-capabilities,host-cache-info=on (probed):
         host,+invtsc,host-cache-info=on refused (error: failed to set MSR
@@ -101,7 +108,8 @@ def kvm_problem(dev="/dev/kvm", cpuinfo="/proc/cpuinfo"):
         if e.errno == errno.ENOENT:
             flags = host_cpu(cpuinfo).get("flags", ())
             if "svm" in flags or "vmx" in flags:
-                why = "the kvm_amd or kvm_intel module is not loaded (modprobe kvm_amd or kvm_intel)"
+                why = ("the kvm_amd or kvm_intel module is not loaded "
+                       "(modprobe kvm_amd or kvm_intel)")
             else:
                 why = ("the CPU shows no svm or vmx flag: hardware virtualisation is off in the "
                        "firmware or not given to this VM")
@@ -154,8 +162,8 @@ def qemu_models():
                            stderr=subprocess.DEVNULL, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return []
-    return [l.split()[1] for l in p.stdout.decode(errors="replace").splitlines()
-            if l.startswith("x86 ") and len(l.split()) > 1]
+    return [line.split()[1] for line in p.stdout.decode(errors="replace").splitlines()
+            if line.startswith("x86 ") and len(line.split()) > 1]
 
 
 def named_model(cpu, known):
@@ -224,13 +232,12 @@ def qemu_error(stderr, rc, timed_out, timeout=PROBE_TIMEOUT):
 def try_model(kernel, cpu, timeout=PROBE_TIMEOUT):
     """Boot kernel with run=none under KVM and -cpu cpu; None when the
     summary record arrives, else QEMU's reason (qemu_error)."""
-    from . import runner  # runner.boot calls choose(): import at use, not load
     cfg = qemu.BootConfig(accel="kvm", mem=PROBE_MEM, args="run=none", prealloc=False,
                           kernel=kernel)
     with tempfile.TemporaryDirectory(prefix="hz-probe-") as work:
         argv = qemu.command(cfg, qemu.prepare(cfg, work), "kvm", cpu)
         serial, err = os.path.join(work, "serial.log"), os.path.join(work, "stderr")
-        rc, timed_out, _ = runner.run_qemu(argv, timeout, serial, err)
+        rc, timed_out, _ = qemurun.run_qemu(argv, timeout, serial, err)
         with open(serial, "rb") as f:
             recs = records.extract(f.read())[0]
         with open(err, "rb") as f:
@@ -276,7 +283,8 @@ def cache_key(cpuinfo="/proc/cpuinfo"):
 
 
 _lock = threading.Lock()
-_failed = {}  # key text -> ConfigError of a failed probe (kept for this process only)
+# key text -> ConfigError of a failed probe (kept for this process only)
+_failed: Dict[str, qemu.ConfigError] = {}
 
 
 def probed_model(kernel, cache=CACHE, cpuinfo="/proc/cpuinfo", say=None):

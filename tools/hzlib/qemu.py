@@ -20,11 +20,13 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass, field
+from typing import List, Optional
 
 from . import ROOT, BUILD, hugepages
 
 BOOTS = ("direct", "iso", "uefi", "pxe", "pxe-uefi")
-# How the host reads COM1 (runner.SerialTap): QEMU's stdout, a file, a pipe
+# How the host reads COM1 (qemurun.SerialTap): QEMU's stdout, a file, a pipe
 # (FIFOs NAME.in/NAME.out) or a Unix socket QEMU connects to.
 SERIALS = ("stdio", "file", "pipe", "socket")
 QEMU = "qemu-system-x86_64"
@@ -47,41 +49,49 @@ class ConfigError(Exception):
     """A run that cannot be set up (missing firmware, no hugepages, ...)."""
 
 
+@dataclass
 class BootConfig:
-    """What to boot and how. Sizes are QEMU -m strings ("2G", "512M")."""
+    """What to boot and how. Sizes are QEMU -m strings ("2G", "512M").
+    maxcpus 0: as many as smp (QEMU -smp N,maxcpus=M). modules: boot-module
+    files, -initrd under direct boot (PVH takes one), GRUB module2 lines
+    (string: the file name) on the firmware paths. serial_rate: bytes/s the
+    host reads COM1 at (SerialTap); 0: as fast as it comes. kernel None:
+    build/hugezero.elf. ConfigError on a bad combination."""
+    boot: str = "direct"
+    accel: str = "auto"
+    mem: str = "4G"
+    smp: int = 1
+    cpu: Optional[str] = None
+    args: str = ""
+    prealloc: bool = True
+    hugepages: bool = False
+    machine: str = "q35"
+    kernel: str = ""
+    extra: List[str] = field(default_factory=list)
+    maxcpus: int = 0
+    modules: List[str] = field(default_factory=list)
+    serial: str = "stdio"
+    serial_rate: int = 0
 
-    def __init__(self, boot="direct", accel="auto", mem="4G", smp=1, cpu=None,
-                 args="", prealloc=True, hugepages=False, machine="q35",
-                 kernel=None, extra=None, maxcpus=0, modules=(), serial="stdio", serial_rate=0):
-        if boot not in BOOTS:
-            raise ConfigError("unknown boot path %r (one of %s)" % (boot, ", ".join(BOOTS)))
-        if accel not in ("auto", "kvm", "tcg"):
-            raise ConfigError("unknown accelerator %r (auto, kvm or tcg)" % accel)
-        self.boot = boot
-        self.accel = accel
-        self.mem = mem
-        self.smp = int(smp)
-        self.maxcpus = int(maxcpus)  # 0: as many as smp (QEMU -smp N,maxcpus=M)
+    def __post_init__(self) -> None:
+        if self.boot not in BOOTS:
+            raise ConfigError("unknown boot path %r (one of %s)" % (self.boot, ", ".join(BOOTS)))
+        if self.accel not in ("auto", "kvm", "tcg"):
+            raise ConfigError("unknown accelerator %r (auto, kvm or tcg)" % self.accel)
+        self.smp = int(self.smp)
+        self.maxcpus = int(self.maxcpus)
         if self.maxcpus and self.maxcpus < self.smp:
             raise ConfigError("maxcpus %d is below smp %d" % (self.maxcpus, self.smp))
-        self.cpu = cpu
-        self.args = args
-        self.prealloc = prealloc
-        self.hugepages = hugepages
-        self.machine = machine
-        self.kernel = kernel or os.path.join(BUILD, "hugezero.elf")
-        self.extra = list(extra or [])
-        # Boot-module files: -initrd under direct boot (PVH takes one), GRUB
-        # module2 lines (string: the file name) on the firmware paths.
-        self.modules = list(modules)
-        if serial not in SERIALS:
-            raise ConfigError("unknown serial %r (one of %s)" % (serial, ", ".join(SERIALS)))
-        if serial_rate < 0 or (serial_rate and serial in ("stdio", "file")):
+        self.kernel = self.kernel or os.path.join(BUILD, "hugezero.elf")
+        self.extra = list(self.extra or [])
+        self.modules = list(self.modules)
+        if self.serial not in SERIALS:
+            raise ConfigError("unknown serial %r (one of %s)" % (self.serial, ", ".join(SERIALS)))
+        if self.serial_rate < 0 or (self.serial_rate and self.serial in ("stdio", "file")):
             raise ConfigError("a serial read rate needs serial pipe or socket")
-        self.serial = serial
-        self.serial_rate = serial_rate  # bytes/s the host reads; 0: as fast as it comes
-        if boot == "direct" and len(self.modules) > 1:
-            raise ConfigError("direct boot passes one module (-initrd), got %d" % len(self.modules))
+        if self.boot == "direct" and len(self.modules) > 1:
+            raise ConfigError("direct boot passes one module (-initrd), got %d"
+                              % len(self.modules))
 
 
 def parse_size(s):
@@ -120,7 +130,8 @@ def guest_ram(cfg, accel):
 
 
 # guest_ram()'s backing names as the kernel's backing= option (docs/options.md).
-KERNEL_BACKING = {hugepages.ANON: "4k", "hugetlbfs 2M": "hugetlbfs-2M", "hugetlbfs 1G": "hugetlbfs-1G"}
+KERNEL_BACKING = {hugepages.ANON: "4k", "hugetlbfs 2M": "hugetlbfs-2M",
+                  "hugetlbfs 1G": "hugetlbfs-1G"}
 
 
 def with_backing(cfg, backing):
@@ -150,7 +161,7 @@ def grub_cfg(args, modules=()):
     scripts copy them there, tools/mkiso.sh MODULES=...)."""
     words = " ".join(grub_quote(w) for w in args.split())
     mods = "".join("    module2 /boot/modules/%s %s\n" % (grub_quote(os.path.basename(m)),
-                                                           grub_quote(os.path.basename(m)))
+                                                          grub_quote(os.path.basename(m)))
                    for m in modules)
     return ("serial --unit=0 --speed=115200\n"
             "terminal_input serial\n"
@@ -247,7 +258,8 @@ def command(cfg, media, accel, cpu, ram=None, folder=None):
     cfg.extra included: split_cpu); folder holds the serial files of a
     cfg.serial other than stdio."""
     argv = [QEMU, "-nodefaults", "-machine", cfg.machine, "-accel", accel, "-cpu", cpu,
-            "-m", str(cfg.mem), "-smp", str(cfg.smp) + (",maxcpus=%d" % cfg.maxcpus if cfg.maxcpus else ""),
+            "-m", str(cfg.mem),
+            "-smp", str(cfg.smp) + (",maxcpus=%d" % cfg.maxcpus if cfg.maxcpus else ""),
             "-display", "none", "-vga", "none", "-no-reboot", "-monitor", "none",
             "-chardev", serial_chardev(getattr(cfg, "serial", "stdio"), folder or "."),
             "-serial", "chardev:ser0",

@@ -21,6 +21,8 @@ captures without `seq` (linux-bench, kernels before it) are not checked.
 import json
 import re
 import zlib
+from dataclasses import dataclass, field
+from typing import List, Optional
 
 PREFIX = "@hz "          # every record line starts with this (docs/results.md)
 MARK = PREFIX + "{"
@@ -37,24 +39,23 @@ _ANSI = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\|$)"
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 
 
+@dataclass
 class Diagnostic:
     """A record that could not be read: where, and why; seq is the
     record's sequence number when its start was readable, else None."""
+    source: str
+    line: int
+    reason: str
+    seq: Optional[int] = None
 
-    def __init__(self, source, line, reason, seq=None):
-        self.source = source
-        self.line = line
-        self.reason = reason
-        self.seq = seq
-
-    def __str__(self):
+    def __str__(self) -> str:
         return "%s:%d: malformed record: %s" % (self.source, self.line, self.reason)
 
 
 class StreamProblem(Diagnostic):
     """Records of a run that did not arrive as the kernel sent them."""
 
-    def __str__(self):
+    def __str__(self) -> str:
         return "%s:%d: record stream: %s" % (self.source, self.line, self.reason)
 
 
@@ -62,25 +63,25 @@ class RecordError(ValueError):
     pass
 
 
+@dataclass
 class Diagnostics:
     """The diagnostics of one capture: the first MAX_DIAGS are kept, the
     rest only counted, so that a capture of pure garbage (10 MB of bare
     "@hz ") gives a bounded report."""
 
-    def __init__(self, source):
-        self.source = source
-        self.kept = []
-        self.dropped = 0
-        self.last_line = 0
+    source: str
+    kept: List[Diagnostic] = field(default_factory=list)
+    dropped: int = 0
+    last_line: int = 0
 
-    def add(self, line, reason, seq=None):
+    def add(self, line: int, reason: str, seq: Optional[int] = None) -> None:
         if len(self.kept) < MAX_DIAGS:
             self.kept.append(Diagnostic(self.source, line, reason, seq))
         else:
             self.dropped += 1
             self.last_line = line
 
-    def result(self):
+    def result(self) -> List[Diagnostic]:
         """The kept diagnostics, then one that counts the others."""
         if not self.dropped:
             return list(self.kept)
@@ -207,7 +208,7 @@ def extract(data, source="<log>", raw=None):
     """
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
-    lines = [clean_line(l) for l in data.split("\n")]
+    lines = [clean_line(line) for line in data.split("\n")]
     if lines and lines[-1] == "":
         lines.pop()
     records, diags = [], Diagnostics(source)

@@ -96,7 +96,7 @@ def verdict_section(rs):
         out.append("<p>From the cells of %s; every item is decided by a Hodges-Lehmann ratio "
                    "interval against the run's tolerance (docs/validation.md), never by a "
                    "cell's spread.</p>" % esc(", ".join("run=" + p for p in profiles)
-                                               or "this run"))
+                                              or "this run"))
         out.append('<table class="verdict"><tbody>')
         for item in item_order(by_run[run]):
             r = by_run[run][item]

@@ -132,7 +132,7 @@ def write(a, b, path):
                 verdict_section(a, b), compare_section(a, b), plots_section(*files),
                 facts_section(a, b)]
         text = report_html.page("hugezero: %s vs %s" % (a.name, b.name),
-                           "\n".join(x for x in body if x))
+                                "\n".join(x for x in body if x))
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
     return msgs

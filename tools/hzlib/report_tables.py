@@ -7,7 +7,7 @@ shown). Each row carries report_html.row_flags().
 
 import statistics
 
-from . import compare_rows, compare_stat, faultclear, results, vmstart
+from . import compare_stat, faultclear, results, schema, vmstart
 from .report_html import num, esc, fmt, interval, row_flags, table
 
 
@@ -37,10 +37,10 @@ def clear_section(rs):
                        run.get("noisy_cells", 0), esc(run.get("evict")), esc(run.get("seed"))))
     groups = {}
     for r in recs:
-        groups.setdefault((str(r.get("cache")),) + compare_rows.key(r, ("bytes", "threads")),
+        groups.setdefault((str(r.get("cache")),) + schema.key(r, ("bytes", "threads")),
                           []).append(r)
     for (cache, nbytes, threads) in sorted(groups, key=lambda k: (k[0], -(num(k[1]) or 0),
-                                                                   num(k[2]) or 0)):
+                                                                  num(k[2]) or 0)):
         out.append("<h3>%s, %s target, %s thread(s)</h3>" % (
             esc(cache), esc(results.human_size(nbytes)), esc(threads)))
         out.append(table(("strategy", "chunk", "repeats", "GB/s", "95% interval", "CV %",
@@ -60,7 +60,7 @@ def fault_section(rs):
         return ""
     groups = {}
     for r in recs:
-        groups.setdefault((str(r.get("policy")),) + compare_rows.key(r, ("bytes",)), []).append(r)
+        groups.setdefault((str(r.get("policy")),) + schema.key(r, ("bytes",)), []).append(r)
     rows = []
     for (policy, nbytes), grp in groups.items():
         svc = sorted(r["service_ns"] for r in grp)
@@ -73,7 +73,8 @@ def fault_section(rs):
         rows.append(([policy, results.human_size(nbytes), len(svc),
                       sum(1 for r in grp if r.get("prezeroed") is True),
                       fmt(statistics.median_low(svc) / 1e3, "%.1f"),
-                      ("p99 " if len(svc) >= compare_stat.P99_MIN_N else "max ") + fmt(tail / 1e3, "%.1f"),
+                      ("p99 " if len(svc) >= compare_stat.P99_MIN_N else "max ")
+                      + fmt(tail / 1e3, "%.1f"),
                       fmt(med[0] / 1e3 if med[0] is not None else None, "%.1f"),
                       fmt(med[1] / 1e3 if med[1] is not None else None, "%.1f")], flags))
     return ('<h2 id="faults">Demand faults</h2><p>Service time: #PF entry to just before iretq; '
@@ -127,7 +128,8 @@ def smp_section(rs):
         out.append(table(("strategy", "threads", "placement", "GB/s", "95% interval",
                           "GB/s per thread", "% of peak"),
                          [([r.get("strategy"), r.get("threads"), r.get("placement"),
-                            fmt(r.get("gbps"), "%.2f"), interval(r.get("gbps_lo"), r.get("gbps_hi")),
+                            fmt(r.get("gbps"), "%.2f"),
+                            interval(r.get("gbps_lo"), r.get("gbps_hi")),
                             fmt(r.get("gbps_per_thread"), "%.2f"), fmt(r.get("pct_peak"), "%.1f")],
                            row_flags(r, rs)) for r in scale], numeric=(1, 3, 4, 5, 6)))
     fill = rs.of_type("smp_fill")
@@ -156,12 +158,12 @@ def faultclear_section(rs):
         for r in [r for r in recs if r] + ([gain] if gain else []):
             flags += [f for f in row_flags(r, rs) if f not in flags]
         rows.append(([results.human_size(b), strat] +
-                      ["%s %s" % (fmt(r.get("gbps"), "%.2f"), interval(r.get("gbps_lo"),
+                     ["%s %s" % (fmt(r.get("gbps"), "%.2f"), interval(r.get("gbps_lo"),
                                                                       r.get("gbps_hi")))
-                       if r else "-" for r in recs] +
-                      ["%sx %s" % (fmt(gain.get("gain"), "%.2f"),
-                                   interval(gain.get("gain_lo"), gain.get("gain_hi")))
-                       if gain else "-"], flags))
+                      if r else "-" for r in recs] +
+                     ["%sx %s" % (fmt(gain.get("gain"), "%.2f"),
+                                  interval(gain.get("gain_lo"), gain.get("gain_hi")))
+                      if gain else "-"], flags))
     return ('<h2 id="faultclear">Clearing inside the fault (run=faultclear)</h2><p>Median '
             "fault-service GB/s (frame / median time) per fault_clear= model with its 95 % "
             "interval; predicted gain: linux_4k / linux_batch=32M time, a prediction of these "

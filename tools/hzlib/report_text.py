@@ -103,7 +103,8 @@ def key_table(rs, tol_pct=compare_stat.TOL_PCT) -> List[str]:
                 sb = compare_rows.clear_stat([r])
                 if sa and sb:
                     j = compare_stat.judge(sa, sb, True, tol_pct)
-                    ratio = ("%.2fx [%.2f..%.2f]" % (j.ratio, j.lo, j.hi) if j.lo is not None
+                    ratio = ("%.2fx [%.2f..%.2f]" % (j.ratio, j.lo, j.hi)
+                             if j.ratio is not None and j.lo is not None and j.hi is not None
                              else "%.2fx (medians)" % j.ratio if j.ratio else "-")
                     outcome = j.verdict_text().replace(" (%s)" % compare_stat.SPREAD, "")
             out.append((ROW % (cache, _cell_name(r), fig, ratio, outcome)).rstrip())
@@ -233,7 +234,7 @@ def reproduce_block(rs) -> List[str]:
     commit = rs.header().get("commit") or rs.meta.get("commit") or "?"
     clean = str(commit).replace("-dirty", "")
     out += ["  git checkout %s && make -j2%s" % (clean, "   # built from a tree with local "
-                                                       "changes" if clean != commit else "")]
+                                                 "changes" if clean != commit else "")]
     out += _command_lines(words, "  ")
     if rs.meta.get("qemu_cmdline"):
         out.append("  QEMU ran (hz run builds it):")

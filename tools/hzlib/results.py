@@ -13,30 +13,30 @@ load() reads any of: a folder, a .jsonl file, or a raw capture.
 import csv
 import json
 import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
 
-from . import records as rec
-
-# The `clear` record members (docs/results.md), in CSV column order.
-CLEAR_COLUMNS = ["strategy", "chunk", "bytes", "cache", "threads", "repeats",
-                 "min_ns", "median_ns", "max_ns", "gbps", "gbps_median", "cpb",
-                 "cv_pct", "verified", "source", "ci_lo_ns", "ci_hi_ns", "ci_pct",
-                 "gbps_lo", "gbps_hi", "noisy", "steal_pct", "steal_high", "cache_verified"]
-CSV_SKIP_TYPES = ("header", "progress")
+from . import records as rec, schema
 
 
+@dataclass
 class ResultSet:
-    """Records from one place, with the run metadata when there is some."""
+    """Records from one place, with the run metadata when there is some.
+    stream_problems: records.check_stream() of the serial capture behind
+    these records: lost, repeated or broken records (empty: none seen, or
+    no capture)."""
+    name: str
+    records: List[Dict[str, Any]]
+    meta: Dict[str, Any] = field(default_factory=dict)
+    diags: List[rec.Diagnostic] = field(default_factory=list)
+    stream_problems: List[rec.Diagnostic] = field(default_factory=list)
 
-    def __init__(self, name, records, meta=None, diags=None, stream_problems=None):
-        self.name = name
-        self.records = records
-        self.meta = meta or {}
-        self.diags = diags or []
-        # records.check_stream() of the serial capture behind these records:
-        # lost, repeated or broken records (empty: none seen, or no capture)
-        self.stream_problems = stream_problems or []
+    def __post_init__(self) -> None:
+        self.meta = self.meta or {}
+        self.diags = self.diags or []
+        self.stream_problems = self.stream_problems or []
 
-    def stream_warning(self):
+    def stream_warning(self) -> Optional[str]:
         """One line for reports when the capture lost or broke records, else None."""
         if not self.stream_problems:
             return None
@@ -44,10 +44,10 @@ class ResultSet:
                 "way: %s); its figures and verdict are incomplete"
                 % (len(self.stream_problems), self.name, self.stream_problems[0].reason))
 
-    def of_type(self, t):
+    def of_type(self, t: str) -> List[Dict[str, Any]]:
         return [r for r in self.records if r.get("t") == t]
 
-    def header(self):
+    def header(self) -> Dict[str, Any]:
         """The first header record, or {}."""
         h = self.of_type("header")
         return h[0] if h else {}
@@ -151,8 +151,8 @@ def write_csv(path, records):
     order first seen; nested objects become dotted names, arrays JSON text.
     Returns the number of rows.
     """
-    rows = [flatten(r, "", {}) for r in records if r.get("t") not in CSV_SKIP_TYPES]
-    cols = ["run", "t"] + CLEAR_COLUMNS
+    rows = [flatten(r, "", {}) for r in records if r.get("t") not in schema.CSV_SKIP_TYPES]
+    cols = ["run", "t"] + schema.CLEAR_COLUMNS
     seen = set(cols) | {"v"}
     for row in rows:
         for k in row:

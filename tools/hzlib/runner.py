@@ -9,19 +9,16 @@ internal error" after which QEMU pauses the guest and is killed at once).
 """
 
 import datetime
-import fcntl
 import json
 import os
 import platform
-import selectors
 import shlex
-import socket
 import subprocess
-import sys
 import tempfile
-import time
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
 
-from . import ROOT, loadcheck, probe, qemu, records as rec, results
+from . import ROOT, loadcheck, probe, qemu, qemurun, records as rec, results
 
 TIMEOUT = 124
 NO_STATUS = 125
@@ -49,58 +46,30 @@ def checked_status(status, recs):
     return status
 
 
-class Console:
-    """Live console: prints each finished line without escape sequences; on
-    a terminal, `progress` records become one line rewritten in place."""
-
-    def __init__(self, out=None):
-        self.out = out or sys.stdout
-        self.tty = self.out.isatty()
-        self.partial = b""
-        self.status_shown = False
-
-    def _clear_status(self):
-        if self.status_shown:
-            self.out.write("\r\x1b[K")
-            self.status_shown = False
-
-    def _line(self, raw):
-        text = raw.decode("utf-8", errors="replace")
-        if self.tty and rec.MARK in text:
-            prog = [r for r in rec.records_in_line(text) if r["t"] == "progress"]
-            if prog:
-                p = prog[-1]
-                self._clear_status()
-                self.out.write("[%s %s%% eta %ss]" % (p.get("phase", "?"), p.get("pct", "?"),
-                                                       p.get("eta_s", "?")))
-                self.status_shown = True
-                return
-        self._clear_status()
-        self.out.write(rec.clean_line(text) + "\n")
-
-    def feed(self, data):
-        lines = (self.partial + data).split(b"\n")
-        self.partial = lines.pop()
-        for raw in lines:
-            self._line(raw)
-        self.out.flush()
-
-    def close(self):
-        if self.partial:
-            self._line(self.partial)
-            self.partial = b""
-        self._clear_status()
-        self.out.flush()
-
-
+@dataclass
 class Outcome:
-    """The result of one boot; `status` is the kernel status or 124/125."""
-
-    def __init__(self, **kw):
-        self.__dict__.update(kw)
+    """The result of one boot; `status` is the kernel status or 124/125,
+    qemu_rc QEMU's exit status (None: killed, the guest stuck), elapsed
+    seconds; records and diags as records.extract() gives them (diags with
+    stream_problems, records.check_stream()); outdir the results folder;
+    argv QEMU's command line; meta what meta.json holds; choice the
+    accelerator and CPU model (probe.choose())."""
+    status: int
+    qemu_rc: Optional[int] = None
+    timed_out: bool = False
+    elapsed: float = 0.0
+    records: List[Dict[str, Any]] = field(default_factory=list)
+    diags: List[rec.Diagnostic] = field(default_factory=list)
+    stream_problems: List[rec.Diagnostic] = field(default_factory=list)
+    outdir: str = ""
+    argv: List[str] = field(default_factory=list)
+    accel: str = ""
+    stderr: str = ""
+    meta: Dict[str, Any] = field(default_factory=dict)
+    choice: Optional[probe.Choice] = None
 
     @property
-    def status_name(self):
+    def status_name(self) -> str:
         return STATUS_NAMES.get(self.status, "status %d" % self.status)
 
 
@@ -117,8 +86,9 @@ def no_status_note(out):
         last = ""
         try:
             with open(os.path.join(out.outdir, "serial.log"), "rb") as f:
-                lines = [rec.clean_line(l) for l in f.read().decode(errors="replace").split("\n")]
-            last = next((l for l in reversed(lines) if l.strip()), "")
+                text = f.read().decode(errors="replace")
+            lines = [rec.clean_line(line) for line in text.split("\n")]
+            last = next((line for line in reversed(lines) if line.strip()), "")
         except OSError:
             pass
         return ("the guest reset (triple fault?) before its summary; last console line: %s"
@@ -126,172 +96,6 @@ def no_status_note(out):
     if out.stderr.strip():
         return "QEMU said:\n" + out.stderr.rstrip("\n")
     return None
-
-
-# QEMU prints this and pauses the guest instead of exiting (KVM could not
-# emulate an instruction): nothing more will happen, so stop waiting.
-_STUCK = b"KVM internal error"
-
-
-def memory_sample(pid, into, smaps="/proc/%d/smaps_rollup"):
-    """Keep in `into` the largest Rss and AnonHugePages (bytes) seen in
-    /proc/PID/smaps_rollup: how much of QEMU's memory (guest RAM, mostly)
-    the host backs with transparent 2 MiB pages. Silent when unreadable."""
-    try:
-        with open(smaps % pid) as f:
-            for line in f:
-                key, _, val = line.partition(":")
-                if key in ("Rss", "AnonHugePages"):
-                    into[key] = max(into.get(key, 0), int(val.split()[0]) << 10)
-    except (OSError, ValueError, IndexError):
-        pass
-
-
-class SerialTap:
-    """COM1 read from a pipe (FIFOs folder/serial.in, serial.out), a Unix
-    socket QEMU connects to (folder/serial.sock) or a file (folder/serial.out,
-    read after QEMU ends), at most `rate` bytes/s when rate > 0: a slow
-    reader, as a log collector or a loaded host is. stdio needs no tap."""
-
-    TICK = 0.01  # seconds between reads when throttled
-
-    def __init__(self, kind, folder, rate=0):
-        self.kind, self.folder, self.rate = kind, folder, rate
-        self.fd = self.listener = None
-        self.got = 0
-        self.start = time.monotonic()
-        if kind == "pipe":
-            for end in ("in", "out"):
-                os.mkfifo(os.path.join(folder, "serial." + end))
-            # QEMU opens both O_RDWR; the reader's end must not block or see
-            # EOF before QEMU is there: O_NONBLOCK, and b"" means nothing yet.
-            self.fd = os.open(os.path.join(folder, "serial.out"), os.O_RDONLY | os.O_NONBLOCK)
-            if rate:  # a slow reader's pipe holds one page, not 64 KiB (pipe(7))
-                fcntl.fcntl(self.fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
-        elif kind == "socket":
-            self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            self.listener.bind(os.path.join(folder, "serial.sock"))
-            self.listener.listen(1)
-            self.listener.setblocking(False)
-        self.conn = None
-
-    def _allowed(self):
-        if not self.rate:
-            return 1 << 16
-        return int(self.rate * (time.monotonic() - self.start)) - self.got
-
-    def pump(self, final=False):
-        """Bytes read now (b"" if none): as many as the rate allows, or all
-        that is left when final (QEMU has ended)."""
-        if self.kind == "socket" and self.conn is None:
-            try:
-                self.conn, _ = self.listener.accept()
-                self.conn.setblocking(False)
-                self.fd = self.conn.fileno()
-            except (BlockingIOError, InterruptedError):
-                return b""
-        if self.fd is None:
-            return b""
-        out = b""
-        while True:
-            n = (1 << 16) if final else min(self._allowed(), 1 << 16)
-            if n <= 0:
-                return out
-            try:
-                data = os.read(self.fd, n)
-            except (BlockingIOError, InterruptedError):
-                return out
-            if not data:
-                return out
-            self.got += len(data)
-            out += data
-            if not final:
-                return out
-
-    def rest(self):
-        """What is left once QEMU has ended (the whole file for `file`)."""
-        if self.kind == "file":
-            try:
-                with open(os.path.join(self.folder, "serial.out"), "rb") as f:
-                    return f.read()
-            except OSError:
-                return b""
-        return self.pump(final=True)
-
-    def close(self):
-        for c in (self.conn, self.listener):
-            if c is not None:
-                c.close()
-        if self.kind == "pipe" and self.fd is not None:
-            os.close(self.fd)
-
-
-def run_qemu(argv, timeout, serial_path, stderr_path, console=None, memory=None, tap=None):
-    """Run argv, copying stdout to serial_path (and console) and stderr to
-    stderr_path. Returns (exit status, or None when QEMU had to be killed
-    because the guest was stuck; timed_out; elapsed seconds). With a dict
-    `memory`, memory_sample() fills it about once a second. With a
-    SerialTap, the console comes from it instead of stdout."""
-    start = time.monotonic()
-    timed_out = stuck = False
-    sampled = 0.0
-    with open(serial_path, "wb") as log, open(stderr_path, "wb") as err:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, cwd=ROOT)
-
-        def serial(data):
-            log.write(data)
-            log.flush()
-            if console:
-                console.feed(data)
-
-        try:
-            sel = selectors.DefaultSelector()
-            sel.register(proc.stdout, selectors.EVENT_READ, log)
-            sel.register(proc.stderr, selectors.EVENT_READ, err)
-            errtext, deadline = b"", start + timeout
-            while sel.get_map():
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    timed_out = not stuck
-                    break
-                if memory is not None and time.monotonic() - sampled >= 1.0:
-                    memory_sample(proc.pid, memory)
-                    sampled = time.monotonic()
-                if tap:
-                    data = tap.pump()
-                    if data:
-                        serial(data)
-                for key, _ in sel.select(min(left, tap.TICK if tap else 1.0)):
-                    data = os.read(key.fd, 65536)
-                    if not data:
-                        sel.unregister(key.fileobj)
-                        continue
-                    if key.data is log:
-                        serial(data)
-                        continue
-                    key.data.write(data)
-                    key.data.flush()
-                    if not stuck:
-                        errtext = (errtext + data)[-4096:]
-                        if _STUCK in errtext:  # let the register dump finish
-                            stuck, deadline = True, min(deadline, time.monotonic() + 0.5)
-        finally:
-            if proc.poll() is None and (timed_out or stuck or sys.exc_info()[0]):
-                proc.kill()
-            try:
-                rc = proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                rc = proc.wait()
-            proc.stdout.close()
-            proc.stderr.close()
-            if tap:
-                serial(tap.rest())
-                tap.close()
-            if console:
-                console.close()
-    return (None if stuck else rc), timed_out, time.monotonic() - start
 
 
 def host_cpu():
@@ -355,14 +159,15 @@ def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_back
                 dst.write(src.read())
         kind = getattr(cfg, "serial", "stdio")
         argv = qemu.command(cfg, media, accel, choice.cpu, ram, work)
-        tap = SerialTap(kind, work, getattr(cfg, "serial_rate", 0)) if kind != "stdio" else None
+        tap = (qemurun.SerialTap(kind, work, getattr(cfg, "serial_rate", 0))
+               if kind != "stdio" else None)
         started = datetime.datetime.now(datetime.timezone.utc)
         host0 = loadcheck.host_sample()
         memory = {}
         with loadcheck.BusyLoad(busy_threads):
-            rc, timed_out, elapsed = run_qemu(argv, timeout, os.path.join(outdir, "serial.log"),
-                                              os.path.join(outdir, "qemu.stderr"), console,
-                                              memory, tap)
+            rc, timed_out, elapsed = qemurun.run_qemu(
+                argv, timeout, os.path.join(outdir, "serial.log"),
+                os.path.join(outdir, "qemu.stderr"), console, memory, tap)
         host_load = loadcheck.host_load(host0, loadcheck.host_sample())
     log, raw = os.path.join(outdir, "serial.log"), []
     with open(log, "rb") as f:

@@ -49,6 +49,8 @@
 #define CMP_Z_X1000 2361   /* z of one comparison looked at 4 times (Pocock) */
 #define CMP_ONE 1000000ull /* ratio 1.0 in the x 10^6 fixed point */
 #define CMP_MAX_N 128      /* most samples a side (scratch sizing) */
+#define CMP_Z95_X1000                                                                              \
+    1960 /* z of one two-sided 95 % interval, looked at once (Phi(1.960) = 0.975) */
 
 enum cmp_outcome {
     CMP_UNDECIDED = 0,

@@ -48,13 +48,6 @@ static const struct vd_cell *fc_cell(const struct vd_ctx *x, uint64_t frame, con
     return first;
 }
 
-/* Share of A's time that B saves, 1 - B/A, as percent x 1000 from a B/A
- * ratio x 10^6 (0 when B takes at least as long). */
-static uint64_t saved_pct_x1000(uint64_t ratio_x1e6)
-{
-    return ratio_x1e6 >= CMP_ONE ? 0 : (CMP_ONE - ratio_x1e6 + 5) / 10;
-}
-
 /* "93.4% [91.2..95.0]" of an extra in percent x 1000. */
 static const char *pct_text(char *b, size_t n, const struct vd_extra *e)
 {
@@ -94,9 +87,9 @@ static size_t left_part(struct vd_ctx *x, struct vd_item *it, size_t len, const 
     struct cmp c;
     char b[48];
     vd_compare(x, VD_FAULT_ITEM, s, p, CMP_Z95_X1000, false, &c); /* B/A = p / s */
-    struct vd_extra *e =
-        vd_extra_add(it, name, "%", saved_pct_x1000(c.ratio_x1e6), saved_pct_x1000(c.hi_x1e6),
-                     saved_pct_x1000(c.lo_x1e6), 9500, (int)c.outcome);
+    struct vd_extra *e = vd_extra_add(it, name, "%", cmp_saved_pct_x1000(c.ratio_x1e6),
+                                      cmp_saved_pct_x1000(c.hi_x1e6),
+                                      cmp_saved_pct_x1000(c.lo_x1e6), 9500, (int)c.outcome);
     if (!e)
         return len;
     return vd_cat(it->text, sizeof(it->text), len,

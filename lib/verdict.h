@@ -25,6 +25,17 @@
  * the interval that straddles and the sample counts reached. Under TCG no
  * speed item is decided.
  *
+ * Where an item came from (issue 24): every item names the scenario and
+ * cells it used, "(run=clear: avx512_nt/2M cold, rep_stosb/4K cold)" at the
+ * end of its text and reason and in vd_item.source; an item function only
+ * calls vd_use_cell() (lib/verdict_priv.h) for each cell, and
+ * verdict_decide() builds the rest. Which scenarios measure an item is one
+ * table in lib/verdict.c (item_runs[]); when none of them ran (vd_facts.ran)
+ * the item is not decided with "not measured: run=X measures it" and its
+ * function is not called. Figures beside the main one (the fault item's
+ * clear_pages() gain, what is left for pre-zeroing) go in vd_item.extra
+ * through vd_extra_add(), each with its interval and its coverage.
+ *
  * Portable C (no kernel headers, prints nothing): the kernel feeds it its
  * cells, the host unit tests fixture sets (tests/unit/test_verdict.c).
  * Not reentrant: one static scratch area (about 130 KiB) serves every

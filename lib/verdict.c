@@ -159,8 +159,13 @@ size_t vd_headline(const struct vd_cell *c, char *buf, size_t cap)
 
 void vd_use_cell(struct vd_item *it, const struct vd_cell *c)
 {
+    char id[VD_ID_MAX];
     if (!c || it->ncells >= VD_ITEM_CELLS)
         return;
+    vd_cell_id(c, id, sizeof(id));
+    for (unsigned i = 0; i < it->ncells; i++)
+        if (strcmp(it->cells[i], id) == 0)
+            return; /* named once */
     it->cell_run[it->ncells] = vd_kind_run(c->kind);
     vd_cell_short(c, it->cell_short[it->ncells], VD_ID_MAX);
     vd_cell_id(c, it->cells[it->ncells++], VD_ID_MAX);

@@ -161,9 +161,10 @@ static size_t faultclear_part(struct vd_ctx *x, struct vd_item *it, size_t len, 
                  : g.outcome == CMP_FASTER ? "a loss"
                  : g.outcome == CMP_TIE    ? "no gain (tie)"
                                            : "not decided");
-    if (p && up)
+    if (p && up) {
+        vd_use_cell(it, p);
         len = left_part(x, it, len, "left_after_clear_pages", b, p, " after clear_pages()");
-    else
+    } else
         len = vd_cat(it->text, sizeof(it->text), len,
                      "; left for pre-zeroing after clear_pages(): no usable %s cell with its "
                      "clear taken out",

@@ -46,7 +46,8 @@ const char *vd_dec(char *b, size_t n, uint64_t x1000, unsigned digits);
  * and " (> 1/4 outliers)" when stats_outliers_many(). Returns its length. */
 size_t vd_headline(const struct vd_cell *c, char *buf, size_t cap);
 
-/* Name cell c in the item's cells (up to VD_ITEM_CELLS; NULL: nothing):
+/* Name cell c in the item's cells (up to VD_ITEM_CELLS, each once; NULL:
+ * nothing):
  * its id in it->cells, its scenario and short id for it->source, which
  * verdict_decide() builds after the item (every item function only calls
  * this for each cell it used, and the text gets "(run=NAME: ...)"). */

@@ -105,14 +105,21 @@ static size_t faultclear_part(struct vd_ctx *x, struct vd_item *it, size_t len, 
 {
     char r[16], lo[16], hi[16], pg[16], h1[160], h2[160], t[16], why[VD_TEXT_MAX / 4];
     bool u4 = false, ub = false, up = false;
-    uint64_t frame = 1ull << 30;
-    const struct vd_cell *a = fc_cell(x, frame, "linux_4k", false, &u4);
-    if (!a) {
-        frame = 2ull << 20;
-        a = fc_cell(x, frame, "linux_4k", false, &u4);
-    }
-    const struct vd_cell *b = fc_cell(x, frame, "linux_batch", false, &ub);
-    const struct vd_cell *p = fc_cell(x, frame, "linux_batch", true, &up);
+    uint64_t frame = 0;
+    const struct vd_cell *a = 0, *b = 0, *p = 0;
+    /* 1 GiB frames when both cells there are usable, else 2 MiB, else the
+     * first size with a linux_4k cell (to say what is missing) */
+    for (int pass = 0; pass < 2 && !frame; pass++)
+        for (uint64_t f = 1ull << 30; f >= (2ull << 20) && !frame; f >>= 9) {
+            a = fc_cell(x, f, "linux_4k", false, &u4);
+            b = fc_cell(x, f, "linux_batch", false, &ub);
+            if (a && (pass == 1 || (b && u4 && ub)))
+                frame = f;
+        }
+    if (frame)
+        p = fc_cell(x, frame, "linux_batch", true, &up);
+    else
+        a = b = 0;
     const char *sep = len ? "; " : "";
     if (!vd_ran(x, "faultclear"))
         return vd_cat(it->text, sizeof(it->text), len,

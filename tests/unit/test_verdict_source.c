@@ -173,6 +173,19 @@ static void test_fault_from_faultclear_alone(void **state)
     assert_non_null(strstr(it[VD_FAULT_ITEM].text,
                            "clear_pages() gain not measured: run=faultclear measures it"));
     assert_non_null(extra(&it[VD_FAULT_ITEM], "left_for_prezero"));
+    /* 1 GiB cells with too few samples (-m 4G: one fault a round): the 2 MiB gain */
+    ncells = 0;
+    milan_faultclear();
+    for (size_t i = 0; i < 3; i++)
+        cells[i].nsamples = 5;
+    faultclear_cell(LINUX_4K, false, 2 * MIB, 160000);
+    faultclear_cell(BATCH, false, 2 * MIB, 100000);
+    faultclear_cell(BATCH, true, 2 * MIB, 40000);
+    decide(&kvm);
+    assert_true(it[VD_FAULT_ITEM].decided);
+    assert_non_null(strstr(it[VD_FAULT_ITEM].text, "predicted clear_pages() gain on 2M"));
+    assert_non_null(strstr(it[VD_FAULT_ITEM].source, "linux_4k/rep_stosb/2M"));
+    assert_null(strstr(it[VD_FAULT_ITEM].source, "/1G"));
     /* a 2 MiB-only run=faultclear (no free 1 GiB frame) gives the 2 MiB gain */
     ncells = 0;
     faultclear_cell(LINUX_4K, false, 2 * MIB, 160000);

@@ -130,3 +130,21 @@ void fault_clear_run(void *arg)
     }
     job->cycles = tsc_stop() - t0;
 }
+
+void fault_clear_taken_out(const uint64_t *service, const uint64_t *clear, size_t n, uint64_t *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = service[i] > clear[i] ? service[i] - clear[i] : 0;
+}
+
+void fault_clear_gain(const uint64_t *t4k, size_t n4k, const uint64_t *tb, const uint64_t *tb_pre,
+                      size_t nb, unsigned tol_x100, uint64_t *scratch, struct fault_clear_gain *g)
+{
+    const uint64_t same = 1ull << 30; /* equal sizes: times compared as they are */
+    *g = (struct fault_clear_gain){.cover_x100 = 9500};
+    cmp_compare(tb, nb, same, t4k, n4k, same, CMP_Z95_X1000, tol_x100, scratch, &g->gain);
+    cmp_compare(tb, nb, same, tb_pre, nb, same, CMP_Z95_X1000, tol_x100, scratch, &g->left);
+    g->left_pct_x1000 = cmp_saved_pct_x1000(g->left.ratio_x1e6);
+    g->left_lo_x1000 = cmp_saved_pct_x1000(g->left.hi_x1e6);
+    g->left_hi_x1000 = cmp_saved_pct_x1000(g->left.lo_x1e6);
+}

@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "arch/clear.h"
+#include "lib/compare.h"
 
 #define FAULT_CLEAR_PAGE 4096ull                /* clear_page()'s unit: PAGE_SIZE on x86-64 */
 #define FAULT_CLEAR_UNIT (2ull << 20)           /* HPAGE_PMD_SIZE: process_huge_page's page */
@@ -95,5 +96,41 @@ struct fault_clear_job {
  * of arch/clear.c). hint >= frame_bytes is taken as frame_bytes - 1.
  */
 void fault_clear_run(void *arg);
+
+/*
+ * What run=faultclear predicts for one strategy and frame size
+ * (docs/prezero.md "Linux-faithful fault clearing"), by lib/compare.h's
+ * rule at CMP_Z95_X1000, one look: a 95 % distribution-free interval
+ * (Hodges-Lehmann ratio, Moses interval; large-sample rank).
+ */
+struct fault_clear_gain {
+    /* B = linux_4k over A = linux_batch service time: ratio_x1e6 / 10^6 is
+     * the predicted clear_pages() gain, [lo, hi] its interval; outcome
+     * `slower` (linux_4k slower) is a gain at the tolerance */
+    struct cmp gain;
+    /* B = linux_batch service - clear (the fault from a pre-zeroed frame)
+     * over A = linux_batch service */
+    struct cmp left;
+    /* 1 - left: the share of a clear_pages() fault that pre-zeroing takes
+     * out, percent x 1000, and its interval (cmp_saved_pct_x1000()) */
+    uint64_t left_pct_x1000, left_lo_x1000, left_hi_x1000;
+    unsigned cover_x100; /* the intervals' nominal coverage: 9500 */
+};
+
+/* out[i] = service[i] - clear[i] (0 when the clear is the larger), i < n:
+ * what each fault would have cost from a pre-zeroed frame. out may be
+ * service. */
+void fault_clear_taken_out(const uint64_t *service, const uint64_t *clear, size_t n, uint64_t *out);
+
+/*
+ * The prediction into *g from the linux_4k service times t4k[0..n4k) and
+ * the linux_batch ones tb[0..nb) with tb_pre[0..nb) their clear taken out
+ * (fault_clear_taken_out()), all ns for frames of the same size, at the
+ * tolerance tol_x100. scratch holds cmp_scratch_len(CMP_MAX_N, CMP_MAX_N)
+ * entries; past CMP_MAX_N samples a side the first CMP_MAX_N are used. Too
+ * few samples (< CMP_MIN_N) give CMP_TOO_FEW outcomes, never a crash.
+ */
+void fault_clear_gain(const uint64_t *t4k, size_t n4k, const uint64_t *tb, const uint64_t *tb_pre,
+                      size_t nb, unsigned tol_x100, uint64_t *scratch, struct fault_clear_gain *g);
 
 #endif /* HZ_BENCH_FAULT_CLEAR_H */

@@ -23,6 +23,7 @@
 #include "bench/bench_clear.h"
 #include "bench/clear_record.h"
 #include "bench/fault_bench.h"
+#include "bench/fault_clear_priv.h"
 #include "kernel/console.h"
 #include "kernel/progress.h"
 #include "kernel/results.h"
@@ -39,12 +40,6 @@
 #include "mm/mm.h"
 #include "mm/paging.h"
 
-#define FC_STRATS 3
-#define FC_CELLS (FAULT_CLEAR_NMODELS * FC_STRATS)
-#define FC_MAX_ROUNDS 50
-#define FC_MAX_PAGES 64
-#define FC_MAX_SAMPLES (FC_MAX_ROUNDS * FC_MAX_PAGES)
-
 static uint64_t fc_rounds = 5, fc_max_rounds = 15, fc_budget_s = 120;
 static uint64_t fc_pages = 0; /* 0: 2 of 1 GiB, 16 of 2 MiB */
 HZ_OPTION(opt_fc_rounds, .name = "faultclear_rounds", .kind = OPT_U64, .dest = &fc_rounds, .min = 1,
@@ -60,18 +55,6 @@ HZ_OPTION(opt_fc_budget, .name = "faultclear_budget", .kind = OPT_U64, .dest = &
 HZ_OPTION(opt_fc_pages, .name = "faultclear_pages", .kind = OPT_U64, .dest = &fc_pages, .min = 1,
           .max = FC_MAX_PAGES, .accepted = "1..64",
           .help = "run=faultclear: faults per cell and round (default 2 of 1 GiB, 16 of 2 MiB)");
-
-struct fc_cell {
-    struct fault_clear m;
-    const struct clear_strategy *s;
-    size_t n, bad;
-    uint64_t calls;              /* strategy calls per fault (the last round's) */
-    uint64_t steal_ns, base_ns;  /* KVM steal time during the cell's faults, and their span */
-    struct stats st;             /* service time, after the rounds */
-    uint64_t ns[FC_MAX_SAMPLES]; /* service times, ns */
-    uint64_t clear_ns[FC_MAX_SAMPLES];
-    enum ilv_verdict stop; /* why it stopped taking repeats */
-};
 
 static struct fc_cell cells[FC_CELLS];
 static struct fault_env env;
@@ -154,117 +137,6 @@ static bool run_cell(struct fc_cell *c, size_t pages, unsigned round)
         return false;
     }
     return true;
-}
-
-/* Steal share of the cell's faults, percent x 100 (0 without steal time). */
-static uint64_t steal_x100(const struct fc_cell *c)
-{
-    return steal_available() ? stats_pct_x100(c->steal_ns, c->base_ns) : 0;
-}
-
-/* " noisy steal" for cell c ("" for none). */
-static const char *flags(const struct fc_cell *c, char *b, size_t n)
-{
-    hz_snprintf(b, n, "%s%s", stats_noisy(&c->st) ? " noisy" : "",
-                steal_x100(c) > CLEAR_STEAL_FLAG_X100 ? " steal" : "");
-    return b;
-}
-
-/* The cell's figures: its `faultclear` record and table line. */
-static void emit_cell(struct fc_cell *c)
-{
-    char buf[HZ_RECORD_MAX], model[32], g[24], lo[24], hi[24], f[24];
-    struct rec r;
-    struct stats cl;
-    struct stats *st = &c->st;
-    for (size_t i = 0; i < c->n; i++)
-        scratch[i] = c->ns[i];
-    stats_compute(st, scratch, c->n);
-    stats_compute(&cl, c->clear_ns, c->n);
-    fault_clear_name(&c->m, model, sizeof(model));
-    uint64_t fb = env.frame_bytes;
-    fmt_fixed(g, sizeof(g), stats_gbps_x1000(fb, st->median), 3);
-    fmt_fixed(lo, sizeof(lo), stats_gbps_x1000(fb, st->ci_hi), 3);
-    fmt_fixed(hi, sizeof(hi), stats_gbps_x1000(fb, st->ci_lo), 3);
-    rec_begin(&r, buf, sizeof(buf), "faultclear");
-    rec_str(&r, "model", model);
-    rec_str(&r, "strategy", c->s->name);
-    rec_u64(&r, "bytes", fb);
-    rec_u64(&r, "n", st->n);
-    rec_bool(&r, "too_few", st->n < CMP_MIN_N);
-    rec_u64(&r, "median_ns", st->median);
-    rec_u64(&r, "min_ns", st->min);
-    rec_u64(&r, "max_ns", st->max);
-    rec_u64(&r, "ci_lo_ns", st->ci_lo);
-    rec_u64(&r, "ci_hi_ns", st->ci_hi);
-    rec_fixed(&r, "ci_pct", st->ci_cover_x100, 2);
-    rec_fixed(&r, "cv_pct", st->cv_x100, 2);
-    rec_fixed(&r, "gbps", stats_gbps_x1000(fb, st->median), 3);
-    rec_fixed(&r, "gbps_lo", stats_gbps_x1000(fb, st->ci_hi), 3);
-    rec_fixed(&r, "gbps_hi", stats_gbps_x1000(fb, st->ci_lo), 3);
-    rec_bool(&r, "noisy", stats_noisy(st));
-    rec_str(&r, "steal_method", steal_available() ? steal_method() : "none");
-    rec_u64_opt(&r, "steal_ns", steal_available(), c->steal_ns);
-    rec_u64(&r, "steal_base_ns", c->base_ns);
-    if (steal_available())
-        rec_fixed(&r, "steal_pct", steal_x100(c), 2);
-    else
-        rec_u64_opt(&r, "steal_pct", false, 0);
-    rec_bool(&r, "steal_high", steal_x100(c) > CLEAR_STEAL_FLAG_X100);
-    rec_u64(&r, "clear_median_ns", cl.median);
-    rec_u64(&r, "calls", c->calls);
-    rec_bool(&r, "verified", c->bad == 0);
-    rec_bool(&r, "emulated_ring0", user_ring0_emulated());
-    record_emit(&r);
-    kprintf("  %4llu MiB %-16s %-10s %4zu %9llu %9llu..%-9llu %9llu %9llu %6llu %8s %8s..%-8s%s\n",
-            (unsigned long long)(fb >> 20), model, c->s->name, st->n,
-            (unsigned long long)(st->median / 1000), (unsigned long long)(st->ci_lo / 1000),
-            (unsigned long long)(st->ci_hi / 1000), (unsigned long long)(st->min / 1000),
-            (unsigned long long)(st->max / 1000), (unsigned long long)(st->cv_x100 / 100), g, lo,
-            hi, flags(c, f, sizeof(f)));
-}
-
-/* The prediction: linux_4k's median over linux_batch=32M's, per strategy,
- * with the bounds the two medians' intervals allow. */
-static void emit_gain(void)
-{
-    for (int k = 0; k < FC_STRATS; k++) {
-        const struct fc_cell *a = &cells[FAULT_CLEAR_LINUX_4K * FC_STRATS + k];
-        const struct fc_cell *b = &cells[FAULT_CLEAR_LINUX_BATCH * FC_STRATS + k];
-        if (!a->s || !b->st.median)
-            continue;
-        struct stats_ratio g;
-        stats_ratio_of_medians(&a->st, &b->st, &g);
-        bool steal = steal_x100(a) > CLEAR_STEAL_FLAG_X100 || steal_x100(b) > CLEAR_STEAL_FLAG_X100;
-        char buf[HZ_RECORD_MAX], t[3][24];
-        struct rec r;
-        fmt_fixed(t[0], sizeof(t[0]), g.x1000, 3);
-        fmt_fixed(t[1], sizeof(t[1]), g.lo_x1000, 3);
-        if (g.hi_x1000 != UINT64_MAX)
-            fmt_fixed(t[2], sizeof(t[2]), g.hi_x1000, 3);
-        else
-            hz_snprintf(t[2], sizeof(t[2]), "inf");
-        rec_begin(&r, buf, sizeof(buf), "faultclear_gain");
-        rec_str(&r, "kind", "prediction");
-        rec_str(&r, "strategy", a->s->name);
-        rec_u64(&r, "bytes", env.frame_bytes);
-        rec_u64(&r, "linux_4k_median_ns", a->st.median);
-        rec_u64(&r, "linux_batch_median_ns", b->st.median);
-        rec_fixed(&r, "gain", g.x1000, 3);
-        rec_fixed(&r, "gain_lo", g.lo_x1000, 3);
-        if (g.hi_x1000 != UINT64_MAX)
-            rec_fixed(&r, "gain_hi", g.hi_x1000, 3);
-        else /* an interval reaching 0 ns: no upper bound */
-            rec_u64_opt(&r, "gain_hi", false, 0);
-        rec_fixed(&r, "gain_cover_pct", g.cover_x100, 2);
-        rec_bool(&r, "noisy", g.noisy);
-        rec_bool(&r, "steal_high", steal);
-        record_emit(&r);
-        kprintf("faultclear: %4llu MiB %-10s predicted clear_pages() gain (linux_4k / "
-                "linux_batch=32M, a prediction): %sx [%s..%s]%s%s\n",
-                (unsigned long long)(env.frame_bytes >> 20), a->s->name, t[0], t[1], t[2],
-                g.noisy ? " noisy" : "", steal ? " steal" : "");
-    }
 }
 
 /* lib/interleave ilv_run() over the cells this CPU has a strategy for. */
@@ -373,7 +245,7 @@ static void run_size(uint64_t fb)
     size_t bad = 0, noisy = 0;
     for (size_t i = 0; i < FC_CELLS; i++)
         if (cells[i].s) {
-            emit_cell(&cells[i]);
+            fc_emit_cell(&cells[i], fb);
             bad += cells[i].bad;
             noisy += stats_noisy(&cells[i].st);
         }
@@ -387,7 +259,7 @@ static void run_size(uint64_t fb)
     rec_str(&r, "stop", ilv_verdict_name(why));
     rec_u64(&r, "noisy_cells", noisy);
     record_emit(&r);
-    emit_gain();
+    fc_emit_gain(cells, fb);
     if (env.frame_bytes == PAGE_SIZE_1G) /* docs/prezero.md "Published anchors" */
         kprintf("faultclear: published, 1 GiB: Milan hugetlb 17.3 -> 42.2 GB/s (2.44x), "
                 "Icelake 8.0 -> 11.3 GB/s (1.41x); Milan REP STOSQ 1 GiB extent 38.1 GB/s\n");

@@ -21,10 +21,12 @@ extern const struct scenario __start_hz_scenarios[], __stop_hz_scenarios[];
 static bool chosen[MAX_SCENARIOS];
 static bool explicit_choice;
 static const char *run_name = "default";
+static char ran[MAX_SCENARIOS * 16];
 static enum plan_profile_id profile_id = PLAN_DEFAULT;
 
 const struct plan_profile *scenario_profile(void) { return plan_profile_get(profile_id); }
 const char *scenario_run_name(void) { return run_name; }
+const char *scenario_ran(void) { return ran; }
 
 static const struct scenario *find(const char *name, size_t len)
 {
@@ -152,6 +154,8 @@ void scenarios_run(void)
         if (!next)
             return;
         kprintf("== scenario %s: %s\n", next->name, next->help);
+        size_t len = strlen(ran);
+        hz_snprintf(ran + len, sizeof(ran) - len, "%s%s", len ? "," : "", next->name);
         next->run();
         last = next->order;
     }

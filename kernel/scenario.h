@@ -32,6 +32,10 @@ const struct plan_profile *scenario_profile(void);
 /* "default", "full", "none" or "list" (scenarios named on the command line). */
 const char *scenario_run_name(void);
 
+/* The names of the scenarios started so far, comma-separated in run order
+ * ("clear,fault,smp"; "" before the first): vd_facts.ran. Static text. */
+const char *scenario_ran(void);
+
 /* Run the scenarios `run=` selected, lowest order first. Before the first,
  * prints the planned duration of run=default and run=full on this machine
  * (lib/plan.h) and a `plan` record. */

@@ -73,6 +73,46 @@ static const char *hypervisor_name(void)
     return h;
 }
 
+/* Where the item came from (lib/verdict.h vd_item.source) and its extra
+ * figures. */
+static void emit_source(struct rec *r, const struct vd_item *it)
+{
+    rec_bool(r, "measured", it->measured);
+    rec_arr_begin(r, "measured_by");
+    for (const char *p = it->measured_by; p && *p;) {
+        char one[24];
+        const char *e = strchr(p, ',');
+        hz_snprintf(one, sizeof(one), "%.*s", e ? (int)(e - p) : (int)strlen(p), p);
+        rec_str(r, 0, one);
+        p = e ? e + 1 : 0;
+    }
+    rec_arr_end(r);
+    rec_arr_begin(r, "scenarios");
+    for (unsigned i = 0; i < it->ncells; i++) {
+        unsigned j = 0;
+        while (j < i && strcmp(it->cell_run[j], it->cell_run[i]) != 0)
+            j++;
+        if (j == i)
+            rec_str(r, 0, it->cell_run[i]);
+    }
+    rec_arr_end(r);
+    rec_str(r, "source", it->source[0] ? it->source : 0);
+    rec_arr_begin(r, "figures");
+    for (unsigned i = 0; i < it->nextra; i++) {
+        const struct vd_extra *e = &it->extra[i];
+        rec_obj_begin(r, 0);
+        rec_str(r, "name", e->name);
+        rec_str(r, "unit", e->unit);
+        rec_fixed(r, "value", e->x1000, 3);
+        rec_fixed(r, "lo", e->lo_x1000, 3);
+        rec_fixed(r, "hi", e->hi_x1000, 3);
+        rec_fixed(r, "cover_pct", e->cover_x100, 2);
+        rec_str(r, "outcome", e->outcome >= 0 ? cmp_outcome_name((enum cmp_outcome)e->outcome) : 0);
+        rec_obj_end(r);
+    }
+    rec_arr_end(r);
+}
+
 static void emit(const struct vd_item *it, const struct vd_trust *t, const struct vd_facts *f)
 {
     char buf[HZ_RECORD_MAX];
@@ -123,6 +163,7 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
         rec_arr_end(&r);
     }
     rec_str(&r, "reason", it->decided ? 0 : it->reason);
+    emit_source(&r, it);
     if (it->item[0] == 'v' && it->decided) /* vmstart */
         rec_bool(&r, "model", it->model);
     else if (it->item[0] == 'v')
@@ -161,6 +202,7 @@ void verdict_facts(struct vd_facts *f)
 {
     uint64_t base, lost;
     *f = (struct vd_facts){.run = scenario_run_name(),
+                           .ran = scenario_ran(),
                            .tcg = cpu_is_tcg(),
                            .hypervisor = hypervisor_name(),
                            .tsc_source = tsc_info()->source,

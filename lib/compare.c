@@ -52,6 +52,8 @@ enum cmp_outcome cmp_outcome_of(uint64_t lo, uint64_t hi, unsigned tol_x100)
     return CMP_UNDECIDED;
 }
 
+uint64_t cmp_saved_pct_x1000(uint64_t r) { return r >= CMP_ONE ? 0 : (CMP_ONE - r + 5) / 10; }
+
 const char *cmp_outcome_name(enum cmp_outcome o)
 {
     static const char *const names[] = {"undecided", "faster", "slower", "tie", "too few samples"};

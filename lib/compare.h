@@ -49,6 +49,8 @@
 #define CMP_Z_X1000 2361   /* z of one comparison looked at 4 times (Pocock) */
 #define CMP_ONE 1000000ull /* ratio 1.0 in the x 10^6 fixed point */
 #define CMP_MAX_N 128      /* most samples a side (scratch sizing) */
+#define CMP_Z95_X1000                                                                              \
+    1960 /* z of one two-sided 95 % interval, looked at once (Phi(1.960) = 0.975) */
 
 enum cmp_outcome {
     CMP_UNDECIDED = 0,
@@ -90,6 +92,12 @@ size_t cmp_moses_k(size_t na, size_t nb, unsigned z_x1000);
 
 /* The outcome of an interval [lo, hi] (x 10^6) at tol_x100 (above). */
 enum cmp_outcome cmp_outcome_of(uint64_t lo_x1e6, uint64_t hi_x1e6, unsigned tol_x100);
+
+/* The share of A's time that B saves, 1 - B/A, as percent x 1000 rounded
+ * to nearest, from a B/A ratio x 10^6 (one end of an interval maps to the
+ * other: lo of the share is 1 - hi of the ratio). 0 when B takes at least
+ * as long as A. */
+uint64_t cmp_saved_pct_x1000(uint64_t ratio_x1e6);
 
 /* "faster", "slower", "tie", "undecided" or "too few samples". */
 const char *cmp_outcome_name(enum cmp_outcome o);

@@ -307,15 +307,6 @@ uint64_t stats_ratio_x1000(uint64_t num, uint64_t den)
     return den ? div_round_sat((u128)num * 1000u, den) : 0;
 }
 
-void stats_ratio_of_medians(const struct stats *num, const struct stats *den, struct stats_ratio *r)
-{
-    r->x1000 = stats_ratio_x1000(num->median, den->median);
-    r->lo_x1000 = stats_ratio_x1000(num->ci_lo, den->ci_hi);
-    r->hi_x1000 = den->ci_lo ? stats_ratio_x1000(num->ci_hi, den->ci_lo) : UINT64_MAX;
-    r->cover_x100 = (unsigned)((uint64_t)num->ci_cover_x100 * den->ci_cover_x100 / 10000);
-    r->noisy = stats_noisy(num) || stats_noisy(den);
-}
-
 uint64_t stats_cpb_x1000(uint64_t cycles, uint64_t bytes)
 {
     return bytes ? div_round_sat((u128)cycles * 1000u, bytes) : 0;

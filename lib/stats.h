@@ -103,25 +103,6 @@ uint64_t stats_gbps_x1000(uint64_t bytes, uint64_t ns);
  */
 uint64_t stats_ratio_x1000(uint64_t num, uint64_t den);
 
-/* The ratio of two cells' medians with the range their intervals allow. */
-struct stats_ratio {
-    uint64_t x1000;      /* num median / den median, x 1000 rounded to nearest */
-    uint64_t lo_x1000;   /* num ci_lo / den ci_hi */
-    uint64_t hi_x1000;   /* num ci_hi / den ci_lo; UINT64_MAX when den ci_lo is 0 */
-    unsigned cover_x100; /* num ci_cover x den ci_cover / 100 %, percent x 100 rounded down */
-    bool noisy;          /* stats_noisy() of either side */
-};
-
-/*
- * Fill *r for num / den (both from stats_compute()). When both medians lie
- * in their intervals the true ratio lies in [lo, hi]; for independent
- * cells that holds with probability at least cover (two 95 % intervals:
- * about 90 %). A conservative range, not a 95 % interval of the ratio.
- * den median 0 gives x1000 0.
- */
-void stats_ratio_of_medians(const struct stats *num, const struct stats *den,
-                            struct stats_ratio *r);
-
 /*
  * TSC cycles per byte x 1000: cycles * 1000 / bytes rounded to nearest.
  * 0 for bytes 0; saturates at UINT64_MAX.

@@ -14,14 +14,29 @@ static const char *const item_names[VD_NITEMS] = {"clear_1g", "clear_2m", "nonte
                                                   "idle",     "vmstart",  "trust"};
 static const char *const item_labels[VD_NITEMS] = {
     "1 GiB page", "2 MiB page", "non-temporal", "fault", "idle zeroer", "VM start", "trust"};
+/* The scenarios that measure each item, comma-separated, the main one first
+ * (vd_item.measured_by; "" for trust, which every run has). */
+static const char *const item_runs[VD_NITEMS] = {
+    "clear", "clear", "clear", "fault,faultclear", "clear", "vmstart,smp", ""};
+static const char *const kind_runs[] = {"clear", "smp", "fault", "vmstart", "faultclear"};
 
 /* Every comparison's scratch: one at a time (not reentrant, lib/verdict.h). */
 static uint64_t scratch[CMP_MAX_N * CMP_MAX_N + 2 * CMP_MAX_N];
+
+const char *vd_kind_run(enum vd_kind k)
+{
+    return (unsigned)k < sizeof(kind_runs) / sizeof(kind_runs[0]) ? kind_runs[k] : "?";
+}
 
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
 {
     char a[16], b[16];
     fmt_size(b, sizeof(b), c->bytes);
+    if (c->kind == VD_FAULTCLEAR) {
+        hz_snprintf(buf, cap, "faultclear/%s/%s/%s%s", c->model ? c->model : "?",
+                    c->strategy ? c->strategy : "?", b, c->prezeroed ? "/prezeroed" : "");
+        return;
+    }
     if (c->kind == VD_FAULT) {
         hz_snprintf(buf, cap, "fault/%s/%s", c->prezeroed ? "prezeroed" : "sync", b);
         return;
@@ -33,6 +48,21 @@ void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
     }
     fmt_size(a, sizeof(a), c->chunk);
     hz_snprintf(buf, cap, "clear/%s/%s/%s/%s", c->strategy, a, c->cold ? "cold" : "warm", b);
+}
+
+void vd_cell_short(const struct vd_cell *c, char *buf, size_t cap)
+{
+    char id[VD_ID_MAX], ch[16];
+    if (c->kind == VD_CLEAR) {
+        hz_snprintf(buf, cap, "%s/%s %s", c->strategy, fmt_size(ch, sizeof(ch), c->chunk),
+                    c->cold ? "cold" : "warm");
+        return;
+    }
+    vd_cell_id(c, id, sizeof(id));
+    const char *rest = strchr(id, '/');
+    size_t n = hz_snprintf(buf, cap, "%s", rest ? rest + 1 : id);
+    if (c->kind == VD_FAULTCLEAR && c->prezeroed && n > 10 && n < cap) /* "/prezeroed" */
+        buf[n - 10] = ' ';
 }
 
 bool vd_cell_usable(const struct vd_cell *c, char *why, size_t cap)
@@ -106,7 +136,7 @@ size_t vd_headline(const struct vd_cell *c, char *buf, size_t cap)
     char m[16], lo[16], hi[16], pk[16], a[16], b[16];
     const struct stats *s = &c->st;
     size_t len;
-    if (c->kind == VD_FAULT) /* ns -> ms x 1000 */
+    if (c->kind == VD_FAULT || c->kind == VD_FAULTCLEAR) /* ns -> ms x 1000 */
         len = vd_cat(buf, cap, 0, "%s ms [%s..%s], best %s", vd_dec(m, 16, s->median / 1000, 2),
                      vd_dec(lo, 16, s->ci_lo / 1000, 2), vd_dec(hi, 16, s->ci_hi / 1000, 2),
                      vd_dec(pk, 16, s->min / 1000, 2));
@@ -129,8 +159,90 @@ size_t vd_headline(const struct vd_cell *c, char *buf, size_t cap)
 
 void vd_use_cell(struct vd_item *it, const struct vd_cell *c)
 {
-    if (c && it->ncells < VD_ITEM_CELLS)
-        vd_cell_id(c, it->cells[it->ncells++], VD_ID_MAX);
+    char id[VD_ID_MAX];
+    if (!c || it->ncells >= VD_ITEM_CELLS)
+        return;
+    vd_cell_id(c, id, sizeof(id));
+    for (unsigned i = 0; i < it->ncells; i++)
+        if (strcmp(it->cells[i], id) == 0)
+            return; /* named once */
+    it->cell_run[it->ncells] = vd_kind_run(c->kind);
+    vd_cell_short(c, it->cell_short[it->ncells], VD_ID_MAX);
+    vd_cell_id(c, it->cells[it->ncells++], VD_ID_MAX);
+}
+
+/* True when `name` is one of the comma-separated names of list. */
+static bool in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0)
+            return true;
+        p = e ? e + 1 : 0;
+    }
+    return false;
+}
+
+bool vd_ran(const struct vd_ctx *x, const char *name)
+{
+    if (x->f->ran)
+        return in_list(x->f->ran, name);
+    for (size_t i = 0; i < x->n; i++)
+        if (strcmp(vd_kind_run(x->v[i].kind), name) == 0)
+            return true;
+    return false;
+}
+
+struct vd_extra *vd_extra_add(struct vd_item *it, const char *name, const char *unit,
+                              uint64_t x1000, uint64_t lo_x1000, uint64_t hi_x1000,
+                              unsigned cover_x100, int outcome)
+{
+    if (it->nextra >= VD_EXTRAS)
+        return 0;
+    struct vd_extra *e = &it->extra[it->nextra++];
+    *e = (struct vd_extra){name, unit, x1000, lo_x1000, hi_x1000, cover_x100, outcome};
+    return e;
+}
+
+/* it->source from the cells it named, grouped by scenario in first-use
+ * order, and " (SOURCE)" after its text and reason. */
+static void finish_source(struct vd_item *it)
+{
+    size_t len = 0;
+    bool done[VD_ITEM_CELLS] = {false};
+    for (unsigned i = 0; i < it->ncells; i++) {
+        if (done[i])
+            continue;
+        len = vd_cat(it->source, sizeof(it->source), len, "%srun=%s: %s", len ? "; " : "",
+                     it->cell_run[i], it->cell_short[i]);
+        for (unsigned j = i + 1; j < it->ncells; j++)
+            if (!done[j] && strcmp(it->cell_run[j], it->cell_run[i]) == 0) {
+                done[j] = true;
+                len = vd_cat(it->source, sizeof(it->source), len, ", %s", it->cell_short[j]);
+            }
+    }
+    if (!len)
+        return;
+    if (it->text[0])
+        vd_cat(it->text, sizeof(it->text), strlen(it->text), " (%s)", it->source);
+    if (it->reason[0])
+        vd_cat(it->reason, sizeof(it->reason), strlen(it->reason), " (%s)", it->source);
+}
+
+/* "not measured: run=fault or run=faultclear measures it" */
+static void not_measured(struct vd_item *it, const char *runs)
+{
+    size_t len = vd_cat(it->reason, sizeof(it->reason), 0, "not measured: ");
+    for (const char *p = runs; p && *p;) {
+        const char *e = strchr(p, ',');
+        int n = e ? (int)(e - p) : (int)strlen(p);
+        len = vd_cat(it->reason, sizeof(it->reason), len, "%srun=%.*s", p == runs ? "" : " or ", n,
+                     p);
+        p = e ? e + 1 : 0;
+    }
+    vd_cat(it->reason, sizeof(it->reason), len, " measures it");
 }
 
 void vd_undecided(struct vd_item *it, const struct vd_ctx *x, uint64_t lo, uint64_t hi, bool speed,
@@ -191,6 +303,7 @@ static void decide_trust(struct vd_item *it, struct vd_trust *t, const struct vd
     }
     t->worst_cv_x100 = cvs[0];
     it->decided = true;
+    it->measured = true;
     fmt_fixed(cv, sizeof(cv), t->worst_cv_x100, 2);
     fmt_fixed(steal, sizeof(steal), f->steal_x100, 2);
     fmt_fixed(ws, sizeof(ws), t->worst_steal_x100, 2);
@@ -198,16 +311,22 @@ static void decide_trust(struct vd_item *it, struct vd_trust *t, const struct vd
     size_t len = vd_cat(
         it->text, sizeof(it->text), 0,
         "%s, TSC %s %s, guest RAM %s, CPL %d, ring 0 %s, steal %s%s (worst cell %s%%%s%s), "
-        "tolerance +-%s%%; %u of %u cells left out (unverified or too few samples); information "
-        "only: worst CV %s%% (%s), %u cells noisy",
+        "tolerance +-%s%%; ",
         f->tcg                              ? "TCG (emulator timings: no speed verdict)"
         : f->hypervisor && f->hypervisor[0] ? f->hypervisor
                                             : "bare metal",
         f->tsc_source ? f->tsc_source : "?", f->tsc_invariant ? "invariant" : "NOT invariant",
         f->backing ? f->backing : "unknown", f->cpl, f->emulated_ring0 ? "emulated" : "native",
         f->steal_known ? steal : "unknown", f->steal_known ? "%" : "", ws,
-        t->worst_steal_cell[0] ? " " : "", t->worst_steal_cell, tol, t->left_out, t->cells, cv,
-        t->nworst ? t->worst[0] : "no cells", t->noisy_cells);
+        t->worst_steal_cell[0] ? " " : "", t->worst_steal_cell, tol);
+    if (!n) { /* no CV to speak of: no "worst CV 0.00% (no cells)" */
+        vd_cat(it->text, sizeof(it->text), len, "no cells: no scenario of this run measured any");
+        return;
+    }
+    len = vd_cat(it->text, sizeof(it->text), len,
+                 "%u of %u cells left out (unverified or too few samples); information only: "
+                 "worst CV %s%% (%s), %u cells noisy",
+                 t->left_out, t->cells, cv, t->worst[0], t->noisy_cells);
     if (t->outlier_cells)
         vd_cat(it->text, sizeof(it->text), len,
                "; warning: %u cells with more than 1/4 outliers (%s)", t->outlier_cells,
@@ -228,31 +347,50 @@ static void decide_all(struct vd_ctx *x, struct vd_item out[VD_NITEMS], struct v
 {
     const struct vd_cell *b1g = 0, *b2m = 0;
     const struct vd_facts *f = x->f;
-    for (unsigned i = 0; i < VD_NITEMS; i++)
-        out[i] = (struct vd_item){.item = item_names[i], .label = item_labels[i], .outcome = -1};
+    for (unsigned i = 0; i < VD_NITEMS; i++) {
+        out[i] = (struct vd_item){.item = item_names[i],
+                                  .label = item_labels[i],
+                                  .outcome = -1,
+                                  .measured_by = item_runs[i]};
+        for (const char *p = item_runs[i]; p && *p;) { /* any of its scenarios ran? */
+            const char *e = strchr(p, ',');
+            char one[24];
+            hz_snprintf(one, sizeof(one), "%.*s", e ? (int)(e - p) : (int)strlen(p), p);
+            out[i].measured |= vd_ran(x, one);
+            p = e ? e + 1 : 0;
+        }
+    }
     decide_trust(&out[VD_TRUST], t, x->v, x->n, f);
+    for (unsigned i = 0; i < VD_TRUST; i++)
+        if (!out[i].measured)
+            not_measured(&out[i], item_runs[i]);
     if (f->tcg) {
         for (unsigned i = 0; i < VD_TRUST; i++)
-            hz_snprintf(out[i].reason, sizeof(out[i].reason), "TCG: no timing");
+            if (out[i].measured)
+                hz_snprintf(out[i].reason, sizeof(out[i].reason), "TCG: no timing");
         return;
     }
-    if (vd_clear_target(x->v, x->n)) {
+    if (vd_clear_target(x->v, x->n) && out[VD_CLEAR_1G].measured) {
         vd_decide_clear(x, &out[VD_CLEAR_1G], 1ull << 30, &b1g);
         vd_decide_clear(x, &out[VD_CLEAR_2M], 2ull << 20, &b2m);
         /* only a winner fixes the call size: among leaders that are not
          * separated the first is a coin toss, and so would the size be */
         bool won = out[VD_CLEAR_1G].set && strcmp(out[VD_CLEAR_1G].set, "winner") == 0;
         vd_decide_nontemporal(x, &out[VD_NONTEMPORAL], won ? b1g : 0);
-        vd_decide_idle(x, &out[VD_IDLE], &out[VD_CLEAR_1G], b1g);
     }
-    if (any_kind(x->v, x->n, VD_FAULT))
+    if (out[VD_IDLE].measured && vd_clear_target(x->v, x->n))
+        vd_decide_idle(x, &out[VD_IDLE], &out[VD_CLEAR_1G], b1g);
+    if (out[VD_FAULT_ITEM].measured)
         vd_decide_fault(x, &out[VD_FAULT_ITEM]);
-    if (any_kind(x->v, x->n, VD_SMP) || any_kind(x->v, x->n, VD_VM))
+    if (out[VD_VMSTART].measured && (any_kind(x->v, x->n, VD_SMP) || any_kind(x->v, x->n, VD_VM)))
         vd_decide_vmstart(x, &out[VD_VMSTART]);
-    for (unsigned i = 0; i < VD_TRUST; i++) /* a part missing (no baseline, no pre-zeroed) */
+    for (unsigned i = 0; i < VD_TRUST; i++) { /* a part missing (no baseline, no pre-zeroed) */
         if (!out[i].decided && !out[i].reason[0])
-            hz_snprintf(out[i].reason, sizeof(out[i].reason), "not measured in this run (run=%s)",
+            hz_snprintf(out[i].reason, sizeof(out[i].reason),
+                        "not decided: no usable cell for it in this run (run=%s)",
                         f->run ? f->run : "?");
+        finish_source(&out[i]);
+    }
 }
 
 static unsigned tolerance(const struct vd_facts *f)

@@ -25,6 +25,17 @@
  * the interval that straddles and the sample counts reached. Under TCG no
  * speed item is decided.
  *
+ * Where an item came from (issue 24): every item names the scenario and
+ * cells it used, "(run=clear: avx512_nt/2M cold, rep_stosb/4K cold)" at the
+ * end of its text and reason and in vd_item.source; an item function only
+ * calls vd_use_cell() (lib/verdict_priv.h) for each cell, and
+ * verdict_decide() builds the rest. Which scenarios measure an item is one
+ * table in lib/verdict.c (item_runs[]); when none of them ran (vd_facts.ran)
+ * the item is not decided with "not measured: run=X measures it" and its
+ * function is not called. Figures beside the main one (the fault item's
+ * clear_pages() gain, what is left for pre-zeroing) go in vd_item.extra
+ * through vd_extra_add(), each with its interval and its coverage.
+ *
  * Portable C (no kernel headers, prints nothing): the kernel feeds it its
  * cells, the host unit tests fixture sets (tests/unit/test_verdict.c).
  * Not reentrant: one static scratch area (about 130 KiB) serves every
@@ -40,23 +51,29 @@
 #include "lib/compare.h"
 #include "lib/stats.h"
 
-#define VD_TEXT_MAX 768
-#define VD_ID_MAX 48
+#define VD_TEXT_MAX 1024
+#define VD_ID_MAX 64
 #define VD_ITEM_CELLS 8 /* cells named per item */
 #define VD_WORST 3      /* worst-CV cells the trust item names */
 #define VD_MAX_CMPS 192 /* comparisons one decision logs (struct vd_log) */
 
 enum vd_kind {
-    VD_CLEAR, /* run=clear: one thread, samples = ns per repeat */
-    VD_SMP,   /* run=smp scaling: samples = wall ns per repeat on `threads` CPUs */
-    VD_FAULT, /* run=fault: samples = access ns of one demand fault */
-    VD_VM,    /* run=vmstart: samples = wall ns to fault `bytes` in with `threads` CPUs */
+    VD_CLEAR,      /* run=clear: one thread, samples = ns per repeat */
+    VD_SMP,        /* run=smp scaling: samples = wall ns per repeat on `threads` CPUs */
+    VD_FAULT,      /* run=fault: samples = access ns of one demand fault */
+    VD_VM,         /* run=vmstart: samples = wall ns to fault `bytes` in with `threads` CPUs */
+    VD_FAULTCLEAR, /* run=faultclear: samples = service ns of one demand fault of `bytes`
+                      under fault_clear= `model` with `strategy`; `prezeroed`: the clear
+                      inside each fault taken out (service - clear ns: what the fault
+                      costs from a pre-zeroed frame) */
 };
 
 struct vd_cell {
     enum vd_kind kind;
-    const char *strategy;    /* clear/smp: strategy name; vmstart: the policy ("none");
-                                fault: NULL. Outlives the verdict. */
+    const char *strategy;    /* clear/smp/faultclear: strategy name; vmstart: the policy
+                                ("none"); fault: NULL. Outlives the verdict. */
+    const char *model;       /* faultclear: the fault_clear= model ("linux_4k",
+                                "linux_batch=32M"); NULL otherwise. Outlives the verdict. */
     bool nontemporal;        /* the strategy's stores bypass the caches (NT or CLZERO) */
     uint64_t chunk;          /* clear/smp: bytes per call */
     uint64_t bytes;          /* clear/smp/vmstart: bytes per repeat; fault: page bytes */
@@ -73,7 +90,10 @@ struct vd_cell {
 
 /* What the run knows about how far its figures can be trusted. */
 struct vd_facts {
-    const char *run;        /* "default", "full", "list" (for "not measured in run=...") */
+    const char *run;        /* "default", "full", "list" (the record's `profile`) */
+    const char *ran;        /* the scenarios that ran, comma-separated ("clear,fault,smp"):
+                               an item none of whose scenarios ran is "not measured: run=X
+                               measures it". NULL: those that handed in a cell */
     bool tcg;               /* QEMU TCG: emulator timings */
     const char *hypervisor; /* "KVM", "TCG", ... or "" on bare metal */
     const char *tsc_source; /* arch/tsc.h: "cpuid-15h", "hv-leaf", "pit", ... */
@@ -96,6 +116,20 @@ enum vd_item_id {
     VD_VMSTART,
     VD_TRUST,
     VD_NITEMS
+};
+
+#define VD_SOURCE_MAX 256 /* vd_item.source */
+#define VD_EXTRAS 3       /* vd_item.extra */
+
+/* A figure an item gives beside its main one (record member `figures`):
+ * e.g. the fault item's predicted clear_pages() gain. */
+struct vd_extra {
+    const char *name;            /* record key: "clear_pages_gain", "left_for_prezero" */
+    const char *unit;            /* "x" (a time ratio), "%" (a share of a fault's time) */
+    uint64_t x1000;              /* the estimate x 1000 */
+    uint64_t lo_x1000, hi_x1000; /* its interval */
+    unsigned cover_x100;         /* the interval's coverage, percent x 100 (its z) */
+    int outcome;                 /* enum cmp_outcome of the comparison behind it; -1: none */
 };
 
 struct vd_item {
@@ -122,6 +156,18 @@ struct vd_item {
     unsigned nleaders;        /* clear items: the first nleaders cells are the leading set */
     char reason[VD_TEXT_MAX]; /* when !decided */
     bool model;               /* vmstart: extrapolated, not measured */
+    /* Where it came from (issue 24): the scenarios that measure the item
+     * (lib/verdict.c's table, "fault,faultclear"), whether any of them ran,
+     * and the short form of every cell named by vd_use_cell() grouped by
+     * scenario, "run=clear: avx512_nt/2M cold, rep_stosb/4K cold"; the text
+     * and the reason end with it in parentheses. */
+    const char *measured_by;
+    bool measured;
+    char source[VD_SOURCE_MAX];
+    const char *cell_run[VD_ITEM_CELLS];       /* scenario of cells[i] ("clear") */
+    char cell_short[VD_ITEM_CELLS][VD_ID_MAX]; /* short id of cells[i] */
+    struct vd_extra extra[VD_EXTRAS];
+    unsigned nextra;
 };
 
 /* The trust item's extra members. Nothing here blocks a decision. */
@@ -156,10 +202,22 @@ struct vd_log {
  * The id of cell c into buf (cap bytes, VD_ID_MAX is enough):
  * "clear/avx512_nt/2M/cold/1G" (strategy/chunk/cache/target),
  * "smp/avx512_nt/2T/1G" (strategy/threads/bytes), "fault/sync/1G",
- * "fault/prezeroed/1G", "vmstart/none/2T/4G" (policy/threads/bytes). Sizes
- * as 4K, 2M, 1G, 64M (the largest exact unit).
+ * "fault/prezeroed/1G", "vmstart/none/2T/4G" (policy/threads/bytes),
+ * "faultclear/linux_4k/rep_stosb/1G" (model/strategy/frame, "/prezeroed"
+ * appended for the clear taken out). Sizes as 4K, 2M, 1G, 64M (the largest
+ * exact unit). The first part is the scenario that measured it (run=NAME).
  */
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap);
+
+/* The scenario that measures cells of kind k: "clear", "smp", "fault",
+ * "vmstart", "faultclear" ("?" for a value out of range). */
+const char *vd_kind_run(enum vd_kind k);
+
+/* The short id of cell c, as an item's `source` lists it after its
+ * "run=NAME: ": "avx512_nt/2M cold" (clear: strategy/chunk and the cache
+ * state), "avx512_nt/2T/1G", "sync/1G", "none/2T/4G",
+ * "linux_4k/rep_stosb/1G" ("... prezeroed"). */
+void vd_cell_short(const struct vd_cell *c, char *buf, size_t cap);
 
 /* True when c may take part in a comparison: verified and at least
  * CMP_MIN_N samples; else *why (cap bytes) says why not, e.g.
@@ -170,8 +228,9 @@ bool vd_cell_usable(const struct vd_cell *c, char *why, size_t cap);
  * Decide every item from cells[0..n) (n may be 0) under facts f, into
  * out[VD_NITEMS] (in enum order, the order of the record) and *t; every
  * comparison made goes to *log when log is not NULL. Deterministic; never
- * fails: an item without its cells is not decided with reason "not
- * measured in this run (run=...)".
+ * fails: an item none of whose scenarios ran (f->ran) is not decided with
+ * reason "not measured: run=X measures it" (also under TCG); one whose
+ * scenario ran without a usable cell says which part is missing.
  */
 void verdict_decide(const struct vd_cell *cells, size_t n, const struct vd_facts *f,
                     struct vd_item out[VD_NITEMS], struct vd_trust *t, struct vd_log *log);

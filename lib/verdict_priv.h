@@ -46,8 +46,24 @@ const char *vd_dec(char *b, size_t n, uint64_t x1000, unsigned digits);
  * and " (> 1/4 outliers)" when stats_outliers_many(). Returns its length. */
 size_t vd_headline(const struct vd_cell *c, char *buf, size_t cap);
 
-/* Name cell c in the item's cells (up to VD_ITEM_CELLS). */
+/* Name cell c in the item's cells (up to VD_ITEM_CELLS, each once; NULL:
+ * nothing):
+ * its id in it->cells, its scenario and short id for it->source, which
+ * verdict_decide() builds after the item (every item function only calls
+ * this for each cell it used, and the text gets "(run=NAME: ...)"). */
 void vd_use_cell(struct vd_item *it, const struct vd_cell *c);
+
+/* True when scenario `name` ("fault") ran: it is in x->f->ran, or, when
+ * that is NULL, a cell of its kind was handed in. */
+bool vd_ran(const struct vd_ctx *x, const char *name);
+
+/* Add a figure to it->extra (the record's `figures`; up to VD_EXTRAS, NULL
+ * past them): name and unit are static strings; the interval of a
+ * lib/compare.h comparison has the nominal coverage of its z
+ * (CMP_Z95_X1000: 9500). */
+struct vd_extra *vd_extra_add(struct vd_item *it, const char *name, const char *unit,
+                              uint64_t x1000, uint64_t lo_x1000, uint64_t hi_x1000,
+                              unsigned cover_x100, int outcome);
 
 /* A tolerance (percent x 100) as "5" or "2.50", into b. */
 const char *vd_tol(char *b, size_t n, unsigned tol_x100);

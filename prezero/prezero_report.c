@@ -7,6 +7,7 @@
 #include "arch/user.h"
 #include "kernel/console.h"
 #include "kernel/lava.h"
+#include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/record.h"
 #include "prezero/prezero.h"
@@ -109,6 +110,7 @@ void pz_report_run(const struct pz_result *r)
     rec_u64(&x, "idle_overrun_max_ns", t->idle_overrun_max);
     rec_str(&x, "check", r->check);
     rec_bool(&x, "verified", r->verified);
+    rec_bool(&x, "too_few", r->lat.all.n < CMP_MIN_N);
     rec_bool(&x, "clock_reliable", tsc_reliable());
     rec_bool(&x, "emulated_ring0", user_ring0_emulated());
     record_emit(&x);
@@ -161,9 +163,17 @@ void pz_report_table(const struct pz_result *r, size_t n)
     char line[512];
     size_t len = (size_t)hz_snprintf(line, sizeof(line), "%s %u x %s:", wl_kind_names[w->kind],
                                      w->pages, frame_name(r[0].frame_bytes));
+    size_t few = 0;
     for (size_t i = 0; i < n; i++) {
         const struct pz_result *q = &r[i];
-        char v[8][16];
+        char v[8][16], note[64];
+        /* fewer faults than lib/compare.h's rule compares: one run's figure;
+         * on_free without a FREE event clears in the fault exactly as none */
+        bool too_few = q->lat.all.n < CMP_MIN_N;
+        few += too_few;
+        hz_snprintf(note, sizeof(note), "%s%s%s", q->ok ? "" : "  CHECK FAILED",
+                    too_few ? "  too few" : "",
+                    q->cfg.policy.kind == PZ_ON_FREE && !q->ns.frees ? "  = none (no FREE)" : "");
         uint32_t pct = pz_hit_pct_x100(q->c.taken_prezeroed, q->c.taken);
         uint64_t ns[8] = {q->ns.total,    q->ns.populate, q->lat.all.p50,     q->lat.all.p99,
                           q->lat.all.max, q->ns.prezero,  q->ns.idle_zeroing, q->ns.idle_overhead};
@@ -175,7 +185,7 @@ void pz_report_table(const struct pz_result *r, size_t n)
                 q->policy, v[0], v[1], q->lat.all.n, v[2], v[3], v[4], pct / 100, pct % 100,
                 (unsigned long long)mib(q->s.bytes_fault),
                 (unsigned long long)mib(q->s.bytes_background), v[5], v[6], v[7],
-                q->s.zeroed_unused, q->ok ? "" : "  CHECK FAILED");
+                q->s.zeroed_unused, note);
         if (len < sizeof(line))
             len += (size_t)hz_snprintf(line + len, sizeof(line) - len, "%s %s %s p50 %s (n=%zu)",
                                        i ? ";" : "", q->policy, v[0], v[2], q->lat.all.n);
@@ -183,4 +193,9 @@ void pz_report_table(const struct pz_result *r, size_t n)
             len += (size_t)hz_snprintf(line + len, sizeof(line) - len, " (+%s pre-zeroing)", v[5]);
     }
     kprintf("%s\n", line);
+    if (few)
+        kprintf("  too few: fewer than %u faults (lib/compare.h CMP_MIN_N): one run's figures, "
+                "no comparison between policies is shown by them; more pages (or 2 MiB frames) "
+                "give more\n",
+                CMP_MIN_N);
 }

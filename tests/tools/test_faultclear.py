@@ -30,10 +30,12 @@ def run():
     for m, g in zip(faultclear.MODELS, (30.0, 24.0, 12.0, 29.0)):
         recs.append(cell(M2, "rep_stosb", m, g))
     recs.append({"t": "faultclear_gain", "kind": "prediction", "strategy": "rep_stosb",
-                 "bytes": G, "gain": 2.1, "gain_lo": 1.9, "gain_hi": 2.35, "noisy": False})
+                 "bytes": G, "gain": 2.1, "gain_lo": 1.9, "gain_hi": 2.35, "noisy": False,
+                 "gain_cover_pct": 95.0})
     recs.append({"t": "faultclear_gain", "kind": "prediction", "strategy": "rep_stosb",
                  "bytes": M2, "gain": 0.827, "gain_lo": 0.7, "gain_hi": 1.0, "noisy": True,
-                 "steal_high": True})
+                 "steal_high": True, "gain_cover_pct": 95.0, "left_pct": 93.25,
+                 "left_lo_pct": 90.0, "left_hi_pct": 95.5})
     return recs
 
 
@@ -49,8 +51,12 @@ class Table(unittest.TestCase):
         self.assertEqual(one.split(), ["1", "GiB", "rep_stosb", "40.00", "[39.00..42.00]",
                                        "20.00", "[19.00..22.00]", "8.00", "[7.00..10.00]",
                                        "noisy", "42.00", "[41.00..44.00]", "2.10x",
-                                       "[1.90..2.35]"])
-        self.assertTrue(two.split()[-4:] == ["0.83x", "[0.70..1.00]", "noisy", "steal"], two)
+                                       "[1.90..2.35]", "95%"])
+        self.assertTrue(two.split()[-5:] == ["0.83x", "[0.70..1.00]", "95%", "noisy", "steal"],
+                        two)
+        self.assertIn("[interval] and its coverage", lines[0])
+        old = dict(run()[-1], gain_cover_pct=91.6)  # the former range of two median intervals
+        self.assertEqual(faultclear._gain(old).split()[2], "91.6%")
         self.assertEqual(len(lines), 5)  # no emulated-ring0 note: no record says so
 
     def test_missing_cells_and_emulated_ring0(self):
@@ -73,13 +79,16 @@ class Table(unittest.TestCase):
     def test_beside_sets_the_same_shapes_side_by_side(self):
         lines = faultclear.beside(run())
         self.assertIn("linux_4k 20.00 [19.00..22.00] -> linux_batch=32M 42.00 [41.00..44.00] "
-                      "GB/s, gain 2.10x [1.90..2.35] (published milan 2.44x, icelake 1.41x)",
+                      "GB/s, gain 2.10x [1.90..2.35] 95% (published milan 2.44x, icelake 1.41x)",
                       lines[0])
         self.assertIn("left for pre-zeroing: the clear in a linux_batch=32M fault, median "
                       "20.000 ms of its 25.000 ms service time (80%)", lines[1])
+        # the kernel's own figure with its interval when the gain record has it
+        self.assertIn("2 MiB, rep_stosb: left for pre-zeroing: the clear in a linux_batch=32M "
+                      "fault is 93.2% [90.0..95.5] 95% of its service time", lines[2])
         self.assertIn("linux_hot_last 12.00 [11.00..14.00] vs linux_4k (address order) 24.00 "
-                      "[23.00..26.00] GB/s: 2.00x (published genoa 2.00x)", lines[2])
-        self.assertEqual(len(lines), 3)  # no 2 MiB "left" line: those cells lack the times
+                      "[23.00..26.00] GB/s: 2.00x (published genoa 2.00x)", lines[3])
+        self.assertEqual(len(lines), 4)
         self.assertEqual(faultclear.beside(run(), strategy="rep_stosq"), [])
 
 

@@ -1,6 +1,7 @@
 """hz plot: the PNG files are real images of a plausible size."""
 
 import os
+import re
 import subprocess
 import tempfile
 import unittest
@@ -101,6 +102,32 @@ class Plots(unittest.TestCase):
         self.assertTrue(lines[2].startswith('"clzero gain 1.50x? [flagged linux_4k]" 10.0'))
         self.assertEqual(len(lines), 3)
         self.assertEqual(small[1].split()[3:5], ["1.0", "0.5"])  # its own frame size's cells
+
+    def test_first_x_label_fits_in_the_left_margin(self):
+        """The faultclear chart's first cluster label (rotated by 30 degrees,
+        right-aligned at its tic) reaches 0.87 of its length left of the
+        tic: the script's left margin holds it (it was cut off in
+        report.html), and an unrotated label gets half its length."""
+        recs = []
+        for s in ("rep_stosb", "rep_stosq", "avx_nt"):
+            for m in ("extent", "linux_4k", "linux_hot_last", "linux_batch=32M"):
+                recs.append({"t": "faultclear", "v": 1, "model": m, "strategy": s,
+                             "bytes": 2 << 20, "gbps": 10.0, "gbps_lo": 9.5, "gbps_hi": 10.5,
+                             "noisy": m != "extent", "run": 0})
+        rs = results.ResultSet("fc", recs)
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as work:
+            files, msgs = plot.plot_faultclear(rs, d, work, "test machine")
+            self.assertEqual(msgs, [])
+            self.assertEqual(hztest.png_size(files[0]), (1000, 600))
+            with open(os.path.join(work, "faultclear_models.png.gp")) as f:
+                script = f.read()
+        first = "rep_stosb [flagged linux_4k,linux_hot_last,linux_batch=32M]"
+        self.assertIn("set xtics rotate by 30 right", script)
+        margin = int(re.search(r"^set lmargin (\d+)$", script, re.M).group(1))
+        self.assertGreaterEqual(margin, 0.87 * len(first))
+        self.assertLess(margin, len(first))  # not the whole unrotated length
+        self.assertEqual(plot._left_margin("x" * 40, False), 22)
+        self.assertEqual(plot._left_margin("short", True), 10)
 
     def test_vmstart_scaling(self):
         recs = [{"t": "vmstart", "v": 1, "policy": p, "threads": t, "bytes": 2 << 30,

@@ -305,35 +305,6 @@ static void test_ci_within_and_noisy(void **state)
     assert_false(stats_ci_within(&s, 200));
 }
 
-/* The ratio of two medians and the range their intervals allow (the
- * predicted clear_pages() gain of run=faultclear). */
-static void test_ratio_of_medians(void **state)
-{
-    uint64_t a[10] = {2060, 1980, 2000, 1990, 2010, 2020, 2005, 1995, 1970, 2070};
-    uint64_t b[10] = {1000, 990, 1010, 995, 1005, 1002, 998, 1020, 980, 1001};
-    struct stats sa, sb;
-    struct stats_ratio g;
-    stats_compute(&sa, a, 10); /* median 2000, interval v[1]..v[8] = 1980..2060 */
-    stats_compute(&sb, b, 10); /* median 1000, interval 990..1010 */
-    assert_true(sa.median == 2000 && sa.ci_lo == 1980 && sa.ci_hi == 2060);
-    assert_true(sb.median == 1000 && sb.ci_lo == 990 && sb.ci_hi == 1010);
-    stats_ratio_of_medians(&sa, &sb, &g);
-    assert_int_equal(g.x1000, 2000);
-    assert_int_equal(g.lo_x1000, 1960);   /* 1980 / 1010 = 1.9604 */
-    assert_int_equal(g.hi_x1000, 2081);   /* 2060 / 990 = 2.0808 */
-    assert_int_equal(g.cover_x100, 9574); /* 97.85 % x 97.85 % */
-    assert_false(g.noisy);
-    b[0] = 100; /* the denominator's fastest repeat far below its median: noisy */
-    stats_compute(&sb, b, 10);
-    stats_ratio_of_medians(&sa, &sb, &g);
-    assert_true(g.noisy);
-    struct stats zero = {0};
-    stats_ratio_of_medians(&sa, &zero, &g);
-    assert_true(g.x1000 == 0 && g.hi_x1000 == UINT64_MAX);
-    assert_int_equal(stats_ratio_x1000(2, 3), 667);
-    assert_int_equal(stats_ratio_x1000(UINT64_MAX, 1), UINT64_MAX);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,7 +321,6 @@ int main(void)
         cmocka_unit_test(test_isqrt),
         cmocka_unit_test(test_median_ci),
         cmocka_unit_test(test_ci_within_and_noisy),
-        cmocka_unit_test(test_ratio_of_medians),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

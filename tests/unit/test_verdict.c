@@ -65,7 +65,8 @@ static void test_milan_rep_stosb_wins(void **state)
     assert_int_equal(it[VD_IDLE].ncells, 2);
     /* not measured in this fixture */
     assert_false(it[VD_FAULT_ITEM].decided);
-    assert_string_equal(it[VD_FAULT_ITEM].reason, "not measured in this run (run=default)");
+    assert_string_equal(it[VD_FAULT_ITEM].reason,
+                        "not measured: run=fault or run=faultclear measures it");
     assert_false(it[VD_VMSTART].decided);
     assert_true(it[VD_TRUST].decided);
     assert_int_equal(tr.cells, 12);
@@ -257,9 +258,13 @@ static void test_tcg_says_so(void **state)
     tcg.tcg = true;
     spr();
     decide(&tcg);
-    for (unsigned i = 0; i < VD_TRUST; i++) {
+    for (unsigned i = 0; i < VD_TRUST; i++) { /* only clear cells: the others did not run */
         assert_false(it[i].decided);
-        assert_string_equal(it[i].reason, "TCG: no timing");
+        assert_string_equal(it[i].reason, i == VD_FAULT_ITEM ? "not measured: run=fault or "
+                                                               "run=faultclear measures it"
+                                          : i == VD_VMSTART  ? "not measured: run=vmstart or "
+                                                               "run=smp measures it"
+                                                             : "TCG: no timing");
     }
     assert_int_equal(lg.n, 0);
     assert_true(it[VD_TRUST].decided);
@@ -273,8 +278,14 @@ static void test_empty_run(void **state)
     decide(&kvm);
     for (unsigned i = 0; i < VD_TRUST; i++) {
         assert_false(it[i].decided);
-        assert_string_equal(it[i].reason, "not measured in this run (run=default)");
+        assert_false(it[i].measured);
+        assert_int_equal(it[i].ncells, 0);
+        assert_non_null(strstr(it[i].reason, "not measured: run="));
     }
+    assert_string_equal(it[VD_CLEAR_1G].reason, "not measured: run=clear measures it");
+    /* no "worst CV 0.00% (no cells)" */
+    assert_null(strstr(it[VD_TRUST].text, "worst CV"));
+    assert_non_null(strstr(it[VD_TRUST].text, "no cells: no scenario of this run measured any"));
     assert_non_null(strstr(it[VD_TRUST].text, "KVM, TSC hv-leaf invariant, guest RAM hugetlbfs-2M, "
                                               "CPL 3, ring 0 emulated, steal 0.01%"));
     assert_int_equal(tr.cells, 0);

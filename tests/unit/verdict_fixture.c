@@ -76,6 +76,19 @@ void fault_cell(bool prezeroed, uint64_t ns)
     fill(c, ns, 4, 11, 0);
 }
 
+void faultclear_cell(const char *model, bool prezeroed, uint64_t frame, uint64_t ns)
+{
+    struct vd_cell *c = &cells[ncells++];
+    *c = (struct vd_cell){.kind = VD_FAULTCLEAR,
+                          .strategy = "rep_stosb",
+                          .model = model,
+                          .bytes = frame,
+                          .threads = 1,
+                          .prezeroed = prezeroed,
+                          .verified = true};
+    fill(c, ns, 4, 11, 0);
+}
+
 const struct vd_facts kvm = {.run = "default",
                              .hypervisor = "KVM",
                              .tsc_source = "hv-leaf",

@@ -26,6 +26,9 @@ void fill(struct vd_cell *c, uint64_t median_ns, unsigned spread_pct, size_t n, 
 struct vd_cell *clear_cell(const char *s, bool nt, uint64_t chunk, unsigned gbps_x10);
 void smp_cell(enum vd_kind k, const char *s, unsigned threads, unsigned gbps_x10);
 void fault_cell(bool prezeroed, uint64_t ns);
+/* A verified run=faultclear rep_stosb cell (11 samples, +-4 %): model
+ * "linux_4k" or "linux_batch=32M", prezeroed = the clear taken out. */
+void faultclear_cell(const char *model, bool prezeroed, uint64_t frame, uint64_t ns);
 /* The sets (cells[] from 0): 12, 9 and 9 cold clear cells on a 1 GiB target. */
 void milan(void);
 void spr(void);

@@ -20,8 +20,9 @@ Rows (each [(label, Stat A, Stat B, higher_is_better)]):
   faultclear per (frame size, model, strategy): the median GB/s, spread the
            median's 95 % interval gbps_lo .. gbps_hi (older records: cv_pct);
            flags noisy, steal_high. faultclear_gain per (frame size,
-           strategy): the predicted clear_pages() gain, spread the range
-           gain_lo .. gain_hi both cells' intervals allow.
+           strategy): the predicted clear_pages() gain, spread its interval
+           gain_lo .. gain_hi (95 % Moses; older records: the range both
+           cells' intervals allow).
   interference
            per (zeroer, strategy, chunk, rate_pct, victim): the victim's
            metric (ns_per_load, lower is better; gbps, higher) at its median

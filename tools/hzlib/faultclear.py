@@ -3,8 +3,9 @@
 table() gives one line per (frame size, strategy): the median fault-service
 GB/s of every fault_clear= model with its 95 % interval and flags
 (docs/results.md `faultclear`), and the predicted clear_pages() gain
-(`faultclear_gain`: linux_4k / linux_batch=32M median time, a prediction of
-hugezero's models, with the range both intervals allow). anchors() gives the
+(`faultclear_gain`: linux_4k / linux_batch=32M time, a prediction of
+hugezero's models, the Hodges-Lehmann ratio with its interval labelled by
+the coverage the record states, `gain_cover_pct`: 95 % Moses). anchors() gives the
 published figures of docs/validation.md (the one place they live) and
 beside() this run's figures of the same shape next to them: 1 GiB page at a
 time (linux_4k) -> contiguous (linux_batch=32M) against Milan's and
@@ -55,8 +56,26 @@ def _gbps(r: Optional[Record]) -> str:
     return _text(r, ("gbps", "gbps_lo", "gbps_hi"), "%.2f")
 
 
+def _pct(x: float) -> str:
+    """95.0 -> "95%", 91.6 -> "91.6%"."""
+    return ("%.1f" % x).rstrip("0").rstrip(".") + "%"
+
+
+def cover_text(g: Optional[Record]) -> str:
+    """" 95%" when the gain record states its interval's coverage, else ""."""
+    cover = _num(g.get("gain_cover_pct")) if g else None
+    return " " + _pct(cover) if cover is not None else ""
+
+
 def _gain(g: Optional[Record]) -> str:
-    return _text(g, ("gain", "gain_lo", "gain_hi"), "%.2fx")
+    """"2.10x [1.90..2.35] 95%": the gain, its interval and the interval's
+    coverage when the record states one, then its flags."""
+    text = _text(g, ("gain", "gain_lo", "gain_hi"), "%.2fx")
+    cover = _num(g.get("gain_cover_pct")) if g else None
+    if cover is None or text == "-":
+        return text
+    head = text.split("]")[0] + "]" if "]" in text else text.split()[0]
+    return " ".join([head, _pct(cover)] + compare_stat.record_flags(g))
 
 
 def table(recs: Sequence[Record]) -> List[str]:
@@ -67,7 +86,7 @@ def table(recs: Sequence[Record]) -> List[str]:
         return []
     lines = ["faultclear: median fault service GB/s (frame / median) [95% interval] per "
              "fault_clear= model; gain = linux_4k / linux_batch=32M time, a PREDICTION "
-             "[range of both intervals]"]
+             "[interval] and its coverage"]
     for run in (r for r in recs if r.get("t") == "faultclear_run"):
         lines.append("  %s: %s rounds (stop: %s, seed %s), %s faults per cell and round, "
                      "%s noisy cells" % (SIZE_NAMES.get(run.get("bytes"), run.get("bytes")),
@@ -129,7 +148,14 @@ def beside(recs: Sequence[Record], rows: Optional[Sequence[Record]] = None,
         out.append("  here, 1 GiB, %s: linux_4k %s -> linux_batch=32M %s GB/s, gain %s "
                    "(published %s)" % (strategy, _gbps(a), _gbps(b), _gain(g), pub))
     for size in (G, M2):
-        c = cs.get((size, strategy, "linux_batch=32M"))
+        c, gr = cs.get((size, strategy, "linux_batch=32M")), gs.get((size, strategy))
+        if gr and _num(gr.get("left_pct")) is not None and _num(gr.get("left_lo_pct")) is not None \
+                and _num(gr.get("left_hi_pct")) is not None:
+            out.append("  here, %s, %s: left for pre-zeroing: the clear in a linux_batch=32M "
+                       "fault is %.1f%% [%.1f..%.1f] %s of its service time"
+                       % (SIZE_NAMES[size], strategy, gr["left_pct"], gr["left_lo_pct"],
+                          gr["left_hi_pct"], _pct(_num(gr.get("gain_cover_pct")) or 95.0)))
+            continue
         if c and _num(c.get("clear_median_ns")) and _num(c.get("median_ns")):
             out.append("  here, %s, %s: left for pre-zeroing: the clear in a linux_batch=32M "
                        "fault, median %.3f ms of its %.3f ms service time (%.0f%%)"

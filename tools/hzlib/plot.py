@@ -22,6 +22,7 @@
 Each plot is skipped, with a message, when its records are absent.
 """
 
+import math
 import os
 import re
 import tempfile
@@ -76,24 +77,39 @@ def plot_clear(rs, outdir, work, machine):
     return files, []
 
 
+def _left_margin(first_label: str, rotate: bool) -> int:
+    """The left margin, in characters, that the first x label needs: rotated
+    by 30 degrees and right-aligned at its tic it reaches cos 30 = 0.87 of
+    its length to the left of the tic, centred half its length; 2 more for
+    the y axis side, at least gnuplot's usual 10. gnuplot sizes the
+    automatic margin for the y tics only, so a long first label was cut
+    off at the image's edge (report.html's faultclear plot)."""
+    reach = 0.87 * len(first_label) if rotate else len(first_label) / 2
+    return max(10, math.ceil(reach) + 2)
+
+
 def _histogram(out, title, xlabel, key_title, columns, rows, work):
     """A clustered bar chart of GB/s with error bars: one cluster per row
-    (label, [(value, lo, hi) or None per column]), one bar per column."""
+    (label, [(value, lo, hi) or None per column]), one bar per column. The
+    gnuplot script is kept beside the data (<out>.gp in work)."""
     data = os.path.join(work, os.path.basename(out) + ".dat")
     with open(data, "w") as f:
         f.write("label " + " ".join("%s x x" % gnuplot.quote(c) for c in columns) + "\n")
         for label, vals in rows:
             f.write(gnuplot.quote(label) + " " + " ".join(
                 "%s %s %s" % v if v else "? ? ?" for v in vals) + "\n")
-    gnuplot.run(gnuplot.head(out, title, xlabel, "GB/s (10^9 bytes/s)") +
-                "set datafile missing '?'\nset style data histograms\n"
-                "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
-                "set yrange [0:*]\nset key title %s\n" % gnuplot.quote(key_title) +
-                ("set xtics rotate by 30 right\n"
-                 if len(rows) > 6 or len(rows) * max(len(r[0]) for r in rows) > 90 else "") +
-                "plot for [i=0:%d] %s using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):"
-                "xtic(1) title columnheader(2+3*i)\n" % (len(columns) - 1, gnuplot.quote(data)),
-                work)
+    rotate = len(rows) > 6 or len(rows) * max(len(r[0]) for r in rows) > 90
+    script = (gnuplot.head(out, title, xlabel, "GB/s (10^9 bytes/s)") +
+              "set datafile missing '?'\nset style data histograms\n"
+              "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
+              "set yrange [0:*]\nset key title %s\n" % gnuplot.quote(key_title) +
+              ("set xtics rotate by 30 right\n" if rotate else "") +
+              "set lmargin %d\n" % _left_margin(rows[0][0], rotate) +
+              "plot for [i=0:%d] %s using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):"
+              "xtic(1) title columnheader(2+3*i)\n" % (len(columns) - 1, gnuplot.quote(data)))
+    with open(os.path.join(work, os.path.basename(out) + ".gp"), "w") as f:
+        f.write(script)
+    gnuplot.run(script, work)
 
 
 def plot_faultclear(rs, outdir, work, machine):

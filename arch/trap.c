@@ -6,8 +6,8 @@
 #include "arch/trap.h"
 #include "arch/gdt.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
 #include "kernel/results.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 struct idt_gate {
@@ -211,7 +211,7 @@ void trap_dispatch(struct trap_frame *f)
         kprintf("*** hugezero: %s while handling a crash; stopping\n", trap_name(f->vector));
         hz_exit(HZ_CRASH);
     }
-    console_crash_mode();
+    print_crash_mode();
     crash_report(f);
     hz_exit(HZ_CRASH);
 }

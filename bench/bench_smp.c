@@ -22,7 +22,6 @@
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "bench/clear_record.h"
-#include "kernel/console.h"
 #include "kernel/options.h"
 #include "kernel/results.h"
 #include "kernel/scenario.h"
@@ -31,6 +30,7 @@
 #include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "mm/paging.h"
 
 #define MAX_COUNTS 6

@@ -4,7 +4,6 @@
  */
 #include "bench/clear_race.h"
 #include "arch/user.h"
-#include "kernel/console.h"
 #include "kernel/options.h"
 #include "kernel/results.h"
 #include "kernel/verdict.h"
@@ -12,6 +11,7 @@
 #include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 #define PCT_ACCEPTED "STRATEGY:PCT (PCT 1..100)"

@@ -1,9 +1,7 @@
 /*
- * kernel/console.h - the serial console: line-oriented output (never screen
- * repaints), one lock so that lines from several CPUs never interleave
- * mid-line. Human text goes through kprintf(); machine records through
- * record_emit() (docs/results.md). Human text never carries the record
- * prefix: "@hz" in it is printed as "@_hz".
+ * kernel/console.h - the serial console: which UART (console=), and the
+ * sink of the output stream (lib/print.h: kprintf, record_emit) that writes
+ * to it, line-oriented (never screen repaints).
  */
 #ifndef HZ_KERNEL_CONSOLE_H
 #define HZ_KERNEL_CONSOLE_H
@@ -24,39 +22,21 @@
 void console_early(const char *cmdline, const struct memmap *map);
 
 /* Bring up the console: COM1 at 115200 unless console_early() chose
- * another UART. When the chosen UART does not answer the probe
- * (arch/serial.h uart_init) COM1 is used instead, and console_refused()
- * says why. */
+ * another UART, and make it the print sink (lib/print.h). When the chosen
+ * UART does not answer the probe (arch/serial.h uart_init) COM1 is used
+ * instead, and console_refused() says why. Later, a UART that takes no byte
+ * for 16 bytes in a row is given up: COM1 is used instead (saying so), or
+ * COM1 itself is no longer written. */
 void console_init(void);
 
 /* Why `console=` was not applied (a line for the log), or NULL. */
 const char *console_refused(void);
 
-/* Print formatted human text (hz_snprintf conversions, up to 1 KiB per call);
- * the whole call is written under the console lock. Control bytes other
- * than newline are written as \xNN. A UART that takes no byte for 16 bytes
- * in a row is given up: COM1 is used instead (saying so), or COM1 itself
- * is no longer written. */
-void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Finish a record with rec_end() and print it as one line. */
-void record_emit(struct rec *r);
-
 /*
- * Print a finished record line (from rec_end() or clear_record()), with
- * `,"seq":N` put after its "v" member: N counts the records of this boot
- * from 0, in the order they are printed (under the console lock). A line
- * not in rec_begin()'s form is printed as it is, and still counted.
- */
-void record_emit_line(const char *line);
-
-/*
- * The summary's stream members (docs/results.md "summary"): "records", the
- * number of records printed before it (so also its own seq), "crc32", the
- * CRC-32 (zlib's) of those lines as sent, each from "@hz " to its last "}"
- * and followed by one "\n" (the CR of the CRLF is not counted), and "uart",
- * the driver's counts (arch/serial.h struct uart_stats): bytes dropped,
- * waits that timed out, the longest wait in microseconds.
+ * The summary's stream members (docs/results.md "summary"): "records" and
+ * "crc32" (lib/print.h print_stream), and "uart", the driver's counts
+ * (arch/serial.h struct uart_stats): bytes dropped, waits that timed out,
+ * the longest wait in microseconds.
  */
 void console_rec_summary(struct rec *r);
 
@@ -67,10 +47,6 @@ void console_rec_uart(struct rec *r);
 /* Wait (bounded, arch/serial.h uart_flush) until the UART has sent every
  * byte: before the machine stops, so that a slow reader still gets the end. */
 void console_flush(void);
-
-/* Crash path: from now on, a lock held too long (by a CPU that died inside
- * the console) is broken after a bounded wait instead of deadlocking. */
-void console_crash_mode(void);
 
 /*
  * Parse a `console=` value: ttyS0..ttyS3[,baud] or mmio32,0xADDR[,baud]

@@ -11,6 +11,7 @@
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 void header_emit(const struct bootinfo *bi, const char *page_size)

@@ -18,6 +18,7 @@
 #include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
+#include "lib/print.h"
 #include "lib/record.h"
 #include "mm/mm.h"
 

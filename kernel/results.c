@@ -12,6 +12,7 @@
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
+#include "lib/print.h"
 #include "lib/stats.h"
 
 static unsigned n_pass, n_fail, n_skip;

@@ -17,12 +17,12 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
 #include "kernel/options.h"
 #include "kernel/results.h"
 #include "kernel/smp_priv.h"
 #include "lib/cmdline.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 

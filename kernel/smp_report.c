@@ -7,10 +7,10 @@
 #include "arch/apic.h"
 #include "arch/cpu.h"
 #include "arch/trampoline.h"
-#include "kernel/console.h"
 #include "kernel/results.h"
 #include "kernel/smp_priv.h"
 #include "lib/fmt.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 static const char *const fate_names[] = {"not-started", "online",     "online",    "failed",

@@ -7,7 +7,7 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
+#include "lib/print.h"
 #include "mm/paging.h"
 #include "mm/vm.h"
 

@@ -7,11 +7,11 @@
  */
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "kernel/console.h"
 #include "kernel/results.h"
 #include "kernel/smp.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "lib/record.h"
 #include "mm/demand.h"
 #include "mm/vm.h"

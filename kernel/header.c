@@ -2,11 +2,11 @@
  * kernel/header.c - the run's header record and banner.
  */
 #include "kernel/header.h"
+#include "arch/console.h"
 #include "arch/cpu.h"
 #include "arch/msr.h"
 #include "build/buildflags.h"
 #include "build/version.h"
-#include "kernel/console.h"
 #include "kernel/cpu_record.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"

@@ -3,6 +3,7 @@
  * in long mode on the boot stack, with the first 4 GiB identity-mapped.
  */
 #include "arch/acpi.h"
+#include "arch/console.h"
 #include "arch/cpu.h"
 #include "arch/fpu.h"
 #include "arch/gdt.h"
@@ -11,7 +12,6 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "boot/bootinfo.h"
-#include "kernel/console.h"
 #include "kernel/header.h"
 #include "kernel/options.h"
 #include "kernel/ownership.h"

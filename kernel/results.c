@@ -2,10 +2,10 @@
  * kernel/results.c - check results, the summary record and the end of a run.
  */
 #include "kernel/results.h"
+#include "arch/console.h"
 #include "arch/cpu.h"
 #include "arch/steal.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
 #include "kernel/lava.h"
 #include "kernel/power.h"
 #include "kernel/smp.h"

@@ -1,10 +1,10 @@
 /*
- * kernel/console.h - the serial console: which UART (console=), and the
+ * arch/console.h - the serial console: which UART (console=), and the
  * sink of the output stream (lib/print.h: kprintf, record_emit) that writes
  * to it, line-oriented (never screen repaints).
  */
-#ifndef HZ_KERNEL_CONSOLE_H
-#define HZ_KERNEL_CONSOLE_H
+#ifndef HZ_ARCH_CONSOLE_H
+#define HZ_ARCH_CONSOLE_H
 
 #include <stddef.h>
 
@@ -57,4 +57,4 @@ void console_flush(void);
  */
 int console_option_parse(const char *value, char *err, size_t errlen);
 
-#endif /* HZ_KERNEL_CONSOLE_H */
+#endif /* HZ_ARCH_CONSOLE_H */

@@ -1,8 +1,8 @@
 /*
- * kernel/console.c - the serial console: the UART console= picks, the print
+ * arch/console.c - the serial console: the UART console= picks, the print
  * sink (lib/print.h) that writes to it.
  */
-#include "kernel/console.h"
+#include "arch/console.h"
 #include "arch/serial.h"
 #include "arch/x86.h"
 #include "lib/cmdline.h"

@@ -6,7 +6,7 @@
 #include "arch/trap.h"
 #include "arch/gdt.h"
 #include "arch/x86.h"
-#include "kernel/results.h"
+#include "kernel/exit.h"
 #include "lib/print.h"
 #include "lib/record.h"
 

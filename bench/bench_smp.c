@@ -23,7 +23,6 @@
 #include "arch/x86.h"
 #include "bench/clear_record.h"
 #include "kernel/options.h"
-#include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
@@ -31,6 +30,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/print.h"
+#include "lib/results.h"
 #include "mm/paging.h"
 
 #define MAX_COUNTS 6

@@ -4,8 +4,8 @@
  */
 #include "bench/clear_race.h"
 #include "arch/user.h"
+#include "kernel/exit.h"
 #include "kernel/options.h"
-#include "kernel/results.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/compare.h"

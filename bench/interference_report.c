@@ -10,12 +10,12 @@
 #include "arch/x86.h"
 #include "bench/clear_record.h" /* CLEAR_STEAL_FLAG_X100 */
 #include "bench/interference_priv.h"
-#include "kernel/results.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/print.h"
 #include "lib/record.h"
+#include "lib/results.h"
 #include "lib/stats.h"
 
 /* One (cell, victim) summary. */

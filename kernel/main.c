@@ -12,14 +12,15 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "boot/bootinfo.h"
+#include "kernel/exit.h"
 #include "kernel/header.h"
 #include "kernel/options.h"
 #include "kernel/ownership.h"
-#include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
 #include "lib/print.h"
 #include "lib/record.h"
+#include "lib/results.h"
 #include "mm/mm.h"
 
 #define MB2_BOOTLOADER_MAGIC 0x36d76289u  /* Multiboot2 spec §3.2 */

@@ -1,7 +1,7 @@
 /*
- * kernel/results.c - check results, the summary record and the end of a run.
+ * kernel/exit.c - the summary record and the end of a run.
  */
-#include "kernel/results.h"
+#include "kernel/exit.h"
 #include "arch/console.h"
 #include "arch/cpu.h"
 #include "arch/steal.h"
@@ -11,11 +11,10 @@
 #include "kernel/smp.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
-#include "lib/fmt.h"
 #include "lib/print.h"
+#include "lib/record.h"
 #include "lib/stats.h"
 
-static unsigned n_pass, n_fail, n_skip;
 static volatile int exiting;
 
 enum { EXIT_AUTO, EXIT_HALT, EXIT_REBOOT, EXIT_POWEROFF };
@@ -25,55 +24,6 @@ HZ_OPTION(
     opt_on_exit, .name = "on_exit", .kind = OPT_ENUM, .dest = &on_exit_mode,
     .choices = exit_choices, .accepted = "auto|halt|reboot|poweroff",
     .help = "what to do at the end: auto = QEMU isa-debug-exit under a hypervisor, else halt");
-
-/* Print one check record; reason may be NULL (pass). */
-static void emit(const char *type, const char *name, const char *reason)
-{
-    char buf[HZ_RECORD_MAX];
-    struct rec r;
-    rec_begin(&r, buf, sizeof(buf), type);
-    rec_str(&r, "name", name);
-    if (reason) {
-        rec_str(&r, "reason", reason);
-        kprintf("%s: %s: %s\n", type, name, reason);
-    }
-    record_emit(&r);
-}
-
-void result_pass(const char *name)
-{
-    __atomic_fetch_add(&n_pass, 1, __ATOMIC_RELAXED);
-    emit("pass", name, 0);
-}
-
-#define EMIT_FORMATTED(type, counter)                                                              \
-    do {                                                                                           \
-        char reason[256];                                                                          \
-        va_list ap;                                                                                \
-        __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);                                         \
-        va_start(ap, fmt);                                                                         \
-        hz_vsnprintf(reason, sizeof(reason), fmt, ap);                                             \
-        va_end(ap);                                                                                \
-        emit(type, name, reason);                                                                  \
-    } while (0)
-
-void result_fail(const char *name, const char *fmt, ...) { EMIT_FORMATTED("fail", n_fail); }
-void result_skip(const char *name, const char *fmt, ...) { EMIT_FORMATTED("skip", n_skip); }
-
-enum hz_status result_status(void)
-{
-    if (n_fail)
-        return HZ_FAIL;
-    if (n_skip && !n_pass)
-        return HZ_SKIPPED;
-    return HZ_PASS;
-}
-
-const char *status_name(enum hz_status s)
-{
-    static const char *const names[] = {"pass", "fail", "skipped", "config", "crash"};
-    return (unsigned)s < 5 ? names[s] : "unknown";
-}
 
 static _Noreturn void halt_forever(void)
 {
@@ -93,6 +43,8 @@ _Noreturn void hz_exit(enum hz_status s)
     char buf[HZ_RECORD_MAX];
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "summary");
+    unsigned n_pass, n_fail, n_skip;
+    result_counts(&n_pass, &n_fail, &n_skip);
     rec_u64(&r, "pass", n_pass);
     rec_u64(&r, "fail", n_fail);
     rec_u64(&r, "skip", n_skip);

@@ -9,7 +9,6 @@
 #include "kernel/lava.h"
 #include "kernel/power.h"
 #include "kernel/smp.h"
-#include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/print.h"
 #include "lib/record.h"
@@ -38,8 +37,6 @@ _Noreturn void hz_exit(enum hz_status s)
     if (__atomic_exchange_n(&exiting, 1, __ATOMIC_ACQ_REL))
         halt_forever();
     smp_pv_teardown(); /* nothing of KVM's PV state outlives the run: `steal` records */
-    if (verdict_armed() && (s == HZ_PASS || s == HZ_FAIL)) /* scenarios ran, no crash */
-        verdict_report(); /* before the summary, which stays the last record */
     char buf[HZ_RECORD_MAX];
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "summary");

@@ -64,26 +64,23 @@ const char *fault_verify_mode(void) { return verify_modes[verify_full]; }
 
 static uint64_t clear_cyc[HZ_MAX_CPUS];   /* fault_clear_cycles(), per CPU */
 static uint64_t clear_calls[HZ_MAX_CPUS]; /* fault_clear_calls(), per CPU */
-static uint64_t addr_hint[HZ_MAX_CPUS];   /* the fault being served, per CPU (0: none) */
-
-static void set_addr_hint(uint64_t va) { addr_hint[smp_cpu_index()] = va; }
-
 /* The pool's clear function (mm/pool.h): the environment's strategy at the
  * measurement CPL (arch/user.h), through the fault path's own stack since
- * the #PF handler calls it. A fault's frame is cleared the way env->clear
- * says; other zeroing (idle, boot, on_free, batch) in one call. */
-static void zero_fn(void *ctx, void *dst, size_t bytes)
+ * the #PF handler calls it. A fault's frame (hint: the faulting address) is
+ * cleared the way env->clear says; other zeroing (idle, boot, on_free,
+ * batch: hint 0) in one call. */
+static void zero_fn(void *ctx, void *dst, size_t bytes, uint64_t hint)
 {
     const struct fault_env *env = ctx;
     unsigned cpu = smp_cpu_index();
-    if (addr_hint[cpu] && env->clear.model != FAULT_CLEAR_EXTENT) {
+    if (hint && env->clear.model != FAULT_CLEAR_EXTENT) {
         uintptr_t frame = (uintptr_t)dst & ~(uintptr_t)(env->frame_bytes - 1);
         struct fault_clear_job job = {.m = &env->clear,
                                       .s = env->zero,
                                       .frame = (uint8_t *)frame,
                                       .frame_bytes = env->frame_bytes,
                                       .from = (uintptr_t)dst - frame,
-                                      .hint = addr_hint[cpu] & (env->frame_bytes - 1)};
+                                      .hint = hint & (env->frame_bytes - 1)};
         user_run_fault(cpu, fault_clear_run, &job);
         clear_cyc[cpu] += job.cycles;
         clear_calls[cpu] += job.calls;
@@ -124,7 +121,6 @@ int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_byte
             max = DEMAND_MAX_PAGES;
     }
     pool_init(&env->pool, storage, (uint32_t)max, env->frame_bytes, zero_fn, env);
-    demand_set_addr_hint(set_addr_hint);
     env->lock = (struct spinlock){0};
     env->nframes = 0;
     size_t avail = env->frame_bytes == PAGE_SIZE_1G ? frames_1g_free_count(f) : frames_count_2m(f);

@@ -223,3 +223,46 @@ class RecordsDocumented(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def strategy_rows() -> list[str]:
+    """The names of CLEAR_STRATEGIES' rows (arch/clear.h), in table order."""
+    src = (ROOT / "arch" / "clear.h").read_text()
+    body = src[src.index("#define CLEAR_STRATEGIES(ROW)"):src.index("#define CLEAR_PROTOTYPE")]
+    return re.findall(r"\bROW\(([a-z0-9_]+),", body)
+
+
+def strategy_files() -> list[str]:
+    """The strategy routines arch/rules.mk builds: arch/clear_<name>.asm or .c."""
+    return sorted(p.stem[len("clear_"):] for p in (ROOT / "arch").glob("clear_*.*")
+                  if p.suffix in (".asm", ".c"))
+
+
+def strategy_docs() -> list[str]:
+    """The names in docs/strategies.md's "The table", in its order."""
+    doc = (ROOT / "docs" / "strategies.md").read_text()
+    table = doc[doc.index("## The table"):]
+    table = table[:table.index("\n\n", table.index("|"))]
+    return re.findall(r"^\| `([a-z0-9_]+)` \|", table, re.M)
+
+
+class StrategiesDocumented(unittest.TestCase):
+    """Adding a strategy is one routine file and one table row
+    (docs/hacking.md): every row has its arch/clear_<name> file and no file
+    is without a row, and docs/strategies.md's table lists the rows in
+    their order. tests/unit/test_clear.c runs its zeroes/contract tests on
+    every row, so its test count follows the table."""
+
+    def test_rows_found(self) -> None:
+        rows = strategy_rows()
+        self.assertGreaterEqual(len(rows), 13)
+        self.assertIn("rep_stosb", rows)
+        self.assertEqual(len(rows), len(set(rows)), "a strategy row appears twice")
+
+    def test_every_row_has_its_file(self) -> None:
+        self.assertEqual(sorted(strategy_rows()), strategy_files(),
+                         "arch/clear_<name>.asm|.c files and CLEAR_STRATEGIES rows differ")
+
+    def test_docs_table_matches_rows(self) -> None:
+        self.assertEqual(strategy_docs(), strategy_rows(),
+                         "docs/strategies.md's table and CLEAR_STRATEGIES (arch/clear.h) differ")

@@ -80,6 +80,8 @@ struct clear_strategy {
     ROW(clzero, "CLZERO + SFENCE", CLEAR_NEED1(X86_FEATURE_CLZERO), .line64 = true, .align = 64,   \
         .multiple = 64, .nontemporal = true)                                                       \
     ROW(movdir64b, "MOVDIR64B + SFENCE", CLEAR_NEED1(X86_FEATURE_MOVDIR64B), .align = 64,          \
+        .multiple = 64, .nontemporal = true)                                                       \
+    ROW(movdiri, "MOVDIRI r64 + SFENCE", CLEAR_NEED1(X86_FEATURE_MOVDIRI), .align = 8,             \
         .multiple = 64, .nontemporal = true)
 
 /* The routines: void clear_<name>(void *dst, size_t bytes) for every row

@@ -61,11 +61,8 @@ void idt_init(void)
 
 void idt_load(void)
 {
-    struct {
-        uint16_t limit;
-        uint64_t base;
-    } __attribute__((packed)) idtr = {sizeof(idt) - 1, (uint64_t)(uintptr_t)idt};
-    __asm__ volatile("lidt %0" ::"m"(idtr));
+    struct desc_ptr idtr = {sizeof(idt) - 1, (uint64_t)(uintptr_t)idt};
+    lidt(&idtr);
 }
 
 void trap_set_handler(unsigned vector, trap_handler_fn fn)

@@ -113,8 +113,10 @@ _Noreturn void smp_ap_main(uint64_t cpu)
     uint32_t starting = SMP_CPU_STARTING;
     if (!__atomic_compare_exchange_n(&pc->info.state, &starting, SMP_CPU_ONLINE, false,
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        for (;;) /* the BSP gave up on this CPU (SMP_CPU_FAILED): stay out */
-            __asm__ volatile("cli; hlt");
+        for (;;) { /* the BSP gave up on this CPU (SMP_CPU_FAILED): stay out */
+            cli();
+            hlt();
+        }
     smp_idle((unsigned)cpu);
 }
 

@@ -175,4 +175,38 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
  */
 void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, unsigned nc);
 
+/* One (strategy, threads) cell of the scaling and its figures once its
+ * rounds are done (bench/bench_smp.c). */
+struct smp_cell {
+    const struct clear_strategy *s;
+    unsigned threads;
+    struct smp_series ser;                            /* wall times, steal */
+    uint64_t gbps_x1000, wall_min_ns, wall_median_ns; /* gbps_x1000: from the median */
+    uint64_t gbps_lo_x1000, gbps_hi_x1000;            /* the median's 95 % interval */
+    struct stats st;
+    uint64_t steal_x100;
+    bool noisy;
+    uint64_t cpu_ns[HZ_MAX_CPUS]; /* by slot: the CPU's own best clear time */
+    bool numa, verified;
+};
+
+/* What the scaling report reads: the cells (one strategy's thread counts
+ * next to each other), the CPU of each slot (cpu_ns[k] is cpus[k]'s), the
+ * target and chunk size in bytes, the online CPUs and the thread counts
+ * measured. */
+struct smp_scale_run {
+    const struct smp_cell *cells;
+    unsigned ncells;
+    const unsigned *cpus;
+    uint64_t bytes, chunk;
+    unsigned online;
+    const unsigned *counts;
+    unsigned ncounts;
+};
+
+/* Print the table and the smp_peak / smp_scale records (bench/smp_scale.c).
+ * The peak is the all-thread non-temporal cell with the best median, else
+ * the best all-thread cell; with no all-thread cell nothing is printed. */
+void smp_scale_report(const struct smp_scale_run *run);
+
 #endif /* HZ_BENCH_BENCH_SMP_H */

@@ -3,7 +3,9 @@ option the kernel declares (HZ_OPTION); docs' scenario tables name
 registered scenarios (HZ_SCENARIO) with their run=default membership, and
 docs/prezero.md's lists every prezero/ scenario; README's tree table lists
 every source folder; includes keep to the layering docs/hacking.md
-describes."""
+describes; the clear-strategy table, its routine files and
+docs/strategies.md agree; the files and symbols docs/hacking.md's "Where to
+add" steps name exist."""
 import pathlib
 import re
 import unittest
@@ -266,3 +268,56 @@ class StrategiesDocumented(unittest.TestCase):
     def test_docs_table_matches_rows(self) -> None:
         self.assertEqual(strategy_docs(), strategy_rows(),
                          "docs/strategies.md's table and CLEAR_STRATEGIES (arch/clear.h) differ")
+
+
+SRC_FOLDERS = "arch|bench|boot|kernel|lib|mm|prezero"
+DOC_PATH = re.compile(r"\b((?:%s|docs|tests|tools)/[A-Za-z0-9_./<>*-]*[A-Za-z0-9_>*])"
+                      % SRC_FOLDERS)
+# `sym()` (file) or `struct sym` (file), also `a()`/`b()` (file): sym is in file.
+SYM_THEN_FILE = re.compile(r"`(?:struct )?(\w+)(?:\([^`]*\))?`(?:/`[^`]*`)?\s*\(((?:%s)/\w+\.[ch])"
+                           % SRC_FOLDERS)
+# file's `sym`
+FILE_THEN_SYM = re.compile(r"((?:%s)/\w+\.[ch])'s `(\w+)" % SRC_FOLDERS)
+CALL = re.compile(r"`(\w+)(?:\(|\[\])")
+
+
+def where_to_add() -> str:
+    """docs/hacking.md's "Where to add" list, folded to single spaces."""
+    doc = (ROOT / "docs" / "hacking.md").read_text()
+    return " ".join(doc[doc.index("Where to add"):doc.index("## Tree and build")].split())
+
+
+def defines(path: pathlib.Path, sym: str) -> bool:
+    """sym appears in path's code (comments left out)."""
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", " ", path.read_text(), flags=re.S)
+    return re.search(r"\b%s\b" % re.escape(sym), code) is not None
+
+
+class WhereToAdd(unittest.TestCase):
+    """Every file, folder and symbol docs/hacking.md's "Where to add" steps
+    name exists: a path (a <name> template must match some file), a symbol
+    said to be in a file is in it, and every other `function()` it names is
+    in some kernel source."""
+
+    def test_paths_exist(self) -> None:
+        paths = DOC_PATH.findall(where_to_add())
+        self.assertGreater(len(paths), 10)
+        for p in paths:
+            p = p.rstrip(".")
+            if "<" in p or "*" in p:
+                pattern = re.sub(r"<[^>]*>", "*", p)
+                self.assertTrue(list(ROOT.glob(pattern)), "%s matches no file" % p)
+            else:
+                self.assertTrue((ROOT / p).exists(), "%s does not exist" % p)
+
+    def test_symbols_in_their_files(self) -> None:
+        text = where_to_add()
+        pairs = SYM_THEN_FILE.findall(text) + [(s, f) for f, s in FILE_THEN_SYM.findall(text)]
+        self.assertGreater(len(pairs), 8)
+        for sym, path in pairs:
+            self.assertTrue(defines(ROOT / path, sym), "%s is not in %s" % (sym, path))
+
+    def test_every_named_function_exists(self) -> None:
+        sources = [p for sub in SRC_FOLDERS.split("|") for p in (ROOT / sub).glob("*.[ch]")]
+        for sym in set(CALL.findall(where_to_add())):
+            self.assertTrue(any(defines(p, sym) for p in sources), "no source has %s" % sym)

@@ -2,7 +2,7 @@
  * arch/clear.h - the x86-64 memory-clearing strategies, side by side in one
  * table (arch/clear.c), with the checks and helpers the kernel,
  * tools/linux-bench and the unit tests share (the `clear` record they
- * print is bench/clear_record.h). docs/strategies.md explains
+ * print is measure/clear_record.h). docs/strategies.md explains
  * what each one measures.
  *
  * Every routine has the signature void clear_<name>(void *dst, size_t bytes)

@@ -4,7 +4,7 @@
  * the QEMU-preallocation-like fill (bench/bench_smp_fill.c).
  *
  * The target (smp_bytes) is split into one contiguous piece per CPU
- * (bench/split.h), inside the CPU's own NUMA node when the SRAT gives
+ * (measure/split.h), inside the CPU's own NUMA node when the SRAT gives
  * domains. Each repeat: every CPU dirties its piece, all wait at a barrier,
  * clear (timed by each CPU), wait at a barrier, then check every byte of
  * their piece. A repeat's wall time runs from the first CPU's start to the
@@ -22,7 +22,6 @@
 #include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "bench/clear_record.h"
 #include "kernel/options.h"
 #include "kernel/scenario.h"
 #include "kernel/verdict.h"
@@ -32,6 +31,7 @@
 #include "lib/kstring.h"
 #include "lib/print.h"
 #include "lib/results.h"
+#include "measure/clear_record.h"
 #include "mm/paging.h"
 
 #define MAX_COUNTS 6

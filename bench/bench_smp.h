@@ -13,10 +13,10 @@
 #include <stdint.h>
 
 #include "arch/clear.h"
-#include "bench/split.h"
 #include "kernel/smp.h"
 #include "lib/interleave.h"
 #include "lib/stats.h"
+#include "measure/split.h"
 #include "mm/frames.h"
 
 #define SMP_TARGET_MAX 1024 /* extents (runs of adjacent frames) */

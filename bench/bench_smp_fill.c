@@ -16,7 +16,6 @@
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "bench/bench_smp.h"
-#include "bench/clear_record.h"
 #include "kernel/lava.h"
 #include "lib/cmdline.h"
 #include "lib/compare.h"
@@ -26,6 +25,7 @@
 #include "lib/record.h"
 #include "lib/results.h"
 #include "lib/stats.h"
+#include "measure/clear_record.h"
 #include "mm/paging.h"
 
 enum { FILL_ALL, FILL_NONE, FILL_BYTES };

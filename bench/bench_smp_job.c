@@ -9,9 +9,9 @@
 #include "arch/user.h"
 #include "arch/x86.h"
 #include "bench/bench_smp.h"
-#include "bench/memop.h"
 #include "lib/cmdline.h"
 #include "lib/kstring.h"
+#include "measure/memop.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 

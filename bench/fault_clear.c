@@ -7,10 +7,10 @@
  */
 #include "bench/fault_clear.h"
 #include "arch/tsc.h"
-#include "bench/memop.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "measure/memop.h"
 
 static const char *const model_names[FAULT_CLEAR_NMODELS] = {"extent", "linux_4k", "linux_hot_last",
                                                              "linux_batch"};

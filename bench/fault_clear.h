@@ -23,7 +23,7 @@
  * A check point models cond_resched() on a non-preemptible kernel with
  * nothing else to run: one load of a flag that is never set and a branch.
  *
- * Portable (memory accesses and the TSC only), like bench/memop.h: runs at
+ * Portable (memory accesses and the TSC only), like measure/memop.h: runs at
  * CPL 3 under arch/user.h and in host unit tests.
  */
 #ifndef HZ_BENCH_FAULT_CLEAR_H
@@ -89,7 +89,7 @@ struct fault_clear_job {
 
 /*
  * Clear [frame + from, frame + frame_bytes) the way job->m says, through
- * memop_clear() (bench/memop.h): the shape of arch/user.h's user_run()
+ * memop_clear() (measure/memop.h): the shape of arch/user.h's user_run()
  * callback. Pieces that start below `from` are cut at it; `from` and every
  * piece must meet the strategy's contract (4 KiB multiples do for every row
  * of arch/clear.c). hint >= frame_bytes is taken as frame_bytes - 1.

@@ -8,7 +8,6 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "bench/clear_record.h" /* CLEAR_STEAL_FLAG_X100 */
 #include "bench/interference_priv.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
@@ -17,6 +16,7 @@
 #include "lib/record.h"
 #include "lib/results.h"
 #include "lib/stats.h"
+#include "measure/clear_record.h" /* CLEAR_STEAL_FLAG_X100 */
 
 /* One (cell, victim) summary. */
 struct summary {

@@ -6,11 +6,11 @@
  */
 #include "arch/steal.h"
 #include "bench/bench_smp.h"
-#include "bench/clear_record.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/print.h"
 #include "lib/record.h"
+#include "measure/clear_record.h"
 
 /* The bandwidth peak: the all-thread non-temporal cell with the best
  * median, else (no non-temporal strategy ran) the best all-thread cell.

@@ -154,7 +154,7 @@ class ScenariosDocumented(unittest.TestCase):
 class Layout(unittest.TestCase):
     def test_folders_found(self):
         self.assertEqual(
-            kernel_folders(), ["boot", "arch", "lib", "mm", "kernel", "bench", "prezero"]
+            kernel_folders(), ["boot", "arch", "lib", "mm", "kernel", "measure", "bench", "prezero"]
         )
 
     def test_readme_tree_lists_every_folder(self):

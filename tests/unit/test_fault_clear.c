@@ -18,7 +18,7 @@
 
 #include "arch/cpu.h"
 #include "bench/fault_clear.h"
-#include "bench/memop.h"
+#include "measure/memop.h"
 
 #define PG FAULT_CLEAR_PAGE
 #define MAXCALLS 4096

@@ -1,0 +1,10 @@
+# measure/ - what the scenarios measure with, below bench/ and prezero/
+# (which never include each other): memory work at the measurement CPL
+# (memop), cache eviction, the split of a target over CPUs, and the `clear`
+# record the kernel and tools/linux-bench print (portable, unit-tested).
+KERNEL_C += measure/memop.c measure/clear_record.c measure/evict.c measure/split.c
+
+HOST_TESTS += smp_split clear_record memop
+HOST_SRCS_smp_split := measure/split.c
+HOST_SRCS_memop := measure/memop.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
+HOST_SRCS_clear_record := measure/clear_record.c lib/record.c lib/stats.c lib/fmt.c

@@ -8,7 +8,7 @@
  * domains. Each repeat: every CPU dirties its piece, all wait at a barrier,
  * clear (timed by each CPU), wait at a barrier, then check every byte of
  * their piece. A repeat's wall time runs from the first CPU's start to the
- * last CPU's end (bench_smp_job.c); `smp.wall` fails when a wall time is
+ * last CPU's end (measure/smp_job.c); `smp.wall` fails when a wall time is
  * below some CPU's own time. The (strategy, threads) cells run interleaved,
  * one repeat each per round in a seeded random order (bench/smp_rounds.c),
  * so a slow stretch of the host hits all of them alike; figures are medians

@@ -2,7 +2,7 @@
 # `run=faultclear` (the fault_clear= models), `run=clear` with its correctness check, `run=smp` (thread scaling, peak,
 # fill), `run=interference`. What they measure with is in measure/.
 KERNEL_C += bench/fault_clear.c bench/fault_bench.c bench/fault_clear_bench.c bench/bench_clear.c bench/clear_cells.c bench/clear_race.c bench/clear_table.c bench/clear_correctness.c \
-	bench/bench_smp.c bench/smp_scale.c bench/bench_smp_job.c bench/bench_smp_fill.c bench/smp_rounds.c \
+	bench/bench_smp.c bench/smp_scale.c bench/bench_smp_fill.c bench/smp_rounds.c \
 	bench/interference.c bench/interference_work.c bench/interference_report.c
 
 HOST_TESTS += fault_clear

@@ -1,8 +1,10 @@
 # measure/ - what the scenarios measure with, below bench/ and prezero/
 # (which never include each other): memory work at the measurement CPL
 # (memop), cache eviction, the split of a target over CPUs, and the `clear`
-# record the kernel and tools/linux-bench print (portable, unit-tested).
-KERNEL_C += measure/memop.c measure/clear_record.c measure/evict.c measure/split.c
+# record the kernel and tools/linux-bench print (portable, unit-tested),
+# the multi-CPU clear job (smp_job).
+KERNEL_C += measure/memop.c measure/clear_record.c measure/evict.c measure/split.c \
+	measure/smp_job.c
 
 HOST_TESTS += smp_split clear_record memop
 HOST_SRCS_smp_split := measure/split.c

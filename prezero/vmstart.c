@@ -18,7 +18,6 @@
  */
 #include "prezero/vmstart.h"
 #include "arch/tsc.h"
-#include "bench/bench_smp.h"
 #include "bench/fault_bench.h"
 #include "kernel/exit.h"
 #include "kernel/options.h"
@@ -31,6 +30,7 @@
 #include "lib/kstring.h"
 #include "lib/print.h"
 #include "lib/results.h"
+#include "measure/smp_job.h"
 #include "mm/demand.h"
 #include "mm/frames.h"
 #include "mm/mm.h"

@@ -1,6 +1,6 @@
 /*
  * bench/fault_clear_bench.c - `run=faultclear`: demand-fault service time
- * under every `fault_clear=` model (bench/fault_clear.h) x {rep_stosb,
+ * under every `fault_clear=` model (measure/fault_clear.h) x {rep_stosb,
  * rep_stosq, the best non-temporal row} on 1 GiB and 2 MiB frames, and the
  * clear_pages() gain it predicts for this CPU (docs/prezero.md "Linux-faithful
  * fault clearing").
@@ -21,7 +21,6 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "bench/bench_clear.h"
-#include "bench/fault_bench.h"
 #include "kernel/progress.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
@@ -34,6 +33,7 @@
 #include "lib/results.h"
 #include "lib/stats.h"
 #include "measure/clear_record.h"
+#include "measure/fault_pool.h"
 #include "mm/demand.h"
 #include "mm/frames.h"
 #include "mm/mm.h"

@@ -15,7 +15,6 @@
 #include "prezero/prezero.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "bench/fault_bench.h"
 #include "kernel/options.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
@@ -25,6 +24,7 @@
 #include "lib/print.h"
 #include "lib/results.h"
 #include "lib/stats.h"
+#include "measure/fault_pool.h"
 #include "mm/demand.h"
 #include "prezero/prezero_priv.h"
 

@@ -18,7 +18,6 @@
  */
 #include "prezero/vmstart.h"
 #include "arch/tsc.h"
-#include "bench/fault_bench.h"
 #include "kernel/exit.h"
 #include "kernel/options.h"
 #include "kernel/scenario.h"
@@ -30,6 +29,7 @@
 #include "lib/kstring.h"
 #include "lib/print.h"
 #include "lib/results.h"
+#include "measure/fault_pool.h"
 #include "measure/smp_job.h"
 #include "mm/demand.h"
 #include "mm/frames.h"

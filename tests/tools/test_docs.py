@@ -168,14 +168,22 @@ class Layout(unittest.TestCase):
         self.assertEqual(bad, [], "lib/ must include nothing else of the project")
 
     def test_kernel_does_not_include_programs(self):
-        bad = [i for i in includes("kernel") if i[1] in ("bench", "prezero")]
-        self.assertEqual(bad, [], "kernel/ must not include bench/ or prezero/")
+        bad = [i for i in includes("kernel") if i[1] in ("measure", "bench", "prezero")]
+        self.assertEqual(bad, [], "kernel/ must not include measure/, bench/ or prezero/")
+
+    def test_measure_and_scenario_folders(self) -> None:
+        bad = [i for i in includes("measure") if i[1] in ("bench", "prezero")]
+        bad += [i for i in includes("bench") if i[1] == "prezero"]
+        bad += [i for i in includes("prezero") if i[1] == "bench"]
+        self.assertEqual(bad, [], "measure/ includes neither bench/ nor prezero/, "
+                                  "and those two never include each other")
 
     def test_lower_layers_include_nothing_above(self):
         bad = []
         for folder in ("boot", "arch", "mm"):
-            bad += [i for i in includes(folder) if i[1] in ("kernel", "bench", "prezero")]
-        self.assertEqual(bad, [], "boot/, arch/, mm/ include nothing of kernel/, bench/, prezero/")
+            bad += [i for i in includes(folder)
+                    if i[1] in ("kernel", "measure", "bench", "prezero")]
+        self.assertEqual(bad, [], "boot/, arch/, mm/ include nothing of the layers above")
 
 
 def results_section(record):

@@ -1,5 +1,5 @@
 /*
- * bench/fault_clear.h - how a demand fault clears its frame (`fault_clear=`):
+ * measure/fault_clear.h - how a demand fault clears its frame (`fault_clear=`):
  * one model per value, each following a named Linux function and version.
  * The instruction is still `zero=` (Linux: clear_page_erms is REP STOSB,
  * clear_page_rep REP STOSQ; arch/x86/lib/clear_page_64.S).
@@ -26,8 +26,8 @@
  * Portable (memory accesses and the TSC only), like measure/memop.h: runs at
  * CPL 3 under arch/user.h and in host unit tests.
  */
-#ifndef HZ_BENCH_FAULT_CLEAR_H
-#define HZ_BENCH_FAULT_CLEAR_H
+#ifndef HZ_MEASURE_FAULT_CLEAR_H
+#define HZ_MEASURE_FAULT_CLEAR_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -96,4 +96,4 @@ struct fault_clear_job {
  */
 void fault_clear_run(void *arg);
 
-#endif /* HZ_BENCH_FAULT_CLEAR_H */
+#endif /* HZ_MEASURE_FAULT_CLEAR_H */

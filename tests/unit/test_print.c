@@ -15,18 +15,7 @@
 #include <cmocka.h>
 
 #include "lib/print.h"
-
-static char out[4096];
-static size_t nout;
-
-static void keep(char c)
-{
-    if (nout < sizeof(out) - 1)
-        out[nout++] = c;
-    out[nout] = 0;
-}
-
-static const struct print_sink sink = {.put = keep};
+#include "tests/unit/print_capture.h"
 
 static void reset(void)
 {

@@ -1,5 +1,5 @@
 # hugezero - one top-level Makefile; each folder lists its own sources in a
-# rules.mk fragment (boot/ arch/ lib/ mm/ kernel/ bench/ prezero/
+# rules.mk fragment (boot/ arch/ lib/ mm/ kernel/ measure/ bench/ prezero/
 # tests/ tools/), included below.
 #
 #   make            build/hugezero.elf and build/hugezero.iso (checked)
@@ -57,8 +57,8 @@ HCFLAGS := -std=gnu11 -O2 -g -I. -DHZ_HOSTED $(WARN) -MMD -MP
 KERNEL_C :=
 KERNEL_ASM :=
 HOST_TESTS :=
-include boot/rules.mk arch/rules.mk lib/rules.mk mm/rules.mk kernel/rules.mk bench/rules.mk \
-	prezero/rules.mk tools/rules.mk fuzz/rules.mk
+include boot/rules.mk arch/rules.mk lib/rules.mk mm/rules.mk kernel/rules.mk measure/rules.mk \
+	bench/rules.mk prezero/rules.mk tools/rules.mk fuzz/rules.mk
 # Last: the generic host-test rules need every HOST_TESTS entry above.
 include tests/rules.mk
 

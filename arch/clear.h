@@ -2,7 +2,7 @@
  * arch/clear.h - the x86-64 memory-clearing strategies, side by side in one
  * table (arch/clear.c), with the checks and helpers the kernel,
  * tools/linux-bench and the unit tests share (the `clear` record they
- * print is bench/clear_record.h). docs/strategies.md explains
+ * print is measure/clear_record.h). docs/strategies.md explains
  * what each one measures.
  *
  * Every routine has the signature void clear_<name>(void *dst, size_t bytes)
@@ -28,7 +28,8 @@
 #define CLEAR_MAX_NEED 2 /* CPUID bits a row can require */
 #define CLEAR_MAX_FAST 3 /* CPUID bits a row can list as making it faster */
 
-/* One table row. Adding a strategy is one routine file and one row. */
+/* One table row. Adding a strategy is one routine file and one row of
+ * CLEAR_STRATEGIES below. */
 struct clear_strategy {
     const char *name; /* "rep_stosb" ... (records, options) */
     void (*fn)(void *dst, size_t bytes);
@@ -45,20 +46,49 @@ struct clear_strategy {
     bool nontemporal;  /* stores bypass the caches (NT/WC or CLZERO) */
 };
 
-/* The routines (contract: dst alignment / bytes multiple, in bytes). */
-void clear_mov_loop(void *dst, size_t bytes);     /* any / any: C loop of 8-byte MOVs */
-void clear_movq_unroll(void *dst, size_t bytes);  /* 8 / 64: 8 x MOV r64 per line */
-void clear_rep_stosq(void *dst, size_t bytes);    /* 8 / 8: REP STOSQ */
-void clear_rep_stosb(void *dst, size_t bytes);    /* any / any: REP STOSB */
-void clear_sse2_store(void *dst, size_t bytes);   /* 16 / 64: MOVDQA xmm */
-void clear_avx_store(void *dst, size_t bytes);    /* 32 / 64: VMOVDQA ymm */
-void clear_avx512_store(void *dst, size_t bytes); /* 64 / 64: VMOVDQA64 zmm */
-void clear_movnti(void *dst, size_t bytes);       /* 8 / 64: MOVNTI r64, SFENCE */
-void clear_sse2_nt(void *dst, size_t bytes);      /* 16 / 64: MOVNTDQ xmm, SFENCE */
-void clear_avx_nt(void *dst, size_t bytes);       /* 32 / 64: VMOVNTDQ ymm, SFENCE */
-void clear_avx512_nt(void *dst, size_t bytes);    /* 64 / 64: VMOVNTDQ zmm, SFENCE */
-void clear_clzero(void *dst, size_t bytes);       /* 64 / 64: CLZERO per line, SFENCE */
-void clear_movdir64b(void *dst, size_t bytes);    /* 64 / 64: MOVDIR64B per line, SFENCE */
+#define CLEAR_NEED1(f) .need = {f}, .n_need = 1
+
+/*
+ * The table, in a fixed order (cheapest instructions first): one
+ * ROW(name, insn, fields...) per strategy, where the routine is
+ * clear_<name> in arch/clear_<name>.asm (or .c; arch/rules.mk takes every
+ * such file), insn is the `insn` member and the fields are the other
+ * members of struct clear_strategy (XCR0_* come from arch/x86.h, which
+ * arch/clear.c includes). The prototypes below and clear_strategies[] in
+ * arch/clear.c are both made from it.
+ */
+#define CLEAR_STRATEGIES(ROW)                                                                      \
+    ROW(mov_loop, "MOV r64 (C loop)", .align = 1, .multiple = 1)                                   \
+    ROW(movq_unroll, "8 x MOV r64 per line", .align = 8, .multiple = 64)                           \
+    ROW(rep_stosq, "REP STOSQ", .align = 8, .multiple = 8)                                         \
+    ROW(rep_stosb, "REP STOSB", .align = 1, .multiple = 1,                                         \
+        .fast = {X86_FEATURE_ERMS, X86_FEATURE_FSRM, X86_FEATURE_FSRS}, .n_fast = 3)               \
+    ROW(sse2_store, "MOVDQA xmm", CLEAR_NEED1(X86_FEATURE_SSE2), .simd = true, .align = 16,        \
+        .multiple = 64)                                                                            \
+    ROW(avx_store, "VMOVDQA ymm", CLEAR_NEED1(X86_FEATURE_AVX), .simd = true,                      \
+        .xcr0 = XCR0_YMM_STATE, .align = 32, .multiple = 64)                                       \
+    ROW(avx512_store, "VMOVDQA64 zmm", CLEAR_NEED1(X86_FEATURE_AVX512F), .simd = true,             \
+        .xcr0 = XCR0_ZMM_STATE, .align = 64, .multiple = 64)                                       \
+    ROW(movnti, "MOVNTI r64 + SFENCE", CLEAR_NEED1(X86_FEATURE_SSE2), .align = 8, .multiple = 64,  \
+        .nontemporal = true)                                                                       \
+    ROW(sse2_nt, "MOVNTDQ xmm + SFENCE", CLEAR_NEED1(X86_FEATURE_SSE2), .simd = true, .align = 16, \
+        .multiple = 64, .nontemporal = true)                                                       \
+    ROW(avx_nt, "VMOVNTDQ ymm + SFENCE", CLEAR_NEED1(X86_FEATURE_AVX), .simd = true,               \
+        .xcr0 = XCR0_YMM_STATE, .align = 32, .multiple = 64, .nontemporal = true)                  \
+    ROW(avx512_nt, "VMOVNTDQ zmm + SFENCE", CLEAR_NEED1(X86_FEATURE_AVX512F), .simd = true,        \
+        .xcr0 = XCR0_ZMM_STATE, .align = 64, .multiple = 64, .nontemporal = true)                  \
+    ROW(clzero, "CLZERO + SFENCE", CLEAR_NEED1(X86_FEATURE_CLZERO), .line64 = true, .align = 64,   \
+        .multiple = 64, .nontemporal = true)                                                       \
+    ROW(movdir64b, "MOVDIR64B + SFENCE", CLEAR_NEED1(X86_FEATURE_MOVDIR64B), .align = 64,          \
+        .multiple = 64, .nontemporal = true)                                                       \
+    ROW(movdiri, "MOVDIRI r64 + SFENCE", CLEAR_NEED1(X86_FEATURE_MOVDIRI), .align = 8,             \
+        .multiple = 64, .nontemporal = true)
+
+/* The routines: void clear_<name>(void *dst, size_t bytes) for every row
+ * (contract: the row's align and multiple, in bytes). */
+#define CLEAR_PROTOTYPE(name, ...) void clear_##name(void *dst, size_t bytes);
+CLEAR_STRATEGIES(CLEAR_PROTOTYPE)
+#undef CLEAR_PROTOTYPE
 
 /* The table, in a fixed order (cheapest instructions first). */
 extern const struct clear_strategy clear_strategies[];

@@ -20,9 +20,6 @@
 /* The XCR0 value fpu_init() wrote (every CPU writes the same one). */
 static uint64_t xcr0_written;
 
-/* FNINIT: x87 control word 037FH, empty stack (SDM Vol. 2A "FINIT/FNINIT"). */
-static inline void fninit(void) { __asm__ volatile("fninit"); }
-
 unsigned fpu_init(void)
 {
     unsigned on = FPU_X87;

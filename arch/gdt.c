@@ -3,6 +3,7 @@
  */
 #include "arch/gdt.h"
 #include "arch/cpu.h"
+#include "arch/x86.h"
 #include "lib/kstring.h"
 
 #include <stddef.h>
@@ -46,10 +47,10 @@ void gdt_init_cpu(unsigned cpu, void *ist)
     t->tss.ist[IST_FAULT - 1] = (uint64_t)(uintptr_t)(stacks + GDT_IST_BYTES);
     t->tss.iomap_base = sizeof(t->tss); /* no I/O bitmap */
 
-    struct {
-        uint16_t limit;
-        uint64_t base;
-    } __attribute__((packed)) gdtr = {sizeof(t->gdt) - 1, (uint64_t)(uintptr_t)t->gdt};
+    /* LGDT, then CS through a far return and the data segments and TR: one
+     * sequence, since the compiler must not touch the stack or segments in
+     * between (SDM Vol. 3A §3.4.3, §7.2.4). */
+    struct desc_ptr gdtr = {sizeof(t->gdt) - 1, (uint64_t)(uintptr_t)t->gdt};
     __asm__ volatile("lgdt %0\n\t"
                      "pushq %1\n\t"
                      "leaq 1f(%%rip), %%rax\n\t"

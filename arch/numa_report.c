@@ -12,10 +12,10 @@
  */
 #include "arch/numa.h"
 
-#include "kernel/console.h"
-#include "kernel/results.h"
 #include "lib/fmt.h"
+#include "lib/print.h"
 #include "lib/record.h"
+#include "lib/results.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 

@@ -6,8 +6,8 @@
 #include "arch/pmu.h"
 #include "arch/cpu.h"
 #include "arch/msr.h"
-#include "kernel/console.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 #define MSR_PERFEVTSEL0 0x186u

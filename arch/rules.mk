@@ -1,15 +1,13 @@
-# arch/ - x86-64: CPUID table, serial, GDT/TSS/IDT, TSC, ACPI tables, local
+# arch/ - x86-64: CPUID table, serial and the console on it, GDT/TSS/IDT, TSC, ACPI tables, local
 # APIC and the AP trampoline, CPL-3 entry, FPU/AVX state and the clear
 # strategies (one file each, their table in arch/clear.c, arch/clear.h).
-CLEAR_ASM := arch/clear_movq_unroll.asm arch/clear_rep_stosq.asm arch/clear_rep_stosb.asm \
-	arch/clear_sse2_store.asm arch/clear_avx_store.asm arch/clear_avx512_store.asm \
-	arch/clear_movnti.asm arch/clear_sse2_nt.asm arch/clear_avx_nt.asm \
-	arch/clear_avx512_nt.asm arch/clear_clzero.asm arch/clear_movdir64b.asm
-CLEAR_C := arch/clear.c arch/clear_mov_loop.c
-ACPI_C := arch/acpi.c arch/acpi_madt.c arch/acpi_srat.c arch/acpi_slit.c arch/acpi_fadt.c \
-	arch/acpi_info.c
+# Every arch/clear_<name>.asm (or .c) is the routine of one ROW of
+# CLEAR_STRATEGIES (arch/clear.h): adding a strategy adds no line here.
+CLEAR_ASM := $(sort $(wildcard arch/clear_*.asm))
+CLEAR_C := arch/clear.c $(sort $(wildcard arch/clear_*.c))
+ACPI_C := arch/acpi.c arch/acpi_madt.c arch/acpi_srat.c arch/acpi_slit.c arch/acpi_fadt.c arch/acpi_info.c
 
-KERNEL_C += arch/cpu.c arch/serial.c arch/serial_io.c arch/trap.c arch/gdt.c $(CLEAR_C) arch/fpu.c \
+KERNEL_C += arch/cpu.c arch/serial.c arch/serial_io.c arch/console.c arch/trap.c arch/gdt.c $(CLEAR_C) arch/fpu.c \
 	$(ACPI_C) arch/numa.c arch/numa_report.c arch/tsc.c arch/apic.c arch/user.c arch/msr.c arch/kvm_pv.c arch/steal.c \
 	arch/steal_area.c arch/pmu.c
 KERNEL_ASM += arch/trap.asm $(CLEAR_ASM) arch/trampoline.asm arch/user.asm arch/idle.asm

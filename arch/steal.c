@@ -9,10 +9,10 @@
 #include "arch/kvm_pv.h"
 #include "arch/steal_area.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
-#include "kernel/results.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
+#include "lib/print.h"
+#include "lib/results.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 

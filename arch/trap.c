@@ -6,8 +6,7 @@
 #include "arch/trap.h"
 #include "arch/gdt.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
-#include "kernel/results.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 struct idt_gate {
@@ -22,6 +21,7 @@ extern const uint64_t trap_stubs[32], trap_stub_wake, trap_stub_spurious;
 static struct idt_gate idt[256];
 static trap_handler_fn handlers[256];
 static volatile int crashing;
+static void (*crash_hook)(void);
 
 static const char *const names[32] = {
     "#DE",       "#DB",       "NMI",       "#BP",       "#OF", "#BR", "#UD",       "#NM",
@@ -61,11 +61,8 @@ void idt_init(void)
 
 void idt_load(void)
 {
-    struct {
-        uint16_t limit;
-        uint64_t base;
-    } __attribute__((packed)) idtr = {sizeof(idt) - 1, (uint64_t)(uintptr_t)idt};
-    __asm__ volatile("lidt %0" ::"m"(idtr));
+    struct desc_ptr idtr = {sizeof(idt) - 1, (uint64_t)(uintptr_t)idt};
+    lidt(&idtr);
 }
 
 void trap_set_handler(unsigned vector, trap_handler_fn fn)
@@ -200,6 +197,18 @@ static bool expected(struct trap_frame *f)
     return true;
 }
 
+void trap_set_crash_hook(void (*fn)(void)) { crash_hook = fn; }
+
+static _Noreturn void crash_stop(void)
+{
+    if (crash_hook)
+        crash_hook();
+    for (;;) {
+        cli();
+        hlt();
+    }
+}
+
 void trap_dispatch(struct trap_frame *f)
 {
     if (expected(f))
@@ -209,9 +218,9 @@ void trap_dispatch(struct trap_frame *f)
     if (__atomic_exchange_n(&crashing, 1, __ATOMIC_ACQ_REL)) {
         /* A fault while reporting a crash: no more reports, just stop. */
         kprintf("*** hugezero: %s while handling a crash; stopping\n", trap_name(f->vector));
-        hz_exit(HZ_CRASH);
+        crash_stop();
     }
-    console_crash_mode();
+    print_crash_mode();
     crash_report(f);
-    hz_exit(HZ_CRASH);
+    crash_stop();
 }

@@ -42,6 +42,15 @@ void idt_load(void);
 void trap_set_handler(unsigned vector, trap_handler_fn fn);
 
 /*
+ * What an exception no handler resolved ends in, after the crash report (a
+ * human block and a `crash` record, docs/results.md): fn(), which must not
+ * return (kernel/main.c sets hz_exit with status crash). A second fault
+ * while a crash is reported calls fn() without a report. Without a hook,
+ * or if fn returns, the CPU halts with interrupts off. NULL removes it.
+ */
+void trap_set_crash_hook(void (*fn)(void));
+
+/*
  * Expected faults, for one MSR or counter instruction at a time (as Linux's
  * exception table does for rdmsr_safe): between trap_expect_begin() and
  * trap_expect_end(), a #GP (13) or #UD (6) raised at CPL 0 by RDMSR (0F 32),

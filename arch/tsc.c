@@ -9,9 +9,9 @@
 #include "arch/tsc.h"
 #include "arch/cpu.h"
 #include "arch/msr.h"
-#include "kernel/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 #define PIT_HZ 1193182u

@@ -7,9 +7,9 @@
 #include "arch/gdt.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
-#include "kernel/console.h"
 #include "lib/cmdline.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 #define PROBE_BYTES 65536u

@@ -169,6 +169,19 @@ static inline void cli(void) { __asm__ volatile("cli" ::: "memory"); }
 static inline void sti(void) { __asm__ volatile("sti" ::: "memory"); }
 static inline void hlt(void) { __asm__ volatile("hlt" ::: "memory"); }
 
+/* FNINIT: x87 control word 037FH, empty stack (SDM Vol. 2A "FINIT/FNINIT"). */
+static inline void fninit(void) { __asm__ volatile("fninit"); }
+
+/* The LGDT/LIDT operand: limit (table bytes - 1) and linear base (SDM Vol.
+ * 3A §3.5.1, Figure 3-11). */
+struct desc_ptr {
+    uint16_t limit;
+    uint64_t base;
+} __attribute__((packed));
+
+/* LIDT (SDM Vol. 2A "LGDT/LIDT"): load IDTR from *d. */
+static inline void lidt(const struct desc_ptr *d) { __asm__ volatile("lidt %0" ::"m"(*d)); }
+
 static inline uint64_t read_rflags(void)
 {
     uint64_t v;

@@ -13,7 +13,7 @@
  * `repeats` rounds; then the race (bench/clear_race.h): at each look (n =
  * 10, 20, 30, 40) only the cells of a verdict comparison or control still
  * undecided go on, up to `max_rounds` or until `clear_budget` seconds are
- * spent. Cold cells are evicted and checked (bench/evict.h); the host's
+ * spent. Cold cells are evicted and checked (measure/evict.h); the host's
  * steal time is read around every timed repeat (arch/steal.h).
  */
 #include "bench/bench_clear.h"
@@ -24,20 +24,20 @@
 #include "arch/x86.h"
 #include "bench/clear_cells.h"
 #include "bench/clear_race.h"
-#include "bench/clear_record.h"
-#include "kernel/console.h"
 #include "kernel/lava.h"
 #include "kernel/options.h"
 #include "kernel/progress.h"
-#include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/interleave.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "lib/record.h"
+#include "lib/results.h"
 #include "lib/stats.h"
+#include "measure/clear_record.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 

@@ -2,7 +2,7 @@
  * bench/bench_clear.h - the single-thread clear benchmark (`run=clear`):
  * every supported strategy of arch/clear.h at every chunk size, on a target
  * larger than the LLC (cold: CLFLUSHOPT sweep and LLC read pass, checked by
- * a timed probe; bench/evict.h) and one smaller (warm and cold), plus one
+ * a timed probe; measure/evict.h) and one smaller (warm and cold), plus one
  * first clear of frames never touched since boot; each timed clear is
  * preceded by a non-zero dirtying pass (zero-store elimination) and followed
  * by a full zero check. The cells run interleaved in seeded random rounds

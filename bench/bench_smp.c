@@ -4,33 +4,34 @@
  * the QEMU-preallocation-like fill (bench/bench_smp_fill.c).
  *
  * The target (smp_bytes) is split into one contiguous piece per CPU
- * (bench/split.h), inside the CPU's own NUMA node when the SRAT gives
+ * (measure/split.h), inside the CPU's own NUMA node when the SRAT gives
  * domains. Each repeat: every CPU dirties its piece, all wait at a barrier,
  * clear (timed by each CPU), wait at a barrier, then check every byte of
  * their piece. A repeat's wall time runs from the first CPU's start to the
- * last CPU's end (bench_smp_job.c); `smp.wall` fails when a wall time is
+ * last CPU's end (measure/smp_job.c); `smp.wall` fails when a wall time is
  * below some CPU's own time. The (strategy, threads) cells run interleaved,
  * one repeat each per round in a seeded random order (bench/smp_rounds.c),
  * so a slow stretch of the host hits all of them alike; figures are medians
  * with their 95 % interval (lib/stats.h), flagged noisy or with steal. Records: `clear` (threads =
- * CPUs, via clear_record), then `smp_peak` (the median of the best all-thread non-temporal cell)
- * and one `smp_scale` per cell with its fraction of the peak (docs/results.md).
+ * CPUs, via clear_record), then bench/smp_scale.c's `smp_peak` (the median of the best
+ * all-thread non-temporal cell) and one `smp_scale` per cell with its fraction of the peak
+ * (docs/results.md).
  */
 #include "bench/bench_smp.h"
 #include "arch/cpu.h"
 #include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "bench/clear_record.h"
-#include "kernel/console.h"
 #include "kernel/options.h"
-#include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
+#include "lib/results.h"
+#include "measure/clear_record.h"
 #include "mm/paging.h"
 
 #define MAX_COUNTS 6
@@ -89,20 +90,7 @@ HZ_OPTION(opt_smp_strategies, .name = "smp_strategies", .kind = OPT_CUSTOM, .par
           .accepted = "NAME[,NAME...] (docs/strategies.md)",
           .help = "strategies the smp scaling runs (default: every supported one)");
 
-struct cell {
-    const struct clear_strategy *s;
-    unsigned threads;
-    struct smp_series ser;                            /* wall times, steal */
-    uint64_t gbps_x1000, wall_min_ns, wall_median_ns; /* gbps_x1000: from the median */
-    uint64_t gbps_lo_x1000, gbps_hi_x1000;            /* the median's 95 % interval */
-    struct stats st;
-    uint64_t steal_x100;
-    bool noisy;
-    uint64_t cpu_ns[HZ_MAX_CPUS]; /* by slot: the CPU's own best clear time */
-    bool numa, verified;
-};
-
-static struct cell cells[MAX_CELLS];
+static struct smp_cell cells[MAX_CELLS];
 static struct smp_series *series[MAX_CELLS];
 static unsigned ncells;
 static struct smp_job job;
@@ -137,13 +125,11 @@ static bool plan(unsigned threads, uint64_t bytes, uint64_t unit, bool numa)
     return false;
 }
 
-static void fmt_gbps(char *buf, size_t cap, uint64_t x1000) { fmt_fixed(buf, cap, x1000, 3); }
-
 /* One repeat of cells[i] (round 0: the untimed warm-up); false when the
  * run must stop. */
 static bool cell_repeat(void *arg, size_t i, unsigned round)
 {
-    struct cell *c = &cells[i];
+    struct smp_cell *c = &cells[i];
     job.s = c->s;
     job.n = c->threads;
     memcpy(job.cpu, order, sizeof(unsigned) * c->threads);
@@ -172,7 +158,7 @@ static bool cell_repeat(void *arg, size_t i, unsigned round)
 }
 
 /* The figures and `clear` record of a cell after the rounds. */
-static void finish(struct cell *c)
+static void finish(struct smp_cell *c)
 {
     smp_series_stats(&c->ser, &c->st, &c->steal_x100);
     struct clear_result res = {.strategy = c->s->name,
@@ -211,138 +197,16 @@ static void finish(struct cell *c)
                         .nsamples = c->ser.n,
                         .steal_x100 = c->steal_x100};
     verdict_add(&v); /* VM start (kernel/verdict.h) */
-    fmt_gbps(g, sizeof(g), c->gbps_x1000);
-    fmt_gbps(lo, sizeof(lo), c->gbps_lo_x1000);
-    fmt_gbps(hi, sizeof(hi), c->gbps_hi_x1000);
-    fmt_gbps(per, sizeof(per), c->gbps_x1000 / c->threads);
+    fmt_fixed(g, sizeof(g), c->gbps_x1000, 3);
+    fmt_fixed(lo, sizeof(lo), c->gbps_lo_x1000, 3);
+    fmt_fixed(hi, sizeof(hi), c->gbps_hi_x1000, 3);
+    fmt_fixed(per, sizeof(per), c->gbps_x1000 / c->threads, 3);
     kprintf("smp: %-12s %3u threads %s: %s GB/s [%s..%s] median of %zu (%s per thread), wall "
             "%llu us, cv %llu.%02llu%%%s%s%s\n",
             c->s->name, c->threads, c->numa ? "per-node" : "flat", g, lo, hi, c->ser.n, per,
             (unsigned long long)(c->st.median / 1000), (unsigned long long)(c->st.cv_x100 / 100),
             (unsigned long long)(c->st.cv_x100 % 100), c->noisy ? " NOISY" : "",
             c->steal_x100 > CLEAR_STEAL_FLAG_X100 ? " STEAL" : "", c->verified ? "" : ", NOT ZERO");
-}
-
-/* The bandwidth peak: the all-thread non-temporal cell with the best
- * median, else (no non-temporal strategy ran) the best all-thread cell.
- * NULL when none. */
-static const struct cell *find_peak(unsigned online, bool *nt)
-{
-    for (int want_nt = 1; want_nt >= 0; want_nt--) {
-        const struct cell *best = 0;
-        for (unsigned i = 0; i < ncells; i++)
-            if (cells[i].threads == online && cells[i].s->nontemporal == want_nt &&
-                (!best || cells[i].gbps_x1000 > best->gbps_x1000))
-                best = &cells[i];
-        if (best) {
-            *nt = want_nt;
-            return best;
-        }
-    }
-    return 0;
-}
-
-static uint64_t pct_x100(uint64_t v, uint64_t peak) { return peak ? v * 10000 / peak : 0; }
-
-static void scale_record(const struct cell *c, uint64_t bytes, uint64_t peak)
-{
-    char buf[HZ_RECORD_MAX];
-    struct rec r;
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (unsigned k = 0; k < c->threads; k++) {
-        lo = c->cpu_ns[k] < lo ? c->cpu_ns[k] : lo;
-        hi = c->cpu_ns[k] > hi ? c->cpu_ns[k] : hi;
-    }
-    rec_begin(&r, buf, sizeof(buf), "smp_scale");
-    rec_str(&r, "strategy", c->s->name);
-    rec_u64(&r, "threads", c->threads);
-    rec_u64(&r, "bytes", bytes);
-    rec_u64(&r, "chunk", opt_chunk);
-    rec_str(&r, "placement", c->numa ? "per-node" : "flat");
-    rec_fixed(&r, "gbps", c->gbps_x1000, 3);
-    rec_fixed(&r, "gbps_per_thread", c->gbps_x1000 / c->threads, 3);
-    rec_fixed(&r, "gbps_lo", c->gbps_lo_x1000, 3);
-    rec_fixed(&r, "gbps_hi", c->gbps_hi_x1000, 3);
-    rec_fixed(&r, "pct_peak", pct_x100(c->gbps_x1000, peak), 2);
-    rec_bool(&r, "above_peak", c->gbps_x1000 > peak);
-    rec_bool(&r, "noisy", c->noisy);
-    rec_u64(&r, "repeats", c->ser.n);
-    rec_bool(&r, "too_few", c->ser.n < CMP_MIN_N);
-    rec_u64(&r, "wall_min_ns", c->wall_min_ns);
-    rec_u64(&r, "wall_median_ns", c->wall_median_ns);
-    rec_u64(&r, "wall_max_ns", c->st.max);
-    rec_fixed(&r, "cv_pct", c->st.cv_x100, 2);
-    rec_u64(&r, "wall_below", c->ser.wall_below);
-    smp_series_skew_record(&r, &c->ser);
-    if (steal_available()) {
-        rec_fixed(&r, "steal_pct", c->steal_x100, 2);
-        rec_bool(&r, "steal_high", c->steal_x100 > CLEAR_STEAL_FLAG_X100);
-    }
-    rec_u64(&r, "cpu_min_ns", lo);
-    rec_u64(&r, "cpu_max_ns", hi);
-    rec_bool(&r, "verified", c->verified);
-    rec_arr_begin(&r, "cpus");
-    for (unsigned k = 0; k < c->threads; k++)
-        rec_u64(&r, 0, order[k]);
-    rec_arr_end(&r);
-    rec_arr_begin(&r, "cpu_ns");
-    for (unsigned k = 0; k < c->threads; k++)
-        rec_u64(&r, 0, c->cpu_ns[k]);
-    rec_arr_end(&r);
-    record_emit(&r);
-}
-
-/* The table (GB/s and % of peak per strategy and thread count) and the
- * smp_peak / smp_scale records. */
-static void report(uint64_t bytes, unsigned online, const unsigned *counts, unsigned nc)
-{
-    bool nt = false;
-    const struct cell *peak = find_peak(online, &nt);
-    if (!peak)
-        return;
-    char line[256], g[24];
-    size_t len;
-    fmt_gbps(g, sizeof(g), peak->gbps_x1000);
-    char glo[24], ghi[24];
-    fmt_gbps(glo, sizeof(glo), peak->gbps_lo_x1000);
-    fmt_gbps(ghi, sizeof(ghi), peak->gbps_hi_x1000);
-    kprintf("smp: peak %s GB/s (95%% interval %s..%s%s): %s with %u threads (%s); '!' marks a "
-            "cell above the peak, '~' a noisy one, 's' one with over 1%% steal\n",
-            g, glo, ghi, peak->noisy ? ", NOISY" : "", peak->s->name, peak->threads,
-            nt ? "best all-thread non-temporal median"
-               : "best all-thread median: no non-temporal strategy ran");
-    len = (size_t)hz_snprintf(line, sizeof(line), "smp:   %-12s", "threads:");
-    for (unsigned i = 0; i < nc && len < sizeof(line); i++)
-        len += (size_t)hz_snprintf(line + len, sizeof(line) - len, " %14u", counts[i]);
-    kprintf("%s\n", line);
-    for (unsigned i = 0, j; i < ncells; i = j) { /* one row per strategy */
-        len = (size_t)hz_snprintf(line, sizeof(line), "smp:   %-12s", cells[i].s->name);
-        for (j = i; j < ncells && cells[j].s == cells[i].s && len < sizeof(line); j++) {
-            fmt_gbps(g, sizeof(g), cells[j].gbps_x1000);
-            len += (size_t)hz_snprintf(
-                line + len, sizeof(line) - len, " %8s %4llu%%%c", g,
-                (unsigned long long)(pct_x100(cells[j].gbps_x1000, peak->gbps_x1000) / 100),
-                cells[j].gbps_x1000 > peak->gbps_x1000        ? '!'
-                : cells[j].noisy                              ? '~'
-                : cells[j].steal_x100 > CLEAR_STEAL_FLAG_X100 ? 's'
-                                                              : ' ');
-        }
-        kprintf("%s\n", line);
-    }
-    char buf[HZ_RECORD_MAX];
-    struct rec r;
-    rec_begin(&r, buf, sizeof(buf), "smp_peak");
-    rec_fixed(&r, "gbps", peak->gbps_x1000, 3);
-    rec_fixed(&r, "gbps_lo", peak->gbps_lo_x1000, 3);
-    rec_fixed(&r, "gbps_hi", peak->gbps_hi_x1000, 3);
-    rec_bool(&r, "noisy", peak->noisy);
-    rec_str(&r, "strategy", peak->s->name);
-    rec_u64(&r, "threads", peak->threads);
-    rec_bool(&r, "nontemporal", nt);
-    rec_u64(&r, "bytes", bytes);
-    record_emit(&r);
-    for (unsigned i = 0; i < ncells; i++)
-        scale_record(&cells[i], bytes, peak->gbps_x1000);
 }
 
 /* Every selected, supported strategy at every thread count, interleaved
@@ -363,7 +227,7 @@ static bool scaling(const unsigned *counts, unsigned nc)
             continue;
         }
         for (unsigned k = 0; k < nc && ncells < MAX_CELLS; k++) {
-            struct cell *c = &cells[ncells];
+            struct smp_cell *c = &cells[ncells];
             memset(c, 0, sizeof(*c));
             c->s = s;
             c->threads = counts[k];
@@ -459,7 +323,15 @@ static void smp_scenario(void)
         result_fail("smp.wall", "%u repeat(s) had a wall time below a CPU's own time", wall_below);
     else if (ncells)
         result_pass("smp.wall");
-    report(bytes, online, counts, nc);
+    struct smp_scale_run run = {.cells = cells,
+                                .ncells = ncells,
+                                .cpus = order,
+                                .bytes = bytes,
+                                .chunk = opt_chunk,
+                                .online = online,
+                                .counts = counts,
+                                .ncounts = nc};
+    smp_scale_report(&run);
     smp_target_release(&target);
     if (go_on && (scenario_profile()->smp_fill || option_given("smp_fill")))
         smp_fill_run(order, online, counts, nc);

@@ -1,10 +1,10 @@
 /*
  * bench/bench_smp.h - pieces shared by the `smp` scenario's parts
  * (bench/bench_smp.c: thread scaling; bench/bench_smp_fill.c: the
- * QEMU-preallocation-like fill): the target memory and one timed
- * multi-CPU clear ("job"), both in bench/bench_smp_job.c, and the
- * interleaved rounds both parts run their cells in (bench/smp_rounds.c,
- * lib/interleave.h: Google Benchmark's random interleaving).
+ * QEMU-preallocation-like fill; the target memory and the timed multi-CPU
+ * clear, the "job", are measure/smp_job.h): the interleaved rounds both
+ * parts run their cells in (bench/smp_rounds.c, lib/interleave.h: Google
+ * Benchmark's random interleaving).
  */
 #ifndef HZ_BENCH_BENCH_SMP_H
 #define HZ_BENCH_BENCH_SMP_H
@@ -12,109 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/clear.h"
-#include "bench/split.h"
 #include "kernel/smp.h"
 #include "lib/interleave.h"
 #include "lib/stats.h"
-#include "mm/frames.h"
-
-#define SMP_TARGET_MAX 1024 /* extents (runs of adjacent frames) */
-
-/* Frames taken from mm/frames.h for a clear target. */
-struct smp_target {
-    struct split_extent ext[SMP_TARGET_MAX]; /* grouped by domain when asked */
-    size_t next;
-    uint64_t bytes;           /* sum of ext[].bytes */
-    uint64_t frame_bytes;     /* 1 GiB (frames_1g list) or 2 MiB (small pool) */
-    size_t g1[FRAMES_MAX_1G]; /* indices of the 1 GiB frames held */
-    size_t n1g;
-    bool table_full; /* stopped early: SMP_TARGET_MAX extents */
-};
-
-/*
- * Take memory for up to `want` bytes: 1 GiB frames while any is free, else
- * 2 MiB frames. With ndom > 0 (1 GiB frames only), up to `want` bytes are
- * taken in each domain doms[0..ndom) (SRAT memory affinity), and the
- * extents are grouped in that order. `whole` rounds each domain's amount up
- * to whole frames; otherwise the last extent may cover part of a frame. The
- * result may hold less than asked (t->bytes says how much). Returns 0, or -1
- * when no frame at all could be taken.
- */
-int smp_target_take(struct smp_target *t, uint64_t want, bool whole, const int32_t *doms,
-                    unsigned ndom);
-
-/* Give every frame back. */
-void smp_target_release(struct smp_target *t);
-
-struct smp_job;
-
-/* What one CPU's part of a job needs, passed as the single argument of a
- * CPL 3 call (arch/user.h user_run). */
-struct smp_job_part {
-    struct smp_job *j;
-    unsigned slot, cpu;
-};
-
-/* One timed clear on n CPUs; slots are positions in cpu[]. */
-struct smp_job {
-    const struct clear_strategy *s;
-    const struct split_extent *ext;
-    size_t next;
-    unsigned n;
-    unsigned cpu[HZ_MAX_CPUS];             /* slot -> CPU index */
-    uint16_t slot[HZ_MAX_CPUS];            /* CPU index -> slot */
-    struct split_piece piece[HZ_MAX_CPUS]; /* by slot, in target space */
-    uint64_t chunk;                        /* bytes per call of s->fn */
-    uint64_t seed;                         /* dirty pattern */
-    uint64_t timeout_us;
-    uint64_t lead_cyc; /* common start after the barrier (smp_start_lead_us) */
-    struct smp_barrier bar;
-    /* results of the last smp_job_run, by slot */
-    uint64_t cyc[HZ_MAX_CPUS];   /* the slot's own clear time, TSC cycles */
-    uint64_t start[HZ_MAX_CPUS]; /* the slot's TSC when its clear began */
-    uint64_t end[HZ_MAX_CPUS];   /* ... and when it had drained */
-    uint64_t wall_cyc;           /* max(end) - min(start) over all slots */
-    uint64_t start_skew_cyc;     /* max(start) - min(start): part of wall_cyc */
-    uint64_t end_skew_cyc;       /* max(end) - min(end): part of wall_cyc */
-    unsigned late_starts;        /* slots that reached the common start after it */
-    bool late[HZ_MAX_CPUS];      /* by slot: this one did (smp_barrier_start) */
-    bool wall_below;             /* wall_cyc < some cyc[k]: a bug (smp.wall) */
-    uint64_t steal_ns;           /* KVM steal time of all n CPUs during the job, ns */
-    uint64_t steal_base_ns; /* n x the job's span (from before the dirtying to after the check) */
-    bool bad[HZ_MAX_CPUS];  /* a non-zero byte was found after the clear */
-    uint64_t bad_addr[HZ_MAX_CPUS];
-    volatile bool barrier_failed;
-    struct smp_job_part part[HZ_MAX_CPUS]; /* by slot */
-};
-
-/*
- * Run the job: on every CPU of cpu[0..n) at once, at the measurement CPL
- * (arch/user.h: CPL 3 where the hypervisor emulates ring 0), dirty its piece
- * (clear_dirty), wait at the barrier and spin to the common start TSC it
- * sets, smp_start_lead_us after the last arrival (kernel/smp.h
- * smp_barrier_start: every CPU is awake and dirtied before the timed
- * region), clear its piece in calls of at most `chunk` bytes, wait at the
- * barrier, then check every byte of its piece. wall_cyc spans the first
- * CPU's start to the last CPU's end (the TSCs of all CPUs are one clock:
- * invariant TSC, SDM Vol. 3B §18.17.1), so it is at least every cyc[k]
- * (wall_below says when it is not); start_skew_cyc and end_skew_cyc are
- * the spreads of the starts and of the ends, the parts of wall_cyc in
- * which not every CPU was clearing (late_starts: CPUs that reached the
- * start after it had passed). With KVM steal time
- * (arch/steal.h) steal_ns sums every CPU's steal over the whole job, whose
- * span times n is steal_base_ns; both 0 without it. Returns 0; -1 when a
- * CPU got stuck (kernel/smp.h smp_run), -2 when the CPUs are not all
- * online, -3 when a barrier timed out.
- */
-int smp_job_run(struct smp_job *j);
-
-/* Timeout for a job touching `bytes` bytes: 30 s plus 5 MB/s (TCG-proof). */
-uint64_t smp_job_timeout_us(uint64_t bytes);
-
-/* Participants: every online CPU, the BSP first, domains taken in turn so
- * that any prefix spreads over the NUMA nodes. Returns the count. */
-unsigned smp_bench_order(unsigned *cpu);
+#include "measure/smp_job.h"
 
 #define SMP_MAX_ROUNDS 100 /* timed rounds of a cell at most (smp_max_rounds) */
 #define SMP_CI_X100 200    /* stop once every median's interval is within +-2 % */
@@ -149,9 +50,6 @@ struct rec;
  * and late_starts. Nothing for an empty series. Boot CPU. */
 void smp_series_skew_record(struct rec *r, const struct smp_series *s);
 
-/* The common-start lead, smp_start_lead_us= (microseconds; 0: none). */
-uint64_t smp_start_lead_us(void);
-
 /*
  * Run ncells (<= SMP_MAX_CELLS) cells interleaved (lib/interleave.h ilv_run()): an untimed
  * warm-up round, then at least min_rounds (smp_repeats or smp_fill_repeats)
@@ -174,5 +72,39 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
  * the CPUs cpu[0..online) for each i, and report seconds per TiB.
  */
 void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, unsigned nc);
+
+/* One (strategy, threads) cell of the scaling and its figures once its
+ * rounds are done (bench/bench_smp.c). */
+struct smp_cell {
+    const struct clear_strategy *s;
+    unsigned threads;
+    struct smp_series ser;                            /* wall times, steal */
+    uint64_t gbps_x1000, wall_min_ns, wall_median_ns; /* gbps_x1000: from the median */
+    uint64_t gbps_lo_x1000, gbps_hi_x1000;            /* the median's 95 % interval */
+    struct stats st;
+    uint64_t steal_x100;
+    bool noisy;
+    uint64_t cpu_ns[HZ_MAX_CPUS]; /* by slot: the CPU's own best clear time */
+    bool numa, verified;
+};
+
+/* What the scaling report reads: the cells (one strategy's thread counts
+ * next to each other), the CPU of each slot (cpu_ns[k] is cpus[k]'s), the
+ * target and chunk size in bytes, the online CPUs and the thread counts
+ * measured. */
+struct smp_scale_run {
+    const struct smp_cell *cells;
+    unsigned ncells;
+    const unsigned *cpus;
+    uint64_t bytes, chunk;
+    unsigned online;
+    const unsigned *counts;
+    unsigned ncounts;
+};
+
+/* Print the table and the smp_peak / smp_scale records (bench/smp_scale.c).
+ * The peak is the all-thread non-temporal cell with the best median, else
+ * the best all-thread cell; with no all-thread cell nothing is printed. */
+void smp_scale_report(const struct smp_scale_run *run);
 
 #endif /* HZ_BENCH_BENCH_SMP_H */

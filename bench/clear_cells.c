@@ -9,9 +9,9 @@
 #include "arch/user.h"
 #include "arch/x86.h"
 #include "bench/clear_race.h"
-#include "bench/clear_record.h"
-#include "bench/memop.h"
 #include "kernel/progress.h"
+#include "measure/clear_record.h"
+#include "measure/memop.h"
 #include "mm/paging.h"
 
 static struct clear_cells *cur; /* the cells being run (work_fn reads flush and the buffer) */
@@ -20,7 +20,7 @@ static uint64_t scratch[CLEAR_MAX_ROUNDS];
 static bool open_cells[CLEAR_MAX_CELLS]; /* clear_race_settle()'s answer at a look */
 
 /* Memory work for one step of a cell, run at the measurement CPL
- * (arch/user.h): the dirtying, timed clear and zero check of bench/memop.h,
+ * (arch/user.h): the dirtying, timed clear and zero check of measure/memop.h,
  * and the eviction, coldness probe and TSC-gap poll. Pure memory work, no
  * printing, no privileged code. */
 struct work {

@@ -8,7 +8,7 @@
  * round, until the rule says stop. One repeat, all of its memory work at
  * the measurement CPL (arch/user.h): dirty the target with a non-zero
  * pattern (zero-store elimination), for cold cells evict and probe it
- * (bench/evict.h), clear it timed (tsc_start/tsc_stop around all the
+ * (measure/evict.h), clear it timed (tsc_start/tsc_stop around all the
  * calls), check every byte is zero. The steal time (arch/steal.h) is read
  * before the dirtying and after the check: KVM credits steal at the vCPU's
  * next entry, so a window as short as one clear would be charged for
@@ -27,10 +27,10 @@
 #include <stdint.h>
 
 #include "arch/clear.h"
-#include "bench/evict.h"
 #include "lib/interleave.h"
 #include "lib/stats.h"
 #include "lib/verdict.h"
+#include "measure/evict.h"
 #include "mm/frames.h"
 
 #define CLEAR_MAX_ROUNDS 100
@@ -52,11 +52,11 @@ struct clear_cell {
     int16_t prev[CLEAR_MAX_ROUNDS];        /* the cell that ran just before it, -1: none */
     bool ok;                               /* every repeat read back all zero */
     int twin_of;        /* a control's twin (bench/clear_race.h): the cell it copies; -1: none */
-    unsigned delay_pct; /* the A/B control's delay of each timed clear (bench/memop.h) */
+    unsigned delay_pct; /* the A/B control's delay of each timed clear (measure/memop.h) */
     /* filled by the caller after the run */
     struct stats st;
     uint64_t steal_x100;
-    int cache_check; /* CACHE_* of bench/clear_record.h */
+    int cache_check; /* CACHE_* of measure/clear_record.h */
 };
 
 struct clear_cells {
@@ -94,10 +94,10 @@ enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *
 /*
  * Whether cell c's repeats may decide anything: every one read back zero
  * and, for a cold cell, the median cold/warm probe ratio (into *ratio_x100,
- * 0 for a warm cell) shows the eviction worked (bench/evict.h
+ * 0 for a warm cell) shows the eviction worked (measure/evict.h
  * EVICT_COLD_RATIO_X100, with a flush method, and never under TCG:
- * bench/clear_record.h clear_cache_check()). *check gets the CACHE_* of
- * bench/clear_record.h, *why (may be NULL) its reason when not cold.
+ * measure/clear_record.h clear_cache_check()). *check gets the CACHE_* of
+ * measure/clear_record.h, *why (may be NULL) its reason when not cold.
  * scratch holds c->n entries. Any CPL.
  */
 bool clear_cell_verified(const struct clear_cells *cs, const struct clear_cell *c,

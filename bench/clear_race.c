@@ -4,14 +4,14 @@
  */
 #include "bench/clear_race.h"
 #include "arch/user.h"
-#include "kernel/console.h"
+#include "kernel/exit.h"
 #include "kernel/options.h"
-#include "kernel/results.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 #define PCT_ACCEPTED "STRATEGY:PCT (PCT 1..100)"

@@ -14,7 +14,7 @@
  * one run, as two interleaved cells (a twin with nothing added);
  * `ab_delay=STRATEGY:PCT` adds a twin whose every timed clear is followed,
  * inside the timed interval, by a TSC spin of PCT % of that clear's own
- * cycles (bench/memop.h delay_pct). Each pair is compared with
+ * cycles (measure/memop.h delay_pct). Each pair is compared with
  * lib/compare.h cmp_compare() (B = the twin) and raced like a verdict
  * comparison; a `control` record per pair says what came out. Twins give
  * no `clear` record and never reach the verdict.

@@ -6,9 +6,9 @@
  */
 #include "arch/tsc.h"
 #include "bench/clear_cells.h"
-#include "bench/clear_record.h"
-#include "kernel/console.h"
 #include "lib/fmt.h"
+#include "lib/print.h"
+#include "measure/clear_record.h"
 
 static void fmt_g(char *b, size_t n, uint64_t x1000) { fmt_fixed(b, n, x1000, 3); }
 

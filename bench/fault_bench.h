@@ -1,79 +1,13 @@
 /*
- * bench/fault_bench.h - the free-frame pool the fault scenarios share, and the
- * demand-fault self-test (`run=fault`): touch N pages of the demand region
- * (mm/demand.h), check each reads back zero and that exactly N faults were
- * taken, and print per-fault service and clear times.
+ * bench/fault_bench.h - the demand-fault self-test (`run=fault`): touch N
+ * pages of the demand region (mm/demand.h) from the pool of
+ * measure/fault_pool.h, check each reads back zero and that exactly N
+ * faults were taken, and print per-fault service and clear times.
  */
 #ifndef HZ_BENCH_FAULT_BENCH_H
 #define HZ_BENCH_FAULT_BENCH_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include "arch/clear.h"
-#include "bench/fault_clear.h"
-#include "lib/spinlock.h"
-#include "mm/pool.h"
-
-/* Most frames a fault pool holds; at most DEMAND_MAX_FRAMES (mm/demand.h), which
- * bench/fault_bench.c asserts. */
-#define FAULT_POOL_MAX 1024
-
-struct fault_env {
-    struct pool pool;
-    struct spinlock lock;
-    const struct clear_strategy *zero; /* the strategy faults and zeroers use */
-    struct fault_clear clear;          /* how a fault applies it (`fault_clear=`) */
-    uint64_t frame_bytes;              /* 1 GiB, or 2 MiB in the fallback */
-    int node;                          /* NUMA node the frames come from (arch/numa.h); -1 any */
-    size_t nframes;
-};
-
-/*
- * Fill env->pool with up to `max` free frames: every free 1 GiB frame, or
- * when there is none, 2 MiB frames (saying so), and dirty each with a
- * non-zero pattern as an earlier tenant would have left it. The zeroing
- * strategy is the `zero=` option (checked against the CPU). Returns 0, or -1
- * after a `skip` (no frames) or `fail` record.
- */
-int fault_pool_setup(struct fault_env *env, size_t max);
-
-/* The same with frames of `frame_bytes` (PAGE_SIZE_1G or PAGE_SIZE_2M;
- * 0 picks as fault_pool_setup does): -1 after a `skip` when there are none. */
-int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_bytes);
-
-/* The same with every frame from NUMA node `node` (an index of numa_get(),
- * arch/numa.h), or from anywhere for -1. The 2 MiB fallback (frame_bytes 0)
- * is taken when the node has no free 1 GiB frame. A node that does not
- * exist or has no free frame of the size gives a `skip` and -1: frames of
- * another node are never used. */
-int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_bytes, int node);
-
-/* TSC cycles the calling CPU has spent inside the `zero=` strategy on pool
- * frames (faults, idle, boot, on_free, batch), fenced at the measurement CPL
- * around the strategy call alone: no ring switch, lock or pool work. A
- * running total since boot: callers take differences. */
-uint64_t fault_clear_cycles(void);
-
-/* Calls of the `zero=` strategy the calling CPU has made on pool frames
- * (a fault under fault_clear=linux_4k makes one per 4 KiB); a running total
- * since boot, like fault_clear_cycles(). */
-uint64_t fault_clear_calls(void);
-
-/* Give the pool's frames back to the allocator (pool must be all free). */
-void fault_pool_teardown(struct fault_env *env);
-
-/* True when [p, p + bytes) reads back zero: every byte with `verify=full`,
- * else the first and last 4 KiB and 62 pseudo-random 64-byte lines
- * (`verify=sampled`, the default). The mode name is fault_verify_mode(). */
-bool fault_verify_zero(const volatile void *p, uint64_t bytes);
-const char *fault_verify_mode(void);
-
-/* Print `fault` records for the demand samples (workload names the
- * workload, or NULL to leave the member out; policy the pre-zero policy in
- * force) and a latency summary line; returns the sample count. */
-size_t fault_emit(const char *workload, const char *policy);
+#include "measure/fault_pool.h"
 
 /* The `run=fault` scenario. */
 void fault_selftest(void);

@@ -1,6 +1,6 @@
 /*
  * bench/fault_clear_bench.c - `run=faultclear`: demand-fault service time
- * under every `fault_clear=` model (bench/fault_clear.h) x {rep_stosb,
+ * under every `fault_clear=` model (measure/fault_clear.h) x {rep_stosb,
  * rep_stosq, the best non-temporal row} on 1 GiB and 2 MiB frames, and the
  * clear_pages() gain it predicts for this CPU (docs/prezero.md "Linux-faithful
  * fault clearing").
@@ -21,20 +21,20 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "bench/bench_clear.h"
-#include "bench/clear_record.h"
-#include "bench/fault_bench.h"
 #include "bench/fault_clear_priv.h"
-#include "kernel/console.h"
 #include "kernel/progress.h"
-#include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
 #include "lib/cmdline.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/interleave.h"
+#include "lib/print.h"
 #include "lib/record.h"
+#include "lib/results.h"
 #include "lib/stats.h"
+#include "measure/clear_record.h"
+#include "measure/fault_pool.h"
 #include "mm/demand.h"
 #include "mm/frames.h"
 #include "mm/mm.h"

@@ -7,9 +7,9 @@
 #ifndef HZ_BENCH_FAULT_CLEAR_PRIV_H
 #define HZ_BENCH_FAULT_CLEAR_PRIV_H
 
-#include "bench/fault_clear.h"
 #include "lib/interleave.h"
 #include "lib/stats.h"
+#include "measure/fault_clear.h"
 
 #define FC_STRATS 3
 #define FC_CELLS (FAULT_CLEAR_NMODELS * FC_STRATS)

@@ -8,16 +8,16 @@
  */
 #include "arch/steal.h"
 #include "arch/user.h"
-#include "bench/clear_record.h"
-#include "bench/fault_bench.h"
 #include "bench/fault_clear_priv.h"
-#include "kernel/console.h"
 #include "kernel/smp.h"
 #include "kernel/verdict.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "lib/record.h"
+#include "measure/clear_record.h"
+#include "measure/fault_pool.h"
 
 static uint64_t scratch[FC_MAX_SAMPLES];
 

@@ -14,7 +14,7 @@
  *           streaming victim (a set of 4 x LLC, read once) and the "tenant"
  *           (a set of LLC size, warmed, then re-read).
  * Zeroer: clears its share of frames with an arch/clear.h strategy through
- * bench/memop.h, in calls of at most `chunk` bytes, round and round until
+ * measure/memop.h, in calls of at most `chunk` bytes, round and round until
  * told to stop; rate-limited runs clear `per_period` bytes per TSC period
  * of `period_cyc` cycles and spin (PAUSE) for the rest of the period
  * (HawkEye-style pacing, Panwar et al., ASPLOS 2019: N bytes per period).
@@ -24,7 +24,7 @@
  *
  * Portable: memory accesses, the TSC and fences only (no printing, nothing
  * privileged, no GS), so everything here runs at CPL 3 under arch/user.h
- * and builds for the host unit tests. Memory is given as bench/split.h
+ * and builds for the host unit tests. Memory is given as measure/split.h
  * extents (physical = virtual in the kernel's identity map).
  */
 #ifndef HZ_BENCH_INTERFERENCE_H
@@ -35,12 +35,12 @@
 #include <stdint.h>
 
 #include "arch/clear.h"
-#include "bench/split.h"
+#include "measure/split.h"
 
 #define INTERF_LINE 64u /* bytes per chase node: one cache line */
 
 /*
- * Link the first `bytes` of ext[0..next) (target space, bench/split.h;
+ * Link the first `bytes` of ext[0..next) (target space, measure/split.h;
  * bytes a multiple of INTERF_LINE, at least 2 lines, inside the extents)
  * into one pointer cycle: the first 8 bytes of each line hold the address
  * of the next line of the cycle, drawn by Sattolo's algorithm from a

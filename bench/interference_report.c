@@ -8,15 +8,15 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "bench/clear_record.h" /* CLEAR_STEAL_FLAG_X100 */
 #include "bench/interference_priv.h"
-#include "kernel/console.h"
-#include "kernel/results.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "lib/record.h"
+#include "lib/results.h"
 #include "lib/stats.h"
+#include "measure/clear_record.h" /* CLEAR_STEAL_FLAG_X100 */
 
 /* One (cell, victim) summary. */
 struct summary {

@@ -6,8 +6,8 @@
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "bench/interference.h"
-#include "bench/memop.h"
 #include "lib/interleave.h"
+#include "measure/memop.h"
 
 /* Address of target-space offset `off` (inside the extents). */
 static uint64_t *at(const struct split_extent *ext, size_t next, uint64_t off)

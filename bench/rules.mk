@@ -1,16 +1,10 @@
-# bench/ - the measurement programs: `run=fault` (and the frame pool set-up),
+# bench/ - the measurement programs: `run=fault` (the demand-fault self-test),
 # `run=faultclear` (the fault_clear= models), `run=clear` with its correctness check, `run=smp` (thread scaling, peak,
-# fill) and the split arithmetic behind it, and the `clear` record they and
-# tools/linux-bench print (both portable, unit-tested).
-KERNEL_C += bench/memop.c bench/fault_clear.c bench/fault_bench.c bench/fault_clear_bench.c bench/fault_clear_report.c bench/clear_record.c bench/bench_clear.c bench/clear_cells.c bench/clear_race.c bench/clear_table.c bench/evict.c bench/clear_correctness.c \
-	bench/split.c bench/bench_smp.c bench/bench_smp_job.c bench/bench_smp_fill.c bench/smp_rounds.c \
+# fill), `run=interference`. What they measure with is in measure/.
+KERNEL_C += bench/fault_bench.c bench/fault_clear_bench.c bench/fault_clear_report.c bench/bench_clear.c bench/clear_cells.c bench/clear_race.c bench/clear_table.c bench/clear_correctness.c \
+	bench/bench_smp.c bench/smp_scale.c bench/bench_smp_fill.c bench/smp_rounds.c \
 	bench/interference.c bench/interference_work.c bench/interference_report.c
 
-HOST_TESTS += smp_split clear_record memop fault_clear
-HOST_SRCS_smp_split := bench/split.c
-HOST_SRCS_memop := bench/memop.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
-HOST_SRCS_fault_clear := bench/fault_clear.c bench/memop.c lib/cmdline.c lib/fmt.c lib/compare.c lib/stats.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
-HOST_SRCS_clear_record := bench/clear_record.c lib/record.c lib/stats.c lib/fmt.c
 HOST_TESTS += interference
-HOST_SRCS_interference := bench/interference_work.c bench/memop.c bench/split.c lib/interleave.c lib/stats.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
+HOST_SRCS_interference := bench/interference_work.c measure/memop.c measure/split.c lib/interleave.c lib/stats.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
 HOST_LDLIBS_interference := -lpthread

@@ -9,10 +9,10 @@
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "bench/bench_smp.h"
-#include "kernel/console.h"
 #include "kernel/options.h"
 #include "kernel/scenario.h"
 #include "lib/cmdline.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 static uint64_t max_rounds = 30, budget_s = 60, seed;

@@ -2,16 +2,17 @@
  * kernel/header.c - the run's header record and banner.
  */
 #include "kernel/header.h"
+#include "arch/console.h"
 #include "arch/cpu.h"
 #include "arch/msr.h"
 #include "arch/numa.h"
 #include "build/buildflags.h"
 #include "build/version.h"
-#include "kernel/console.h"
 #include "kernel/cpu_record.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 void header_emit(const struct bootinfo *bi, const char *page_size)

@@ -4,10 +4,10 @@
  * docs/results.md "LAVA result lines", lab/lava/ for the job templates).
  */
 #include "kernel/lava.h"
-#include "kernel/console.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 
 #include <stdarg.h>
 

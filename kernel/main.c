@@ -3,6 +3,7 @@
  * in long mode on the boot stack, with the first 4 GiB identity-mapped.
  */
 #include "arch/acpi.h"
+#include "arch/console.h"
 #include "arch/cpu.h"
 #include "arch/fpu.h"
 #include "arch/gdt.h"
@@ -12,14 +13,16 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "boot/bootinfo.h"
-#include "kernel/console.h"
+#include "kernel/exit.h"
 #include "kernel/header.h"
 #include "kernel/options.h"
 #include "kernel/ownership.h"
-#include "kernel/results.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
+#include "kernel/verdict.h"
+#include "lib/print.h"
 #include "lib/record.h"
+#include "lib/results.h"
 #include "mm/mm.h"
 
 #define MB2_BOOTLOADER_MAGIC 0x36d76289u  /* Multiboot2 spec §3.2 */
@@ -146,6 +149,9 @@ static void selftest(int kind)
     result_fail("selftest", "%s did not raise an exception", selftest_names[kind]);
 }
 
+/* The end of a crash (arch/trap.h): the summary with status crash. */
+static void crash_exit(void) { hz_exit(HZ_CRASH); }
+
 void kmain(uint32_t proto, uint32_t info, uint32_t magic)
 {
     int boot_ok = parse_boot_info(proto, info, magic); /* before any output */
@@ -153,6 +159,7 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     console_init();                                    /* COM1 or console= */
     cpu_init();                                        /* CPUID table: before anything asks */
     gdt_init_cpu(0, 0);                                /* TSS with IST stacks, before the IDT */
+    trap_set_crash_hook(crash_exit);                   /* a crash ends the run: status crash */
     idt_init();                                        /* crash reports from here on */
     unsigned fpu = fpu_init(); /* x87/SSE/AVX/AVX-512 state for strategies */
 
@@ -205,5 +212,8 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     scenarios_run(); /* run=: after mm_init, fpu_init, TSC and ACPI */
 
     ownership_check(); /* last: nothing we don't own changed */
-    hz_exit(result_status());
+    enum hz_status s = result_status();
+    if (verdict_armed() && (s == HZ_PASS || s == HZ_FAIL)) /* scenarios ran */
+        verdict_report(); /* the decision, before the summary (the last record) */
+    hz_exit(s);
 }

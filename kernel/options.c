@@ -2,7 +2,7 @@
  * kernel/options.c - option table and run-wide options.
  */
 #include "kernel/options.h"
-#include "kernel/console.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 extern const struct option __start_hz_options[], __stop_hz_options[];

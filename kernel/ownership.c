@@ -5,10 +5,10 @@
  */
 #include "kernel/ownership.h"
 #include "arch/acpi.h"
-#include "kernel/console.h"
-#include "kernel/results.h"
 #include "kernel/smp.h"
 #include "lib/fmt.h"
+#include "lib/print.h"
+#include "lib/results.h"
 
 extern char __kernel_start[], __data_start[];
 

@@ -5,7 +5,7 @@
 #include "arch/acpi.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
+#include "lib/print.h"
 
 void power_qemu_exit(unsigned status)
 {

@@ -3,7 +3,7 @@
  */
 #include "kernel/progress.h"
 #include "arch/tsc.h"
-#include "kernel/console.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 static const char *phase;

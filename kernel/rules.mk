@@ -1,7 +1,7 @@
-# kernel/ - start-up (main.c) and the services every program uses: console,
-# options, results and exit, power-off, the scenario registry, the header
+# kernel/ - start-up (main.c) and the services every program uses:
+# options, the end of a run (exit.c), power-off, the scenario registry, the header
 # record, memory ownership, progress lines, SMP start-up and work dispatch.
-KERNEL_C += kernel/main.c kernel/console.c kernel/options.c kernel/results.c kernel/power.c \
+KERNEL_C += kernel/main.c kernel/options.c kernel/exit.c kernel/power.c \
 	kernel/verdict.c \
 	kernel/header.c kernel/ownership.c kernel/scenario.c kernel/smp.c kernel/smp_work.c \
 	kernel/smp_report.c kernel/smp_pv.c kernel/smp_park.c kernel/smp_plan.c kernel/smp_start.c kernel/progress.c kernel/cpu_record.c kernel/lava.c

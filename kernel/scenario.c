@@ -5,12 +5,12 @@
 #include "kernel/scenario.h"
 #include "arch/clear.h"
 #include "arch/cpu.h"
-#include "kernel/console.h"
 #include "kernel/smp.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "lib/record.h"
 #include "mm/mm.h"
 

@@ -15,7 +15,7 @@
 
 struct scenario {
     const char *name;  /* "clear", "fault", ... */
-    void (*run)(void); /* reports through kernel/results.h */
+    void (*run)(void); /* reports through lib/results.h */
     const char *help;  /* one line for docs/options.md and `help` */
     int order;         /* run order: lower first */
     bool in_default;   /* part of run=default */

@@ -17,12 +17,13 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
+#include "kernel/exit.h"
 #include "kernel/options.h"
-#include "kernel/results.h"
 #include "kernel/smp_priv.h"
 #include "lib/cmdline.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
+#include "lib/results.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 
@@ -112,8 +113,10 @@ _Noreturn void smp_ap_main(uint64_t cpu)
     uint32_t starting = SMP_CPU_STARTING;
     if (!__atomic_compare_exchange_n(&pc->info.state, &starting, SMP_CPU_ONLINE, false,
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        for (;;) /* the BSP gave up on this CPU (SMP_CPU_FAILED): stay out */
-            __asm__ volatile("cli; hlt");
+        for (;;) { /* the BSP gave up on this CPU (SMP_CPU_FAILED): stay out */
+            cli();
+            hlt();
+        }
     smp_idle((unsigned)cpu);
 }
 

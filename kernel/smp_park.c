@@ -12,11 +12,11 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
-#include "kernel/results.h"
 #include "kernel/smp_priv.h"
 #include "lib/cmdline.h"
+#include "lib/print.h"
 #include "lib/record.h"
+#include "lib/results.h"
 #include "lib/stats.h"
 
 #define SMP_PARK_MAX_ROUNDS 50000

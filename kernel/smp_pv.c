@@ -9,10 +9,10 @@
  */
 #include "arch/kvm_pv.h"
 #include "arch/steal.h"
-#include "kernel/console.h"
-#include "kernel/results.h"
 #include "kernel/smp.h"
+#include "lib/print.h"
 #include "lib/record.h"
+#include "lib/results.h"
 
 #define SMP_PV_TIMEOUT_US 2000000 /* for all CPUs together to verify or turn off */
 

@@ -7,11 +7,11 @@
 #include "arch/apic.h"
 #include "arch/cpu.h"
 #include "arch/trampoline.h"
-#include "kernel/console.h"
-#include "kernel/results.h"
 #include "kernel/smp_priv.h"
 #include "lib/fmt.h"
+#include "lib/print.h"
 #include "lib/record.h"
+#include "lib/results.h"
 
 static const char *const fate_names[] = {"not-started", "online",     "online",    "failed",
                                          "disabled",    "limit",      "duplicate", "unaddressable",

@@ -10,8 +10,8 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
 #include "kernel/smp_priv.h"
+#include "lib/print.h"
 
 uint64_t smp_online_cyc[HZ_MAX_CPUS];
 

@@ -21,13 +21,13 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
+#include "kernel/exit.h"
 #include "kernel/options.h"
-#include "kernel/results.h"
 #include "kernel/smp.h"
 #include "kernel/smp_priv.h"
 #include "lib/cmdline.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 
 enum idle_mode { IDLE_AUTO, IDLE_HLT, IDLE_MWAIT, IDLE_POLL };
 static int opt_idle;

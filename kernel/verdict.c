@@ -7,11 +7,11 @@
 #include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "kernel/console.h"
 #include "kernel/scenario.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "lib/record.h"
 
 static struct vd_cell cells[VERDICT_MAX_CELLS];

@@ -36,8 +36,9 @@ void verdict_facts(struct vd_facts *f);
 const char *verdict_backing(const char *given);
 
 /* Decide, print the block and the `verdict` records. Called once, by
- * hz_exit() for a run that got to its scenarios (pass or fail), just
- * before the `summary` record. */
+ * kernel/main.c at the end of a run that got to its scenarios (pass or
+ * fail), just before hz_exit() and its `summary` record. A run a scenario
+ * ends early (hz_exit) gets no verdict. */
 void verdict_report(void);
 
 /* True once scenarios ran (set by scenarios_run()). */

@@ -4,7 +4,7 @@
  * A record is one line: "@hz " followed by one JSON object whose first two
  * members are "t" (record type) and "v" (schema version, HZ_RECORD_VERSION).
  * The writer is portable C that formats into a caller's buffer; the kernel
- * prints finished lines with record_emit() (kernel/console.h), the host tools
+ * prints finished lines with record_emit() (lib/print.h), the host tools
  * (tools/linux-bench) with fputs. Numbers are integers or fixed-point
  * decimals: no floating point is used.
  */

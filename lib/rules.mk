@@ -1,14 +1,16 @@
 # lib/ - portable helpers: freestanding string functions, a small snprintf,
+# the output stream (kprintf, record_emit: print.c) and check results,
 # the `@hz` record writer, statistics, the option parser, a spinlock. They
 # include nothing else of the project, so the kernel, the host unit tests and
 # tools/linux-bench build the same sources.
 KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/interleave.c \
-	lib/plan.c lib/verdict.c lib/verdict_clear.c lib/verdict_items.c lib/compare.c
+	lib/plan.c lib/verdict.c lib/verdict_clear.c lib/verdict_items.c lib/compare.c lib/print.c lib/results.c
 
-HOST_TESTS += fmt record cmdline stats interleave plan verdict verdict_items verdict_source compare \
-	compare_sim
+HOST_TESTS += fmt record print results cmdline stats interleave plan verdict verdict_items verdict_source compare compare_sim
 HOST_SRCS_fmt := lib/fmt.c
 HOST_SRCS_record := lib/record.c lib/fmt.c
+HOST_SRCS_print := lib/print.c lib/record.c lib/fmt.c
+HOST_SRCS_results := lib/results.c lib/print.c lib/record.c lib/fmt.c
 HOST_SRCS_cmdline := lib/cmdline.c lib/fmt.c
 HOST_SRCS_stats := lib/stats.c
 HOST_SRCS_interleave := lib/interleave.c lib/stats.c

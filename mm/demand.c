@@ -7,7 +7,7 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
+#include "lib/print.h"
 #include "mm/paging.h"
 #include "mm/vm.h"
 
@@ -30,7 +30,6 @@ static uint64_t nfaults, touch_failures;
 static const char *last_error = "";
 
 static bool demand_fault(struct trap_frame *f);
-static void (*addr_hint_fn)(uint64_t va);
 
 size_t demand_pages(void) { return npages; }
 uint64_t demand_page_bytes(void) { return page_bytes; }
@@ -74,8 +73,6 @@ __asm__(".pushsection .text\n"
         "    ret\n"
         ".size demand_touch_read, . - demand_touch_read\n"
         ".popsection\n");
-
-void demand_set_addr_hint(void (*fn)(uint64_t va)) { addr_hint_fn = fn; }
 
 void demand_reset_samples(void)
 {
@@ -209,13 +206,9 @@ static bool demand_fault(struct trap_frame *f)
     if (rc == POOL_OK && !pre) {
         /* The frame is ZEROING[fault] and this CPU's alone: clear it outside
          * the lock (mm/pool.h), so other CPUs' faults and zeroers go on. */
-        if (addr_hint_fn)
-            addr_hint_fn(va);
         c0 = tsc_start();
-        rc = pool_zero_step(pool, idx, page_bytes, 0);
+        rc = pool_zero_step(pool, idx, page_bytes, va, 0);
         c1 = tsc_stop();
-        if (addr_hint_fn)
-            addr_hint_fn(0);
         spin_lock(pool_lock);
         if (rc == POOL_OK)
             rc = pool_zero_end(pool, idx);
@@ -306,7 +299,7 @@ int demand_release(size_t page, bool zero_on_free, uint64_t *zero_cyc)
     if (rc == POOL_OK && zero_on_free) {
         /* ZEROING[on_free] and ours: cleared outside the lock (mm/pool.h). */
         uint64_t c0 = tsc_start();
-        rc = pool_zero_step(pool, idx, page_bytes, 0);
+        rc = pool_zero_step(pool, idx, page_bytes, 0, 0);
         if (zero_cyc)
             *zero_cyc = tsc_stop() - c0;
         spin_lock(pool_lock);

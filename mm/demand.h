@@ -103,13 +103,6 @@ bool demand_mapped(size_t page);
  */
 int demand_release(size_t page, bool zero_on_free, uint64_t *zero_cyc);
 
-/* Tell the pool's clear function where the fault is (Linux's addr_hint of
- * folio_zero_user): the fault path calls fn(va) on the faulting CPU, with
- * the faulting linear address (CR2), just before it clears its frame, and
- * fn(0) just after; fn runs at CPL 0 with interrupts off. NULL (the
- * default) for none; one hook for the region. */
-void demand_set_addr_hint(void (*fn)(uint64_t va));
-
 /* Samples recorded since the last demand_reset_samples() (capped at
  * DEMAND_MAX_SAMPLES; demand_dropped() counts the rest). */
 size_t demand_nsamples(void);

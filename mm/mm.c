@@ -3,7 +3,7 @@
  */
 #include "mm/mm.h"
 #include "arch/cpu.h"
-#include "kernel/console.h"
+#include "lib/print.h"
 #include "lib/record.h"
 #include "mm/mtrr.h"
 #include "mm/paging.h"

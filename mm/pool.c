@@ -170,7 +170,7 @@ int pool_zero_begin(struct pool *p, uint32_t idx, enum zero_origin origin)
     return POOL_OK;
 }
 
-int pool_zero_step(struct pool *p, uint32_t idx, uint64_t max_bytes, uint64_t *done)
+int pool_zero_step(struct pool *p, uint32_t idx, uint64_t max_bytes, uint64_t hint, uint64_t *done)
 {
     if (!valid_idx(p, idx))
         return POOL_EINVAL;
@@ -180,7 +180,7 @@ int pool_zero_step(struct pool *p, uint32_t idx, uint64_t max_bytes, uint64_t *d
     uint64_t left = p->frame_bytes - f->zero_progress;
     uint64_t n = max_bytes < left ? max_bytes : left;
     if (n)
-        p->clear(p->clear_ctx, (void *)(uintptr_t)(f->phys + f->zero_progress), (size_t)n);
+        p->clear(p->clear_ctx, (void *)(uintptr_t)(f->phys + f->zero_progress), (size_t)n, hint);
     f->zero_progress += n;
     if (done)
         *done = n;
@@ -258,7 +258,7 @@ int pool_zero_frame(struct pool *p, uint32_t idx, enum zero_origin origin)
         if (rc)
             return rc;
     }
-    pool_zero_step(p, idx, p->frame_bytes, NULL);
+    pool_zero_step(p, idx, p->frame_bytes, 0, NULL);
     return pool_zero_end(p, idx);
 }
 
@@ -285,7 +285,7 @@ int pool_idle_chunk(struct pool *p, uint64_t chunk_bytes, uint64_t *cleared)
         return POOL_EEMPTY;
     uint64_t done;
     begin_session(p, i, ZERO_IDLE);
-    pool_zero_step(p, i, chunk_bytes, &done);
+    pool_zero_step(p, i, chunk_bytes, 0, &done);
     if (p->f[i].zero_progress == p->frame_bytes)
         finish(p, i);
     else

@@ -69,8 +69,12 @@ enum {
 
 /* Clears `bytes` bytes at dst (identity-mapped physical memory in the
  * kernel, a buffer in host tests); ctx is the pointer given to pool_init()
- * (in the kernel: the fault environment whose strategy and CPL to use). */
-typedef void (*pool_clear_fn)(void *ctx, void *dst, size_t bytes);
+ * (in the kernel: the fault environment whose strategy and CPL to use).
+ * hint is the pool_zero_step() caller's: for a fault's frame the faulting
+ * linear address (CR2, Linux's addr_hint of folio_zero_user), so that the
+ * clear can order its work around the page the fault wants; 0 for none
+ * (idle, boot, batch, on_free zeroing). */
+typedef void (*pool_clear_fn)(void *ctx, void *dst, size_t bytes, uint64_t hint);
 
 /* One frame. Callers read it through the accessors below. */
 struct pool_frame {
@@ -155,11 +159,13 @@ int pool_zero_begin(struct pool *p, uint32_t idx, enum zero_origin origin);
 
 /*
  * Clear the next min(max_bytes, remaining) bytes of a ZEROING frame with
- * p->clear, at phys + zero_progress, and advance the cursor. *done (may be
- * NULL) gets the bytes cleared now; 0 when the frame was already complete.
+ * p->clear, at phys + zero_progress, and advance the cursor; hint goes to
+ * p->clear as it is (the faulting address for a fault's frame, else 0: see
+ * pool_clear_fn). *done (may be NULL) gets the bytes cleared now; 0 when
+ * the frame was already complete.
  * max_bytes 0 clears nothing. POOL_ESTATE unless the frame is ZEROING.
  */
-int pool_zero_step(struct pool *p, uint32_t idx, uint64_t max_bytes, uint64_t *done);
+int pool_zero_step(struct pool *p, uint32_t idx, uint64_t max_bytes, uint64_t hint, uint64_t *done);
 
 /*
  * Stop zeroing between chunks (the idle loop saw pending work). The bytes of

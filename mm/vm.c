@@ -4,8 +4,8 @@
 #include "mm/vm.h"
 #include "arch/cpu.h"
 #include "arch/x86.h"
-#include "kernel/console.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "mm/paging.h"
 
 extern char __kernel_start[], __rodata_start[], __data_start[], __kernel_end[];

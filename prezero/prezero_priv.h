@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/fault_bench.h"
+#include "measure/fault_pool.h"
 #include "mm/demand.h"
 #include "prezero/prezero.h"
 

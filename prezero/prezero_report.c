@@ -5,10 +5,10 @@
  */
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "kernel/console.h"
 #include "kernel/lava.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
+#include "lib/print.h"
 #include "lib/record.h"
 #include "prezero/prezero.h"
 

@@ -7,12 +7,13 @@
  */
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "kernel/console.h"
-#include "kernel/results.h"
+#include "kernel/exit.h"
 #include "kernel/smp.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/print.h"
 #include "lib/record.h"
+#include "lib/results.h"
 #include "mm/demand.h"
 #include "mm/vm.h"
 #include "prezero/prezero_priv.h"
@@ -160,7 +161,7 @@ static void zeroer(unsigned z, unsigned cpu)
         uint64_t c0 = fault_clear_cycles();
         __atomic_fetch_add(&team.zsteps, 1, __ATOMIC_ACQ_REL);
         __atomic_fetch_add(&team.zbusy, 1, __ATOMIC_ACQ_REL);
-        pool_zero_step(p, idx, opt_chunk, &done); /* the frame is ours: no lock */
+        pool_zero_step(p, idx, opt_chunk, 0, &done); /* the frame is ours: no lock */
         __atomic_fetch_sub(&team.zbusy, 1, __ATOMIC_ACQ_REL);
         uint64_t c = fault_clear_cycles() - c0;
         spin_lock(&pz_env.lock);

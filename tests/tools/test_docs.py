@@ -3,7 +3,9 @@ option the kernel declares (HZ_OPTION); docs' scenario tables name
 registered scenarios (HZ_SCENARIO) with their run=default membership, and
 docs/prezero.md's lists every prezero/ scenario; README's tree table lists
 every source folder; includes keep to the layering docs/hacking.md
-describes."""
+describes; the clear-strategy table, its routine files and
+docs/strategies.md agree; the files and symbols docs/hacking.md's "Where to
+add" steps name exist."""
 import pathlib
 import re
 import unittest
@@ -152,7 +154,7 @@ class ScenariosDocumented(unittest.TestCase):
 class Layout(unittest.TestCase):
     def test_folders_found(self):
         self.assertEqual(
-            kernel_folders(), ["boot", "arch", "lib", "mm", "kernel", "bench", "prezero"]
+            kernel_folders(), ["boot", "arch", "lib", "mm", "kernel", "measure", "bench", "prezero"]
         )
 
     def test_readme_tree_lists_every_folder(self):
@@ -166,20 +168,22 @@ class Layout(unittest.TestCase):
         self.assertEqual(bad, [], "lib/ must include nothing else of the project")
 
     def test_kernel_does_not_include_programs(self):
-        bad = [i for i in includes("kernel") if i[1] in ("bench", "prezero")]
-        self.assertEqual(bad, [], "kernel/ must not include bench/ or prezero/")
+        bad = [i for i in includes("kernel") if i[1] in ("measure", "bench", "prezero")]
+        self.assertEqual(bad, [], "kernel/ must not include measure/, bench/ or prezero/")
 
-    def test_lower_layers_include_only_console_and_results(self):
+    def test_measure_and_scenario_folders(self) -> None:
+        bad = [i for i in includes("measure") if i[1] in ("bench", "prezero")]
+        bad += [i for i in includes("bench") if i[1] == "prezero"]
+        bad += [i for i in includes("prezero") if i[1] == "bench"]
+        self.assertEqual(bad, [], "measure/ includes neither bench/ nor prezero/, "
+                                  "and those two never include each other")
+
+    def test_lower_layers_include_nothing_above(self):
         bad = []
         for folder in ("boot", "arch", "mm"):
-            bad += [
-                i
-                for i in includes(folder)
-                if i[1] in ("bench", "prezero")
-                or (i[1] == "kernel" and i[2] not in ("console.h", "results.h"))
-            ]
-        self.assertEqual(bad, [],
-                         "boot/, arch/, mm/ include from kernel/ only console.h, results.h")
+            bad += [i for i in includes(folder)
+                    if i[1] in ("kernel", "measure", "bench", "prezero")]
+        self.assertEqual(bad, [], "boot/, arch/, mm/ include nothing of the layers above")
 
 
 def results_section(record):
@@ -229,3 +233,99 @@ class RecordsDocumented(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def strategy_rows() -> list[str]:
+    """The names of CLEAR_STRATEGIES' rows (arch/clear.h), in table order."""
+    src = (ROOT / "arch" / "clear.h").read_text()
+    body = src[src.index("#define CLEAR_STRATEGIES(ROW)"):src.index("#define CLEAR_PROTOTYPE")]
+    return re.findall(r"\bROW\(([a-z0-9_]+),", body)
+
+
+def strategy_files() -> list[str]:
+    """The strategy routines arch/rules.mk builds: arch/clear_<name>.asm or .c."""
+    return sorted(p.stem[len("clear_"):] for p in (ROOT / "arch").glob("clear_*.*")
+                  if p.suffix in (".asm", ".c"))
+
+
+def strategy_docs() -> list[str]:
+    """The names in docs/strategies.md's "The table", in its order."""
+    doc = (ROOT / "docs" / "strategies.md").read_text()
+    table = doc[doc.index("## The table"):]
+    table = table[:table.index("\n\n", table.index("|"))]
+    return re.findall(r"^\| `([a-z0-9_]+)` \|", table, re.M)
+
+
+class StrategiesDocumented(unittest.TestCase):
+    """Adding a strategy is one routine file and one table row
+    (docs/hacking.md): every row has its arch/clear_<name> file and no file
+    is without a row, and docs/strategies.md's table lists the rows in
+    their order. tests/unit/test_clear.c runs its zeroes/contract tests on
+    every row, so its test count follows the table."""
+
+    def test_rows_found(self) -> None:
+        rows = strategy_rows()
+        self.assertGreaterEqual(len(rows), 13)
+        self.assertIn("rep_stosb", rows)
+        self.assertEqual(len(rows), len(set(rows)), "a strategy row appears twice")
+
+    def test_every_row_has_its_file(self) -> None:
+        self.assertEqual(sorted(strategy_rows()), strategy_files(),
+                         "arch/clear_<name>.asm|.c files and CLEAR_STRATEGIES rows differ")
+
+    def test_docs_table_matches_rows(self) -> None:
+        self.assertEqual(strategy_docs(), strategy_rows(),
+                         "docs/strategies.md's table and CLEAR_STRATEGIES (arch/clear.h) differ")
+
+
+SRC_FOLDERS = "arch|bench|boot|kernel|lib|mm|prezero"
+DOC_PATH = re.compile(r"\b((?:%s|docs|tests|tools)/[A-Za-z0-9_./<>*-]*[A-Za-z0-9_>*])"
+                      % SRC_FOLDERS)
+# `sym()` (file) or `struct sym` (file), also `a()`/`b()` (file): sym is in file.
+SYM_THEN_FILE = re.compile(r"`(?:struct )?(\w+)(?:\([^`]*\))?`(?:/`[^`]*`)?\s*\(((?:%s)/\w+\.[ch])"
+                           % SRC_FOLDERS)
+# file's `sym`
+FILE_THEN_SYM = re.compile(r"((?:%s)/\w+\.[ch])'s `(\w+)" % SRC_FOLDERS)
+CALL = re.compile(r"`(\w+)(?:\(|\[\])")
+
+
+def where_to_add() -> str:
+    """docs/hacking.md's "Where to add" list, folded to single spaces."""
+    doc = (ROOT / "docs" / "hacking.md").read_text()
+    return " ".join(doc[doc.index("Where to add"):doc.index("## Tree and build")].split())
+
+
+def defines(path: pathlib.Path, sym: str) -> bool:
+    """sym appears in path's code (comments left out)."""
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", " ", path.read_text(), flags=re.S)
+    return re.search(r"\b%s\b" % re.escape(sym), code) is not None
+
+
+class WhereToAdd(unittest.TestCase):
+    """Every file, folder and symbol docs/hacking.md's "Where to add" steps
+    name exists: a path (a <name> template must match some file), a symbol
+    said to be in a file is in it, and every other `function()` it names is
+    in some kernel source."""
+
+    def test_paths_exist(self) -> None:
+        paths = DOC_PATH.findall(where_to_add())
+        self.assertGreater(len(paths), 10)
+        for p in paths:
+            p = p.rstrip(".")
+            if "<" in p or "*" in p:
+                pattern = re.sub(r"<[^>]*>", "*", p)
+                self.assertTrue(list(ROOT.glob(pattern)), "%s matches no file" % p)
+            else:
+                self.assertTrue((ROOT / p).exists(), "%s does not exist" % p)
+
+    def test_symbols_in_their_files(self) -> None:
+        text = where_to_add()
+        pairs = SYM_THEN_FILE.findall(text) + [(s, f) for f, s in FILE_THEN_SYM.findall(text)]
+        self.assertGreater(len(pairs), 8)
+        for sym, path in pairs:
+            self.assertTrue(defines(ROOT / path, sym), "%s is not in %s" % (sym, path))
+
+    def test_every_named_function_exists(self) -> None:
+        sources = [p for sub in SRC_FOLDERS.split("|") for p in (ROOT / sub).glob("*.[ch]")]
+        for sym in set(CALL.findall(where_to_add())):
+            self.assertTrue(any(defines(p, sym) for p in sources), "no source has %s" % sym)

@@ -26,21 +26,21 @@ static uint8_t mem[NF * FB] __attribute__((aligned(64)));
 static struct pool_frame frames[NF];
 static struct pool P;
 
-/* Every call to the clear function, as (frame offset in mem, bytes). */
+/* Every call to the clear function, as (frame offset in mem, bytes, hint). */
 static struct {
-    uint64_t off, bytes;
+    uint64_t off, bytes, hint;
 } calls[256];
 static size_t ncalls;
 
 static int clear_ctx; /* its address is the pool's clear context */
 
-static inline void test_clear(void *ctx, void *dst, size_t bytes)
+static inline void test_clear(void *ctx, void *dst, size_t bytes, uint64_t hint)
 {
     assert_ptr_equal(ctx, &clear_ctx);
     uint8_t *d = dst;
     assert_true(d >= mem && d + bytes <= mem + sizeof mem);
     if (ncalls < 256)
-        calls[ncalls] = (typeof(calls[0])){(uint64_t)(d - mem), bytes};
+        calls[ncalls] = (typeof(calls[0])){(uint64_t)(d - mem), bytes, hint};
     ncalls++;
     memset(d, 0, bytes);
 }

@@ -42,9 +42,10 @@ static struct sim {
                           * (the lock, pool and ring switches of the kernel) */
 } S;
 
-static void sim_clear(void *ctx, void *dst, size_t bytes)
+static void sim_clear(void *ctx, void *dst, size_t bytes, uint64_t hint)
 {
     struct sim *s = ctx;
+    assert_int_equal(hint, 0); /* no fault in the model passes one */
     memset(dst, 0, bytes);
     s->t += bytes + s->clear_cost;
     s->clear += bytes;
@@ -72,7 +73,7 @@ static uint64_t sim_fault(void *ctx, uint32_t page)
     s->t += FC;
     assert_int_equal(pool_take(&P, &idx, &pre), POOL_OK);
     if (!pre) {
-        assert_int_equal(pool_zero_step(&P, idx, FB, 0), POOL_OK);
+        assert_int_equal(pool_zero_step(&P, idx, FB, 0, 0), POOL_OK);
         assert_int_equal(pool_zero_end(&P, idx), POOL_OK);
     }
     uint8_t *f = (uint8_t *)(uintptr_t)pool_phys(&P, idx);
@@ -97,7 +98,7 @@ static int sim_release(void *ctx, uint32_t page, bool zero)
     uint32_t idx = s->map[page];
     assert_int_equal(pool_free(&P, idx, zero), POOL_OK);
     if (zero) {
-        assert_int_equal(pool_zero_step(&P, idx, FB, 0), POOL_OK);
+        assert_int_equal(pool_zero_step(&P, idx, FB, 0, 0), POOL_OK);
         assert_int_equal(pool_zero_end(&P, idx), POOL_OK);
     }
     return 0;

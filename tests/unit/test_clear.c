@@ -110,7 +110,7 @@ static void test_contract(void **state)
 
 static void test_table(void **state)
 {
-    assert_int_equal(clear_strategy_count, 13);
+    assert_true(clear_strategy_count > 0); /* rows vs files and docs: tests/tools/test_docs.py */
     for (size_t i = 0; i < clear_strategy_count; i++) {
         const struct clear_strategy *s = &clear_strategies[i];
         assert_ptr_equal(clear_find(s->name), s);

@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_clear_record.c - the `clear` record (bench/clear_record.h):
+ * tests/unit/test_clear_record.c - the `clear` record (measure/clear_record.h):
  * every member, the derived GB/s and cycles per byte, and an all-zero cell.
  */
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "bench/clear_record.h"
+#include "measure/clear_record.h"
 
 static void test_record(void **state)
 {

@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_fault_clear.c - bench/fault_clear: the process_huge_page
+ * tests/unit/test_fault_clear.c - measure/fault_clear: the process_huge_page
  * order against hand-derived permutations, the sequence of clear calls each
  * model makes (offsets, sizes, the 1 GiB-style two-level hot-last order,
  * the `from` cut), that every model leaves the frame zero with the dirty
@@ -17,8 +17,8 @@
 #include <cmocka.h>
 
 #include "arch/cpu.h"
-#include "bench/fault_clear.h"
-#include "bench/memop.h"
+#include "measure/fault_clear.h"
+#include "measure/memop.h"
 
 #define PG FAULT_CLEAR_PAGE
 #define MAXCALLS 4096

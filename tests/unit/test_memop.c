@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_memop.c - bench/memop: the chunked clear's calls (sizes,
+ * tests/unit/test_memop.c - measure/memop: the chunked clear's calls (sizes,
  * remainder, chunk 0), the exact and sampled zero checks and the offsets
  * they report, and memop_run's dirty / clear / verify steps.
  */
@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "arch/cpu.h"
-#include "bench/memop.h"
+#include "measure/memop.h"
 
 static size_t sizes[16], ncalls;
 static uint8_t *base;

@@ -61,7 +61,7 @@ static void test_background_busy(void **state)
     assert_true(pool_background_busy(&P));
     assert_int_equal(pool_zero_pause(&P, 2), POOL_OK);
     assert_false(pool_background_busy(&P));
-    assert_int_equal(pool_zero_step(&P, i, FB, NULL), POOL_OK);
+    assert_int_equal(pool_zero_step(&P, i, FB, 0, NULL), POOL_OK);
     assert_int_equal(pool_zero_end(&P, i), POOL_OK);
     assert_int_equal(pool_free(&P, i, true), POOL_OK); /* ZEROING[on_free] counts */
     assert_true(pool_background_busy(&P));
@@ -79,8 +79,10 @@ static void test_take_dirty_is_zeroed_in_fault_path(void **state)
     assert_balanced(); /* a fault's ZEROING frame counts as handed out */
     assert_int_equal(pool_zero_end(&P, 0), POOL_EPARTIAL);
     uint64_t done = 0;
-    assert_int_equal(pool_zero_step(&P, 0, UINT64_MAX, &done), POOL_OK);
+    assert_int_equal(pool_zero_step(&P, 0, UINT64_MAX, 0x400000001234ull, &done), POOL_OK);
     assert_int_equal(done, FB);
+    assert_int_equal(ncalls, 1);
+    assert_int_equal(calls[0].hint, 0x400000001234ull); /* the fault's address, as given */
     assert_int_equal(pool_zero_end(&P, 0), POOL_OK);
     assert_int_equal(pool_state(&P, 0), FRAME_IN_USE);
     assert_true(frame_bytes_are(0, 0, FB, 0));
@@ -104,7 +106,8 @@ static void test_take_prefers_zeroed(void **state)
     assert_int_equal(i, 2);
     assert_true(pre);
     assert_int_equal(pool_state(&P, 2), FRAME_IN_USE);
-    assert_int_equal(ncalls, 1); /* no clearing on a pre-zeroed hit */
+    assert_int_equal(ncalls, 1);        /* no clearing on a pre-zeroed hit */
+    assert_int_equal(calls[0].hint, 0); /* boot zeroing: no fault, no hint */
     assert_int_equal(P.c.taken_prezeroed, 1);
     assert_balanced();
 }
@@ -164,18 +167,18 @@ static void test_illegal_zeroing_transitions(void **state)
     assert_int_equal(pool_zero_begin(&P, 1, ZERO_ON_FREE), POOL_EINVAL);
     assert_int_equal(pool_zero_begin(&P, 1, ZERO_NORIGINS), POOL_EINVAL);
     assert_int_equal(pool_zero_frame(&P, 1, ZERO_FAULT), POOL_EINVAL);
-    assert_int_equal(pool_zero_step(&P, 1, FB, NULL), POOL_ESTATE); /* DIRTY */
+    assert_int_equal(pool_zero_step(&P, 1, FB, 0, NULL), POOL_ESTATE); /* DIRTY */
     assert_int_equal(pool_zero_end(&P, 1), POOL_ESTATE);
     assert_int_equal(pool_zero_pause(&P, 1), POOL_ESTATE);
     assert_int_equal(pool_zero_end(&P, 0), POOL_EPARTIAL);
-    assert_int_equal(pool_zero_step(&P, 9, FB, NULL), POOL_EINVAL);
+    assert_int_equal(pool_zero_step(&P, 9, FB, 0, NULL), POOL_EINVAL);
     assert_int_equal(pool_zero_some(&P, 1, ZERO_FAULT, NULL), POOL_EINVAL);
     assert_int_equal(pool_idle_chunk(&P, 0, NULL), POOL_EINVAL);
     assert_unchanged(&s);
     assert_int_equal(pool_zero_frame(&P, 0, ZERO_FAULT), POOL_OK);
     take_snap(&s);
     assert_int_equal(pool_zero_begin(&P, 0, ZERO_BATCH), POOL_ESTATE); /* in use */
-    assert_int_equal(pool_zero_step(&P, 0, FB, NULL), POOL_ESTATE);
+    assert_int_equal(pool_zero_step(&P, 0, FB, 0, NULL), POOL_ESTATE);
     assert_int_equal(pool_zero_frame(&P, 0, ZERO_BOOT), POOL_ESTATE);
     assert_unchanged(&s);
     assert_true(frame_bytes_are(0, 0, FB, 0));
@@ -261,7 +264,7 @@ static void test_random_sequences_stay_balanced(void **state)
             rc = pool_zero_begin(&P, i, (enum zero_origin)(rand() % ZERO_NORIGINS));
             break;
         case 3:
-            rc = pool_zero_step(&P, i, (uint64_t)(rand() % 5) * 8192, NULL);
+            rc = pool_zero_step(&P, i, (uint64_t)(rand() % 5) * 8192, 0, NULL);
             break;
         case 4:
             rc = pool_zero_pause(&P, i);

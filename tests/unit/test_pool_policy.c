@@ -107,7 +107,7 @@ static void test_idle_chunks_resume_mid_frame(void **state)
 static void test_pause_of_complete_frame_finishes_it(void **state)
 {
     assert_int_equal(pool_zero_begin(&P, 3, ZERO_IDLE), POOL_OK);
-    assert_int_equal(pool_zero_step(&P, 3, FB, NULL), POOL_OK);
+    assert_int_equal(pool_zero_step(&P, 3, FB, 0, NULL), POOL_OK);
     assert_int_equal(pool_zero_pause(&P, 3), POOL_OK);
     assert_int_equal(pool_state(&P, 3), FRAME_ZEROED);
     assert_int_equal(pool_progress(&P, 3), 0);
@@ -124,7 +124,7 @@ static void test_wasted_work_is_counted(void **state)
     assert_int_equal(P.c.bytes_wasted, FB);
     /* A re-zero stopped half way returns to ZEROED; its bytes are waste. */
     assert_int_equal(pool_zero_begin(&P, 1, ZERO_IDLE), POOL_OK);
-    assert_int_equal(pool_zero_step(&P, 1, FB / 2, NULL), POOL_OK);
+    assert_int_equal(pool_zero_step(&P, 1, FB / 2, 0, NULL), POOL_OK);
     assert_int_equal(pool_zero_pause(&P, 1), POOL_OK);
     assert_int_equal(pool_state(&P, 1), FRAME_ZEROED);
     assert_int_equal(pool_progress(&P, 1), 0);

@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_smp_split.c - bench/split.c: even shares, flat and
+ * tests/unit/test_smp_split.c - measure/split.c: even shares, flat and
  * per-domain placement, the extent walk, and bad input. Expected values are
  * worked out by hand in the comments.
  */
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "bench/split.h"
+#include "measure/split.h"
 
 #define MiB (1ull << 20)
 #define GiB (1ull << 30)

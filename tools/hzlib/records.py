@@ -145,7 +145,7 @@ def _decode(text):
     return obj, end
 
 
-# The start of a record as the kernel writes it (kernel/console.h): enough
+# The start of a record as the kernel writes it (lib/print.h): enough
 # to name a broken record by its type and seq.
 _HEAD = re.compile(r'\{"t":"((?:[^"\\]|\\.)*)","v":\d+,"seq":(\d+)[,}]')
 

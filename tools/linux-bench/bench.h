@@ -20,8 +20,8 @@
 #include <stdint.h>
 
 #include "arch/clear.h"
-#include "bench/clear_record.h"
 #include "lib/stats.h"
+#include "measure/clear_record.h"
 
 #define LB_MAX_CHUNKS 16
 #define LB_MAX_REPEATS 1000

@@ -20,10 +20,10 @@
 #include <string.h>
 
 #include "arch/x86.h"
-#include "bench/clear_record.h"
-#include "bench/memop.h"
 #include "lib/fmt.h"
 #include "lib/record.h"
+#include "measure/clear_record.h"
+#include "measure/memop.h"
 
 struct cell {
     struct clear_result res;

@@ -19,9 +19,9 @@
 #include <string.h>
 
 #include "arch/x86.h"
-#include "bench/clear_record.h"
-#include "bench/memop.h"
 #include "lib/record.h"
+#include "measure/clear_record.h"
+#include "measure/memop.h"
 
 /* The first o->threads CPUs of this process's affinity mask into o->cpus,
  * before main pins itself to one; exits 2 when there are fewer. */

@@ -1,10 +1,10 @@
 /*
- * kernel/results.h - pass/fail/skip bookkeeping, the exit status and the way
- * a run ends (docs/results.md "Exit status"). Counters are atomic: any CPU
- * may report.
+ * lib/results.h - pass/fail/skip bookkeeping and the exit status
+ * (docs/results.md "Exit status"); the end of a run is kernel/exit.h.
+ * Counters are atomic: any CPU may report.
  */
-#ifndef HZ_KERNEL_RESULTS_H
-#define HZ_KERNEL_RESULTS_H
+#ifndef HZ_LIB_RESULTS_H
+#define HZ_LIB_RESULTS_H
 
 #include <stdbool.h>
 
@@ -25,12 +25,7 @@ enum hz_status result_status(void);
 /* "pass", "fail", "skipped", "config", "crash". */
 const char *status_name(enum hz_status s);
 
-/*
- * End the run: print the `summary` record and the final status line, then
- * leave as `on_exit=` says (auto: isa-debug-exit port 0xf4 under a
- * hypervisor, then halt; halt; reboot; poweroff). Never returns. Safe to call
- * from any CPU and from the crash path; a second call just halts.
- */
-_Noreturn void hz_exit(enum hz_status s);
+/* The counts so far: checks that passed, failed, were skipped. */
+void result_counts(unsigned *pass, unsigned *fail, unsigned *skip);
 
-#endif /* HZ_KERNEL_RESULTS_H */
+#endif /* HZ_LIB_RESULTS_H */

@@ -1,5 +1,5 @@
 /*
- * bench/evict.h - making a clear target cold, and checking that it is.
+ * measure/evict.h - making a clear target cold, and checking that it is.
  *
  * WBINVD does not help under KVM: without non-coherent DMA the host ignores
  * it (a guest WBINVD is a no-op there; measured: 9.2-9.9 k cycles whether
@@ -26,8 +26,8 @@
  * Line size: 64 bytes, as on every x86-64 CPU to date (CPUID 1 EBX[15:8] x 8
  * is the CLFLUSH line size; SDM Vol. 2A "CPUID").
  */
-#ifndef HZ_BENCH_EVICT_H
-#define HZ_BENCH_EVICT_H
+#ifndef HZ_MEASURE_EVICT_H
+#define HZ_MEASURE_EVICT_H
 
 #include <stdint.h>
 
@@ -58,4 +58,4 @@ uint64_t evict_probe(const uint8_t *p, uint64_t bytes);
 /* Flush the lines evict_probe() reads (after probing; clear_evict()). Any CPL. */
 void evict_unprobe(const uint8_t *p, uint64_t bytes);
 
-#endif /* HZ_BENCH_EVICT_H */
+#endif /* HZ_MEASURE_EVICT_H */

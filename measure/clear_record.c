@@ -1,11 +1,11 @@
 /*
- * bench/clear_record.c - format the `clear` record (bench/clear_record.h,
+ * measure/clear_record.c - format the `clear` record (measure/clear_record.h,
  * docs/results.md).
  */
-#include "bench/clear_record.h"
-#include "bench/evict.h"
+#include "measure/clear_record.h"
 #include "lib/compare.h"
 #include "lib/record.h"
+#include "measure/evict.h"
 
 const char *clear_record(char *buf, size_t cap, const struct clear_result *c)
 {

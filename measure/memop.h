@@ -1,5 +1,5 @@
 /*
- * bench/memop.h - the memory work every benchmark does at the measurement
+ * measure/memop.h - the memory work every benchmark does at the measurement
  * CPL: dirty a target, clear it through a strategy of arch/clear.h in
  * chunks, and check it reads back zero (every byte, or sampled). One path
  * for run=clear, run=smp, the fault scenarios (bench/fault_bench.c) and
@@ -9,8 +9,8 @@
  * privileged instruction, no GS), so it runs at CPL 3 under arch/user.h and
  * builds for host user space.
  */
-#ifndef HZ_BENCH_MEMOP_H
-#define HZ_BENCH_MEMOP_H
+#ifndef HZ_MEASURE_MEMOP_H
+#define HZ_MEASURE_MEMOP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -72,4 +72,4 @@ struct memop {
  */
 void memop_run(void *arg);
 
-#endif /* HZ_BENCH_MEMOP_H */
+#endif /* HZ_MEASURE_MEMOP_H */

@@ -1,7 +1,7 @@
 /*
- * bench/split.c - per-CPU pieces of a clear target (bench/split.h).
+ * measure/split.c - per-CPU pieces of a clear target (measure/split.h).
  */
-#include "bench/split.h"
+#include "measure/split.h"
 
 int split_even(uint64_t total, uint64_t unit, unsigned n, unsigned i, uint64_t *off,
                uint64_t *bytes)

@@ -1,11 +1,11 @@
 /*
- * bench/clear_record.h - the `clear` record (docs/results.md): one measured
+ * measure/clear_record.h - the `clear` record (docs/results.md): one measured
  * (strategy, chunk, cache state) cell of a clear benchmark. Portable: the
  * kernel's `run=clear` and `run=smp` and tools/linux-bench print it, so the
  * kernel's and Linux's figures compare field by field.
  */
-#ifndef HZ_BENCH_CLEAR_RECORD_H
-#define HZ_BENCH_CLEAR_RECORD_H
+#ifndef HZ_MEASURE_CLEAR_RECORD_H
+#define HZ_MEASURE_CLEAR_RECORD_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,7 +31,7 @@ struct clear_result {
      * the TSC for steal_base_ns beside the repeats. */
     const char *steal_method;
     uint64_t steal_ns, steal_base_ns;
-    /* Cold cells: whether the eviction was seen to work (bench/evict.h);
+    /* Cold cells: whether the eviction was seen to work (measure/evict.h);
      * cold_ratio_x100 the median cold / warm probe time x 100; cache_why
      * (CACHE_NOT_COLD) why it was not (clear_cache_check()). */
     enum clear_cache_check { CACHE_UNCHECKED = 0, CACHE_VERIFIED, CACHE_NOT_COLD } cache_check;
@@ -53,7 +53,7 @@ struct clear_result {
  * Decide whether a cold cell was cold (docs/results.md `cache_verified`):
  * CACHE_VERIFIED when a flush instruction was used (have_flush), the CPU is
  * not emulated (tcg false) and the median cold / warm probe ratio
- * ratio_x100 is at least EVICT_COLD_RATIO_X100 (bench/evict.h); else CACHE_NOT_COLD with
+ * ratio_x100 is at least EVICT_COLD_RATIO_X100 (measure/evict.h); else CACHE_NOT_COLD with
  * *why set to a static reason. Under TCG the ratio is the emulator's (its
  * soft TLB and helper calls), not a cache's, so it proves nothing.
  */
@@ -80,4 +80,4 @@ uint64_t clear_steal_x100(const struct clear_result *r);
  */
 const char *clear_record(char *buf, size_t cap, const struct clear_result *r);
 
-#endif /* HZ_BENCH_CLEAR_RECORD_H */
+#endif /* HZ_MEASURE_CLEAR_RECORD_H */

@@ -1,8 +1,8 @@
 /*
- * bench/evict.c - the LLC read pass and the coldness probe (bench/evict.h);
+ * measure/evict.c - the LLC read pass and the coldness probe (measure/evict.h);
  * the CLFLUSHOPT/CLFLUSH sweep is arch/clear.h clear_evict().
  */
-#include "bench/evict.h"
+#include "measure/evict.h"
 #include "arch/clear.h"
 #include "arch/cpu.h"
 #include "arch/tsc.h"

@@ -1,16 +1,16 @@
 /*
- * bench/fault_clear.c - the fault-clearing models of `fault_clear=`
- * (bench/fault_clear.h): Linux's clear_gigantic_page / folio_zero_user
+ * measure/fault_clear.c - the fault-clearing models of `fault_clear=`
+ * (measure/fault_clear.h): Linux's clear_gigantic_page / folio_zero_user
  * (4 KiB clear_page calls), process_huge_page (v4.14, hot subpage last) and
  * clear_pages() batches (January 2026), each a sequence of memop_clear()
  * calls with cond_resched() check points between them.
  */
-#include "bench/fault_clear.h"
+#include "measure/fault_clear.h"
 #include "arch/tsc.h"
-#include "bench/memop.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "measure/memop.h"
 
 static const char *const model_names[FAULT_CLEAR_NMODELS] = {"extent", "linux_4k", "linux_hot_last",
                                                              "linux_batch"};

@@ -1,5 +1,5 @@
 /*
- * bench/split.h - sharing a clear target out among CPUs: the arithmetic
+ * measure/split.h - sharing a clear target out among CPUs: the arithmetic
  * behind the multi-threaded benchmarks (bench/bench_smp.c), kept apart so
  * the host unit tests can check it exactly. Portable C; prints nothing.
  *
@@ -10,8 +10,8 @@
  * participant's piece is one contiguous range of target space, which maps to
  * one or more physically contiguous parts (split_iter).
  */
-#ifndef HZ_BENCH_SPLIT_H
-#define HZ_BENCH_SPLIT_H
+#ifndef HZ_MEASURE_SPLIT_H
+#define HZ_MEASURE_SPLIT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -86,4 +86,4 @@ bool split_iter_next(struct split_iter *it, uint64_t *base, uint64_t *bytes);
 /* "ok", "invalid argument", ... for a SPLIT_* code. */
 const char *split_strerror(int err);
 
-#endif /* HZ_BENCH_SPLIT_H */
+#endif /* HZ_MEASURE_SPLIT_H */

@@ -1,13 +1,14 @@
 /*
- * kernel/console.c - serial console with a line lock.
+ * arch/console.c - the serial console: the UART console= picks, the print
+ * sink (lib/print.h) that writes to it.
  */
-#include "kernel/console.h"
+#include "arch/console.h"
 #include "arch/serial.h"
 #include "arch/x86.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "lib/spinlock.h"
+#include "lib/print.h"
 
 #define GIVE_UP_TIMEOUTS 16 /* bytes in a row the transmitter did not take */
 
@@ -17,14 +18,10 @@
     }
 
 static const struct uart com1 = COM1;
-static struct uart chosen = COM1; /* console= */
-static struct uart uart;          /* in use */
-static struct spinlock lock;
-static volatile int crash_mode;
+static struct uart chosen = COM1;     /* console= */
+static struct uart uart;              /* in use */
 static char refused[CMDLINE_ERR_LEN]; /* why console= was not applied; "" if it was */
-static unsigned timeouts;             /* consecutive, under the lock */
-static uint64_t records;              /* records printed: the next one's seq */
-static uint32_t crc = 0xffffffffu;    /* CRC-32 register over those lines (console.h) */
+static unsigned timeouts;             /* consecutive, under the print lock */
 
 /* The strict parse agrees with the early one: what was refused there is a
  * configuration error here. */
@@ -156,9 +153,13 @@ void console_early(const char *cmdline, const struct memmap *map)
     }
 }
 
+static void put(char c);
+
 void console_init(void)
 {
+    static const struct print_sink sink = {.put = put};
     use(&chosen);
+    print_set_sink(&sink);
     if (uart.present || is_com1(&uart))
         return;
     char what[40];
@@ -169,21 +170,6 @@ void console_init(void)
 }
 
 const char *console_refused(void) { return refused[0] ? refused : NULL; }
-
-void console_crash_mode(void) { crash_mode = 1; }
-
-static void take(void)
-{
-    if (!crash_mode) {
-        spin_lock(&lock);
-        return;
-    }
-    for (unsigned long spin = 0; spin < 50000000ul; spin++)
-        if (spin_trylock(&lock))
-            return;
-}
-
-static void put_text(const char *s);
 
 /* Send one byte; after GIVE_UP_TIMEOUTS bytes in a row that the UART did
  * not take, switch to COM1 (saying so there), or stop writing to COM1. */
@@ -203,116 +189,22 @@ static void put(char c)
     char what[40], line[120];
     describe(&uart, what, sizeof(what));
     hz_snprintf(line, sizeof(line),
-                "\nconsole: %s took no byte for %d bytes in a row: switched to ttyS0\n", what,
+                "\r\nconsole: %s took no byte for %d bytes in a row: switched to ttyS0\r\n", what,
                 GIVE_UP_TIMEOUTS);
     use(&com1);
-    put_text(line);
+    for (const char *p = line; *p; p++)
+        put(*p);
 }
 
-static void put_text(const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '\n')
-            put('\r');
-        put(*s);
-    }
-}
-
-/* Human text: control bytes (a command line may hold any) as \xNN, and
- * "@hz" as "@_hz" so that it never reads as a record. */
-static void put_human(const char *s)
-{
-    static const char hex[] = "0123456789abcdef";
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ((c < 0x20 && c != '\n') || c == 0x7f) {
-            char esc[5] = {'\\', 'x', hex[c >> 4], hex[c & 15], 0};
-            put_text(esc);
-            continue;
-        }
-        if (c == '\n')
-            put('\r');
-        put((char)c);
-        if (s[0] == '@' && s[1] == 'h' && s[2] == 'z')
-            put('_');
-    }
-}
-
-void kprintf(const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    hz_vsnprintf(buf, sizeof(buf), fmt, ap);
-    va_end(ap);
-    take();
-    put_human(buf);
-    spin_unlock(&lock);
-}
-
-void record_emit(struct rec *r) { record_emit_line(rec_end(r)); }
-
-/* CRC-32 (IEEE 802.3, reflected 0xEDB88320: zlib's crc32) of one byte into
- * the running register. */
-static uint32_t crc32_byte(uint32_t reg, unsigned char b)
-{
-    reg ^= b;
-    for (int k = 0; k < 8; k++)
-        reg = (reg >> 1) ^ (0xedb88320u & (0u - (reg & 1u)));
-    return reg;
-}
-
-static void put_rec(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        crc = crc32_byte(crc, (unsigned char)s[i]);
-        put(s[i]);
-    }
-}
-
-/* Where `,"seq":N` goes: after the "v" member rec_begin() writes second
- * (`@hz {"t":"TYPE","v":1`). Every `"` inside TYPE is escaped, so the
- * first `","v":` ends it. 0 for a line not in that form. */
-static size_t seq_at(const char *line)
-{
-    static const char head[] = HZ_RECORD_PREFIX "{\"t\":\"";
-    static const char v[] = "\",\"v\":";
-    if (strncmp(line, head, sizeof(head) - 1) != 0)
-        return 0;
-    for (const char *p = line + sizeof(head) - 1; *p; p++) {
-        if (*p != '"' || strncmp(p, v, sizeof(v) - 1) != 0)
-            continue;
-        p += sizeof(v) - 1;
-        while (*p >= '0' && *p <= '9')
-            p++;
-        return (size_t)(p - line);
-    }
-    return 0;
-}
-
-void record_emit_line(const char *line)
-{
-    take();
-    size_t n = strlen(line), at = seq_at(line);
-    char seq[32];
-    int sn = hz_snprintf(seq, sizeof(seq), ",\"seq\":%llu", (unsigned long long)records);
-    put_rec(line, at);
-    if (at)
-        put_rec(seq, (size_t)sn);
-    put_rec(line + at, n - at);
-    crc = crc32_byte(crc, '\n'); /* the line end counts as one \n (console.h) */
-    put_text("\n");
-    records++;
-    spin_unlock(&lock);
-}
+static void copy_stats(void *st) { *(struct uart_stats *)st = uart.stats; }
 
 void console_rec_summary(struct rec *r)
 {
-    take();
-    uint64_t n = records;
-    uint32_t sum = ~crc;
-    struct uart_stats st = uart.stats;
-    spin_unlock(&lock);
+    uint64_t n;
+    uint32_t sum;
+    struct uart_stats st;
+    print_stream(&n, &sum);
+    print_locked(copy_stats, &st);
     rec_u64(r, "records", n);
     rec_hex(r, "crc32", sum);
     rec_obj_begin(r, "uart");
@@ -334,9 +226,10 @@ void console_rec_uart(struct rec *r)
     rec_obj_end(r);
 }
 
-void console_flush(void)
+static void flush(void *arg)
 {
-    take();
+    (void)arg;
     uart_flush(&uart);
-    spin_unlock(&lock);
 }
+
+void console_flush(void) { print_locked(flush, 0); }

@@ -1,8 +1,8 @@
 /*
- * bench/memop.c - chunked clears, dirtying and zero checks at the
- * measurement CPL (bench/memop.h).
+ * measure/memop.c - chunked clears, dirtying and zero checks at the
+ * measurement CPL (measure/memop.h).
  */
-#include "bench/memop.h"
+#include "measure/memop.h"
 #include "arch/tsc.h"
 
 #define SAMPLE_EDGE 4096 /* bytes checked at each end */

@@ -1,17 +1,17 @@
 /*
- * bench/bench_smp_job.c - target memory and one timed multi-CPU clear for
- * the `smp` scenario (bench/bench_smp.h). Memory affinity comes from the
+ * measure/smp_job.c - target memory and one timed multi-CPU clear
+ * (measure/smp_job.h). Memory affinity comes from the
  * ACPI SRAT (ACPI 6.5 §5.2.16.2) when there is one.
  */
+#include "measure/smp_job.h"
 #include "arch/acpi.h"
 #include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "bench/bench_smp.h"
-#include "bench/memop.h"
 #include "lib/cmdline.h"
 #include "lib/kstring.h"
+#include "measure/memop.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 

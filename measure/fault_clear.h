@@ -1,5 +1,5 @@
 /*
- * bench/fault_clear.h - how a demand fault clears its frame (`fault_clear=`):
+ * measure/fault_clear.h - how a demand fault clears its frame (`fault_clear=`):
  * one model per value, each following a named Linux function and version.
  * The instruction is still `zero=` (Linux: clear_page_erms is REP STOSB,
  * clear_page_rep REP STOSQ; arch/x86/lib/clear_page_64.S).
@@ -23,11 +23,11 @@
  * A check point models cond_resched() on a non-preemptible kernel with
  * nothing else to run: one load of a flag that is never set and a branch.
  *
- * Portable (memory accesses and the TSC only), like bench/memop.h: runs at
+ * Portable (memory accesses and the TSC only), like measure/memop.h: runs at
  * CPL 3 under arch/user.h and in host unit tests.
  */
-#ifndef HZ_BENCH_FAULT_CLEAR_H
-#define HZ_BENCH_FAULT_CLEAR_H
+#ifndef HZ_MEASURE_FAULT_CLEAR_H
+#define HZ_MEASURE_FAULT_CLEAR_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -90,7 +90,7 @@ struct fault_clear_job {
 
 /*
  * Clear [frame + from, frame + frame_bytes) the way job->m says, through
- * memop_clear() (bench/memop.h): the shape of arch/user.h's user_run()
+ * memop_clear() (measure/memop.h): the shape of arch/user.h's user_run()
  * callback. Pieces that start below `from` are cut at it; `from` and every
  * piece must meet the strategy's contract (4 KiB multiples do for every row
  * of arch/clear.c). hint >= frame_bytes is taken as frame_bytes - 1.
@@ -133,4 +133,4 @@ void fault_clear_taken_out(const uint64_t *service, const uint64_t *clear, size_
 void fault_clear_gain(const uint64_t *t4k, size_t n4k, const uint64_t *tb, const uint64_t *tb_pre,
                       size_t nb, unsigned tol_x100, uint64_t *scratch, struct fault_clear_gain *g);
 
-#endif /* HZ_BENCH_FAULT_CLEAR_H */
+#endif /* HZ_MEASURE_FAULT_CLEAR_H */

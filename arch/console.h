@@ -1,0 +1,60 @@
+/*
+ * arch/console.h - the serial console: which UART (console=), and the
+ * sink of the output stream (lib/print.h: kprintf, record_emit) that writes
+ * to it, line-oriented (never screen repaints).
+ */
+#ifndef HZ_ARCH_CONSOLE_H
+#define HZ_ARCH_CONSOLE_H
+
+#include <stddef.h>
+
+#include "lib/record.h"
+#include "mm/memmap.h"
+
+/*
+ * Before console_init() and any output: apply the command line's first
+ * `console=` value (console_option_parse), unless it is too long, malformed,
+ * or names an mmio32 UART whose registers overlap RAM in `map` (usable,
+ * ACPI, NVS, bad or persistent memory: nothing is written there). A refused
+ * value leaves COM1 in use and is reported by console_refused(); the strict
+ * option parse then refuses it too (a configuration error).
+ */
+void console_early(const char *cmdline, const struct memmap *map);
+
+/* Bring up the console: COM1 at 115200 unless console_early() chose
+ * another UART, and make it the print sink (lib/print.h). When the chosen
+ * UART does not answer the probe (arch/serial.h uart_init) COM1 is used
+ * instead, and console_refused() says why. Later, a UART that takes no byte
+ * for 16 bytes in a row is given up: COM1 is used instead (saying so), or
+ * COM1 itself is no longer written. */
+void console_init(void);
+
+/* Why `console=` was not applied (a line for the log), or NULL. */
+const char *console_refused(void);
+
+/*
+ * The summary's stream members (docs/results.md "summary"): "records" and
+ * "crc32" (lib/print.h print_stream), and "uart", the driver's counts
+ * (arch/serial.h struct uart_stats): bytes dropped, waits that timed out,
+ * the longest wait in microseconds.
+ */
+void console_rec_summary(struct rec *r);
+
+/* The header's "uart" object: the port, the FIFO the probe found
+ * (arch/serial.h uart_init), the bytes written per THRE and the wait bound. */
+void console_rec_uart(struct rec *r);
+
+/* Wait (bounded, arch/serial.h uart_flush) until the UART has sent every
+ * byte: before the machine stops, so that a slow reader still gets the end. */
+void console_flush(void);
+
+/*
+ * Parse a `console=` value: ttyS0..ttyS3[,baud] or mmio32,0xADDR[,baud]
+ * (baud: 9600, 19200, 38400, 57600 or 115200; an MMIO UART without a baud
+ * keeps the firmware's divisor). Stores the choice for console_init(); after
+ * console_init() it has no effect. Values of 64 bytes or more are refused.
+ * Returns 0, or -1 with a reason in err.
+ */
+int console_option_parse(const char *value, char *err, size_t errlen);
+
+#endif /* HZ_ARCH_CONSOLE_H */

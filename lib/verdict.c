@@ -11,9 +11,10 @@
 #include <stdarg.h>
 
 static const char *const item_names[VD_NITEMS] = {"clear_1g", "clear_2m", "nontemporal", "fault",
-                                                  "idle",     "vmstart",  "trust"};
-static const char *const item_labels[VD_NITEMS] = {
-    "1 GiB page", "2 MiB page", "non-temporal", "fault", "idle zeroer", "VM start", "trust"};
+                                                  "idle",     "vmstart",  "numa",        "trust"};
+static const char *const item_labels[VD_NITEMS] = {"1 GiB page", "2 MiB page",  "non-temporal",
+                                                   "fault",      "idle zeroer", "VM start",
+                                                   "NUMA",       "trust"};
 
 /* Every comparison's scratch: one at a time (not reentrant, lib/verdict.h). */
 static uint64_t scratch[CMP_MAX_N * CMP_MAX_N + 2 * CMP_MAX_N];
@@ -24,6 +25,12 @@ void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
     fmt_size(b, sizeof(b), c->bytes);
     if (c->kind == VD_FAULT) {
         hz_snprintf(buf, cap, "fault/%s/%s", c->prezeroed ? "prezeroed" : "sync", b);
+        return;
+    }
+    if (c->kind == VD_NUMA) {
+        fmt_size(a, sizeof(a), c->chunk);
+        hz_snprintf(buf, cap, "numa/%s/%s/%uT/n%u-n%u/%s", c->strategy, a, c->threads, c->cpu_node,
+                    c->mem_node, b);
         return;
     }
     if (c->kind == VD_SMP || c->kind == VD_VM) {
@@ -231,9 +238,12 @@ static void decide_all(struct vd_ctx *x, struct vd_item out[VD_NITEMS], struct v
     for (unsigned i = 0; i < VD_NITEMS; i++)
         out[i] = (struct vd_item){.item = item_names[i], .label = item_labels[i], .outcome = -1};
     decide_trust(&out[VD_TRUST], t, x->v, x->n, f);
+    if (any_kind(x->v, x->n, VD_NUMA)) /* one node is said even under TCG */
+        vd_decide_numa(x, &out[VD_NUMA_ITEM]);
     if (f->tcg) {
         for (unsigned i = 0; i < VD_TRUST; i++)
-            hz_snprintf(out[i].reason, sizeof(out[i].reason), "TCG: no timing");
+            if (!out[i].decided && !out[i].reason[0])
+                hz_snprintf(out[i].reason, sizeof(out[i].reason), "TCG: no timing");
         return;
     }
     if (vd_clear_target(x->v, x->n)) {

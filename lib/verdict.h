@@ -51,6 +51,8 @@ enum vd_kind {
     VD_SMP,   /* run=smp scaling: samples = wall ns per repeat on `threads` CPUs */
     VD_FAULT, /* run=fault: samples = access ns of one demand fault */
     VD_VM,    /* run=vmstart: samples = wall ns to fault `bytes` in with `threads` CPUs */
+    VD_NUMA,  /* run=numa: samples = wall ns to clear `bytes` of node mem_node with `threads`
+                 CPUs of node cpu_node */
 };
 
 struct vd_cell {
@@ -69,6 +71,8 @@ struct vd_cell {
     size_t nsamples;         /* what the comparisons use; < CMP_MIN_N: left out */
     uint64_t steal_x100;     /* host steal share during the cell, percent x 100 (0: none
                                 or unknown) */
+    unsigned cpu_node;       /* numa: node of the clearing CPUs (arch/numa.h index) */
+    unsigned mem_node;       /* numa: node of the memory cleared */
 };
 
 /* What the run knows about how far its figures can be trusted. */
@@ -94,6 +98,7 @@ enum vd_item_id {
     VD_FAULT_ITEM,
     VD_IDLE,
     VD_VMSTART,
+    VD_NUMA_ITEM,
     VD_TRUST,
     VD_NITEMS
 };
@@ -156,7 +161,9 @@ struct vd_log {
  * The id of cell c into buf (cap bytes, VD_ID_MAX is enough):
  * "clear/avx512_nt/2M/cold/1G" (strategy/chunk/cache/target),
  * "smp/avx512_nt/2T/1G" (strategy/threads/bytes), "fault/sync/1G",
- * "fault/prezeroed/1G", "vmstart/none/2T/4G" (policy/threads/bytes). Sizes
+ * "fault/prezeroed/1G", "vmstart/none/2T/4G" (policy/threads/bytes),
+ * "numa/rep_stosb/2M/1T/n0-n1/256M" (strategy/chunk/threads/CPU node-memory
+ * node/bytes). Sizes
  * as 4K, 2M, 1G, 64M (the largest exact unit).
  */
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap);

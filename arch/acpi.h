@@ -1,7 +1,7 @@
 /*
  * arch/acpi.h - ACPI table discovery and parsing (ACPI 6.5 chapter 5): the
  * RSDP (§5.2.5), the RSDT/XSDT (§5.2.7/§5.2.8), MADT (§5.2.12), SRAT
- * (§5.2.16), FADT (§5.2.9), the DSDT's \_S5 package (§7.4.2.5) and the HPET
+ * (§5.2.16), SLIT (§5.2.17), FADT (§5.2.9), the DSDT's \_S5 package (§7.4.2.5) and the HPET
  * table (IA-PC HPET Specification 1.0a §3.2.4).
  *
  * The kernel is identity-mapped, so a table's physical address is used as a
@@ -251,6 +251,30 @@ int64_t acpi_srat_cpu_domain(const struct acpi_srat *s, uint32_t apic_id);
  * pa; -1 if none. */
 int64_t acpi_srat_mem_domain(const struct acpi_srat *s, uint64_t pa);
 
+/* ---- SLIT, "SLIT" (§5.2.17) ---- */
+
+#define ACPI_SLIT_MAX 16 /* localities kept; more -> diag, table ignored */
+
+struct acpi_slit {
+    bool present;  /* a SLIT with a sane length and entries was parsed */
+    bool rejected; /* a SLIT was found and not used (bad header, length or entry) */
+    uint32_t n;    /* Number of System Localities (u64 at offset 36) */
+    uint8_t dist[ACPI_SLIT_MAX][ACPI_SLIT_MAX]; /* Entry[i][j]: locality i to j */
+};
+
+/*
+ * Parse a SLIT at p (`avail` readable bytes; header checked with
+ * acpi_table_check). Layout (§5.2.17): header (36), Number of System
+ * Localities u64 at 36, then n x n one-byte entries from offset 44, row i
+ * being locality i. The table is used only when Length >= 44, 1 <= n <=
+ * ACPI_SLIT_MAX, Length == 44 + n * n, every Entry[i][i] is 10 (the
+ * normalised local distance) and every other entry is 10..254 or 255 (no
+ * path between the two localities); values 0-9 are reserved. Otherwise a
+ * diagnostic names the first fault, out->rejected is set and -1 returned
+ * (out->present false, dist left 0). Returns 0 when out->present.
+ */
+int acpi_slit_parse(const void *p, size_t avail, struct acpi_slit *out, struct acpi_diag *d);
+
 /* ---- FADT, "FACP" (§5.2.9), DSDT \_S5 and HPET ---- */
 
 #define ACPI_FADT_TMR_VAL_EXT (1u << 8)
@@ -317,6 +341,7 @@ struct acpi_info {
     struct acpi_tables tables; /* root, its entries, then the DSDT */
     struct acpi_madt madt;
     struct acpi_srat srat;
+    struct acpi_slit slit; /* rejected also when every listed SLIT has a bad checksum */
     struct acpi_fadt fadt;
     struct acpi_s5 s5;
     struct acpi_hpet hpet;
@@ -325,7 +350,7 @@ struct acpi_info {
 
 /*
  * Locate the RSDP (acpi_rsdp_locate), walk the root table, parse the first
- * valid MADT, SRAT, FADT and HPET, list the FADT's DSDT and scan it for
+ * valid MADT, SRAT, SLIT, FADT and HPET, list the FADT's DSDT and scan it for
  * \_S5. Tables with a bad checksum are not parsed. Returns 0 when ai->ok,
  * else -1 (everything else left empty). Pure: host-testable.
  */

@@ -1,6 +1,6 @@
 /*
  * arch/acpi_info.c - everything ACPI together: acpi_parse() finds the RSDP,
- * walks the root table and parses MADT, SRAT, FADT (+ DSDT \_S5) and HPET
+ * walks the root table and parses MADT, SRAT, SLIT, FADT (+ DSDT \_S5) and HPET
  * (ACPI 6.5 §5.2); acpi_init() is the kernel's entry point; acpi_summary()
  * formats one line for the caller to print.
  */
@@ -55,6 +55,10 @@ int acpi_parse(struct acpi_info *ai, const struct bootinfo *bi, const struct acp
         acpi_madt_parse(acpi_ptr(t->addr), t->length, &ai->madt, d);
     if ((t = usable(ai, "SRAT")) != NULL)
         acpi_srat_parse(acpi_ptr(t->addr), t->length, &ai->srat, d);
+    if ((t = usable(ai, "SLIT")) != NULL)
+        acpi_slit_parse(acpi_ptr(t->addr), t->length, &ai->slit, d);
+    else if (acpi_find_table(&ai->tables, "SLIT", 0) != NULL)
+        ai->slit.rejected = true; /* listed, bad checksum: reported by the walk */
     if ((t = usable(ai, "HPET")) != NULL)
         acpi_hpet_parse(acpi_ptr(t->addr), t->length, &ai->hpet, d);
     if ((t = usable(ai, "FACP")) != NULL &&
@@ -124,6 +128,10 @@ size_t acpi_summary(const struct acpi_info *ai, char *buf, size_t cap)
             m->ncpu, m->nioapic, (unsigned long long)m->lapic_addr);
     if (ai->srat.present)
         put(buf, cap, &pos, "; SRAT %zu CPU + %zu memory affinities", ai->srat.ncpu, ai->srat.nmem);
+    if (ai->slit.present)
+        put(buf, cap, &pos, "; SLIT %u localities", ai->slit.n);
+    else if (ai->slit.rejected)
+        put(buf, cap, &pos, "; SLIT rejected");
     const struct acpi_fadt *f = &ai->fadt;
     if (f->present) {
         put(buf, cap, &pos, "; FADT rev %u%s", f->revision, f->hw_reduced ? " hw-reduced" : "");

@@ -6,18 +6,20 @@ CLEAR_ASM := arch/clear_movq_unroll.asm arch/clear_rep_stosq.asm arch/clear_rep_
 	arch/clear_movnti.asm arch/clear_sse2_nt.asm arch/clear_avx_nt.asm \
 	arch/clear_avx512_nt.asm arch/clear_clzero.asm arch/clear_movdir64b.asm
 CLEAR_C := arch/clear.c arch/clear_mov_loop.c
-ACPI_C := arch/acpi.c arch/acpi_madt.c arch/acpi_srat.c arch/acpi_fadt.c arch/acpi_info.c
+ACPI_C := arch/acpi.c arch/acpi_madt.c arch/acpi_srat.c arch/acpi_slit.c arch/acpi_fadt.c \
+	arch/acpi_info.c
 
 KERNEL_C += arch/cpu.c arch/serial.c arch/serial_io.c arch/trap.c arch/gdt.c $(CLEAR_C) arch/fpu.c \
-	$(ACPI_C) arch/tsc.c arch/apic.c arch/user.c arch/msr.c arch/kvm_pv.c arch/steal.c \
+	$(ACPI_C) arch/numa.c arch/tsc.c arch/apic.c arch/user.c arch/msr.c arch/kvm_pv.c arch/steal.c \
 	arch/steal_area.c arch/pmu.c
 KERNEL_ASM += arch/trap.asm $(CLEAR_ASM) arch/trampoline.asm arch/user.asm arch/idle.asm
 HCFLAGS_clear_mov_loop := -fno-tree-vectorize -fno-tree-loop-distribute-patterns
 
-HOST_TESTS += clear acpi acpi_tables steal_area serial
+HOST_TESTS += clear acpi acpi_tables numa steal_area serial
 HOST_SRCS_clear := $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
 HOST_SRCS_acpi := $(ACPI_C) lib/fmt.c
 HOST_SRCS_acpi_tables := $(HOST_SRCS_acpi)
+HOST_SRCS_numa := $(HOST_SRCS_acpi) arch/numa.c
 HOST_SRCS_steal_area := arch/steal_area.c lib/fmt.c
 HOST_SRCS_serial := arch/serial.c
 

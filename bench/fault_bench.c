@@ -3,6 +3,7 @@
  */
 #include "bench/fault_bench.h"
 #include "arch/cpu.h"
+#include "arch/numa.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "bench/memop.h"
@@ -105,15 +106,45 @@ int fault_pool_setup(struct fault_env *env, size_t max)
 
 int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_bytes)
 {
+    return fault_pool_setup_node(env, max, frame_bytes, -1);
+}
+
+/* One free frame of env->frame_bytes from env->node (any node for -1). */
+static int take_frame(struct frames *f, const struct fault_env *env, uint64_t *phys)
+{
+    const struct numa_node *n = env->node >= 0 ? &numa_get()->node[env->node] : NULL;
+    size_t idx;
+    int err;
+    if (env->frame_bytes == PAGE_SIZE_1G) {
+        err = n ? frames_1g_take_in(f, n->range, n->nrange, &idx) : frames_1g_take(f, &idx);
+        if (err == FRAMES_OK)
+            *phys = frames_1g_base(f, idx);
+        return err;
+    }
+    return n ? frames_alloc_in(f, PAGE_SIZE_2M, n->range, n->nrange, phys)
+             : frames_alloc(f, PAGE_SIZE_2M, FRAMES_NO_LIMIT, phys);
+}
+
+int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_bytes, int node)
+{
     struct frames *f = mm_frames();
+    const struct numa_topo *t = numa_get();
     const char *missing;
     env->zero = clear_find(zero_name);
     env->clear = fault_clear;
+    env->node = node;
     if (!clear_supported(env->zero, &missing)) {
         result_skip("fault.setup", "zero=%s needs %s, which this CPU lacks", zero_name, missing);
         return -1;
     }
-    bool fallback = !frame_bytes && !frames_1g_free_count(f);
+    if (node < -1 || node >= (int)t->n) {
+        result_skip("fault.setup", "no NUMA node %d (this machine has %u)", node, t->n);
+        return -1;
+    }
+    size_t free1g = node < 0
+                        ? frames_1g_free_count(f)
+                        : frames_1g_free_count_in(f, t->node[node].range, t->node[node].nrange);
+    bool fallback = !frame_bytes && !free1g;
     env->frame_bytes = frame_bytes ? frame_bytes : fallback ? PAGE_SIZE_2M : PAGE_SIZE_1G;
     if (max > FAULT_POOL_MAX)
         max = FAULT_POOL_MAX;
@@ -127,19 +158,13 @@ int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_byte
     demand_set_addr_hint(set_addr_hint);
     env->lock = (struct spinlock){0};
     env->nframes = 0;
-    size_t avail = env->frame_bytes == PAGE_SIZE_1G ? frames_1g_free_count(f) : frames_count_2m(f);
+    size_t avail = env->frame_bytes == PAGE_SIZE_1G ? free1g : frames_count_2m(f);
     progress_begin("dirty frames", (unsigned)(avail < max ? avail : max));
     while (env->nframes < max) {
         progress_step((unsigned)env->nframes);
         uint64_t phys;
-        size_t idx;
-        if (env->frame_bytes == PAGE_SIZE_1G) {
-            if (frames_1g_take(f, &idx) != FRAMES_OK)
-                break;
-            phys = frames_1g_base(f, idx);
-        } else if (frames_alloc(f, PAGE_SIZE_2M, FRAMES_NO_LIMIT, &phys) != FRAMES_OK) {
+        if (take_frame(f, env, &phys) != FRAMES_OK)
             break;
-        }
         int mt = mm_mem_type(phys, env->frame_bytes);
         if (mt != MC_WB && mt != MC_NONE) { /* benchmarks must run on write-back memory */
             kprintf("faults: frame 0x%llx is %s, not WB: left out\n", (unsigned long long)phys,
@@ -156,11 +181,16 @@ int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_byte
     }
     progress_step((unsigned)env->nframes);
     if (!env->nframes) {
-        result_skip("fault.setup", "no free frame for the demand region");
+        if (node >= 0)
+            result_skip("fault.setup", "no free %llu MiB frame on NUMA node %d",
+                        (unsigned long long)(env->frame_bytes >> 20), node);
+        else
+            result_skip("fault.setup", "no free frame for the demand region");
         return -1;
     }
-    kprintf("faults: pool of %zu x %llu MiB frames, dirtied; zeroing with %s\n", env->nframes,
-            (unsigned long long)(env->frame_bytes >> 20), env->zero->name);
+    kprintf("faults: pool of %zu x %llu MiB frames%s%.0d, dirtied; zeroing with %s\n", env->nframes,
+            (unsigned long long)(env->frame_bytes >> 20), node >= 0 ? " from NUMA node " : "",
+            node >= 0 ? node : 0, env->zero->name);
     return 0;
 }
 

@@ -26,6 +26,7 @@ struct fault_env {
     const struct clear_strategy *zero; /* the strategy faults and zeroers use */
     struct fault_clear clear;          /* how a fault applies it (`fault_clear=`) */
     uint64_t frame_bytes;              /* 1 GiB, or 2 MiB in the fallback */
+    int node;                          /* NUMA node the frames come from (arch/numa.h); -1 any */
     size_t nframes;
 };
 
@@ -41,6 +42,13 @@ int fault_pool_setup(struct fault_env *env, size_t max);
 /* The same with frames of `frame_bytes` (PAGE_SIZE_1G or PAGE_SIZE_2M;
  * 0 picks as fault_pool_setup does): -1 after a `skip` when there are none. */
 int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_bytes);
+
+/* The same with every frame from NUMA node `node` (an index of numa_get(),
+ * arch/numa.h), or from anywhere for -1. The 2 MiB fallback (frame_bytes 0)
+ * is taken when the node has no free 1 GiB frame. A node that does not
+ * exist or has no free frame of the size gives a `skip` and -1: frames of
+ * another node are never used. */
+int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_bytes, int node);
 
 /* TSC cycles the calling CPU has spent inside the `zero=` strategy on pool
  * frames (faults, idle, boot, on_free, batch), fenced at the measurement CPL

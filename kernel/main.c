@@ -6,6 +6,7 @@
 #include "arch/cpu.h"
 #include "arch/fpu.h"
 #include "arch/gdt.h"
+#include "arch/numa.h"
 #include "arch/pmu.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
@@ -96,14 +97,14 @@ static void require_cpu(void)
     hz_exit(HZ_CONFIG);
 }
 
-/* ACPI tables: CPUs for SMP, clocks for TSC calibration, reset and S5. */
+/* ACPI tables (parsed before the header, which shows the NUMA topology):
+ * CPUs for SMP, clocks for TSC calibration, reset and S5. */
 static void init_acpi(void)
 {
     char line[256];
-    const struct acpi_info *ai;
-    if (acpi_init(&bi) < 0)
+    const struct acpi_info *ai = acpi_get();
+    if (!ai->ok)
         kprintf("acpi: no usable ACPI tables\n");
-    ai = acpi_get();
     for (size_t i = 0; i < ai->diag.n; i++)
         kprintf("acpi: %s\n", ai->diag.msg[i]);
     if (!ai->ok)
@@ -155,6 +156,8 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     idt_init();                                        /* crash reports from here on */
     unsigned fpu = fpu_init(); /* x87/SSE/AVX/AVX-512 state for strategies */
 
+    acpi_init(&bi);     /* silent: init_acpi() prints; reads the BIOS area at 0x40E */
+    numa_init(&bi.map); /* the topology, for the header */
     kprintf("\nhugezero: starting\n");
     for (size_t i = 0; i < bi.ndiag; i++)
         kprintf("boot: %s\n", bi.diag[i]);
@@ -165,7 +168,7 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     fpu_describe(fpu, fpubuf, sizeof(fpubuf));
     kprintf("fpu: enabled %s\n", fpubuf);
     require_cpu();           /* before any fenced TSC read */
-    init_acpi();             /* before mm_init: reads the BIOS area at 0x40E */
+    init_acpi();             /* the ACPI lines; acpi_init() ran before the header */
     tsc_calibrate(&clocks);  /* after ACPI: PM timer and HPET as references */
     pmu_report();            /* the pmu record, every boot: counters there and counting? */
     ownership_snapshot(&bi); /* before anything could write what we don't own */

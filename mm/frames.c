@@ -7,6 +7,7 @@
  */
 #include "mm/frames.h"
 
+#include "arch/numa.h"
 #include "lib/kstring.h"
 #include "mm/frames_priv.h"
 #include "mm/paging.h"
@@ -121,6 +122,28 @@ static bool window_whole(const struct frame_extent *e, uint64_t a)
     return w >= e->base && e->end - w >= PAGE_SIZE_1G;
 }
 
+/* End of range r, cut at 2^64 - 1. */
+static uint64_t range_end(const struct numa_range *r)
+{
+    return r->base + r->length < r->base ? UINT64_MAX : r->base + r->length;
+}
+
+/* True when [a, a + size) lies inside the union of r[0..nr). */
+static bool covered(const struct numa_range *r, size_t nr, uint64_t a, uint64_t size)
+{
+    uint64_t cur = a, end = a + size;
+    bool moved = true;
+    while (cur < end && moved) {
+        moved = false;
+        for (size_t k = 0; k < nr; k++)
+            if (r[k].base <= cur && cur < range_end(&r[k])) {
+                cur = range_end(&r[k]);
+                moved = true;
+            }
+    }
+    return cur >= end;
+}
+
 /* Remove [a, a + size) from extent i. FRAMES_EFULL when a split is needed
  * and the table is full. */
 int frames_carve(struct frames *f, size_t i, uint64_t a, uint64_t size)
@@ -145,33 +168,66 @@ int frames_carve(struct frames *f, size_t i, uint64_t a, uint64_t size)
     return FRAMES_OK;
 }
 
-int frames_alloc(struct frames *f, uint64_t size, uint64_t limit, uint64_t *phys)
+/* One pass of the allocation policy over [from, limit): pass 0 takes only
+ * frames in 1 GiB windows that cannot be 1 GiB frames. *full is set when a
+ * fitting frame needed an extent slot and none was free. */
+static bool alloc_pass(struct frames *f, uint64_t size, uint64_t from, uint64_t limit, int pass,
+                       bool *full, uint64_t *phys)
+{
+    for (size_t i = 0; i < f->next; i++) {
+        const struct frame_extent *e = &f->ext[i];
+        uint64_t lo, hi = min_u64(e->end, limit);
+        if (!up(e->base > from ? e->base : from, size, &lo) || lo >= hi || hi - lo < size)
+            continue;
+        const uint64_t cand[2] = {lo, down(hi - size, size)};
+        for (int c = 0; c < 2; c++) {
+            if (pass == 0 && window_whole(e, cand[c]))
+                continue;
+            if (frames_carve(f, i, cand[c], size) == FRAMES_OK) {
+                *phys = cand[c];
+                return true;
+            }
+            *full = true;
+        }
+    }
+    return false;
+}
+
+static int alloc_check(const struct frames *f, uint64_t size, const uint64_t *phys)
 {
     if (!f || !f->ready)
         return FRAMES_ESTATE;
     if ((size != PAGE_SIZE_4K && size != PAGE_SIZE_2M) || !phys)
         return FRAMES_EINVAL;
+    return FRAMES_OK;
+}
+
+int frames_alloc(struct frames *f, uint64_t size, uint64_t limit, uint64_t *phys)
+{
+    int err = alloc_check(f, size, phys);
+    if (err != FRAMES_OK)
+        return err;
     bool full = false;
-    /* Pass 0 only takes frames in windows that cannot be 1 GiB frames. */
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < f->next; i++) {
-            const struct frame_extent *e = &f->ext[i];
-            uint64_t lo, hi = min_u64(e->end, limit);
-            if (!up(e->base, size, &lo) || lo >= hi || hi - lo < size)
-                continue;
-            const uint64_t cand[2] = {lo, down(hi - size, size)};
-            for (int c = 0; c < 2; c++) {
-                if (pass == 0 && window_whole(e, cand[c]))
-                    continue;
-                if (frames_carve(f, i, cand[c], size) == FRAMES_OK) {
-                    *phys = cand[c];
-                    return FRAMES_OK;
-                }
-                full = true;
-            }
-        }
-    }
+    for (int pass = 0; pass < 2; pass++)
+        if (alloc_pass(f, size, 0, limit, pass, &full, phys))
+            return FRAMES_OK;
     return full ? FRAMES_EFULL : FRAMES_ENOMEM;
+}
+
+int frames_alloc_in(struct frames *f, uint64_t size, const struct numa_range *r, size_t nr,
+                    uint64_t *phys)
+{
+    int err = alloc_check(f, size, phys);
+    if (err != FRAMES_OK)
+        return err;
+    if (nr > 0 && !r)
+        return FRAMES_EINVAL;
+    bool full = false;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < nr; k++)
+            if (alloc_pass(f, size, r[k].base, range_end(&r[k]), pass, &full, phys))
+                return FRAMES_OK;
+    return full ? FRAMES_EFULL : FRAMES_ENODE;
 }
 
 /* Index of the extent in e[0..n) that wholly contains [a, end); -1 if none. */
@@ -242,6 +298,14 @@ size_t frames_1g_free_count(const struct frames *f)
     return n;
 }
 
+size_t frames_1g_free_count_in(const struct frames *f, const struct numa_range *r, size_t nr)
+{
+    size_t n = 0;
+    for (size_t i = 0; f && r && i < f->n1g; i++)
+        n += f->g1_state[i] == FRAME1G_FREE && covered(r, nr, f->g1_base[i], PAGE_SIZE_1G);
+    return n;
+}
+
 uint64_t frames_1g_base(const struct frames *f, size_t idx)
 {
     return f && idx < f->n1g ? f->g1_base[idx] : UINT64_MAX;
@@ -267,20 +331,31 @@ long frames_1g_find(const struct frames *f, uint64_t base)
     return -1;
 }
 
-int frames_1g_take(struct frames *f, size_t *idx)
+/* Take the lowest free listed frame inside r[0..nr), or any when r is NULL. */
+static int take_1g(struct frames *f, const struct numa_range *r, size_t nr, size_t *idx)
 {
     if (!f || !idx)
         return FRAMES_EINVAL;
     if (!f->built)
         return FRAMES_ESTATE;
     for (size_t i = 0; i < f->n1g; i++) {
-        if (f->g1_state[i] == FRAME1G_FREE) {
+        if (f->g1_state[i] == FRAME1G_FREE && (!r || covered(r, nr, f->g1_base[i], PAGE_SIZE_1G))) {
             f->g1_state[i] = FRAME1G_TAKEN;
             *idx = i;
             return FRAMES_OK;
         }
     }
-    return FRAMES_ENOMEM;
+    return r ? FRAMES_ENODE : FRAMES_ENOMEM;
+}
+
+int frames_1g_take(struct frames *f, size_t *idx) { return take_1g(f, NULL, 0, idx); }
+
+int frames_1g_take_in(struct frames *f, const struct numa_range *r, size_t nr, size_t *idx)
+{
+    static const struct numa_range none;
+    if (nr > 0 && !r)
+        return FRAMES_EINVAL;
+    return take_1g(f, nr ? r : &none, nr, idx);
 }
 
 int frames_1g_put(struct frames *f, size_t idx)
@@ -328,6 +403,6 @@ const char *frames_strerror(int err)
 {
     static const char *const text[] = {
         "ok",         "invalid argument", "memory map not normalised", "no free frame fits",
-        "table full", "wrong state",      "not allocated memory"};
+        "table full", "wrong state",      "not allocated memory",      "nothing free on that node"};
     return err <= 0 && -err < (int)(sizeof text / sizeof text[0]) ? text[-err] : "unknown error";
 }

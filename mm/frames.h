@@ -30,6 +30,8 @@
 
 #include "mm/memmap.h"
 
+struct numa_range; /* a NUMA node's memory range, arch/numa.h */
+
 #define FRAMES_MAX_1G 1024     /* 1 GiB frames listed (1 TiB) */
 #define FRAMES_MAX_EXTENTS 512 /* free extents of the small pool */
 #define FRAMES_MAX_EXCL 64     /* exclusions */
@@ -40,12 +42,13 @@
 /* Results: 0 or one of these. */
 enum {
     FRAMES_OK = 0,
-    FRAMES_EINVAL = -1,   /* bad argument: end < base, bad size or alignment, bad index */
-    FRAMES_EBADMAP = -2,  /* map not normalised: unsorted, overlapping or empty ranges */
-    FRAMES_ENOMEM = -3,   /* no free frame fits */
-    FRAMES_EFULL = -4,    /* a fixed-size table is full (exclusions, extents) */
-    FRAMES_ESTATE = -5,   /* wrong order: not initialised, built twice, frame not taken */
-    FRAMES_ENOTALLOC = -6 /* free of memory the allocator did not hand out (or twice) */
+    FRAMES_EINVAL = -1,    /* bad argument: end < base, bad size or alignment, bad index */
+    FRAMES_EBADMAP = -2,   /* map not normalised: unsorted, overlapping or empty ranges */
+    FRAMES_ENOMEM = -3,    /* no free frame fits */
+    FRAMES_EFULL = -4,     /* a fixed-size table is full (exclusions, extents) */
+    FRAMES_ESTATE = -5,    /* wrong order: not initialised, built twice, frame not taken */
+    FRAMES_ENOTALLOC = -6, /* free of memory the allocator did not hand out (or twice) */
+    FRAMES_ENODE = -7      /* nothing of that size free inside the given (node's) ranges */
 };
 
 /* One exclusion given to frames_init(). `reason` ("kernel image") is copied. */
@@ -139,6 +142,18 @@ int frames_init(struct frames *f, const struct memmap *m, const struct frame_exc
 int frames_alloc(struct frames *f, uint64_t size, uint64_t limit, uint64_t *phys);
 
 /*
+ * frames_alloc() from one NUMA node: a frame of `size` (PAGE_SIZE_4K or
+ * PAGE_SIZE_2M), aligned to it, lying wholly inside one of r[0..nr) (a
+ * node's ranges, arch/numa.h; a range running past 2^64 is cut there), with
+ * frames_alloc()'s policy inside each range. FRAMES_ENODE when nothing
+ * fits inside the ranges (also for nr 0): another node's memory is never
+ * used. FRAMES_ESTATE, FRAMES_EINVAL (also NULL r with nr > 0) and
+ * FRAMES_EFULL as frames_alloc().
+ */
+int frames_alloc_in(struct frames *f, uint64_t size, const struct numa_range *r, size_t nr,
+                    uint64_t *phys);
+
+/*
  * Return a frame to the small pool. phys must be aligned to size (4 KiB or
  * 2 MiB; any 4 KiB part of a 2 MiB allocation may be returned alone).
  * FRAMES_EINVAL for bad size/alignment; FRAMES_ENOTALLOC when the range is
@@ -163,6 +178,8 @@ int frames_build_1g(struct frames *f);
 size_t frames_1g_count(const struct frames *f);
 /* Listed frames in state FRAME1G_FREE. */
 size_t frames_1g_free_count(const struct frames *f);
+/* Free listed frames lying wholly inside the union of r[0..nr) (0 for nr 0). */
+size_t frames_1g_free_count_in(const struct frames *f, const struct numa_range *r, size_t nr);
 /* Physical base of frame idx (ascending with idx); UINT64_MAX for a bad idx. */
 uint64_t frames_1g_base(const struct frames *f, size_t idx);
 /* enum frame1g_state of frame idx; -1 for a bad idx. */
@@ -173,6 +190,16 @@ long frames_1g_find(const struct frames *f, uint64_t base);
 /* Take the lowest free 1 GiB frame: *idx gets its index. FRAMES_ENOMEM when
  * none is free, FRAMES_ESTATE before frames_build_1g, FRAMES_EINVAL NULL. */
 int frames_1g_take(struct frames *f, size_t *idx);
+/*
+ * The same from one NUMA node: the lowest free 1 GiB frame lying wholly
+ * inside the union of r[0..nr) (a node's ranges, arch/numa.h; adjacent
+ * ranges count as one). FRAMES_ENODE when no free frame lies there (also
+ * for nr 0, a node without memory): another node's frame is never given.
+ * FRAMES_ESTATE before frames_build_1g, FRAMES_EINVAL for NULL f or idx,
+ * or NULL r with nr > 0.
+ */
+int frames_1g_take_in(struct frames *f, const struct numa_range *r, size_t nr, size_t *idx);
+
 /* Give frame idx back: FRAMES_EINVAL bad idx, FRAMES_ESTATE not taken. */
 int frames_1g_put(struct frames *f, size_t idx);
 /* Hand free frame idx to the small pool for 2 MiB/4 KiB allocations; it

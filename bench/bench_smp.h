@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "arch/clear.h"
+#include "arch/numa.h"
 #include "bench/split.h"
 #include "kernel/smp.h"
 #include "lib/interleave.h"
@@ -43,6 +44,16 @@ struct smp_target {
  */
 int smp_target_take(struct smp_target *t, uint64_t want, bool whole, const int32_t *doms,
                     unsigned ndom);
+
+/*
+ * Take `want` bytes (a multiple of 2 MiB) from one NUMA node, whose memory
+ * ranges are r[0..nr) (arch/numa.h): 1 GiB frames lying inside them when
+ * enough are free, else 2 MiB frames inside them (mm/frames.h
+ * frames_1g_take_in, frames_alloc_in); never memory of another node. The
+ * last extent may cover part of a frame. The result may hold less than
+ * asked (t->bytes). Returns 0, or -1 when no frame at all lies there.
+ */
+int smp_target_take_in(struct smp_target *t, uint64_t want, const struct numa_range *r, size_t nr);
 
 /* Give every frame back. */
 void smp_target_release(struct smp_target *t);

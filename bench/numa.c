@@ -210,7 +210,10 @@ static bool run_groups(const struct nplan_cell *plan, size_t n)
         for (size_t i = s; i < e; i++)
             series[i - s] = &run.cell[i].ser;
         group0 = s;
-        hz_snprintf(part, sizeof(part), "numa %s", run.cell[s].s->name);
+        if (s || e < n)
+            hz_snprintf(part, sizeof(part), "numa %zu-%zu", s, e - 1);
+        else
+            hz_snprintf(part, sizeof(part), "numa");
         if (!smp_rounds_run(part, (unsigned)opt_repeats, e - s, series, cell_repeat, 0))
             return false;
         for (size_t i = s; i < e; i++)

@@ -64,16 +64,19 @@ size_t nplan_group_end(const struct nplan_cell *c, size_t n, size_t start, size_
 {
     if (start >= n || !max)
         return n;
-    size_t v = start, t = start;
-    while (v < n && c[v].variant == c[start].variant)
-        v++;
-    if (v - start <= max)
-        return v;
-    while (t < n && c[t].variant == c[start].variant && c[t].tidx == c[start].tidx)
-        t++;
-    if (t - start <= max)
-        return t;
-    return start + max;
+    size_t e = start, v;
+    while (e < n) { /* whole variants while they fit */
+        for (v = e; v < n && c[v].variant == c[e].variant; v++)
+            ;
+        if (v - start > max)
+            break;
+        e = v;
+    }
+    if (e > start)
+        return e;
+    for (v = start; v < n && c[v].variant == c[start].variant && c[v].tidx == c[start].tidx; v++)
+        ;
+    return v - start <= max ? v : start + max;
 }
 
 const char *nplan_strerror(int err)

@@ -61,11 +61,11 @@ int nplan_build(const struct nplan_node *node, unsigned n, unsigned nvariants,
 
 /*
  * The end (exclusive) of the group of cells that starts at `start` in
- * c[0..n) and is run interleaved together: every cell of c[start]'s variant
- * when they are at most max, else those of its (variant, tidx), else max
- * cells. Cells of one comparison (a remote cell and its local one) are
- * always in one group when max >= NPLAN_MAX_NODES^2. start >= n or max == 0
- * returns n.
+ * c[0..n) and is run interleaved together: as many whole variants as fit
+ * in max cells; when not even c[start]'s variant fits, the cells of its
+ * (variant, tidx); when those do not fit either, max cells. Cells of one
+ * comparison (a remote cell and its local one) are always in one group
+ * when max >= NPLAN_MAX_NODES^2. start >= n or max == 0 returns n.
  */
 size_t nplan_group_end(const struct nplan_cell *c, size_t n, size_t start, size_t max);
 

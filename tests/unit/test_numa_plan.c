@@ -181,9 +181,12 @@ static void test_groups(void **state)
     const struct nplan_node node[] = {{2, true}, {2, true}};
     size_t n = 0;
     assert_int_equal(nplan_build(node, 2, 3, cells, CAP, &n), NPLAN_OK);
-    assert_int_equal(nplan_group_end(cells, n, 0, 96), 8);
-    assert_int_equal(nplan_group_end(cells, n, 8, 96), 16);
-    assert_int_equal(nplan_group_end(cells, n, 16, 96), 24);
+    assert_int_equal(nplan_group_end(cells, n, 0, 96), 24); /* everything fits: one group */
+    assert_int_equal(nplan_group_end(cells, n, 0, 24), 24);
+    assert_int_equal(nplan_group_end(cells, n, 0, 23), 16); /* whole variants only */
+    assert_int_equal(nplan_group_end(cells, n, 0, 15), 8);
+    assert_int_equal(nplan_group_end(cells, n, 8, 15), 16);
+    assert_int_equal(nplan_group_end(cells, n, 16, 15), 24);
     assert_int_equal(nplan_group_end(cells, n, 0, 7), 4); /* split by thread count */
     assert_int_equal(nplan_group_end(cells, n, 4, 7), 8);
     assert_int_equal(nplan_group_end(cells, n, 0, 3), 3); /* then by room */

@@ -254,6 +254,15 @@ static void numa_scenario(void)
             ">= %llu interleaved rounds; under QEMU every node is the same host memory\n",
             run.t->n, run.t->from_srat ? "SRAT" : "no SRAT: one node", run.t->slit ? ", SLIT" : "",
             (size_t)run.nvariants, n, (unsigned long long)opt_repeats);
+    char rows[64] = "", cols[64] = "";
+    for (unsigned k = 0, lr = 0, lc = 0; k < run.t->n; k++) {
+        if (pn[k].ncpus)
+            lr += (unsigned)hz_snprintf(rows + lr, sizeof(rows) - lr, " %u", k);
+        if (pn[k].memory)
+            lc += (unsigned)hz_snprintf(cols + lc, sizeof(cols) - lc, " %u%s", k,
+                                        run.t->node[k].memory_only ? "*" : "");
+    }
+    kprintf("numa: rows (CPU nodes):%s; columns (memory nodes, * memory-only):%s\n", rows, cols);
     run.ncells = n;
     for (size_t i = 0; i < n; i++) {
         struct numa_cell *c = &run.cell[i];

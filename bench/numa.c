@@ -193,6 +193,12 @@ static void take_nodes(struct nplan_node *pn, uint64_t want)
             }
         }
         pn[n].memory = target[n].bytes >= PAGE_SIZE_2M;
+        if (pn[n].memory)
+            kprintf("numa: node %u: %llu MiB target in %zu extent(s) of %s frames from 0x%llx, "
+                    "inside its ranges\n",
+                    n, (unsigned long long)(target[n].bytes >> 20), target[n].next,
+                    target[n].frame_bytes == PAGE_SIZE_1G ? "1 GiB" : "2 MiB",
+                    (unsigned long long)target[n].ext[0].base);
         run.frame_bytes[n] = pn[n].memory ? target[n].frame_bytes : 0;
         targets += pn[n].memory;
     }

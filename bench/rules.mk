@@ -1,6 +1,7 @@
 # bench/ - the measurement programs: `run=fault` (and the frame pool set-up),
 # `run=faultclear` (the fault_clear= models), `run=clear` with its correctness check, `run=smp` (thread scaling, peak,
-# fill), `run=numa` (the clearing matrix and its plan, bench/numa_plan.c) and the split arithmetic behind it, and the `clear` record they and
+# fill) and the split arithmetic behind it, `run=numa` (the clearing matrix, its plan in
+# bench/numa_plan.c), and the `clear` record they and
 # tools/linux-bench print (both portable, unit-tested).
 KERNEL_C += bench/memop.c bench/fault_clear.c bench/fault_bench.c bench/fault_node.c bench/fault_clear_bench.c bench/clear_record.c bench/bench_clear.c bench/clear_cells.c bench/clear_race.c bench/clear_table.c bench/evict.c bench/clear_correctness.c \
 	bench/split.c bench/numa_plan.c bench/numa.c bench/numa_report.c bench/bench_smp.c bench/bench_smp_job.c bench/bench_smp_fill.c bench/smp_rounds.c \

@@ -87,14 +87,15 @@ int smp_target_take(struct smp_target *t, uint64_t want, bool whole, const int32
     return t->next ? 0 : -1;
 }
 
-int smp_target_take_in(struct smp_target *t, uint64_t want, const struct numa_range *r, size_t nr)
+int smp_target_take_in(struct smp_target *t, uint64_t want, const struct numa_range *r, size_t nr,
+                       bool only_2m)
 {
     struct frames *f = mm_frames();
     size_t idx;
     uint64_t pa;
     memset(t, 0, sizeof(*t));
     t->frame_bytes = PAGE_SIZE_1G;
-    while (t->bytes < want && frames_1g_take_in(f, r, nr, &idx) == FRAMES_OK) {
+    while (!only_2m && t->bytes < want && frames_1g_take_in(f, r, nr, &idx) == FRAMES_OK) {
         uint64_t base = frames_1g_base(f, idx), left = want - t->bytes;
         t->g1[t->n1g++] = idx;
         if (!add_ext(t, base, left < PAGE_SIZE_1G ? left : PAGE_SIZE_1G, mem_domain(base)))

@@ -158,51 +158,78 @@ static size_t pick_strategies(void)
     return nstrat = k;
 }
 
+/* Node n's target of `want` bytes in frames of one size; *placed false
+ * when an extent lies outside the node's ranges (`numa.placement`). */
+static bool take_node(unsigned n, uint64_t want, bool only_2m, bool *placed)
+{
+    const struct numa_node *nd = &run.t->node[n];
+    *placed = true;
+    if (!nd->nrange || smp_target_take_in(&target[n], want, nd->range, nd->nrange, only_2m) < 0)
+        return false;
+    for (size_t k = 0; k < target[n].next; k++) { /* never another node's memory */
+        const struct split_extent *x = &target[n].ext[k];
+        if (numa_node_of_pa(run.t, x->base) != (int)n ||
+            numa_node_of_pa(run.t, x->base + x->bytes - 1) != (int)n) {
+            result_fail("numa.placement",
+                        "node %u's target [0x%llx, +%llu) lies outside its memory", n,
+                        (unsigned long long)x->base, (unsigned long long)x->bytes);
+            smp_target_release(&target[n]);
+            *placed = false;
+            return false;
+        }
+    }
+    return target[n].bytes >= PAGE_SIZE_2M;
+}
+
 /* Targets on every node with memory, CPUs by node; the planner's view.
- * Every extent of node n's target must lie in node n's ranges (`numa.placement`). */
+ * Every node's target has the same frame size where it can: 2 MiB frames
+ * everywhere when some node has too few free 1 GiB frames (a node whose
+ * free memory is all listed 1 GiB frames keeps those), so that no column
+ * differs from another by its frames (the host's backing, TLB reach); the
+ * `numa_clear` records give each node's frame size. */
 static void take_nodes(struct nplan_node *pn, uint64_t want)
 {
-    unsigned misplaced = 0, targets = 0;
     const struct numa_topo *t = run.t;
+    bool placed = true, ok, only_2m = false;
     for (unsigned i = 0; i < smp_count(); i++) {
         int n = cpu_node(i);
         if (smp_cpu(i)->state == SMP_CPU_ONLINE && n >= 0 && (unsigned)n < t->n)
             run.node_cpu[n][pn[n].ncpus++] = i; /* index order: the BSP (0) first */
     }
+    for (unsigned pass = 0; pass < 2; pass++) {
+        bool mixed = false;
+        for (unsigned n = 0; n < t->n; n++) {
+            pn[n].memory = take_node(n, want, only_2m, &ok);
+            if (!pn[n].memory && ok && only_2m) /* its memory is all in 1 GiB frames */
+                pn[n].memory = take_node(n, want, false, &ok);
+            placed &= ok;
+            mixed |= pn[n].memory && target[n].frame_bytes != PAGE_SIZE_1G;
+        }
+        if (only_2m || !mixed)
+            break;
+        for (unsigned n = 0; n < t->n; n++) /* some node had 2 MiB frames only: all 2 MiB */
+            if (pn[n].memory)
+                smp_target_release(&target[n]);
+        only_2m = true;
+    }
+    unsigned targets = 0;
     for (unsigned n = 0; n < t->n; n++) {
-        const struct numa_node *nd = &t->node[n];
-        run.frame_bytes[n] = 0;
-        if (!nd->nrange || smp_target_take_in(&target[n], want, nd->range, nd->nrange) < 0) {
+        run.frame_bytes[n] = pn[n].memory ? target[n].frame_bytes : 0;
+        targets += pn[n].memory;
+        if (!pn[n].memory) {
             kprintf("numa: node %u: no free frame in its memory: not a target\n", n);
             continue;
         }
         if (target[n].bytes < want)
             kprintf("numa: node %u: only %llu MiB free (numa_bytes=%llu MiB)\n", n,
                     (unsigned long long)(target[n].bytes >> 20), (unsigned long long)(want >> 20));
-        for (size_t k = 0; k < target[n].next; k++) { /* never another node's memory */
-            const struct split_extent *x = &target[n].ext[k];
-            if (numa_node_of_pa(t, x->base) != (int)n ||
-                numa_node_of_pa(t, x->base + x->bytes - 1) != (int)n) {
-                result_fail("numa.placement",
-                            "node %u's target [0x%llx, +%llu) lies outside "
-                            "its memory",
-                            n, (unsigned long long)x->base, (unsigned long long)x->bytes);
-                smp_target_release(&target[n]);
-                misplaced++;
-                break;
-            }
-        }
-        pn[n].memory = target[n].bytes >= PAGE_SIZE_2M;
-        if (pn[n].memory)
-            kprintf("numa: node %u: %llu MiB target in %zu extent(s) of %s frames from 0x%llx, "
-                    "inside its ranges\n",
-                    n, (unsigned long long)(target[n].bytes >> 20), target[n].next,
-                    target[n].frame_bytes == PAGE_SIZE_1G ? "1 GiB" : "2 MiB",
-                    (unsigned long long)target[n].ext[0].base);
-        run.frame_bytes[n] = pn[n].memory ? target[n].frame_bytes : 0;
-        targets += pn[n].memory;
+        kprintf("numa: node %u: %llu MiB target in %zu extent(s) of %s frames from 0x%llx, "
+                "inside its ranges\n",
+                n, (unsigned long long)(target[n].bytes >> 20), target[n].next,
+                target[n].frame_bytes == PAGE_SIZE_1G ? "1 GiB" : "2 MiB",
+                (unsigned long long)target[n].ext[0].base);
     }
-    if (!misplaced && targets)
+    if (placed && targets)
         result_pass("numa.placement");
 }
 

@@ -9,8 +9,7 @@
 #include "mm/memmap.h"
 
 /* The one node: every CPU the MADT enables, every address. */
-static int one_node(const struct acpi_info *ai, struct numa_topo *t, const char *why,
-                    struct acpi_diag *d)
+static int one_node(const struct acpi_info *ai, struct numa_topo *t, const char *why)
 {
     memset(t, 0, sizeof *t);
     t->n = 1;
@@ -20,8 +19,6 @@ static int one_node(const struct acpi_info *ai, struct numa_topo *t, const char 
     t->node[0].range[0] = (struct numa_range){.base = 0, .length = UINT64_MAX};
     t->node[0].nrange = 1;
     t->dist[0][0] = NUMA_LOCAL;
-    if (ai && ai->srat.present)
-        acpi_diag(d, "numa: %s: one node", why);
     return 1;
 }
 
@@ -64,8 +61,8 @@ static bool overlap(const struct acpi_srat *s, size_t *a, size_t *b)
     for (size_t i = 0; i < s->nmem; i++)
         for (size_t j = i + 1; j < s->nmem; j++) {
             const struct acpi_mem_affinity *x = &s->mem[i], *y = &s->mem[j];
-            if (x->enabled && y->enabled && x->base < y->base + y->length &&
-                y->base < x->base + x->length) {
+            if (x->enabled && y->enabled && x->length && y->length &&
+                x->base < y->base + y->length && y->base < x->base + x->length) {
                 *a = i, *b = j;
                 return true;
             }
@@ -133,13 +130,14 @@ static const char *srat_nodes(const struct acpi_srat *s, struct numa_topo *t, st
 static const char *distances(const struct acpi_slit *sl, struct numa_topo *t, struct acpi_diag *d)
 {
     if (sl->rejected)
-        return "SLIT rejected"; /* the parser said why */
-    for (unsigned i = 0; i < t->n; i++) {
+        return "SLIT rejected";         /* the parser said why */
+    for (unsigned i = 0; i < t->n; i++) /* every domain first: row i reads all of them */
         if (sl->present && t->node[i].domain >= sl->n) {
             acpi_diag(d, "numa: SLIT has %u localities, SRAT domain %u is beyond them", sl->n,
                       t->node[i].domain);
             return "SLIT does not cover the SRAT";
         }
+    for (unsigned i = 0; i < t->n; i++) {
         for (unsigned j = 0; j < t->n; j++)
             t->dist[i][j] = sl->present ? sl->dist[t->node[i].domain][t->node[j].domain]
                             : i == j    ? NUMA_LOCAL
@@ -153,14 +151,15 @@ int numa_build(const struct acpi_info *ai, struct numa_topo *out, struct acpi_di
 {
     if (!out)
         return -1;
-    if (!ai || !ai->ok || !ai->srat.present)
-        return one_node(ai, out, "no SRAT", d);
+    if (!ai || !ai->ok || !ai->srat.present) /* a listed SRAT was reported by its parser */
+        return one_node(
+            ai, out, ai && acpi_find_table(&ai->tables, "SRAT", 0) ? "SRAT rejected" : "no SRAT");
     memset(out, 0, sizeof *out);
     const char *why = srat_nodes(&ai->srat, out, d);
     if (!why)
         why = distances(&ai->slit, out, d);
     if (why)
-        return one_node(ai, out, why, d);
+        return one_node(ai, out, why);
     out->from_srat = true;
     return 0;
 }
@@ -203,7 +202,7 @@ void numa_init(const struct memmap *map)
 const struct numa_topo *numa_get(void)
 {
     if (!built)
-        one_node(NULL, &topo, "not built", NULL);
+        one_node(NULL, &topo, "not built");
     return &topo;
 }
 

@@ -7,7 +7,8 @@ Each harness (fuzz/fuzz_<name>.c, whose header gives its input format) gets
 a few well-formed inputs modelled on what QEMU, SeaBIOS, OVMF and GRUB
 produce, so that fuzzing starts from the interesting paths. They are written
 as fuzz/corpus/<name>/seed-<what>; regression inputs (regress-*, findings
-that were fixed) sit beside them and are never touched here. --check fails
+that were fixed) sit beside them and are never touched here. It also
+writes the crafted ACPI tables of the boot tests (FIXTURES). --check fails
 when a committed seed differs from what this script makes.
 """
 
@@ -127,6 +128,52 @@ def acpi():
             "qemu-scan": pack(0x0e, chunks), "rsdt-tag14": pack(0x0f, [rsdp(1), rsdt] + chunks[2:7])}
 
 
+def slit_table(n, entries, length=None):
+    """A SLIT (ACPI 6.5 §5.2.17) of n localities, Length 44 + len(entries)
+    unless given, checksummed."""
+    t = bytearray(b"SLIT" + struct.pack("<IBB", length or 44 + len(entries), 1, 0) +
+                  b"BOCHS BXPC    \1\0\0\0BXPC\1\0\0\0" + struct.pack("<Q", n) + bytes(entries))
+    t[9] = -sum(t) & 0xff
+    return bytes(t)
+
+
+def srat_table(cpus, mems):
+    """An SRAT as QEMU builds it: x2APIC-less CPU entries (apic, domain),
+    then memory entries (base, length, domain, flags)."""
+    body = struct.pack("<IQ", 1, 0)
+    for apic, dom in cpus:
+        body += struct.pack("<BBBBIB3sI", 0, 16, dom & 0xff, apic, 1, 0,
+                            struct.pack("<I", dom)[1:], 0)
+    for base, length, dom, flags in mems:
+        body += struct.pack("<BBIHQQIIQ", 1, 40, dom, 0, base, length, 0, flags, 0)
+    t = bytearray(acpi_table(b"SRAT", body, rev=3))
+    t[9] = -sum(t) & 0xff
+    return bytes(t)
+
+
+# The bad-length SLIT of the numa-slit-bad-length boot case (tests/boot/cases.cfg):
+# 2 localities, 3 entries, Length 47 (not 44 + 4).
+SLIT_BAD_LENGTH = slit_table(2, [10, 20, 20])
+FIXTURES = {os.path.join("tests", "boot", "fixtures", "slit-bad-length.bin"): SLIT_BAD_LENGTH}
+
+
+def slit():
+    # fuzz_slit.c: flags, u16 SLIT length, SLIT, SRAT. QEMU -m 4G, two nodes.
+    G = 1 << 30
+    two = srat_table([(0, 0), (1, 1)], [(0, 0xa0000, 0, 1), (0x100000, 2 * G - 0x100000, 0, 1),
+                                        (4 * G, 2 * G, 1, 1), (0, 0, 0, 0)])
+    four = srat_table([(i, i) for i in range(4)], [(i * G, G, i, 1) for i in range(4)])
+    mem_only = srat_table([(0, 0), (1, 1)], [(0, G, 0, 1), (G, G, 1, 1), (4 * G, G, 2, 7)])
+    asym = [10, 21, 22, 23, 31, 10, 24, 25, 32, 34, 10, 26, 33, 35, 255, 10]
+    pack = lambda flags, s, r: bytes([flags]) + struct.pack("<H", len(s)) + s + r
+    return {"qemu-2": pack(0, slit_table(2, [10, 20, 20, 10]), two),
+            "qemu-4-asym": pack(0, slit_table(4, asym), four),
+            "memory-only": pack(0, slit_table(3, [10, 20, 40, 20, 10, 40, 40, 40, 10]), mem_only),
+            "no-slit": pack(0x10, b"", two),
+            "bad-length": pack(0, SLIT_BAD_LENGTH, two),
+            "fix-all": pack(0x0f, slit_table(2, [10, 20, 20, 10], length=1), four)}
+
+
 def mtrr():
     # SeaBIOS under QEMU: MTRRCAP 0x508, DEF_TYPE E|FE|WB, WB below 640 KiB,
     # UC VGA, WP ROM, one UC variable range over the 32-bit PCI hole.
@@ -141,7 +188,7 @@ def mtrr():
 
 
 SEEDS = {"cmdline": cmdline, "multiboot2": multiboot2, "pvh": pvh, "memmap": memmap,
-         "acpi": acpi, "mtrr": mtrr}
+         "acpi": acpi, "slit": slit, "mtrr": mtrr}
 
 
 def main():
@@ -160,6 +207,14 @@ def main():
             else:
                 with open(path, "wb") as f:
                     f.write(data)
+    for rel, data in FIXTURES.items():
+        path = os.path.join(os.path.dirname(HERE), rel)
+        old = open(path, "rb").read() if os.path.exists(path) else None
+        if old != data and check:
+            stale.append(path)
+        elif old != data:
+            with open(path, "wb") as f:
+                f.write(data)
     if stale:
         print("fuzz/mkseeds.py: out of date: " + " ".join(stale), file=sys.stderr)
         return 1

@@ -4,6 +4,7 @@
 #include "kernel/header.h"
 #include "arch/cpu.h"
 #include "arch/msr.h"
+#include "arch/numa.h"
 #include "build/buildflags.h"
 #include "build/version.h"
 #include "kernel/console.h"
@@ -66,6 +67,7 @@ void header_emit(const struct bootinfo *bi, const char *page_size)
     rec_u64(&r, "ranges", bi->map.n);
     rec_str(&r, "source", bi->map_source);
     rec_obj_end(&r);
+    numa_rec_member(&r);
     rec_str(&r, "page_size", page_size);
     char backing[24] = ""; /* the option is checked later, by options_parse() */
     if (cmdline_find(bi->cmdline, "backing", backing, sizeof(backing)) != 1)

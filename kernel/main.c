@@ -189,6 +189,7 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     }
     if (mm_init(&bi) < 0) /* frames + page tables: before any benchmark */
         hz_exit(HZ_FAIL);
+    numa_report(); /* the numa record: a frame from every node, after mm_init */
     user_init();   /* measurement CPL: after mm_init (stacks) and fpu_init */
     smp_init(&bi); /* APs from the MADT: after mm_init (AP stacks, trampoline page), TSC, options */
     if (boot_ok < 0 || bi.ndiag) { /* e.g. a command line that could not be read */

@@ -128,9 +128,10 @@ static uint64_t range_end(const struct numa_range *r)
     return r->base + r->length < r->base ? UINT64_MAX : r->base + r->length;
 }
 
-/* True when [a, a + size) lies inside the union of r[0..nr). */
-static bool covered(const struct numa_range *r, size_t nr, uint64_t a, uint64_t size)
+bool frames_in_ranges(const struct numa_range *r, size_t nr, uint64_t a, uint64_t size)
 {
+    if (!r || nr == 0)
+        return false;
     uint64_t cur = a, end = a + size;
     bool moved = true;
     while (cur < end && moved) {
@@ -302,7 +303,7 @@ size_t frames_1g_free_count_in(const struct frames *f, const struct numa_range *
 {
     size_t n = 0;
     for (size_t i = 0; f && r && i < f->n1g; i++)
-        n += f->g1_state[i] == FRAME1G_FREE && covered(r, nr, f->g1_base[i], PAGE_SIZE_1G);
+        n += f->g1_state[i] == FRAME1G_FREE && frames_in_ranges(r, nr, f->g1_base[i], PAGE_SIZE_1G);
     return n;
 }
 
@@ -339,7 +340,8 @@ static int take_1g(struct frames *f, const struct numa_range *r, size_t nr, size
     if (!f->built)
         return FRAMES_ESTATE;
     for (size_t i = 0; i < f->n1g; i++) {
-        if (f->g1_state[i] == FRAME1G_FREE && (!r || covered(r, nr, f->g1_base[i], PAGE_SIZE_1G))) {
+        if (f->g1_state[i] == FRAME1G_FREE &&
+            (!r || frames_in_ranges(r, nr, f->g1_base[i], PAGE_SIZE_1G))) {
             f->g1_state[i] = FRAME1G_TAKEN;
             *idx = i;
             return FRAMES_OK;

@@ -178,6 +178,11 @@ int frames_build_1g(struct frames *f);
 size_t frames_1g_count(const struct frames *f);
 /* Listed frames in state FRAME1G_FREE. */
 size_t frames_1g_free_count(const struct frames *f);
+/* True when [a, a + size) lies wholly inside the union of r[0..nr) (adjacent
+ * ranges count as one; a range running past 2^64 is cut there); false for
+ * nr 0 or a NULL r. */
+bool frames_in_ranges(const struct numa_range *r, size_t nr, uint64_t a, uint64_t size);
+
 /* Free listed frames lying wholly inside the union of r[0..nr) (0 for nr 0). */
 size_t frames_1g_free_count_in(const struct frames *f, const struct numa_range *r, size_t nr);
 /* Physical base of frame idx (ascending with idx); UINT64_MAX for a bad idx. */

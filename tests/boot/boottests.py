@@ -24,6 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 from hzlib import probe, qemu, records as rec, runner  # noqa: E402
+import numa_check  # noqa: E402
 
 CASES = os.path.join(HERE, "cases.cfg")
 OUTBASE = os.path.join(ROOT, "build", "boot-tests")
@@ -55,6 +56,8 @@ class Case:
         self.log = [l.strip() for l in sec["log"].splitlines() if l.strip()]
         self.groups = sec["groups"].split()
         self.mem_check = sec.getboolean("mem_check", fallback=False)
+        # numa: qemu (the numa record must be what -numa builds) or one (one node)
+        self.numa = sec.get("numa", fallback="qemu" if "-numa" in self.qemu_args else "")
         if self.boot not in qemu.BOOTS or self.accel not in ("tcg", "kvm", "auto"):
             raise ValueError("%s: bad boot %r or accel %r" % (name, self.boot, self.accel))
         for l in self.log:
@@ -126,10 +129,14 @@ def select(cases, substr=None):
 
 
 def _member(r, path):
+    """The member at a dotted path; a number indexes an array (node.1.cpus)."""
     for part in path.split("."):
-        if not isinstance(r, dict) or part not in r:
+        if isinstance(r, list) and part.isdigit() and int(part) < len(r):
+            r = r[int(part)]
+        elif isinstance(r, dict) and part in r:
+            r = r[part]
+        else:
             return False, None
-        r = r[part]
     return True, r
 
 
@@ -263,6 +270,22 @@ def check_case(case, out, serial_text):
             errs.append("serial log does not match /%s/" % pat)
     if case.mem_check:
         errs += check_mem(case, out.records)
+    errs += check_numa(case, out.records)
+    return errs
+
+
+def check_numa(case, recs):
+    """The numa record's invariants, and with `numa = qemu` every node and
+    distance as the case's -numa arguments build them (tests/boot/numa_check.py)."""
+    errs = numa_check.check_records(recs)
+    numas = [r for r in recs if r["t"] == "numa"]
+    if case.numa and not numas:
+        return errs + ["no numa record"]
+    if case.numa == "qemu":
+        errs += numa_check.check_expected(numa_check.expected(case.qemu_args), numas[0])
+    elif case.numa == "one" and (numas[0].get("nodes"), numas[0].get("source")) != (1, "none"):
+        errs.append("numa: %r nodes from %r, want one node from none"
+                    % (numas[0].get("nodes"), numas[0].get("source")))
     return errs
 
 

@@ -1,6 +1,7 @@
 /*
  * tests/unit/test_frames_node.c - mm/frames.c from one NUMA node:
- * frames_1g_take_in(), frames_1g_free_count_in() and frames_alloc_in() give
+ * frames_in_ranges(), frames_1g_take_in(), frames_1g_free_count_in() and
+ * frames_alloc_in() give
  * frames inside the node's ranges (arch/numa.h) or FRAMES_ENODE, never
  * another node's frame, on the QEMU q35 -m 6G layout split in two nodes
  * ([0, 5 GiB) and [5 GiB, 8 GiB)).
@@ -75,6 +76,21 @@ static void test_1g_take_in(void **state)
     assert_int_equal(frames_1g_base(&F, idx), 7 * GiB);
 }
 
+static void test_in_ranges(void **state)
+{
+    static const struct numa_range split[] = {R(2 * GiB, GiB), R(GiB, GiB / 2),
+                                              R(GiB + GiB / 2, GiB / 2)};
+    assert_true(frames_in_ranges(split, 3, GiB, 2 * GiB)); /* three pieces, any order */
+    assert_true(frames_in_ranges(split, 3, GiB + 4 * KiB, 4 * KiB));
+    assert_false(frames_in_ranges(split, 3, GiB - 4 * KiB, 8 * KiB));
+    assert_false(frames_in_ranges(split, 2, GiB, GiB)); /* the second half is missing */
+    assert_false(frames_in_ranges(split, 3, 3 * GiB - 4 * KiB, 8 * KiB));
+    assert_false(frames_in_ranges(split, 0, GiB, 4 * KiB));
+    assert_false(frames_in_ranges(NULL, 3, GiB, 4 * KiB));
+    static const struct numa_range top[] = {R(UINT64_MAX - GiB, UINT64_MAX)};
+    assert_true(frames_in_ranges(top, 1, UINT64_MAX - GiB, GiB));
+}
+
 static void test_alloc_in(void **state)
 {
     uint64_t p = 7;
@@ -129,6 +145,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_1g_take_in),
+        cmocka_unit_test(test_in_ranges),
         cmocka_unit_test(test_alloc_in),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

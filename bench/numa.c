@@ -9,7 +9,7 @@
  * barrier, check every byte). The cells run interleaved, one repeat each
  * per round in a seeded random order (bench/smp_rounds.c), so a slow
  * stretch of the host hits all of them alike; the report
- * (bench/numa_report.c) gives medians with their 95 % interval and each
+ * (bench/numa_table.c) gives medians with their 95 % interval and each
  * remote cell's speed against the local one, decided with lib/compare.h.
  *
  * Under QEMU every node is the same host memory: the matrix is a function
@@ -307,7 +307,7 @@ static void numa_scenario(void)
         c->verified = true;
     }
     if (n && run_groups(plan, n))
-        numa_report(&run);
+        numa_matrix_report(&run);
     for (unsigned k = 0; k < run.t->n; k++)
         if (run.frame_bytes[k])
             smp_target_release(&target[k]);

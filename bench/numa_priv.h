@@ -1,6 +1,6 @@
 /*
  * bench/numa_priv.h - what the `numa` scenario's files share (bench/numa.c:
- * options, targets, the interleaved cells; bench/numa_report.c: the
+ * options, targets, the interleaved cells; bench/numa_table.c: the
  * matrices, the remote/local ratios and their records). Not a public
  * interface.
  */
@@ -48,7 +48,7 @@ struct numa_run {
 
 /* After the rounds: each cell's figures and `numa_clear` record, its
  * verdict cell, the remote/local comparisons and `numa_ratio` records, and
- * the console matrices (bench/numa_report.c). Boot CPU. */
-void numa_report(struct numa_run *r);
+ * the console matrices (bench/numa_table.c). Boot CPU. */
+void numa_matrix_report(struct numa_run *r);
 
 #endif /* HZ_BENCH_NUMA_PRIV_H */

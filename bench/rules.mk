@@ -4,7 +4,7 @@
 # bench/numa_plan.c), and the `clear` record they and
 # tools/linux-bench print (both portable, unit-tested).
 KERNEL_C += bench/memop.c bench/fault_clear.c bench/fault_bench.c bench/fault_node.c bench/fault_clear_bench.c bench/clear_record.c bench/bench_clear.c bench/clear_cells.c bench/clear_race.c bench/clear_table.c bench/evict.c bench/clear_correctness.c \
-	bench/split.c bench/numa_plan.c bench/numa.c bench/numa_report.c bench/bench_smp.c bench/bench_smp_job.c bench/bench_smp_fill.c bench/smp_rounds.c \
+	bench/split.c bench/numa_plan.c bench/numa.c bench/numa_table.c bench/bench_smp.c bench/bench_smp_job.c bench/bench_smp_fill.c bench/smp_rounds.c \
 	bench/interference.c bench/interference_work.c bench/interference_report.c
 
 HOST_TESTS += smp_split clear_record memop fault_clear

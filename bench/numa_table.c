@@ -1,5 +1,5 @@
 /*
- * bench/numa_report.c - the `numa` scenario's report (bench/numa_priv.h):
+ * bench/numa_table.c - the `numa` scenario's report (bench/numa_priv.h):
  * each cell's median GB/s with its 95 % interval (lib/stats.h) and
  * `numa_clear` record, each remote cell against the local cell of its CPU
  * node (lib/compare.h cmp_compare: Hodges-Lehmann ratio of time per byte,
@@ -164,7 +164,7 @@ static void matrix(const struct numa_run *r, size_t s, size_t e)
     }
 }
 
-void numa_report(struct numa_run *r)
+void numa_matrix_report(struct numa_run *r)
 {
     unsigned bad = 0, missing = 0, ratios = 0, ties = 0;
     char t[16];

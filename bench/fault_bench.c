@@ -94,6 +94,29 @@ static void verdict_fault(bool prezeroed, const struct stats *acc, bool ok)
     verdict_add(&c);
 }
 
+#define PASSES_TIMEOUT_US (600ull * 1000000) /* TCG-proof */
+
+/* The fault passes of run=fault, on whichever CPU calls run_passes. */
+struct passes {
+    struct fault_env *env;
+    size_t n;
+    unsigned rounds;
+    long bad, passes;
+};
+
+static void run_passes(struct passes *p)
+{
+    for (unsigned r = 0; r < p->rounds && p->bad >= 0; r++)
+        for (int k = 0; k < 2 && p->bad >= 0; k++, p->passes++) { /* kinds alternate first */
+            if (p->passes)
+                redirty(p->env, r);
+            long b = fault_pass(p->env, p->n, (k ^ (int)(r & 1)) == 1);
+            p->bad = b < 0 ? -1 : p->bad + b;
+        }
+}
+
+static void passes_fn(unsigned cpu, void *arg) { run_passes(arg); }
+
 void fault_selftest(void)
 {
     static struct fault_env env;
@@ -103,6 +126,12 @@ void fault_selftest(void)
     unsigned rounds = fault_rounds   ? (unsigned)fault_rounds
                       : cpu_is_tcg() ? 2 /* emulator timings: a check, not a measurement */
                                      : scenario_profile()->fault_rounds;
+    int cpu = fault_node_cpu(fault_cpu_node());
+    if (cpu < 0) {
+        result_skip("fault.node", "fault_node=%d has no online CPU", fault_cpu_node());
+        fault_pool_teardown(&env);
+        return;
+    }
     if (demand_init(&env.pool, &env.lock, n) < 0) {
         result_fail("fault.demand", "could not set up the demand region");
         return;
@@ -110,14 +139,20 @@ void fault_selftest(void)
     kprintf("faults: %u rounds of %zu faults zeroed in the fault and %zu from pre-zeroed "
             "frames, interleaved, every frame dirtied before each pass\n",
             rounds, n, n);
-    long bad = 0, passes = 0;
-    for (unsigned r = 0; r < rounds && bad >= 0; r++)
-        for (int k = 0; k < 2 && bad >= 0; k++, passes++) { /* kinds alternate first */
-            if (passes)
-                redirty(&env, r);
-            long b = fault_pass(&env, n, (k ^ (int)(r & 1)) == 1);
-            bad = b < 0 ? -1 : bad + b;
+    struct passes p = {&env, n, rounds, 0, 0};
+    fault_numa_record(&env, (unsigned)cpu);
+    if (cpu == 0) {
+        run_passes(&p);
+    } else { /* the faults on a CPU of fault_node= */
+        struct smp_set set;
+        smp_set_clear(&set);
+        smp_set_add(&set, (unsigned)cpu);
+        if (smp_run(&set, passes_fn, &p, PASSES_TIMEOUT_US) != 0) {
+            result_fail("fault.node", "CPU %d did not finish its faults", cpu);
+            return;
         }
+    }
+    long bad = p.bad, passes = p.passes;
     if (bad)
         result_fail("fault.zeroed", "%ld of %zu faulted pages were not zero (%s check)", bad,
                     n * (size_t)passes, fault_verify_mode());

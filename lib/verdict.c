@@ -11,14 +11,15 @@
 #include <stdarg.h>
 
 static const char *const item_names[VD_NITEMS] = {"clear_1g", "clear_2m", "nontemporal", "fault",
-                                                  "idle",     "vmstart",  "trust"};
-static const char *const item_labels[VD_NITEMS] = {
-    "1 GiB page", "2 MiB page", "non-temporal", "fault", "idle zeroer", "VM start", "trust"};
+                                                  "idle",     "vmstart",  "numa",        "trust"};
+static const char *const item_labels[VD_NITEMS] = {"1 GiB page", "2 MiB page",  "non-temporal",
+                                                   "fault",      "idle zeroer", "VM start",
+                                                   "NUMA",       "trust"};
 /* The scenarios that measure each item, comma-separated, the main one first
  * (vd_item.measured_by; "" for trust, which every run has). */
 static const char *const item_runs[VD_NITEMS] = {
-    "clear", "clear", "clear", "fault,faultclear", "clear", "vmstart,smp", ""};
-static const char *const kind_runs[] = {"clear", "smp", "fault", "vmstart", "faultclear"};
+    "clear", "clear", "clear", "fault,faultclear", "clear", "vmstart,smp", "numa", ""};
+static const char *const kind_runs[] = {"clear", "smp", "fault", "vmstart", "faultclear", "numa"};
 
 /* Every comparison's scratch: one at a time (not reentrant, lib/verdict.h). */
 static uint64_t scratch[CMP_MAX_N * CMP_MAX_N + 2 * CMP_MAX_N];
@@ -39,6 +40,12 @@ void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
     }
     if (c->kind == VD_FAULT) {
         hz_snprintf(buf, cap, "fault/%s/%s", c->prezeroed ? "prezeroed" : "sync", b);
+        return;
+    }
+    if (c->kind == VD_NUMA) {
+        fmt_size(a, sizeof(a), c->chunk);
+        hz_snprintf(buf, cap, "numa/%s/%s/%uT/n%u-n%u/%s", c->strategy, a, c->threads, c->cpu_node,
+                    c->mem_node, b);
         return;
     }
     if (c->kind == VD_SMP || c->kind == VD_VM) {
@@ -361,6 +368,8 @@ static void decide_all(struct vd_ctx *x, struct vd_item out[VD_NITEMS], struct v
         }
     }
     decide_trust(&out[VD_TRUST], t, x->v, x->n, f);
+    if (any_kind(x->v, x->n, VD_NUMA)) /* one node is said even under TCG */
+        vd_decide_numa(x, &out[VD_NUMA_ITEM]);
     for (unsigned i = 0; i < VD_TRUST; i++)
         if (!out[i].measured)
             not_measured(&out[i], item_runs[i]);

@@ -66,6 +66,8 @@ enum vd_kind {
                       under fault_clear= `model` with `strategy`; `prezeroed`: the clear
                       inside each fault taken out (service - clear ns: what the fault
                       costs from a pre-zeroed frame) */
+    VD_NUMA,       /* run=numa: samples = wall ns to clear `bytes` of node mem_node with
+                      `threads` CPUs of node cpu_node */
 };
 
 struct vd_cell {
@@ -86,6 +88,8 @@ struct vd_cell {
     size_t nsamples;         /* what the comparisons use; < CMP_MIN_N: left out */
     uint64_t steal_x100;     /* host steal share during the cell, percent x 100 (0: none
                                 or unknown) */
+    unsigned cpu_node;       /* numa: node of the clearing CPUs (arch/numa.h index) */
+    unsigned mem_node;       /* numa: node of the memory cleared */
 };
 
 /* What the run knows about how far its figures can be trusted. */
@@ -114,6 +118,7 @@ enum vd_item_id {
     VD_FAULT_ITEM,
     VD_IDLE,
     VD_VMSTART,
+    VD_NUMA_ITEM,
     VD_TRUST,
     VD_NITEMS
 };
@@ -204,8 +209,10 @@ struct vd_log {
  * "smp/avx512_nt/2T/1G" (strategy/threads/bytes), "fault/sync/1G",
  * "fault/prezeroed/1G", "vmstart/none/2T/4G" (policy/threads/bytes),
  * "faultclear/linux_4k/rep_stosb/1G" (model/strategy/frame, "/prezeroed"
- * appended for the clear taken out). Sizes as 4K, 2M, 1G, 64M (the largest
- * exact unit). The first part is the scenario that measured it (run=NAME).
+ * appended for the clear taken out), "numa/rep_stosb/2M/1T/n0-n1/256M"
+ * (strategy/chunk/threads/CPU node-memory node/bytes). Sizes as 4K, 2M, 1G,
+ * 64M (the largest exact unit). The first part is the scenario that
+ * measured it (run=NAME).
  */
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap);
 

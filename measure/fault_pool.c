@@ -99,7 +99,7 @@ int fault_pool_setup(struct fault_env *env, size_t max)
 
 int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_bytes)
 {
-    return fault_pool_setup_node(env, max, frame_bytes, -1);
+    return fault_pool_setup_node(env, max, frame_bytes, fault_zero_node());
 }
 
 /* One free frame of env->frame_bytes from env->node (any node for -1). */

@@ -51,6 +51,24 @@ int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_byte
  * another node are never used. */
 int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_bytes, int node);
 
+/* The `zero_node=` option (measure/fault_node.c): the NUMA node (arch/numa.h
+ * index) every fault pool takes its frames from (fault_pool_setup and
+ * fault_pool_setup_size pass it on); -1 when not given (any node). */
+int fault_zero_node(void);
+
+/* The `fault_node=` option: the node whose first online CPU takes
+ * run=fault's faults; -1 when not given (the boot CPU). */
+int fault_cpu_node(void);
+
+/* The first online CPU of node `node` (index order), 0 for node -1; -1
+ * when the node has no online CPU or does not exist. */
+int fault_node_cpu(int node);
+
+/* The `fault_numa` record (docs/results.md) of a run faulting on CPU
+ * `cpu` with env's pool: the CPU's node, env->node, and how many pool
+ * frames lie wholly in it; `fault.zero_node` fails when one does not. */
+void fault_numa_record(const struct fault_env *env, unsigned cpu);
+
 /* TSC cycles the calling CPU has spent inside the `zero=` strategy on pool
  * frames (faults, idle, boot, on_free, batch), fenced at the measurement CPL
  * around the strategy call alone: no ring switch, lock or pool work. A

@@ -87,6 +87,33 @@ int smp_target_take(struct smp_target *t, uint64_t want, bool whole, const int32
     return t->next ? 0 : -1;
 }
 
+int smp_target_take_in(struct smp_target *t, uint64_t want, const struct numa_range *r, size_t nr,
+                       bool only_2m)
+{
+    struct frames *f = mm_frames();
+    size_t idx;
+    uint64_t pa;
+    memset(t, 0, sizeof(*t));
+    t->frame_bytes = PAGE_SIZE_1G;
+    while (!only_2m && t->bytes < want && frames_1g_take_in(f, r, nr, &idx) == FRAMES_OK) {
+        uint64_t base = frames_1g_base(f, idx), left = want - t->bytes;
+        t->g1[t->n1g++] = idx;
+        if (!add_ext(t, base, left < PAGE_SIZE_1G ? left : PAGE_SIZE_1G, mem_domain(base)))
+            break;
+    }
+    if (t->bytes < want) { /* too few 1 GiB frames there: 2 MiB frames of the node */
+        smp_target_release(t);
+        memset(t, 0, sizeof(*t));
+        t->frame_bytes = PAGE_SIZE_2M;
+        while (t->bytes < want && frames_alloc_in(f, PAGE_SIZE_2M, r, nr, &pa) == FRAMES_OK)
+            if (!add_ext(t, pa, PAGE_SIZE_2M, mem_domain(pa))) {
+                frames_free(f, pa, PAGE_SIZE_2M);
+                break;
+            }
+    }
+    return t->next ? 0 : -1;
+}
+
 void smp_target_release(struct smp_target *t)
 {
     struct frames *f = mm_frames();

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "arch/clear.h"
+#include "arch/numa.h"
 #include "kernel/smp.h"
 #include "measure/split.h"
 #include "mm/frames.h"
@@ -38,6 +39,18 @@ struct smp_target {
  */
 int smp_target_take(struct smp_target *t, uint64_t want, bool whole, const int32_t *doms,
                     unsigned ndom);
+
+/*
+ * Take `want` bytes (a multiple of 2 MiB) from one NUMA node, whose memory
+ * ranges are r[0..nr) (arch/numa.h): with only_2m false, 1 GiB frames lying
+ * inside them when enough are free, else (and with only_2m) 2 MiB frames
+ * inside them (mm/frames.h frames_1g_take_in, frames_alloc_in); never
+ * memory of another node. The last extent may cover part of a frame. The
+ * result may hold less than asked (t->bytes). Returns 0, or -1 when no
+ * frame at all lies there.
+ */
+int smp_target_take_in(struct smp_target *t, uint64_t want, const struct numa_range *r, size_t nr,
+                       bool only_2m);
 
 /* Give every frame back. */
 void smp_target_release(struct smp_target *t);

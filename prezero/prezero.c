@@ -269,6 +269,8 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r)
     bool zeroers_off = q->zeroers_off, quiet = q->quiet || zeroers_off;
     if (fault_pool_setup(&pz_env, asked ? asked : DEMAND_MAX_PAGES) < 0)
         return -1;
+    if (!quiet) /* the loop faults and zeroes on the boot CPU: zero_node= makes it remote */
+        fault_numa_record(&pz_env, 0);
     uint32_t pages = asked ? asked : (uint32_t)pz_env.nframes;
     *r = (struct pz_result){.cfg = make_config(q, pages),
                             .ok = true,

@@ -25,7 +25,8 @@ from .report_html import draw_plots, esc, figure, fmt, interval, kv_table, num, 
 # The verdict items in the order of the record contract, with their labels.
 ITEMS = (("clear_1g", "1 GiB page"), ("clear_2m", "2 MiB page"),
          ("nontemporal", "non-temporal stores"), ("fault", "fault service"),
-         ("idle", "background zeroer"), ("vmstart", "VM start"), ("trust", "trust"))
+         ("idle", "background zeroer"), ("vmstart", "VM start"),
+         ("numa", "NUMA placement"), ("trust", "trust"))
 # verdict members shown in the figure columns; the rest of a trust record is listed.
 _VERDICT_MEMBERS = {"t", "v", "run", "item", "decided", "text", "answer", "figure", "unit",
                     "lo", "hi", "baseline", "baseline_figure", "ratio", "cells", "reason",

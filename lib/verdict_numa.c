@@ -1,0 +1,177 @@
+/*
+ * lib/verdict_numa.c - the verdict's `numa` item (issue 22): does a
+ * pre-zeroing thread have to run on the memory's own node? From run=numa's
+ * cells (lib/verdict.h VD_NUMA): the one-thread variant (strategy and call
+ * size) with the best local median, and for every CPU node with memory of
+ * its own, its local cell against each remote memory node's cell at the
+ * Bonferroni z for that many remote nodes (lib/compare.h), B/A of time
+ * printed as remote speed over local. Remote is slower when any pair comes
+ * out slower (the slowest is the figure), a tie when every pair ties, else
+ * not decided (or faster when every pair is faster or tied).
+ */
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "lib/verdict_priv.h"
+
+/* The usable numa cell of (strategy, chunk, threads, cpu, mem); NULL none. */
+static const struct vd_cell *numa_cell(const struct vd_ctx *x, const struct vd_cell *like,
+                                       unsigned cpu, unsigned mem)
+{
+    char why[8];
+    for (size_t i = 0; i < x->n; i++) {
+        const struct vd_cell *c = &x->v[i];
+        if (c->kind == VD_NUMA && c->threads == like->threads && c->chunk == like->chunk &&
+            c->cpu_node == cpu && c->mem_node == mem && strcmp(c->strategy, like->strategy) == 0 &&
+            vd_cell_usable(c, why, sizeof(why)))
+            return c;
+    }
+    return 0;
+}
+
+/* The best usable one-thread local cell (highest median GB/s); NULL none. */
+static const struct vd_cell *best_local(const struct vd_ctx *x)
+{
+    const struct vd_cell *b = 0;
+    char why[8];
+    for (size_t i = 0; i < x->n; i++) {
+        const struct vd_cell *c = &x->v[i];
+        if (c->kind == VD_NUMA && c->threads == 1 && c->cpu_node == c->mem_node &&
+            vd_cell_usable(c, why, sizeof(why)) && (!b || vd_gbps(c) > vd_gbps(b)))
+            b = c;
+    }
+    return b;
+}
+
+/* Memory nodes of the numa cells (a bit each) and whether any cell is remote. */
+static uint32_t mem_nodes(const struct vd_ctx *x, bool *remote)
+{
+    uint32_t m = 0;
+    *remote = false;
+    for (size_t i = 0; i < x->n; i++)
+        if (x->v[i].kind == VD_NUMA && x->v[i].mem_node < 32) {
+            m |= 1u << x->v[i].mem_node;
+            *remote |= x->v[i].cpu_node != x->v[i].mem_node;
+        }
+    return m;
+}
+
+static unsigned popcount32(uint32_t v)
+{
+    unsigned n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+void vd_decide_numa(struct vd_ctx *x, struct vd_item *it)
+{
+    bool remote;
+    uint32_t mems = mem_nodes(x, &remote);
+    if (!remote) {
+        it->decided = true;
+        hz_snprintf(it->answer, sizeof(it->answer), "one node");
+        hz_snprintf(it->text, sizeof(it->text), "one node: nothing to compare");
+        return;
+    }
+    if (x->f->tcg)
+        return; /* "TCG: no timing" */
+    const struct vd_cell *best = best_local(x);
+    if (!best) {
+        hz_snprintf(it->reason, sizeof(it->reason),
+                    "not decided: no usable one-thread local numa cell (unverified, too few "
+                    "samples, or no CPU node has memory of its own)");
+        return;
+    }
+    unsigned rivals = popcount32(mems) - 1, pairs = 0, slower = 0, tie = 0, faster = 0;
+    const struct vd_cell *worst_l = 0, *worst_r = 0;
+    struct cmp worst = {0};
+    uint64_t rmin = UINT64_MAX, rmax = 0, lo = UINT64_MAX, hi = 0;
+    size_t nmin = SIZE_MAX, nmax = 0;
+    vd_use_cell(it, best);
+    for (unsigned c = 0; c < 32; c++) {
+        const struct vd_cell *l = numa_cell(x, best, c, c);
+        for (unsigned m = 0; l && m < 32; m++) {
+            const struct vd_cell *r = m == c || !(mems >> m & 1) ? 0 : numa_cell(x, best, c, m);
+            if (!r)
+                continue;
+            struct cmp cm;
+            vd_compare(x, VD_NUMA_ITEM, l, r, cmp_z_bonferroni_x1000(rivals), true, &cm);
+            if (l != best)
+                vd_use_cell(it, l);
+            vd_use_cell(it, r);
+            pairs++;
+            slower += cm.outcome == CMP_SLOWER;
+            tie += cm.outcome == CMP_TIE;
+            faster += cm.outcome == CMP_FASTER;
+            if (!worst_r || cm.ratio_x1e6 > worst.ratio_x1e6) {
+                worst = cm;
+                worst_l = l;
+                worst_r = r;
+            }
+            rmin = cm.ratio_x1e6 < rmin ? cm.ratio_x1e6 : rmin;
+            rmax = cm.ratio_x1e6 > rmax ? cm.ratio_x1e6 : rmax;
+            lo = cm.lo_x1e6 < lo ? cm.lo_x1e6 : lo;
+            hi = cm.hi_x1e6 > hi ? cm.hi_x1e6 : hi;
+            nmin = cm.na < nmin ? cm.na : nmin;
+            nmin = cm.nb < nmin ? cm.nb : nmin;
+            nmax = cm.na > nmax ? cm.na : nmax;
+            nmax = cm.nb > nmax ? cm.nb : nmax;
+        }
+    }
+    if (!pairs) {
+        hz_snprintf(it->reason, sizeof(it->reason),
+                    "not decided: no usable remote cell of %s/%llu B at 1 thread next to a local "
+                    "one",
+                    best->strategy, (unsigned long long)best->chunk);
+        return;
+    }
+    enum cmp_outcome o = slower                  ? CMP_SLOWER
+                         : tie == pairs          ? CMP_TIE
+                         : faster + tie == pairs ? CMP_FASTER
+                                                 : CMP_UNDECIDED;
+    it->outcome = (int)o;
+    it->decided = o != CMP_UNDECIDED;
+    it->unit = "GB/s";
+    it->fig_x1000 = vd_gbps(worst_r);
+    it->lo_x1000 = vd_gbps_lo(worst_r);
+    it->hi_x1000 = vd_gbps_hi(worst_r);
+    it->base_x1000 = vd_gbps(worst_l);
+    hz_snprintf(it->baseline, sizeof(it->baseline), "local node %u", worst_l->cpu_node);
+    /* remote speed over local: the slowest pair, the range over all pairs and
+     * the union of their intervals */
+    it->ratio_x1000 = vd_speedup_x1000(worst.ratio_x1e6);
+    it->rmin_x1000 = vd_speedup_x1000(rmax);
+    it->rmax_x1000 = vd_speedup_x1000(rmin);
+    it->rlo_x1000 = vd_speedup_x1000(o == CMP_SLOWER ? worst.hi_x1e6 : hi);
+    it->rhi_x1000 = vd_speedup_x1000(o == CMP_SLOWER ? worst.lo_x1e6 : lo);
+    hz_snprintf(it->answer, sizeof(it->answer), "%s",
+                o == CMP_SLOWER   ? "own node"
+                : o == CMP_TIE    ? "any node"
+                : o == CMP_FASTER ? "remote faster"
+                                  : "");
+    char r[16], a[16], b[16], ch[16], t[16], mn[16], mx[16];
+    fmt_size(ch, sizeof(ch), best->chunk);
+    vd_dec(r, 16, it->ratio_x1000, 2);
+    vd_dec(a, 16, it->rlo_x1000, 2);
+    vd_dec(b, 16, it->rhi_x1000, 2);
+    if (o == CMP_SLOWER)
+        hz_snprintf(it->text, sizeof(it->text),
+                    "pre-zero on the memory's own node: remote clearing is %sx [%s..%s] local "
+                    "(%s in %s calls, 1 thread, CPU node %u, memory node %u; %u of %u remote "
+                    "pairs slower)",
+                    r, a, b, best->strategy, ch, worst_l->cpu_node, worst_r->mem_node, slower,
+                    pairs);
+    else
+        hz_snprintf(it->text, sizeof(it->text),
+                    "%s: remote clearing is %s-%sx [%s..%s] local over %u remote pair%s (%s in %s "
+                    "calls, 1 thread), %s%s%s",
+                    o == CMP_TIE      ? "the node does not matter for pre-zeroing"
+                    : o == CMP_FASTER ? "remote clearing is faster"
+                                      : "remote against local",
+                    vd_dec(mn, 16, it->rmin_x1000, 2), vd_dec(mx, 16, it->rmax_x1000, 2), a, b,
+                    pairs, pairs > 1 ? "s" : "", best->strategy, ch,
+                    o == CMP_TIE ? "tie within +-" : cmp_outcome_name(o),
+                    o == CMP_TIE ? vd_tol(t, 16, x->tol) : "", o == CMP_TIE ? "%" : "");
+    if (!it->decided)
+        vd_undecided(it, x, lo, hi, true, nmin, nmax);
+}

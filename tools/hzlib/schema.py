@@ -91,6 +91,11 @@ TYPES: Dict[str, RecordType] = {t.name: t for t in (
     RecordType("smp_peak"),
     RecordType("smp_fill", values=("s_per_tib", "threads", "verified")),
     RecordType("smp_rounds"),
+    RecordType("numa"),
+    RecordType("numa_range"),
+    RecordType("numa_clear"),
+    RecordType("numa_ratio"),
+    RecordType("fault_numa"),
 )}
 
 # hz compare's cells: the types it pairs by identity (TYPES[t].key).

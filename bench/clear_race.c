@@ -9,6 +9,7 @@
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/compare.h"
+#include "lib/compare_record.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/print.h"
@@ -182,11 +183,7 @@ void clear_race_report(const struct clear_cells *cs)
         rec_fixed(&rec, "ratio", c.ratio_x1e6, 6);
         rec_fixed(&rec, "lo", c.lo_x1e6, 6);
         rec_fixed(&rec, "hi", c.hi_x1e6, 6);
-        rec_str(&rec, "outcome", cmp_outcome_name(c.outcome));
-        rec_u64(&rec, "na", c.na);
-        rec_u64(&rec, "nb", c.nb);
-        rec_fixed(&rec, "tol_pct", c.tol_x100, 2);
-        rec_fixed(&rec, "z", c.z_x1000, 3);
+        rec_cmp_members(&rec, &c);
         rec_str(&rec, "stop", ilv_verdict_name(cs->stop[i]));
         rec_bool(&rec, "verified", a->ok && t->ok);
         record_emit(&rec);

@@ -11,6 +11,7 @@
 #include "arch/steal.h"
 #include "bench/numa_priv.h"
 #include "kernel/verdict.h"
+#include "lib/compare_record.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/print.h"
@@ -107,11 +108,7 @@ static void compare(struct numa_run *r, struct numa_cell *c)
     rec_fixed(&x, "time_ratio", c->cm.ratio_x1e6, 6);
     rec_fixed(&x, "time_lo", c->cm.lo_x1e6, 6);
     rec_fixed(&x, "time_hi", c->cm.hi_x1e6, 6);
-    rec_str(&x, "outcome", cmp_outcome_name(c->cm.outcome));
-    rec_fixed(&x, "tol_pct", c->cm.tol_x100, 2);
-    rec_fixed(&x, "z", c->cm.z_x1000, 3);
-    rec_u64(&x, "na", c->cm.na);
-    rec_u64(&x, "nb", c->cm.nb);
+    rec_cmp_members(&x, &c->cm);
     record_emit(&x);
 }
 

@@ -9,6 +9,7 @@
 #include "arch/user.h"
 #include "kernel/scenario.h"
 #include "lib/cmdline.h"
+#include "lib/compare_record.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/print.h"
@@ -231,11 +232,7 @@ static void emit_compare(const struct vd_cmp *m, const struct vd_item *items)
     rec_fixed(&r, "ratio", m->c.ratio_x1e6, 6);
     rec_fixed(&r, "lo", m->c.lo_x1e6, 6);
     rec_fixed(&r, "hi", m->c.hi_x1e6, 6);
-    rec_str(&r, "outcome", cmp_outcome_name(m->c.outcome));
-    rec_fixed(&r, "tol_pct", m->c.tol_x100, 2);
-    rec_fixed(&r, "z", m->c.z_x1000, 3);
-    rec_u64(&r, "na", m->c.na);
-    rec_u64(&r, "nb", m->c.nb);
+    rec_cmp_members(&r, &m->c);
     record_emit(&r);
 }
 

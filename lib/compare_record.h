@@ -1,0 +1,24 @@
+/*
+ * lib/compare_record.h - the members every record carrying a comparison
+ * (lib/compare.h) shares: `outcome`, `tol_pct`, `z`, `na`, `nb`
+ * (docs/results.md `compare`, `control`, `numa_ratio`). The ratio and its
+ * interval stay with each caller, which names them for its record.
+ */
+#ifndef HZ_LIB_COMPARE_RECORD_H
+#define HZ_LIB_COMPARE_RECORD_H
+
+#include "lib/compare.h"
+#include "lib/record.h"
+
+/* Append c's outcome name, tolerance (percent, 2 decimals), z (3
+ * decimals) and sample counts to r. c must come from cmp_compare(). */
+static inline void rec_cmp_members(struct rec *r, const struct cmp *c)
+{
+    rec_str(r, "outcome", cmp_outcome_name(c->outcome));
+    rec_fixed(r, "tol_pct", c->tol_x100, 2);
+    rec_fixed(r, "z", c->z_x1000, 3);
+    rec_u64(r, "na", c->na);
+    rec_u64(r, "nb", c->nb);
+}
+
+#endif /* HZ_LIB_COMPARE_RECORD_H */

@@ -4,7 +4,8 @@
 #
 #   make            build/hugezero.elf and build/hugezero.iso (checked)
 #   make pxe        build/pxe/: GRUB netboot tree for BIOS and UEFI
-#   make run        boot in QEMU (KVM if usable, else TCG); BOOT=direct|iso|uefi|pxe
+#   make run        boot in QEMU (KVM if usable, else TCG); BOOT=direct|iso|uefi|pxe;
+#                   HUGEPAGES=auto|yes|no: guest RAM on hugetlbfs (tools/hz run --hugepages)
 #   make test       every test: host unit tests, tool tests, QEMU boot tests
 #   make bench      the long measurements under KVM (not tests)
 #   make load-check the headline clear cells and the 2-CPU scaling under KVM
@@ -118,6 +119,7 @@ run:
 	@tools/deps.sh
 	@$(MAKE) --no-print-directory all pxe
 	tools/hz run --boot $(or $(BOOT),direct) $(if $(ACCEL),--accel $(ACCEL)) \
+		$(if $(filter no,$(HUGEPAGES)),,--hugepages $(or $(HUGEPAGES),auto)) \
 		$(if $(MEM),-m $(MEM)) --smp $(or $(SMP),2) --timeout $(or $(TIMEOUT),1800) -- $(ARGS)
 
 test:

@@ -87,35 +87,19 @@ def run_group(cmd, **kw):
     return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
 
+def say(text):
+    print("bench: " + text, flush=True)
+
+
 def reserve(nbytes, size=hugepages.SZ_2M, mount=True, host=None, is_root=None, run=subprocess.run,
             mount_base="/run"):
-    """A hugepages.Reservation entered for nbytes, or None after saying (once)
-    why there is none and what to run. Pages already free on a hugetlbfs of
-    any size are used as they are."""
-    host = host or hugepages.Host()
-    if mount:
-        try:  # enough already free: the Reservation below then changes nothing
-            size = hugepages.find_backing(nbytes, host)[1]
-        except hugepages.HugePageError:
-            pass
-    r = hugepages.Reservation(nbytes, size, mount, host, run, is_root, mount_base)
-    try:
-        r.__enter__()
-    except hugepages.HugePageError as e:
-        say_once(str(e))
-        return None
-    for c in r.changes:
-        print("bench: " + c, flush=True)
-    return r
+    """hugepages.reserve() with bench's lines; why there are no pages is
+    said once per bench."""
+    return hugepages.reserve(nbytes, say, say_once, size, mount, host, is_root, run, mount_base)
 
 
 def give_back(r):
-    if r:
-        r.give_back()
-        for c in r.changes:
-            print("bench: put back: " + c, flush=True)
-        for p in r.problems:
-            print("bench: " + p, file=sys.stderr, flush=True)
+    hugepages.give_back(r, say, lambda p: print("bench: " + p, file=sys.stderr, flush=True))
 
 
 def ram_note(meta):

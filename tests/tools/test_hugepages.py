@@ -11,9 +11,10 @@ import subprocess
 import tempfile
 import time
 import unittest
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 
 import hztest
+from hzlib import cli
 from hzlib import hugepages as hp
 
 spec = importlib.util.spec_from_file_location("bench",
@@ -190,3 +191,53 @@ class Bench(Tree):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RunAuto(Tree):
+    """`hz run --hugepages auto` (make run): a pool for the run's guest RAM
+    where it can have one, else the reason and 4 KiB pages."""
+
+    def args(self, *extra, accel="kvm", mem="6G"):
+        return cli.parser().parse_args(["run", "--accel", accel, "-m", mem, "--hugepages",
+                                        "auto", *extra, "--", "run=none"])
+
+    def auto(self, a, is_root=True, kvm_problem=lambda: None):
+        err = io.StringIO()
+        with redirect_stderr(err):
+            r = cli._auto_hugepages(a, host=self.host, is_root=is_root, run=self.run_cmd,
+                                    mount_base=os.path.join(self.d, "run"),
+                                    kvm_problem=kvm_problem)
+        return r, err.getvalue()
+
+    def test_parsed_values(self):
+        self.assertEqual(self.args().hugepages, "auto")
+        plain = cli.parser().parse_args(["run", "--hugepages", "--", "run=none"])
+        self.assertEqual(plain.hugepages, "yes")
+        self.assertIsNone(cli.parser().parse_args(["run", "--", "run=none"]).hugepages)
+
+    def test_root_under_kvm_grows_the_pool_and_puts_it_back(self):
+        r, said = self.auto(self.args())
+        self.assertIsNotNone(r)
+        self.assertEqual(self.nr(), 10 + 3069)  # 6 GiB: 3072 pages, 3 available
+        self.assertIn("hz: 2M pool 10 -> 3079 pages", said)
+        err = io.StringIO()
+        with redirect_stderr(err):
+            hp.give_back(r, cli._say, cli._say)
+        self.assertEqual(self.nr(), 10)
+        self.assertIn("hz: put back: 2M pool 10 -> 3079 pages", err.getvalue())
+
+    def test_not_root_says_why_and_stays_on_4k(self):
+        r, said = self.auto(self.args(), is_root=False)
+        self.assertIsNone(r)
+        self.assertEqual(self.nr(), 10)
+        self.assertTrue(said.startswith("hz: guest RAM on 4 KiB pages: not root, so no 6144 MiB"),
+                        said)
+
+    def test_tcg_and_own_backends_change_nothing(self):
+        for a, kvm in ((self.args(accel="tcg"), None), (self.args(accel="auto"), "no /dev/kvm")):
+            r, said = self.auto(a, kvm_problem=lambda: kvm)
+            self.assertEqual((r, said, self.nr()), (None, "", 10))
+        r, said = self.auto(self.args("--qemu-arg=-object", "--qemu-arg",
+                                      "memory-backend-ram,id=m0,size=3G"))
+        self.assertEqual((r, self.nr()), (None, 10))
+        self.assertIn("memory backends", said)

@@ -6,8 +6,8 @@ import shutil
 import subprocess
 import sys
 
-from . import (BUILD, ROOT, compare, lava, loadcheck, plot, probe, qemu, qemurun, records as rec,
-               report, report_pair, report_text, results, runner)
+from . import (BUILD, ROOT, compare, hugepages, lava, loadcheck, plot, probe, qemu, qemurun,
+               records as rec, report, report_pair, report_text, results, runner)
 
 
 def _print_diags(diags):
@@ -51,13 +51,41 @@ def _stale_kernel_note():
                 return
 
 
+def _say(text):
+    print("hz: " + text, file=sys.stderr, flush=True)
+
+
+def _auto_hugepages(a, host=None, is_root=None, run=subprocess.run, mount_base="/run",
+                    kvm_problem=probe.kvm_problem):
+    """`--hugepages auto`: a hugepages.Reservation of the guest RAM for this
+    run, or None after saying why the guest RAM stays on 4 KiB pages (TCG,
+    the QEMU arguments give their own memory backends, not root, too few
+    pages granted)."""
+    if a.accel == "tcg" or (a.accel == "auto" and kvm_problem()):
+        return None  # emulator timings: the backing changes nothing worth a pool
+    if any("memory-backend" in q for q in a.qemu_arg):
+        _say("guest RAM as the --qemu-arg memory backends say (--hugepages auto left alone)")
+        return None
+    return hugepages.reserve(qemu.parse_size(a.mem), _say,
+                             lambda why: _say("guest RAM on 4 KiB pages: " + why),
+                             host=host, is_root=is_root, run=run, mount_base=mount_base)
+
+
 def cmd_run(a):
+    reservation = _auto_hugepages(a) if a.hugepages == "auto" else None
+    try:
+        return _run(a, reservation is not None or a.hugepages == "yes")
+    finally:
+        hugepages.give_back(reservation, _say, _say)
+
+
+def _run(a, huge):
     if not a.kernel:
         _stale_kernel_note()
     try:
         cfg = qemu.BootConfig(boot=a.boot, accel=a.accel, mem=a.mem, smp=a.smp, cpu=a.cpu,
                               args=" ".join(a.args), prealloc=not a.no_prealloc,
-                              hugepages=a.hugepages, machine=a.machine, kernel=a.kernel,
+                              hugepages=huge, machine=a.machine, kernel=a.kernel,
                               extra=a.qemu_arg, modules=a.module)
         outdir = None
         outdir = runner.new_results_dir(a.results, a.boot)
@@ -319,7 +347,11 @@ def parser():
     r.add_argument("--smp", type=_positive(int), default=1)
     r.add_argument("--machine", default="q35", help="QEMU machine type (default q35)")
     r.add_argument("--no-prealloc", action="store_true", help="no -mem-prealloc under KVM")
-    r.add_argument("--hugepages", action="store_true", help="guest RAM from hugetlbfs")
+    r.add_argument("--hugepages", nargs="?", const="yes", choices=("yes", "auto"),
+                   help="guest RAM from hugetlbfs: yes (default when given alone): pages "
+                        "already free on a mounted hugetlbfs, else fail; auto: as root under "
+                        "KVM, grow the pool and mount one for this run and put both back "
+                        "after, else say why and use 4 KiB pages (make run)")
     r.add_argument("--timeout", type=_positive(float), default=600, help="seconds (default 600)")
     r.add_argument("--results", default=os.path.join(ROOT, "results"),
                    help="base folder for results/<UTC timestamp>-<boot>/")

@@ -21,6 +21,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from typing import Callable, Optional
 
 SYSFS = "/sys/kernel/mm/hugepages"
 SZ_2M, SZ_1G = 2 << 20, 1 << 30
@@ -251,3 +252,40 @@ class Reservation:
         for sig, old in self._handlers.items():
             signal.signal(sig, old)
         self._handlers = {}
+
+
+def reserve(nbytes: int, say: Callable[[str], None], why: Optional[Callable[[str], None]] = None,
+            size: int = SZ_2M, mount: bool = True, host: "Optional[Host]" = None,
+            is_root: Optional[bool] = None, run=subprocess.run,
+            mount_base: str = "/run") -> "Optional[Reservation]":
+    """A Reservation entered for nbytes, each change it made told to say(),
+    or None after telling why(text) (say when not given) why there is none
+    and what to run. Pages already free on a hugetlbfs of any size are used
+    as they are. The caller gives it back with give_back()."""
+    host = host or Host()
+    if mount:
+        try:  # enough already free: the Reservation below then changes nothing
+            size = find_backing(nbytes, host)[1]
+        except HugePageError:
+            pass
+    r = Reservation(nbytes, size, mount, host, run, is_root, mount_base)
+    try:
+        r.__enter__()
+    except HugePageError as e:
+        (why or say)(str(e))
+        return None
+    for c in r.changes:
+        say(c)
+    return r
+
+
+def give_back(r: "Optional[Reservation]", say: Callable[[str], None],
+              warn: Callable[[str], None]) -> None:
+    """Put back what reserve() changed (nothing for None): say("put back:
+    ...") for each change, warn(problem) for what could not be undone."""
+    if r:
+        r.give_back()
+        for c in r.changes:
+            say("put back: " + c)
+        for p in r.problems:
+            warn(p)

@@ -29,15 +29,21 @@ static void put_padded(struct out *o, const char *s, size_t n, int width, int le
             put(o, ' ');
 }
 
-static size_t utoa(char *tmp, unsigned long long v, unsigned base, int upper)
+/* The digits of v in tmp, at least prec of them (prec < 0: 1), as C's
+ * precision for d/u/x (C11 7.21.6.1p8: precision 0 and value 0 give no
+ * digit). prec is capped at 20 (tmp holds 24). */
+static size_t utoa(char *tmp, unsigned long long v, unsigned base, int upper, int prec)
 {
     const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
     char rev[24];
     size_t n = 0;
-    do {
+    size_t least = prec < 0 ? 1 : prec > 20 ? 20 : (size_t)prec;
+    while (v) {
         rev[n++] = dig[v % base];
         v /= base;
-    } while (v);
+    }
+    while (n < least)
+        rev[n++] = '0';
     for (size_t i = 0; i < n; i++)
         tmp[i] = rev[n - 1 - i];
     return n;
@@ -106,13 +112,15 @@ int hz_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
                                      : va_arg(ap, int);
             u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
             n = 0;
+            if (prec >= 0) /* C: a precision turns the '0' flag off */
+                zero = 0;
             if (v < 0 && zero && !left) { /* as C: the sign goes before the zeros */
                 put(&o, '-');
                 width = width > 0 ? width - 1 : 0;
             } else if (v < 0) {
                 tmp[n++] = '-';
             }
-            n += utoa(tmp + n, u, 10, 0);
+            n += utoa(tmp + n, u, 10, 0, prec);
             put_padded(&o, tmp, n, width, left, zero ? '0' : ' ');
             break;
         }
@@ -122,14 +130,14 @@ int hz_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
             u = lng >= 2   ? va_arg(ap, unsigned long long)
                 : lng == 1 ? va_arg(ap, unsigned long)
                            : va_arg(ap, unsigned int);
-            n = utoa(tmp, u, *p == 'u' ? 10 : 16, *p == 'X');
-            put_padded(&o, tmp, n, width, left, zero ? '0' : ' ');
+            n = utoa(tmp, u, *p == 'u' ? 10 : 16, *p == 'X', prec);
+            put_padded(&o, tmp, n, width, left, zero && prec < 0 ? '0' : ' ');
             break;
         case 'p':
             u = (unsigned long long)(uintptr_t)va_arg(ap, void *);
             tmp[0] = '0';
             tmp[1] = 'x';
-            n = 2 + utoa(tmp + 2, u, 16, 0);
+            n = 2 + utoa(tmp + 2, u, 16, 0, -1);
             put_padded(&o, tmp, n, width, left, ' ');
             break;
         default: /* unknown or truncated conversion: copy it literally */

@@ -12,8 +12,10 @@
 
 /*
  * Format into buf (cap bytes, always NUL-terminated when cap > 0). Supports
- * %% %c %s %d %i %u %x %X %p with flags '-' and '0', a width, a precision for
- * %s (including ".*"), and the length modifiers l, ll and z. Returns the
+ * %% %c %s %d %i %u %x %X %p with flags '-' and '0', a width, a precision
+ * (including ".*") for %s (most bytes) and for %d %i %u %x %X (least digits,
+ * up to 20, as C11 7.21.6.1: "%.0d" of 0 writes nothing, and a precision
+ * turns the '0' flag off), and the length modifiers l, ll and z. Returns the
  * length the full output would have had (as C's vsnprintf). An unknown
  * conversion is copied through literally, never read as an argument.
  */

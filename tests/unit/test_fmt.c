@@ -72,6 +72,22 @@ static void test_width_and_flags(void **state)
     EXPECT("0000000000000000000018446744073709551615", "%040llu", (unsigned long long)UINT64_MAX);
 }
 
+/* C11 7.21.6.1p8: an integer's precision is its least number of digits;
+ * 0 with precision 0 is no digit at all (measure/fault_pool.c prints an
+ * optional node number with "%s%.0d"); a precision turns '0' off. */
+static void test_integer_precision(void **state)
+{
+    (void)state;
+    EXPECT("frames", "frames%.0d", 0);
+    EXPECT("node 3", "node %.0d", 3);
+    EXPECT("[  007]", "[%5.3d]", 7);
+    EXPECT_RAW("[  -07]", "[%05.2d]", -7);
+    EXPECT("00ff", "%.4x", 255u);
+    EXPECT("[   ]", "[%3.0u]", 0u);
+    EXPECT("[-12  ]", "[%-5.1lld]", -12ll);
+    EXPECT("0x0", "%p", (void *)0);
+}
+
 static void test_strings_chars(void **state)
 {
     EXPECT("hello", "%s", "hello");
@@ -224,6 +240,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_integers),      cmocka_unit_test(test_width_and_flags),
+        cmocka_unit_test(test_integer_precision),
         cmocka_unit_test(test_strings_chars), cmocka_unit_test(test_pointers),
         cmocka_unit_test(test_truncation),    cmocka_unit_test(test_unknown_conversions),
         cmocka_unit_test(test_fixed),         cmocka_unit_test(test_size),

@@ -239,11 +239,15 @@ static void test_fixed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_integers),      cmocka_unit_test(test_width_and_flags),
+        cmocka_unit_test(test_integers),
+        cmocka_unit_test(test_width_and_flags),
         cmocka_unit_test(test_integer_precision),
-        cmocka_unit_test(test_strings_chars), cmocka_unit_test(test_pointers),
-        cmocka_unit_test(test_truncation),    cmocka_unit_test(test_unknown_conversions),
-        cmocka_unit_test(test_fixed),         cmocka_unit_test(test_size),
+        cmocka_unit_test(test_strings_chars),
+        cmocka_unit_test(test_pointers),
+        cmocka_unit_test(test_truncation),
+        cmocka_unit_test(test_unknown_conversions),
+        cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

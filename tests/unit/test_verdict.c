@@ -262,8 +262,7 @@ static void test_tcg_says_so(void **state)
         assert_false(it[i].decided);
         assert_string_equal(it[i].reason, i == VD_FAULT_ITEM  ? "not measured: run=fault or "
                                                                 "run=faultclear measures it"
-                                          : i == VD_VMSTART   ? "not measured: run=vmstart or "
-                                                                "run=smp measures it"
+                                          : i == VD_VMSTART   ? "not measured: run=vmstart measures it"
                                           : i == VD_NUMA_ITEM ? "not measured: run=numa measures it"
                                                               : "TCG: no timing");
     }

@@ -17,8 +17,8 @@ static const char *const item_labels[VD_NITEMS] = {"1 GiB page", "2 MiB page",  
                                                    "NUMA",       "trust"};
 /* The scenarios that measure each item, comma-separated, the main one first
  * (vd_item.measured_by; "" for trust, which every run has). */
-static const char *const item_runs[VD_NITEMS] = {
-    "clear", "clear", "clear", "fault,faultclear", "clear", "vmstart", "numa", ""};
+static const char *const item_runs[VD_NITEMS] = {"clear", "clear",   "clear", "fault,faultclear",
+                                                 "clear", "vmstart", "numa",  ""};
 static const char *const kind_runs[] = {"clear", "smp", "fault", "vmstart", "faultclear", "numa"};
 
 /* Every comparison's scratch: one at a time (not reentrant, lib/verdict.h). */
@@ -391,7 +391,7 @@ static void decide_all(struct vd_ctx *x, struct vd_item out[VD_NITEMS], struct v
         vd_decide_idle(x, &out[VD_IDLE], &out[VD_CLEAR_1G], b1g);
     if (out[VD_FAULT_ITEM].measured)
         vd_decide_fault(x, &out[VD_FAULT_ITEM]);
-    if (out[VD_VMSTART].measured)
+    if (out[VD_VMSTART].measured && (any_kind(x->v, x->n, VD_SMP) || any_kind(x->v, x->n, VD_VM)))
         vd_decide_vmstart(x, &out[VD_VMSTART]);
     for (unsigned i = 0; i < VD_TRUST; i++) { /* a part missing (no baseline, no pre-zeroed) */
         if (!out[i].decided && !out[i].reason[0])

@@ -9,7 +9,6 @@
 #include "lib/kstring.h"
 #include "lib/verdict_priv.h"
 
-
 /* The first usable run=fault cell of a kind (prezeroed or not); *bad gets
  * a cell of that kind that is not usable when no usable one exists. */
 static const struct vd_cell *fault_cell(const struct vd_ctx *x, bool prezeroed,

@@ -1,8 +1,8 @@
 /*
  * lib/verdict_priv.h - what the verdict's files share (lib/verdict.c: cells,
  * comparisons, trust; lib/verdict_clear.c: the clear, non-temporal and idle
- * items; lib/verdict_items.c: fault; lib/verdict_vm.c: VM start; lib/verdict_numa.c: numa). Not a public
- * interface.
+ * items; lib/verdict_items.c: fault; lib/verdict_vm.c: VM start; lib/verdict_numa.c: numa). Not a
+ * public interface.
  */
 #ifndef HZ_LIB_VERDICT_PRIV_H
 #define HZ_LIB_VERDICT_PRIV_H

@@ -42,8 +42,7 @@ static unsigned top_threads(const struct vd_ctx *x, const char *model)
  * largest T both have, as an extra figure (information, 95 %). */
 static void batch_gain(struct vd_ctx *x, struct vd_item *it, unsigned top)
 {
-    const struct vd_cell *a = qemu_cell(x, "linux_4k", top),
-                         *b = qemu_cell(x, "linux_batch", top);
+    const struct vd_cell *a = qemu_cell(x, "linux_4k", top), *b = qemu_cell(x, "linux_batch", top);
     if (!a || !b)
         return;
     struct cmp c;
@@ -99,8 +98,10 @@ void vd_decide_vmstart(struct vd_ctx *x, struct vd_item *it)
         it->rhi_x1000 = vd_speedup_x1000(pl.lo_x1e6);
         hz_snprintf(it->baseline, sizeof(it->baseline), "T=%u", top - 1);
     }
-    struct vm_model m = {.bytes = VM_CLAIM_BYTES, .threads = VM_QEMU_THREADS, .r1_x1000 = vd_gbps(one)};
-    m.src = vm_ceiling(top > 1 && below ? (int)pl.outcome : -1, peak, one->ceiling_x1000, &m.b_x1000);
+    struct vm_model m = {
+        .bytes = VM_CLAIM_BYTES, .threads = VM_QEMU_THREADS, .r1_x1000 = vd_gbps(one)};
+    m.src =
+        vm_ceiling(top > 1 && below ? (int)pl.outcome : -1, peak, one->ceiling_x1000, &m.b_x1000);
     struct vm_model lo = m, hi = m;
     lo.r1_x1000 = vd_gbps_hi(one); /* the fastest rate gives the shortest time */
     hi.r1_x1000 = vd_gbps_lo(one);

@@ -71,7 +71,7 @@ static struct vs_run run;
 static struct vs_cell cells[VS_KINDS * VS_MAX_T];
 static unsigned order[VS_KINDS * VS_MAX_T];
 static unsigned cpu_list[VS_MAX_T]; /* the first tmax online CPUs, as pz_team_run takes them */
-static struct fault_env fill_env; /* size_run()'s untimed set-up */
+static struct fault_env fill_env;   /* size_run()'s untimed set-up */
 
 const char *vs_kind_name(const struct vs_run *v, enum vs_kind k)
 {

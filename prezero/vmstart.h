@@ -29,7 +29,7 @@
 
 #include "lib/stats.h"
 
-#define VS_SEED_FRAMES 64      /* the seed thread's VM: 64 x 1 GiB faulted at start */
+#define VS_SEED_FRAMES 64     /* the seed thread's VM: 64 x 1 GiB faulted at start */
 #define VS_KNEE_GAIN_X100 110 /* a thread must add at least 10 % to be worth it */
 
 /*
@@ -115,6 +115,6 @@ void vs_model_echo(const struct vs_run *v);
 /* The model of qemu kind k from its cells and curve g[] (GB/s x 1000 by
  * T): the `vmstart_model` record and its MODEL line (lib/vmmodel.h). */
 void vs_qemu_report(const struct vs_run *v, struct vs_cell *cells, enum vs_kind k,
-                   const uint64_t *g);
+                    const uint64_t *g);
 
 #endif /* HZ_PREZERO_VMSTART_H */

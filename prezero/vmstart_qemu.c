@@ -113,7 +113,8 @@ static int plateau(const struct vs_run *v, struct vs_cell *cells, enum vs_kind k
     return (int)c->outcome;
 }
 
-void vs_qemu_report(const struct vs_run *v, struct vs_cell *cells, enum vs_kind k, const uint64_t *g)
+void vs_qemu_report(const struct vs_run *v, struct vs_cell *cells, enum vs_kind k,
+                    const uint64_t *g)
 {
     char buf[HZ_RECORD_MAX], r1s[24], bs[24], ts[24], ss[24], ps[96], tol[16];
     struct rec r;
@@ -130,8 +131,7 @@ void vs_qemu_report(const struct vs_run *v, struct vs_cell *cells, enum vs_kind 
         hz_snprintf(ps, sizeof(ps), "one thread count: no plateau test");
     else
         hz_snprintf(ps, sizeof(ps), "T=%u vs T=%u: %s %s%s%%", v->tmax, v->tmax - 1,
-                    cmp_outcome_name(pc.outcome),
-                    pc.outcome == CMP_TIE ? "within +-" : "at +-",
+                    cmp_outcome_name(pc.outcome), pc.outcome == CMP_TIE ? "within +-" : "at +-",
                     (fmt_fixed(tol, sizeof(tol), verdict_tolerance_x100(), 2), tol));
 
     rec_begin(&r, buf, sizeof(buf), "vmstart_model");

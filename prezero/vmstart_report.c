@@ -12,10 +12,10 @@
 #include "arch/user.h"
 #include "arch/x86.h"
 #include "lib/compare.h"
-#include "measure/fault_pool.h"
 #include "lib/fmt.h"
 #include "lib/print.h"
 #include "lib/record.h"
+#include "measure/fault_pool.h"
 #include "mm/paging.h"
 #include "prezero/prezero.h"
 
@@ -88,8 +88,7 @@ static void cell_report(const struct vs_run *v, struct vs_cell *c)
     fmt_ns(wlo, sizeof(wlo), st->ci_lo);
     fmt_ns(whi, sizeof(whi), st->ci_hi);
     if (VS_QEMU(c->kind))
-        hz_snprintf(calls, sizeof(calls), "%llu",
-                    (unsigned long long)(c->n ? c->calls / c->n : 0));
+        hz_snprintf(calls, sizeof(calls), "%llu", (unsigned long long)(c->n ? c->calls / c->n : 0));
     else
         hz_snprintf(calls, sizeof(calls), "-");
     if (!rate)
@@ -178,8 +177,7 @@ void vs_report(const struct vs_run *v, struct vs_cell *cells)
             "median [95 %% interval]; GB/s only where the faults clear (none, qemu rows)\n",
             v->pages, (unsigned long long)(v->frame_bytes >> 20), v->rounds);
     kprintf("vmstart: %-10s %3s %9s %-13s %8s %-15s %8s %9s %7s %6s %8s\n", "policy", "T", "wall",
-            "[interval]", "GB/s", "[interval]", "per CPU", "pre-zero", "hit %", "faults",
-            "clears");
+            "[interval]", "GB/s", "[interval]", "per CPU", "pre-zero", "hit %", "faults", "clears");
     for (unsigned i = 0; i < VS_KINDS * v->tmax; i++)
         cell_report(v, &cells[i]);
     for (unsigned k = 0; k < VS_KINDS; k++) {

@@ -245,7 +245,7 @@ static void test_ns_vectors(void **state)
     }
     fclose(f);
     assert_true(n >= 20);
-    assert_string_equal(fmt_ns(buf, 4, 25080000000ull), "25.");  /* cut, NUL-terminated */
+    assert_string_equal(fmt_ns(buf, 4, 25080000000ull), "25."); /* cut, NUL-terminated */
 }
 
 int main(void)

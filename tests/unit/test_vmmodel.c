@@ -28,7 +28,7 @@ static void test_ceiling(void **state)
     assert_int_equal(vm_ceiling(CMP_UNDECIDED, 20000, 0, &b), VM_B_UNKNOWN);
     assert_true(b == 0);
     assert_int_equal(vm_ceiling(CMP_TOO_FEW, 20000, 0, &b), VM_B_UNKNOWN);
-    assert_int_equal(vm_ceiling(-1, 20000, 0, &b), VM_B_UNKNOWN); /* one thread count */
+    assert_int_equal(vm_ceiling(-1, 20000, 0, &b), VM_B_UNKNOWN);  /* one thread count */
     assert_int_equal(vm_ceiling(CMP_TIE, 0, 0, &b), VM_B_UNKNOWN); /* no rate: no plateau */
     assert_string_equal(vm_bsrc_key(VM_B_OPTION), "option");
     assert_string_equal(vm_bsrc_text(VM_B_MEASURED), "measured plateau");
@@ -38,30 +38,48 @@ static void test_ceiling(void **state)
 static void test_model(void **state)
 {
     /* 2 TB, 16 x 3.5 GB/s = 56 capped at B = 20 GB/s: 2 x 10^12 / 20 = 100 s */
-    struct vm_model m = {.bytes = VM_CLAIM_BYTES, .threads = 16, .r1_x1000 = 3500, .b_x1000 = 20000, .src = VM_B_MEASURED};
+    struct vm_model m = {.bytes = VM_CLAIM_BYTES,
+                         .threads = 16,
+                         .r1_x1000 = 3500,
+                         .b_x1000 = 20000,
+                         .src = VM_B_MEASURED};
     vm_model_eval(&m);
     assert_true(m.rate_x1000 == 20000 && m.capped && !m.lower_bound);
     assert_true(m.ns == 100000000000ull);
     /* under the ceiling: 16 x 3.125 = 50 GB/s -> 40 s, the claim */
-    m = (struct vm_model){.bytes = VM_CLAIM_BYTES, .threads = VM_QEMU_THREADS, .r1_x1000 = 3125, .b_x1000 = 90000, .src = VM_B_OPTION};
+    m = (struct vm_model){.bytes = VM_CLAIM_BYTES,
+                          .threads = VM_QEMU_THREADS,
+                          .r1_x1000 = 3125,
+                          .b_x1000 = 90000,
+                          .src = VM_B_OPTION};
     vm_model_eval(&m);
     assert_true(m.rate_x1000 == 50000 && !m.capped && !m.lower_bound);
     assert_true(m.ns == VM_CLAIM_NS);
     /* B unknown: T x r1 only, and the time is a lower bound */
-    m = (struct vm_model){.bytes = VM_CLAIM_BYTES, .threads = 16, .r1_x1000 = 3500, .b_x1000 = 0, .src = VM_B_UNKNOWN};
+    m = (struct vm_model){.bytes = VM_CLAIM_BYTES,
+                          .threads = 16,
+                          .r1_x1000 = 3500,
+                          .b_x1000 = 0,
+                          .src = VM_B_UNKNOWN};
     vm_model_eval(&m);
     assert_true(m.lower_bound && !m.capped && m.rate_x1000 == 56000);
     assert_true(m.ns == 35714285714ull); /* 2 x 10^12 / 56 = 35714285714.29 */
     /* a known source with B 0 is treated as unknown, never as "no cap" */
-    m = (struct vm_model){.bytes = VM_CLAIM_BYTES, .threads = 16, .r1_x1000 = 3500, .b_x1000 = 0, .src = VM_B_OPTION};
+    m = (struct vm_model){
+        .bytes = VM_CLAIM_BYTES, .threads = 16, .r1_x1000 = 3500, .b_x1000 = 0, .src = VM_B_OPTION};
     vm_model_eval(&m);
     assert_true(m.lower_bound);
     /* 2 TiB beside TiB: 2^41 / 20 = 109951162777.6 */
-    m = (struct vm_model){.bytes = 2ull << 40, .threads = 16, .r1_x1000 = 3500, .b_x1000 = 20000, .src = VM_B_OPTION};
+    m = (struct vm_model){
+        .bytes = 2ull << 40, .threads = 16, .r1_x1000 = 3500, .b_x1000 = 20000, .src = VM_B_OPTION};
     vm_model_eval(&m);
     assert_true(m.ns == 109951162778ull);
     /* no rate: no figure */
-    m = (struct vm_model){.bytes = VM_CLAIM_BYTES, .threads = 16, .r1_x1000 = 0, .b_x1000 = 20000, .src = VM_B_OPTION};
+    m = (struct vm_model){.bytes = VM_CLAIM_BYTES,
+                          .threads = 16,
+                          .r1_x1000 = 0,
+                          .b_x1000 = 20000,
+                          .src = VM_B_OPTION};
     vm_model_eval(&m);
     assert_true(m.ns == UINT64_MAX);
 }

@@ -121,12 +121,12 @@ void vd_decide_vmstart(struct vd_ctx *x, struct vd_item *it)
     vd_dec(r1, 16, m.r1_x1000, 2);
     batch_gain(x, it, top_threads(x, "linux_batch"));
     if (m.lower_bound) {
-        hz_snprintf(it->reason, sizeof(it->reason),
-                    "not decided: the ceiling B is open (%s; no bw_ceiling= given): 2 TB with %u "
-                    "threads, fault_clear=linux_4k, takes at least %s s [%s..%s] = 2 TB / (%u x "
-                    "%s GB/s per thread, T=1), model; no upper bound without B",
-                    pls, VM_QEMU_THREADS, s, sl, sh, VM_QEMU_THREADS, r1);
-        hz_snprintf(it->text, sizeof(it->text), "%s", it->reason + 14);
+        vd_cat(it->text, sizeof(it->text), 0,
+               "the ceiling B is open (%s; no bw_ceiling= given): 2 TB with %u threads, "
+               "fault_clear=linux_4k, takes at least %s s [%s..%s] = 2 TB / (%u x %s GB/s per "
+               "thread, T=1), model; no upper bound without B",
+               pls, VM_QEMU_THREADS, s, sl, sh, VM_QEMU_THREADS, r1);
+        hz_snprintf(it->reason, sizeof(it->reason), "not decided: %s", it->text);
         it->outcome = -1;
         return;
     }

@@ -63,6 +63,7 @@ static void test_unknown(void **state)
     assert_non_null(strstr(v->reason, "no bw_ceiling= given"));
     assert_non_null(strstr(v->reason, "at least 12.5 s"));
     assert_non_null(strstr(v->reason, "no upper bound without B"));
+    assert_true(strncmp(v->text, "the ceiling B is open (T=2 vs T=1: faster", 41) == 0);
     /* the same with bw_ceiling=50: 16 x 10 = 160 capped at 50 -> 40.0 s */
     cells[0].ceiling_x1000 = cells[1].ceiling_x1000 = 50000;
     decide(&kvm);

@@ -38,7 +38,7 @@ RECS = [cell("none", 1, 40.0), cell("none", 2, 43.0, noisy=True),
         {"t": "vmstart_knee", "policy": "boot", "threads_max": 2, "knee_threads": 2},
         {"t": "vmstart_cost", "policy": "batch=8", "threads": 2, "prezero_ns": 348_419_101,
          "prezero_cpu_ns": 348_419_101, "prezero_cpus": 1, "map_ns": 32_077_301,
-         "map_ci_lo_ns": 31_000_000, "map_ci_hi_ns": 33_000_000},
+         "map_ci_lo_ns": 31_000_000, "map_ci_hi_ns": 33_000_000, "hit_pct": 25.0},
         model("qemu_4k", "linux_4k", "unknown"),
         model("qemu_batch", "linux_batch=32M", "measured", ceiling_gbps=20.0, plateau="tie",
               model_ns=100_000_000_000, capped=True),
@@ -69,7 +69,8 @@ class VmstartReport(unittest.TestCase):
     def test_costs(self):
         self.assertEqual(vmstart.costs(RECS), [
             "batch=8: its own costs: pre-zeroing before the VM start 348 ms on 1 CPU (348 ms of "
-            "CPU), then mapping during it 32.1 ms [31.0 ms..33.0 ms] at T=2 (measured)"])
+            "CPU), then mapping during it 32.1 ms [31.0 ms..33.0 ms] at T=2, 25.0 % of the faults "
+            "pre-zeroed (measured)"])
 
     def test_models_state_inputs_and_ceiling(self):
         lines = vmstart.models(RECS + [{"t": "vmstart_model", "policy": "none"}])

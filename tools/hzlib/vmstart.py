@@ -77,10 +77,12 @@ def costs(recs: Sequence[Record]) -> List[str]:
         if r.get("t") != "vmstart_cost":
             continue
         out.append("%s: its own costs: pre-zeroing before the VM start %s on %s CPU (%s of CPU), "
-                   "then mapping during it %s [%s..%s] at T=%s (measured)" % (
+                   "then mapping during it %s [%s..%s] at T=%s, %s %% of the faults pre-zeroed "
+                   "(measured)" % (
                        r.get("policy"), _t(r.get("prezero_ns")), r.get("prezero_cpus", "?"),
                        _t(r.get("prezero_cpu_ns")), _t(r.get("map_ns")),
-                       _t(r.get("map_ci_lo_ns")), _t(r.get("map_ci_hi_ns")), r.get("threads")))
+                       _t(r.get("map_ci_lo_ns")), _t(r.get("map_ci_hi_ns")), r.get("threads"),
+                       r.get("hit_pct", "?")))
     return out
 
 

@@ -138,14 +138,15 @@ class SingleReport(unittest.TestCase):
         self.assertIn("vmstart", page.ids)
         rows = page.rows_of(("policy", "path", "strategy", "T"))
         self.assertEqual([(c[0], c[3], c[5], c[6], c[8], c[-1]) for _, c in rows],
-                         [("none", "1", "25.1 s", "49.0 ms..52.5 ms", "40.00", "ring0-emulated"),
-                          ("none", "2", "25.1 s", "49.0 ms..52.5 ms", "43.00",
+                         [("none", "1", "25.1 s", "49.0 ms..52.5 ms", "40.000", "ring0-emulated"),
+                          ("none", "2", "25.1 s", "49.0 ms..52.5 ms", "43.000",
                            "noisy ring0-emulated"),
                           ("boot", "2", "25.1 s", "49.0 ms..52.5 ms", "-", "ring0-emulated"),
-                          ("qemu_4k", "2", "25.1 s", "49.0 ms..52.5 ms", "19.00",
+                          ("qemu_4k", "2", "25.1 s", "49.0 ms..52.5 ms", "19.000",
                            "unverified ring0-emulated")])
         text = "".join(page.text)
-        self.assertIn("MODEL qemu_4k (fault_clear=linux_4k): t = S / min(T x r1, B), S = 2TB", text)
+        self.assertIn("MODEL qemu_4k (fault_clear=linux_4k): t = S / min(T x r1, B), S = 2 TB",
+                      text)
         self.assertIn("batch=8: its own costs: pre-zeroing before the VM start 348 ms", text)
         self.assertIn("knee (first T adding < 10 %, measured): none T=2", text)
 

@@ -43,6 +43,7 @@ RECS = [cell("none", 1, 40.0), cell("none", 2, 43.0, noisy=True),
         model("qemu_batch", "linux_batch=32M", "measured", ceiling_gbps=20.0, plateau="tie",
               model_ns=100_000_000_000, capped=True),
         model("qemu_4k", "linux_4k", "option", ceiling_gbps=204.8, vm_bytes_text="2TiB",
+              vm_bytes=2 << 40,
               model_ns=39_270_000_000)]
 
 
@@ -75,18 +76,27 @@ class VmstartReport(unittest.TestCase):
     def test_models_state_inputs_and_ceiling(self):
         lines = vmstart.models(RECS + [{"t": "vmstart_model", "policy": "none"}])
         self.assertEqual(lines[0], "MODEL qemu_4k (fault_clear=linux_4k): t = S / min(T x r1, B), "
-                                   "S = 2TB, T = 16, r1 = 3.5 GB/s (T=1), B = unknown, plateau "
+                                   "S = 2 TB (vm_bytes=2TB), T = 16, r1 = 3.5 GB/s (T=1), B = "
+                                   "unknown, plateau "
                                    "test faster: t >= 35.7 s (a lower bound from per-thread "
                                    "scaling; no upper bound without B); seed thread's claim: > "
                                    "40.0 s for 2 TB with 16 threads")
         self.assertIn("B = 20.0 GB/s (measured plateau), plateau test tie: t = 100 s (B sets "
                       "it)", lines[1])
-        self.assertIn("S = 2TiB", lines[2])
+        self.assertIn("S = 2 TiB (vm_bytes=2TiB)", lines[2])  # TiB beside TiB
         self.assertIn("B = 204.8 GB/s (bw_ceiling= option)", lines[2])
         self.assertIn("t = 39.3 s (T x r1 sets it)", lines[2])
         self.assertEqual(lines[3], "MODEL none: a record of the older 2 TiB model (no ceiling): "
                                    "not shown")
         self.assertEqual(len(vmstart.report(RECS)), 5 + 1 + 1 + 3)
+
+    def test_size_text_is_the_kernels(self):
+        # the values of tests/unit/test_vmmodel.c test_size
+        self.assertEqual([vmstart.size_text(b, d) for b, d in (
+            (2 * 10 ** 12, True), (2 << 40, True), (2 << 40, False), (15 * 10 ** 11, True),
+            (5 * 10 ** 11, True), (64 << 30, False))],
+            ["2 TB", "2.199 TB", "2 TiB", "1.5 TB", "500 GB", "64 GiB"])
+        self.assertEqual(vmstart.size_text(None, True), "?")
 
     def test_prezeroed(self):
         self.assertEqual([vmstart.prezeroed(p) for p in ("boot", "idle", "batch=6", "none",

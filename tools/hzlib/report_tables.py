@@ -185,9 +185,10 @@ def vmstart_section(rs):
     rows = [([r.get("policy"), r.get("path"), r.get("strategy"), r.get("threads"),
               "%s x %s" % (r.get("pages"), results.human_size(r.get("frame_bytes"))),
               fmtns.fmt_ns_any(r.get("wall_ns")), _ns_interval(r), fmt(r.get("cv_pct"), "%.2f"),
-              "-" if vmstart.prezeroed(r.get("policy")) else fmt(r.get("gbps"), "%.2f"),
+              # GB/s as the console prints it: the record's three decimals
+              "-" if vmstart.prezeroed(r.get("policy")) else fmt(r.get("gbps"), "%.3f"),
               "-" if vmstart.prezeroed(r.get("policy"))
-              else interval(r.get("gbps_lo"), r.get("gbps_hi")),
+              else interval(r.get("gbps_lo"), r.get("gbps_hi"), "%.3f"),
               fmtns.fmt_ns_any(r.get("prezero_ns")), fmt(r.get("hit_pct"))], row_flags(r, rs))
             for r in cells]
     # the knees and costs (measured) and the qemu rows' model, every line of it marked MODEL

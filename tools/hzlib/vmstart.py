@@ -86,8 +86,29 @@ def costs(recs: Sequence[Record]) -> List[str]:
     return out
 
 
+def size_text(nbytes: Any, decimal: bool) -> str:
+    """S as the kernel prints it (lib/vmmodel.h vm_size_text): TB or GB for
+    a decimal size, TiB or GiB for a binary one, up to three decimals
+    rounded half up, trailing zeros dropped ("2 TB", "2.199 TB")."""
+    if _num(nbytes) is None or nbytes < 0:
+        return "?"
+    t, g = (10 ** 12, 10 ** 9) if decimal else (1 << 40, 1 << 30)
+    unit = t if nbytes >= t else g
+    name = ("TB" if unit == t else "GB") if decimal else ("TiB" if unit == t else "GiB")
+    v = nbytes // unit * 1000 + (nbytes % unit * 1000 + unit // 2) // unit
+    digits = 3
+    while digits and v % 10 == 0 and v >= 10:
+        v //= 10
+        digits -= 1
+    num = "%d.%0*d" % (v // 10 ** digits, digits, v % 10 ** digits) if digits else "%d" % v
+    return "%s %s" % (num, name)
+
+
 def _size(r: Record) -> str:
-    return str(r.get("vm_bytes_text") or r.get("vm_bytes", "?"))
+    text = r.get("vm_bytes_text")
+    if not isinstance(text, str):
+        return "?"
+    return "%s (vm_bytes=%s)" % (size_text(r.get("vm_bytes"), not text.endswith("iB")), text)
 
 
 def models(recs: Sequence[Record]) -> List[str]:

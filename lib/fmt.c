@@ -194,3 +194,26 @@ const char *fmt_size(char *buf, size_t cap, uint64_t bytes)
         hz_snprintf(buf, cap, "%llu%c", (unsigned long long)v, units[u]);
     return buf;
 }
+
+/* ns / q rounded half up (q > 0), without overflow. */
+static uint64_t div_round(uint64_t ns, uint64_t q) { return ns / q + (q > 1 && ns % q >= q / 2); }
+
+const char *fmt_ns(char *buf, size_t cap, uint64_t ns)
+{
+    static const char *const unit[] = {"ns", "us", "ms", "s"};
+    unsigned u = 0;
+    uint64_t scale = 1;
+    /* the largest unit whose whole value, rounded, is below 1000 (seconds
+     * have no larger unit): 999.6 us is 1.00 ms */
+    while (u < 3 && div_round(ns, scale) >= 1000)
+        scale *= 1000, u++;
+    char num[32];
+    if (u == 0)
+        return hz_snprintf(buf, cap, "%llu ns", (unsigned long long)ns), buf;
+    /* three significant digits: x.yy, xx.y or xxx (and whole seconds) */
+    unsigned d = 2;
+    while (d && div_round(ns, scale / (d == 2 ? 100 : 10)) >= 1000)
+        d--;
+    fmt_fixed(num, sizeof(num), div_round(ns, scale / (d == 2 ? 100 : d == 1 ? 10 : 1)), d);
+    return hz_snprintf(buf, cap, "%s %s", num, unit[u]), buf;
+}

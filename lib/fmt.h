@@ -37,4 +37,15 @@ size_t fmt_fixed(char *buf, size_t cap, uint64_t value, unsigned digits);
  */
 const char *fmt_size(char *buf, size_t cap, uint64_t bytes);
 
+/*
+ * A duration for people, the one rounding rule the console and the host
+ * tools share (tools/hzlib/fmtns.py fmt_ns, vectors in
+ * tests/vectors/format_ns.txt): three significant digits rounded half up
+ * (integer arithmetic), in the largest of ns, us, ms, s that keeps the
+ * rounded value >= 1 ("850 ns", "12.3 us", "1.00 s", "25.1 s" for
+ * 25.08 s); ns whole; from 1000 s up whole seconds rounded half up
+ * ("4821 s"). Writes at most cap bytes; returns buf.
+ */
+const char *fmt_ns(char *buf, size_t cap, uint64_t ns);
+
 #endif /* HZ_LIB_FMT_H */

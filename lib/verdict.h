@@ -74,8 +74,9 @@ struct vd_cell {
     enum vd_kind kind;
     const char *strategy;    /* clear/smp/faultclear: strategy name; vmstart: the policy
                                 ("none"); fault: NULL. Outlives the verdict. */
-    const char *model;       /* faultclear: the fault_clear= model ("linux_4k",
-                                "linux_batch=32M"); NULL otherwise. Outlives the verdict. */
+    const char *model;       /* faultclear, and vmstart's qemu rows: the fault_clear= model
+                                ("linux_4k", "linux_batch=32M"); NULL otherwise. Outlives
+                                the verdict. */
     bool nontemporal;        /* the strategy's stores bypass the caches (NT or CLZERO) */
     uint64_t chunk;          /* clear/smp: bytes per call */
     uint64_t bytes;          /* clear/smp/vmstart: bytes per repeat; fault: page bytes */
@@ -90,6 +91,7 @@ struct vd_cell {
                                 or unknown) */
     unsigned cpu_node;       /* numa: node of the clearing CPUs (arch/numa.h index) */
     unsigned mem_node;       /* numa: node of the memory cleared */
+    uint64_t ceiling_x1000;  /* vmstart: the bw_ceiling= option, GB/s x 1000 (0: not given) */
 };
 
 /* What the run knows about how far its figures can be trusted. */

@@ -1,8 +1,8 @@
 /*
  * lib/verdict_priv.h - what the verdict's files share (lib/verdict.c: cells,
  * comparisons, trust; lib/verdict_clear.c: the clear, non-temporal and idle
- * items; lib/verdict_items.c: fault and VM start; lib/verdict_numa.c: numa). Not a public
- * interface.
+ * items; lib/verdict_items.c: fault; lib/verdict_vm.c: VM start; lib/verdict_numa.c: numa). Not a
+ * public interface.
  */
 #ifndef HZ_LIB_VERDICT_PRIV_H
 #define HZ_LIB_VERDICT_PRIV_H
@@ -90,6 +90,8 @@ void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it, const struct vd
 void vd_decide_idle(struct vd_ctx *x, struct vd_item *it, const struct vd_item *c1g,
                     const struct vd_cell *best);
 void vd_decide_fault(struct vd_ctx *x, struct vd_item *it);
+/* The VM start item (lib/verdict_vm.c): run=vmstart's qemu rows and the
+ * model of lib/vmmodel.h with its ceiling. */
 void vd_decide_vmstart(struct vd_ctx *x, struct vd_item *it);
 /* The numa item (lib/verdict_numa.c): remote against local clearing. */
 void vd_decide_numa(struct vd_ctx *x, struct vd_item *it);

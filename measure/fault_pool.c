@@ -40,6 +40,7 @@ static int zero_opt(const struct option *o, const char *v, char *err, size_t n)
 }
 
 static struct fault_clear fault_clear = {FAULT_CLEAR_EXTENT, 0};
+static const struct fault_clear *clear_override; /* fault_pool_clear_model() */
 
 static int fault_clear_opt(const struct option *o, const char *v, char *err, size_t n)
 {
@@ -92,6 +93,18 @@ static void zero_fn(void *ctx, void *dst, size_t bytes, uint64_t hint)
 uint64_t fault_clear_cycles(void) { return clear_cyc[smp_cpu_index()]; }
 uint64_t fault_clear_calls(void) { return clear_calls[smp_cpu_index()]; }
 
+uint64_t fault_clear_calls_all(void)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < HZ_MAX_CPUS; i++)
+        n += clear_calls[i];
+    return n;
+}
+
+void fault_pool_clear_model(const struct fault_clear *m) { clear_override = m; }
+
+const struct fault_clear *fault_clear_option(void) { return &fault_clear; }
+
 int fault_pool_setup(struct fault_env *env, size_t max)
 {
     return fault_pool_setup_size(env, max, 0);
@@ -124,7 +137,7 @@ int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_byte
     const struct numa_topo *t = numa_get();
     const char *missing;
     env->zero = clear_find(zero_name);
-    env->clear = fault_clear;
+    env->clear = clear_override ? *clear_override : fault_clear;
     env->node = node;
     if (!clear_supported(env->zero, &missing)) {
         result_skip("fault.setup", "zero=%s needs %s, which this CPU lacks", zero_name, missing);

@@ -80,6 +80,17 @@ uint64_t fault_clear_cycles(void);
  * since boot, like fault_clear_cycles(). */
 uint64_t fault_clear_calls(void);
 
+/* fault_clear_calls() summed over every CPU: a running total since boot. */
+uint64_t fault_clear_calls_all(void);
+
+/* Pools set up from now on clear faults the way *m says instead of the
+ * `fault_clear=` option (run=vmstart's qemu rows); NULL: the option again.
+ * m must stay valid until the override is cleared. */
+void fault_pool_clear_model(const struct fault_clear *m);
+
+/* The `fault_clear=` option as given (default extent), for echoing. */
+const struct fault_clear *fault_clear_option(void);
+
 /* Give the pool's frames back to the allocator (pool must be all free). */
 void fault_pool_teardown(struct fault_env *env);
 

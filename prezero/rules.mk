@@ -2,7 +2,8 @@
 # generators, the portable event loop (host-tested), the kernel runner, its
 # SMP modes, its report, and the VM-start model (its arithmetic host-tested).
 KERNEL_C += prezero/workload.c prezero/prezero_core.c prezero/prezero.c prezero/prezero_report.c \
-	prezero/prezero_smp.c prezero/vmstart_model.c prezero/vmstart.c prezero/vmstart_report.c
+	prezero/prezero_smp.c prezero/vmstart_model.c prezero/vmstart.c prezero/vmstart_report.c \
+	prezero/vmstart_qemu.c
 
 HOST_TESTS += workload prezero prezero_run prezero_idle vmstart
 HOST_SRCS_workload := prezero/workload.c

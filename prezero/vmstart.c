@@ -4,9 +4,9 @@
  * in the fallback) in with T = 1..all faulting CPUs under the policies none,
  * boot, idle and batch (the vm_boot workload of prezero/workload.h, run by
  * prezero/prezero.c pz_run_one: every frame dirty first, verified after),
- * and zero the same frames with the QEMU-like fill (T CPUs, whole frames of
- * one contiguous share each, 2 MiB calls of `zero=`, every byte checked:
- * bench/bench_smp.h smp_job_run).
+ * and the qemu rows: policy none with fault_clear=linux_4k and
+ * linux_batch=32M, QEMU's touch-every-page start with a Linux-faithful
+ * clear in each fault (prezero/vmstart_qemu.c).
  *
  * Rounds (lib/interleave.h ilv_run): one untimed warm-up round, then
  * `vmstart_rounds` timed rounds, every cell once per round in a fresh
@@ -30,7 +30,6 @@
 #include "lib/print.h"
 #include "lib/results.h"
 #include "measure/fault_pool.h"
-#include "measure/smp_job.h"
 #include "mm/demand.h"
 #include "mm/frames.h"
 #include "mm/mm.h"
@@ -72,13 +71,11 @@ static struct vs_run run;
 static struct vs_cell cells[VS_KINDS * VS_MAX_T];
 static unsigned order[VS_KINDS * VS_MAX_T];
 static unsigned cpu_list[VS_MAX_T]; /* the first tmax online CPUs, as pz_team_run takes them */
-static struct fault_env fill_env;
-static struct split_extent fill_ext[FAULT_POOL_MAX];
-static struct smp_job job;
+static struct fault_env fill_env;   /* size_run()'s untimed set-up */
 
 const char *vs_kind_name(const struct vs_run *v, enum vs_kind k)
 {
-    static const char *const names[] = {"none", "boot", "idle", 0, "fill"};
+    static const char *const names[] = {"none", "boot", "idle", 0, "qemu_4k", "qemu_batch"};
     return k == VS_BATCH ? v->batch : k < VS_KINDS ? names[k] : "?";
 }
 
@@ -88,13 +85,16 @@ const char *vs_kind_name(const struct vs_run *v, enum vs_kind k)
 static bool run_fault(struct vs_cell *c, bool keep)
 {
     static struct pz_result r;
-    static const enum pz_policy kinds[] = {PZ_NONE, PZ_BOOT, PZ_IDLE, PZ_BATCH};
+    static const enum pz_policy kinds[] = {PZ_NONE, PZ_BOOT, PZ_IDLE, PZ_BATCH, PZ_NONE, PZ_NONE};
     struct pz_req q = {.policy = {kinds[c->kind], 0},
                        .kind = WL_VM_BOOT,
                        .pages = run.pages,
                        .fault_cpus = c->threads,
                        .quiet = true};
-    if (pz_run_one(&q, &r) < 0)
+    vs_qemu_begin(c->kind);
+    int rc = pz_run_one(&q, &r);
+    vs_qemu_end(c, keep && rc == 0);
+    if (rc < 0)
         return false;
     c->bad |= !r.ok;
     if (!keep)
@@ -105,50 +105,6 @@ static bool run_fault(struct vs_cell *c, bool keep)
     c->faults += r.ns.faults;
     c->hits += r.c.taken_prezeroed;
     c->n++;
-    return true;
-}
-
-/* One repeat of a fill cell on the pool's frames (dirtied by the set-up and
- * again by each CPU for its share), kept unless it is the warm-up. False
- * after a `fail` record. */
-static bool run_fill(struct vs_cell *c, bool keep)
-{
-    if (fault_pool_setup(&fill_env, run.pages) < 0)
-        return false;
-    size_t n = fill_env.nframes;
-    for (size_t i = 0; i < n; i++)
-        fill_ext[i] =
-            (struct split_extent){pool_phys(&fill_env.pool, (uint32_t)i), fill_env.frame_bytes, -1};
-    job.s = fill_env.zero;
-    job.ext = fill_ext;
-    job.next = n;
-    job.chunk = PAGE_SIZE_2M;
-    job.timeout_us = smp_job_timeout_us(3 * run.bytes);
-    job.n = c->threads;
-    job.seed = 7000 + c->n;
-    memcpy(job.cpu, cpu_list, sizeof(unsigned) * c->threads);
-    split_plan(run.bytes, run.frame_bytes, c->threads, 0, fill_ext, n, job.piece);
-    int rc = smp_job_run(&job);
-    fault_pool_teardown(&fill_env);
-    if (rc < 0) {
-        result_fail("vmstart.fill.run", "%u threads: %s", c->threads,
-                    rc == -3 ? "a barrier timed out" : "a CPU got stuck or went offline");
-        return false;
-    }
-    for (unsigned k = 0; k < c->threads; k++)
-        if (job.bad[k]) {
-            c->bad = true;
-            result_fail("vmstart.fill.zeroed", "%u threads: CPU %u left a non-zero byte at 0x%llx",
-                        c->threads, job.cpu[k], (unsigned long long)job.bad_addr[k]);
-        }
-    uint64_t own = 0;
-    if (!keep)
-        return true;
-    for (unsigned k = 0; k < c->threads; k++)
-        own = job.cyc[k] > own ? job.cyc[k] : own;
-    c->wall[c->n] = tsc_to_ns(job.wall_cyc);
-    c->own[c->n] = tsc_to_ns(own);
-    c->pre[c->n++] = 0;
     return true;
 }
 
@@ -220,7 +176,7 @@ static bool size_run(void)
 static bool repeat(void *arg, size_t cell, unsigned round)
 {
     struct vs_cell *c = &cells[cell];
-    return c->kind == VS_FILL ? run_fill(c, round > 0) : run_fault(c, round > 0);
+    return run_fault(c, round > 0);
 }
 
 static const uint64_t *samples(void *arg, size_t cell, size_t *n)
@@ -242,10 +198,11 @@ static void vmstart_run(void)
         cells[i] =
             (struct vs_cell){.kind = (enum vs_kind)(i / run.tmax), .threads = i % run.tmax + 1};
     kprintf("vmstart: %u x %llu MiB = %llu MiB, T = 1..%u, policies none boot idle %s and the "
-            "fill, zero=%s, a warm-up and %u timed rounds interleaved%s\n",
+            "qemu rows, zero=%s, a warm-up and %u timed rounds interleaved%s\n",
             run.pages, (unsigned long long)(run.frame_bytes >> 20),
             (unsigned long long)(run.bytes >> 20), run.tmax, run.batch, run.strategy, run.rounds,
             tsc_reliable() ? "" : " (TSC not reliable: times indicative only)");
+    vs_model_echo(&run);
     struct ilv_rule rule = {run.rounds, run.rounds, VS_CI_X100, 0};
     static enum ilv_verdict stop[VS_KINDS * VS_MAX_T];
     struct ilv_run ir = {.seed = VS_SEED,
@@ -260,10 +217,13 @@ static void vmstart_run(void)
     if (ilv_run(&ir, &done) == ILV_ABORT)
         return; /* no frames or a stuck CPU (recorded): every later cell would stop alike */
     vs_report(&run, cells);
-    for (unsigned t = 1; t <= run.tmax; t++) { /* the verdict's VM start (kernel/verdict.h) */
-        const struct vs_cell *c = &cells[VS_NONE * run.tmax + t - 1];
+    for (unsigned i = VS_Q4K * run.tmax; i < nc; i++) { /* the verdict's VM start */
+        const struct vs_cell *c = &cells[i];
+        unsigned t = c->threads;
         struct vd_cell v = {.kind = VD_VM,
-                            .strategy = vs_kind_name(&run, VS_NONE),
+                            .strategy = vs_kind_name(&run, c->kind),
+                            .model = vs_qemu_model(c->kind),
+                            .ceiling_x1000 = vs_bw_ceiling_x1000(),
                             .bytes = run.bytes,
                             .threads = t,
                             .verified = !c->bad,
@@ -283,4 +243,5 @@ static void vmstart_run(void)
 
 HZ_SCENARIO(scenario_vmstart, .name = "vmstart", .run = vmstart_run, .order = 32,
             .help = "VM start: S faulted with T = 1..all CPUs under none, boot, idle, batch, and "
-                    "the QEMU-like fill; knee and 2 TiB model (docs/prezero.md)");
+                    "the qemu rows (linux_4k, linux_batch=32M); knee and 2 TB model "
+                    "(docs/prezero.md)");

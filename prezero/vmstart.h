@@ -4,14 +4,17 @@
  * faulting CPUs under each pre-zeroing policy, where adding a CPU stops
  * paying (the knee), and what that predicts for a 2 TiB VM.
  *
- * The prediction is a model, never a measurement: from the measured rate of
- * one thread r1 and the measured peak P (the best median over T = 1..all),
- * a VM of B bytes faulted by T threads takes B / min(T x r1, P). It assumes
- * the per-thread rate holds up to the peak and that no more bandwidth than
- * the measured peak exists (a machine with more CPUs than the guest may
- * have more). QEMU faults guest RAM in with at most 16 threads
- * (MAX_MEM_PREALLOC_THREAD_COUNT, util/oslib-posix.c: min(host CPUs, 16,
- * guest CPUs) memset threads).
+ * The qemu rows are QEMU's way of starting a VM (touch_all_pages(),
+ * util/oslib-posix.c: T threads touch every page and the kernel clears
+ * the frame in the fault): policy none with a Linux-faithful fault clear,
+ * fault_clear=linux_4k (today's kernels) and linux_batch=32M (clear_pages()
+ * kernels), each with its fault and clear-call counts. Their model,
+ * S / min(T x r1, B) for the claim's 2 TB with QEMU's 16 threads
+ * (MAX_MEM_PREALLOC_THREAD_COUNT: min(host CPUs, 16, guest CPUs)), is
+ * lib/vmmodel.h's: B measured at a plateau, else bw_ceiling=, else unknown
+ * (a lower bound only). The pre-zeroed policies (boot, idle, batch) report
+ * their own costs (`vmstart_cost`): the pre-zeroing before the VM start
+ * and the mapping during it, never a GB/s of mapping.
  *
  * Portable arithmetic (host-tested in tests/unit/test_vmstart.c); the
  * scenario itself is prezero/vmstart.c. Rates are GB/s x 1000 (10^9 B/s,
@@ -26,11 +29,8 @@
 
 #include "lib/stats.h"
 
-#define VS_QEMU_THREADS 16              /* QEMU's preallocation thread cap (above) */
-#define VS_MODEL_BYTES (2ull << 40)     /* the modelled VM: 2 TiB */
-#define VS_SEED_FRAMES 64               /* the seed thread's VM: 64 x 1 GiB faulted at start */
-#define VS_SEED_CLAIM_NS 40000000000ull /* its claim: over 40 s for 2 TB with 16 threads */
-#define VS_KNEE_GAIN_X100 110           /* a thread must add at least 10 % to be worth it */
+#define VS_SEED_FRAMES 64     /* the seed thread's VM: 64 x 1 GiB faulted at start */
+#define VS_KNEE_GAIN_X100 110 /* a thread must add at least 10 % to be worth it */
 
 /*
  * The knee of a scaling curve: gbps_x1000[i] is the aggregate rate with
@@ -42,27 +42,21 @@
  */
 unsigned vs_knee(const uint64_t *gbps_x1000, unsigned n);
 
-/* The rate the model gives T threads: min(T x per_thread, peak), GB/s x
- * 1000 (saturating; peak 0 means no cap). */
-uint64_t vs_model_gbps_x1000(unsigned threads, uint64_t per_thread_x1000, uint64_t peak_x1000);
-
-/*
- * The model's time for `bytes` at that rate: bytes / min(T x per_thread,
- * peak) in ns, rounded to nearest. UINT64_MAX when the rate is 0 (nothing
- * measured) or the time does not fit in 64 bits.
- */
-uint64_t vs_model_ns(uint64_t bytes, unsigned threads, uint64_t per_thread_x1000,
-                     uint64_t peak_x1000);
-
 /* ---- kernel side: the cells of one run=vmstart, as prezero/vmstart.c
  * measures them and prezero/vmstart_report.c prints them */
 
 #define VS_MAX_ROUNDS 20 /* vmstart_rounds= */
 #define VS_MAX_T 256     /* thread counts 1..VS_MAX_T */
 
-/* The cell kinds: four pre-zeroing policies on the fault path, then the
- * QEMU-like fill (no fault: T CPUs zero the frames in 2 MiB calls). */
-enum vs_kind { VS_NONE, VS_BOOT, VS_IDLE, VS_BATCH, VS_FILL, VS_KINDS };
+/* The cell kinds: four pre-zeroing policies on the fault path (none with
+ * the fault_clear= option), then the qemu rows: policy none with
+ * fault_clear=linux_4k and linux_batch=32M. (The former `fill` row, 2 MiB
+ * REP STOSB calls without faults, is not how QEMU preallocates: gone.) */
+enum vs_kind { VS_NONE, VS_BOOT, VS_IDLE, VS_BATCH, VS_Q4K, VS_QBATCH, VS_KINDS };
+
+/* True for boot, idle and batch: the frames are zeroed before the VM. */
+#define VS_PREZEROED(k) ((k) == VS_BOOT || (k) == VS_IDLE || (k) == VS_BATCH)
+#define VS_QEMU(k) ((k) == VS_Q4K || (k) == VS_QBATCH)
 
 struct vs_cell {
     enum vs_kind kind;
@@ -72,6 +66,7 @@ struct vs_cell {
     uint64_t pre[VS_MAX_ROUNDS];  /* ns cleared before the faults (boot, batch, idle) */
     uint64_t own[VS_MAX_ROUNDS];  /* ns, the slowest CPU's own time (wall minus skew) */
     uint64_t faults, hits;        /* over every repeat: faults, pre-zeroed ones */
+    uint64_t calls;               /* over every repeat: calls of the strategy (fault_clear) */
     bool bad;                     /* a check of a repeat failed (its fail record says which) */
     struct stats st;              /* of wall[], after the rounds */
 };
@@ -87,13 +82,39 @@ struct vs_run {
     char batch[24];       /* the batch policy as written ("batch=6") */
 };
 
-/* "none", "boot", "idle", the batch policy's name, "fill". */
+/* "none", "boot", "idle", the batch policy's name, "qemu_4k", "qemu_batch". */
 const char *vs_kind_name(const struct vs_run *v, enum vs_kind k);
 
 /* Print, after the rounds: the `vmstart` record and table line of every
- * cell (cells[kind * tmax + threads - 1]), then per kind the knee
- * (`vmstart_knee`) and the 2 TiB model (`vmstart_model`, labelled model).
+ * cell (cells[kind * tmax + threads - 1]), the knee (`vmstart_knee`) of
+ * none and the qemu rows, each pre-zeroed policy's own costs
+ * (`vmstart_cost`) and the qemu rows' model (vs_qemu_report()).
  * prezero/vmstart_report.c. */
 void vs_report(const struct vs_run *v, struct vs_cell *cells);
+
+/* ---- prezero/vmstart_qemu.c: the qemu rows and their model */
+
+/* The fault_clear= name of a qemu kind ("linux_4k", "linux_batch=32M"),
+ * static storage; NULL for the other kinds. */
+const char *vs_qemu_model(enum vs_kind k);
+
+/* Around one repeat of a cell of kind k: for a qemu kind, set the pools'
+ * fault clear (measure/fault_pool.h fault_pool_clear_model) and, after,
+ * restore the option and add the strategy calls made to c->calls when
+ * `keep`. Nothing for other kinds. */
+void vs_qemu_begin(enum vs_kind k);
+void vs_qemu_end(struct vs_cell *c, bool keep);
+
+/* The `bw_ceiling=` option, GB/s x 1000 (0: not given). */
+uint64_t vs_bw_ceiling_x1000(void);
+
+/* Echo every option that shapes the model (vm_bytes=, bw_ceiling=,
+ * fault_clear=, T, tolerance) on the console. */
+void vs_model_echo(const struct vs_run *v);
+
+/* The model of qemu kind k from its cells and curve g[] (GB/s x 1000 by
+ * T): the `vmstart_model` record and its MODEL line (lib/vmmodel.h). */
+void vs_qemu_report(const struct vs_run *v, struct vs_cell *cells, enum vs_kind k,
+                    const uint64_t *g);
 
 #endif /* HZ_PREZERO_VMSTART_H */

@@ -34,8 +34,9 @@
    (targets: a pre-zeroed fault <= 20 us; pre-zeroed vm_boot <= 1% of none).
 8. Boots it with every CPU this process may use for run=vmstart (the VM
    fault-in with T = 1..all CPUs under none, boot, idle, batch and the
-   QEMU-like fill) and prints its table, the knees and the 2 TiB model
-   lines, each labelled MODEL (tools/hzlib/vmstart.py).
+   qemu rows) and prints its table, the knees, the pre-zeroed policies' own
+   costs and the 2 TB model lines with their ceiling, each labelled MODEL
+   (tools/hzlib/vmstart.py).
 9. Runs run=interference with every CPU (the probe's host models carry
    host-cache-info=on, so the guest's cache leaves are the real ones) and
    prints its summary (tools/hzlib/interference.py).

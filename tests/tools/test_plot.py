@@ -144,6 +144,11 @@ class Plots(unittest.TestCase):
                                     "thread_scaling: no clear records with threads > 1",
                                     "fault_cdf: no fault records with service_ns",
                                     "faultclear_models: no faultclear records"])
+        # a pre-zeroed policy's GB/s (older records) is a mapping rate: never plotted
+        prez = [r for r in recs if r["policy"] == "boot"]
+        with tempfile.TemporaryDirectory() as d:
+            files, msgs = plot.plot_vmstart(results.ResultSet("vm", prez), d, d, "m")
+            self.assertEqual((files, msgs), ([], ["vmstart_scaling: no vmstart records"]))
 
     def test_plot_command_writes_beside_the_records_or_to_o(self):
         with tempfile.TemporaryDirectory() as d:

@@ -137,12 +137,17 @@ class SingleReport(unittest.TestCase):
         page = render(results.ResultSet("vmstart", [dict(r, v=1, run=0) for r in RECS]))
         self.assertIn("vmstart", page.ids)
         rows = page.rows_of(("policy", "path", "strategy", "T"))
-        self.assertEqual([(c[0], c[3], c[5], c[6], c[-1]) for _, c in rows],
-                         [("none", "1", "50.0", "[49.0..52.5]", "ring0-emulated"),
-                          ("none", "2", "50.0", "[49.0..52.5]", "noisy ring0-emulated"),
-                          ("fill", "2", "50.0", "[49.0..52.5]", "unverified")])
+        self.assertEqual([(c[0], c[3], c[5], c[6], c[8], c[-1]) for _, c in rows],
+                         [("none", "1", "25.1 s", "49.0 ms..52.5 ms", "40.000", "ring0-emulated"),
+                          ("none", "2", "25.1 s", "49.0 ms..52.5 ms", "43.000",
+                           "noisy ring0-emulated"),
+                          ("boot", "2", "25.1 s", "49.0 ms..52.5 ms", "-", "ring0-emulated"),
+                          ("qemu_4k", "2", "25.1 s", "49.0 ms..52.5 ms", "19.000",
+                           "unverified ring0-emulated")])
         text = "".join(page.text)
-        self.assertIn("MODEL none: 2 TiB / min(T x 40.0 GB/s [T=1]", text)
+        self.assertIn("MODEL qemu_4k (fault_clear=linux_4k): t = S / min(T x r1, B), S = 2 TB",
+                      text)
+        self.assertIn("batch=8: its own costs: pre-zeroing before the VM start 348 ms", text)
         self.assertIn("knee (first T adding < 10 %, measured): none T=2", text)
 
     def test_faultclear_models_and_gain(self):

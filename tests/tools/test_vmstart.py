@@ -1,6 +1,8 @@
 """tools/hzlib/vmstart.py: make bench's run=vmstart lines carry every cell's
-median wall time with its interval and flags, each policy's knee, and the
-2 TiB model, every model line labelled MODEL beside the seed thread's claim."""
+median wall time with its interval and flags (by the kernel's rounding rule,
+tools/hzlib/fmtns.py), no GB/s for the pre-zeroed policies, the knees, each
+pre-zeroed policy's own costs, and the qemu rows' model stating S, T, r1, B
+and where B came from, labelled MODEL beside the seed thread's claim."""
 
 import unittest
 
@@ -9,58 +11,97 @@ from hzlib import vmstart
 
 
 def cell(policy, t, g, **kw):
-    r = {"t": "vmstart", "policy": policy, "threads": t, "wall_ns": 50_000_000,
-         "ci_lo_ns": 49_000_000, "ci_hi_ns": 52_500_000, "gbps": g, "gbps_lo": g - 1,
-         "gbps_hi": g + 1, "gbps_per_thread": round(g / t, 3), "prezero_ns": 0,
-         "hit_pct": 0.0, "noisy": False, "verified": True, "emulated_ring0": True}
+    r = {"t": "vmstart", "policy": policy, "path": "fault", "threads": t,
+         "wall_ns": 25_080_000_000, "ci_lo_ns": 49_000_000, "ci_hi_ns": 52_500_000, "gbps": g,
+         "gbps_lo": g - 1, "gbps_hi": g + 1, "gbps_per_thread": round(g / t, 3),
+         "prezero_ns": 0, "hit_pct": 0.0, "faults_per_repeat": 8, "clear_calls_per_repeat": 0,
+         "noisy": False, "verified": True, "emulated_ring0": True}
+    r.update(kw)
+    return r
+
+
+def model(policy, fc, src, **kw):
+    r = {"t": "vmstart_model", "kind": "model", "policy": policy, "fault_clear": fc,
+         "vm_bytes_text": "2TB", "vm_bytes": 2 * 10 ** 12, "threads": 16,
+         "per_thread_gbps": 3.5, "ceiling_source": src, "ceiling_gbps": None,
+         "plateau": "faster", "model_ns": 35_714_285_714, "lower_bound": src == "unknown",
+         "capped": False, "claim_min_ns": 40_000_000_000}
     r.update(kw)
     return r
 
 
 RECS = [cell("none", 1, 40.0), cell("none", 2, 43.0, noisy=True),
-        cell("fill", 2, 19.0, hit_pct=None, emulated_ring0=False, verified=False),
+        cell("boot", 2, 3000.0, prezero_ns=48_996_752_647, hit_pct=100.0),
+        cell("qemu_4k", 2, 19.0, path="qemu", clear_calls_per_repeat=4096, verified=False),
         {"t": "vmstart_knee", "policy": "none", "threads_max": 2, "knee_threads": 2},
-        {"t": "vmstart_knee", "policy": "fill", "threads_max": 2, "knee_threads": None},
-        {"t": "vmstart_model", "kind": "model", "policy": "none", "per_thread_gbps": 40.0,
-         "peak_gbps": 43.0, "peak_threads": 2, "qemu_threads": 16, "qemu_ns": 51_140_000_000,
-         "all_threads": 2, "all_ns": 51_140_000_000, "claim_min_ns": 40_000_000_000,
-         "claim_threads": 16, "seed_threads": 2, "seed_measured": False,
-         "seed_ns": 1_590_000_000},
-        {"t": "vmstart_model", "kind": "model", "policy": "boot", "per_thread_gbps": 3000.0,
-         "peak_gbps": 3000.0, "peak_threads": 1, "qemu_threads": 16, "qemu_ns": 733_000_000,
-         "all_threads": 2, "all_ns": 733_000_000, "claim_min_ns": 40_000_000_000,
-         "claim_threads": 16, "seed_threads": 2, "seed_measured": True, "seed_ns": 216_000_000,
-         "prezero_gbps": 44.881, "prezero_model_ns": 48_996_752_647}]
+        {"t": "vmstart_knee", "policy": "qemu_4k", "threads_max": 2, "knee_threads": None},
+        {"t": "vmstart_knee", "policy": "boot", "threads_max": 2, "knee_threads": 2},
+        {"t": "vmstart_cost", "policy": "batch=8", "threads": 2, "prezero_ns": 348_419_101,
+         "prezero_cpu_ns": 348_419_101, "prezero_cpus": 1, "map_ns": 32_077_301,
+         "map_ci_lo_ns": 31_000_000, "map_ci_hi_ns": 33_000_000, "hit_pct": 25.0},
+        model("qemu_4k", "linux_4k", "unknown"),
+        model("qemu_batch", "linux_batch=32M", "measured", ceiling_gbps=20.0, plateau="tie",
+              model_ns=100_000_000_000, capped=True),
+        model("qemu_4k", "linux_4k", "option", ceiling_gbps=204.8, vm_bytes_text="2TiB",
+              vm_bytes=2 << 40,
+              model_ns=39_270_000_000)]
 
 
 class VmstartReport(unittest.TestCase):
     def test_table(self):
         lines = vmstart.table(RECS)
-        self.assertEqual(len(lines), 4)
-        self.assertEqual(lines[1].split(), ["none", "1", "50.000", "[49.000..52.500]", "40.0",
-                                            "[39.0..41.0]", "40.0", "0.000", "0.0",
-                                            "ring0-emulated"])
+        self.assertEqual(len(lines), 5)
+        # 25.08 s prints as the kernel prints it (fmt_ns): 25.1 s, not 25.0
+        self.assertEqual(lines[1].split(), ["none", "1", "25.1", "s", "[49.0", "ms..52.5", "ms]",
+                                            "40.0", "[39.0..41.0]", "40.0", "0", "ns", "0.0",
+                                            "8", "-", "ring0-emulated"])
         self.assertTrue(lines[2].endswith("NOISY ring0-emulated"))
-        self.assertEqual(lines[3].split()[-3:], ["0.000", "-", "FAILED"])  # fill: no hit ratio
+        boot = lines[3].split()
+        self.assertEqual(boot[7:9], ["-", "-"])  # a pre-zeroed row: no GB/s, its record's aside
+        self.assertNotIn("3000.0", lines[3])
+        self.assertEqual(boot[9:11], ["49.0", "s"])
+        self.assertEqual(lines[4].split()[-3:], ["4096", "FAILED", "ring0-emulated"])  # clears
         self.assertEqual(vmstart.table([{"t": "prezero"}]), [])
 
-    def test_knees(self):
+    def test_knees_leave_out_the_prezeroed(self):
         self.assertEqual(vmstart.knees(RECS), [
-            "knee (first T adding < 10 %, measured): none T=2; fill none in 1..2"])
+            "knee (first T adding < 10 %, measured): none T=2; qemu_4k none in 1..2"])
 
-    def test_models_are_labelled_and_beside_the_claim(self):
-        lines = vmstart.models(RECS)
-        self.assertEqual(lines[0], "MODEL none: 2 TiB / min(T x 40.0 GB/s [T=1], 43.0 GB/s "
-                                   "[peak, T=2]): T=16 51.1 s, T=2 (all) 51.1 s; seed thread's "
-                                   "claim: > 40.0 s for 2 TB with 16 threads")
-        self.assertEqual(lines[1], "  seed's VM none 64 x 1 GiB at T=2: 1.6 s "
-                                   "(MODEL: scaled from the measured S)")
-        self.assertTrue(lines[2].startswith("MODEL boot:"))
-        self.assertEqual(lines[3], "  seed's VM boot 64 x 1 GiB at T=2: 216.0 ms (measured)")
-        self.assertEqual(lines[4], "  MODEL boot: its clearing before the VM, 2 TiB at 44.881 "
-                                   "GB/s on one CPU: 49.0 s")
-        self.assertEqual(len(lines), 5)
-        self.assertEqual(len(vmstart.report(RECS)), 4 + 1 + 5)
+    def test_costs(self):
+        self.assertEqual(vmstart.costs(RECS), [
+            "batch=8: its own costs: pre-zeroing before the VM start 348 ms on 1 CPU (348 ms of "
+            "CPU), then mapping during it 32.1 ms [31.0 ms..33.0 ms] at T=2, 25.0 % of the faults "
+            "pre-zeroed (measured)"])
+
+    def test_models_state_inputs_and_ceiling(self):
+        lines = vmstart.models(RECS + [{"t": "vmstart_model", "policy": "none"}])
+        self.assertEqual(lines[0], "MODEL qemu_4k (fault_clear=linux_4k): t = S / min(T x r1, B), "
+                                   "S = 2 TB (vm_bytes=2TB), T = 16, r1 = 3.5 GB/s (T=1), B = "
+                                   "unknown, plateau "
+                                   "test faster: t >= 35.7 s (a lower bound from per-thread "
+                                   "scaling; no upper bound without B); seed thread's claim: > "
+                                   "40.0 s for 2 TB with 16 threads")
+        self.assertIn("B = 20.0 GB/s (measured plateau), plateau test tie: t = 100 s (B sets "
+                      "it)", lines[1])
+        self.assertIn("S = 2 TiB (vm_bytes=2TiB)", lines[2])  # TiB beside TiB
+        self.assertIn("B = 204.8 GB/s (bw_ceiling= option)", lines[2])
+        self.assertIn("t = 39.3 s (T x r1 sets it)", lines[2])
+        self.assertEqual(lines[3], "MODEL none: a record of the older 2 TiB model (no ceiling): "
+                                   "not shown")
+        self.assertEqual(len(vmstart.report(RECS)), 5 + 1 + 1 + 3)
+
+    def test_size_text_is_the_kernels(self):
+        # the values of tests/unit/test_vmmodel.c test_size
+        self.assertEqual([vmstart.size_text(b, d) for b, d in (
+            (2 * 10 ** 12, True), (2 << 40, True), (2 << 40, False), (15 * 10 ** 11, True),
+            (5 * 10 ** 11, True), (64 << 30, False))],
+            ["2 TB", "2.199 TB", "2 TiB", "1.5 TB", "500 GB", "64 GiB"])
+        self.assertEqual(vmstart.size_text(None, True), "?")
+
+    def test_prezeroed(self):
+        self.assertEqual([vmstart.prezeroed(p) for p in ("boot", "idle", "batch=6", "none",
+                                                         "qemu_4k", None)],
+                         [True, True, True, False, False, False])
 
 
 if __name__ == "__main__":

@@ -1,12 +1,16 @@
 /*
  * tests/unit/test_fmt.c - lib/fmt.c (hz_snprintf, fmt_fixed) against exact
  * expected strings: conversions, flags, widths, precision, length modifiers,
- * extreme values, truncation and malformed format strings.
+ * extreme values, truncation and malformed format strings; fmt_ns against
+ * the shared vectors of tests/vectors/format_ns.txt (tests/tools/test_fmtns.py
+ * reads the same file).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -236,6 +240,30 @@ static void test_fixed(void **state)
     assert_int_equal(buf[0], 'Z');
 }
 
+/* fmt_ns: every line of the shared vectors, and that there are some. */
+static void test_ns_vectors(void **state)
+{
+    FILE *f = fopen("tests/vectors/format_ns.txt", "r");
+    assert_non_null(f);
+    char line[128], buf[32];
+    unsigned n = 0;
+    while (fgets(line, sizeof(line), f)) {
+        if (line[0] == '#')
+            continue;
+        char *tab = strchr(line, '\t');
+        assert_non_null(tab);
+        *tab = 0;
+        tab[strcspn(tab + 1, "\n") + 1] = 0;
+        fmt_ns(buf, sizeof(buf), strtoull(line, 0, 10));
+        if (strcmp(buf, tab + 1) != 0)
+            fail_msg("fmt_ns(%s) = \"%s\", want \"%s\"", line, buf, tab + 1);
+        n++;
+    }
+    fclose(f);
+    assert_true(n >= 20);
+    assert_string_equal(fmt_ns(buf, 4, 25080000000ull), "25."); /* cut, NUL-terminated */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_unknown_conversions),
         cmocka_unit_test(test_fixed),
         cmocka_unit_test(test_size),
+        cmocka_unit_test(test_ns_vectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -260,10 +260,10 @@ static void test_tcg_says_so(void **state)
     decide(&tcg);
     for (unsigned i = 0; i < VD_TRUST; i++) { /* only clear cells: the others did not run */
         assert_false(it[i].decided);
-        assert_string_equal(it[i].reason, i == VD_FAULT_ITEM  ? "not measured: run=fault or "
-                                                                "run=faultclear measures it"
-                                          : i == VD_VMSTART   ? "not measured: run=vmstart or "
-                                                                "run=smp measures it"
+        assert_string_equal(it[i].reason, i == VD_FAULT_ITEM ? "not measured: run=fault or "
+                                                               "run=faultclear measures it"
+                                          : i == VD_VMSTART
+                                              ? "not measured: run=vmstart measures it"
                                           : i == VD_NUMA_ITEM ? "not measured: run=numa measures it"
                                                               : "TCG: no timing");
     }

@@ -1,6 +1,6 @@
 /*
  * tests/unit/test_verdict_items.c - lib/verdict.c beyond the clear items:
- * fault and VM start (run=smp and run=vmstart cells), the trust item,
+ * fault (VM start: tests/unit/test_verdict_vm.c), the trust item,
  * the tolerance, verdict_open() for the racing loop and cell ids.
  */
 #include <setjmp.h>
@@ -36,15 +36,11 @@ static void test_trust(void **state)
     assert_non_null(strstr(it[VD_TRUST].text, "warning: 1 cells with more than 1/4 outliers"));
 }
 
-static void test_fault_and_vmstart(void **state)
+static void test_fault(void **state)
 {
     ncells = 0;
     fault_cell(false, 16700000); /* 16.7 ms zeroing in the fault */
     fault_cell(true, 275000);    /* 275 us pre-zeroed */
-    smp_cell(VD_SMP, "avx512_nt", 1, 400);
-    smp_cell(VD_SMP, "avx512_nt", 2, 800);
-    smp_cell(VD_SMP, "sse2_nt", 2, 880);
-    smp_cell(VD_SMP, "sse2_nt", 1, 300);
     decide(&kvm);
     assert_true(it[VD_FAULT_ITEM].decided);
     assert_int_equal(it[VD_FAULT_ITEM].fig_x1000, 16700);
@@ -54,30 +50,8 @@ static void test_fault_and_vmstart(void **state)
     assert_string_equal(it[VD_FAULT_ITEM].answer, "prezero pays");
     assert_non_null(strstr(it[VD_FAULT_ITEM].text, "ring 0 emulated"));
     assert_int_equal(logged(VD_FAULT_ITEM, 1, 0)->c.outcome, CMP_SLOWER);
-    /* peak sse2_nt 88.0 at 2 threads; 16 x 30.0 per thread > 88: 2^40 / 88e9 = 12.49 s */
-    assert_true(it[VD_VMSTART].decided);
-    assert_true(it[VD_VMSTART].model);
-    assert_int_equal((it[VD_VMSTART].fig_x1000 + 5) / 10, 1249);
-    assert_string_equal(it[VD_VMSTART].cells[0], "smp/sse2_nt/1T/1G");
-    assert_string_equal(it[VD_VMSTART].cells[1], "smp/sse2_nt/2T/1G");
-    assert_int_equal(it[VD_VMSTART].ratio_x1000, 2933); /* 88.0 / 30.0 */
-    assert_int_equal(it[VD_VMSTART].outcome, CMP_FASTER);
-    assert_non_null(strstr(it[VD_VMSTART].text, "min(16 x 30.0 GB/s per thread"));
-    /* a wide machine: 16 x 5.0 = 80 GB/s below the 100 GB/s peak -> 13.74 s */
-    ncells = 0;
-    smp_cell(VD_SMP, "avx512_nt", 1, 50);
-    smp_cell(VD_SMP, "avx512_nt", 32, 1000);
-    decide(&kvm);
-    assert_int_equal((it[VD_VMSTART].fig_x1000 + 5) / 10, 1374);
-    /* run=vmstart: policy none at T = 2 against T = 1; 2 threads do not scale */
-    ncells = 0;
-    smp_cell(VD_VM, "none", 1, 100);
-    smp_cell(VD_VM, "none", 2, 101);
-    decide(&kvm);
-    assert_true(it[VD_VMSTART].decided);
-    assert_int_equal(it[VD_VMSTART].outcome, CMP_TIE);
-    assert_string_equal(it[VD_VMSTART].cells[1], "vmstart/none/2T/1G");
-    assert_non_null(strstr(it[VD_VMSTART].text, "2 threads are 1.01x"));
+    /* run=smp cells no longer decide VM start (lib/verdict_vm.c, run=vmstart) */
+    assert_false(it[VD_VMSTART].decided);
     /* a fault without its pre-zeroed counterpart is not decided */
     ncells = 0;
     fault_cell(false, 16700000);
@@ -141,7 +115,7 @@ static void test_cell_ids(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_trust),    cmocka_unit_test(test_fault_and_vmstart),
+        cmocka_unit_test(test_trust),    cmocka_unit_test(test_fault),
         cmocka_unit_test(test_open),     cmocka_unit_test(test_tolerance),
         cmocka_unit_test(test_cell_ids),
     };

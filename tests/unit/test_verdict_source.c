@@ -70,7 +70,7 @@ static void test_not_measured(void **state)
     assert_false(it[VD_FAULT_ITEM].measured);
     assert_string_equal(it[VD_FAULT_ITEM].reason,
                         "not measured: run=fault or run=faultclear measures it");
-    assert_string_equal(it[VD_VMSTART].reason, "not measured: run=vmstart or run=smp measures it");
+    assert_string_equal(it[VD_VMSTART].reason, "not measured: run=vmstart measures it");
     assert_string_equal(it[VD_FAULT_ITEM].source, "");
     /* ran, but gave nothing usable: not "not measured" */
     f.ran = "clear,fault";

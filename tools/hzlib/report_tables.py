@@ -7,7 +7,7 @@ shown). Each row carries report_html.row_flags().
 
 import statistics
 
-from . import compare_stat, faultclear, results, schema, vmstart
+from . import compare_stat, faultclear, fmtns, results, schema, vmstart
 from .report_html import num, esc, fmt, interval, row_flags, table
 
 
@@ -115,6 +115,11 @@ def _ms_interval(r):
                       for k in ("ci_lo_ns", "ci_hi_ns")), spec="%.1f")
 
 
+def _ns_interval(r):
+    """A wall-time record's ci_lo_ns..ci_hi_ns by the kernel's rounding rule."""
+    return "%s..%s" % (fmtns.fmt_ns_any(r.get("ci_lo_ns")), fmtns.fmt_ns_any(r.get("ci_hi_ns")))
+
+
 def smp_section(rs):
     out = []
     for p in rs.of_type("smp_peak"):
@@ -179,17 +184,22 @@ def vmstart_section(rs):
         return ""
     rows = [([r.get("policy"), r.get("path"), r.get("strategy"), r.get("threads"),
               "%s x %s" % (r.get("pages"), results.human_size(r.get("frame_bytes"))),
-              ms(r.get("wall_ns"), "%.1f"), _ms_interval(r), fmt(r.get("cv_pct"), "%.2f"),
-              fmt(r.get("gbps"), "%.2f"), interval(r.get("gbps_lo"), r.get("gbps_hi")),
-              ms(r.get("prezero_ns"), "%.1f"), fmt(r.get("hit_pct"))], row_flags(r, rs))
+              fmtns.fmt_ns_any(r.get("wall_ns")), _ns_interval(r), fmt(r.get("cv_pct"), "%.2f"),
+              # GB/s as the console prints it: the record's three decimals
+              "-" if vmstart.prezeroed(r.get("policy")) else fmt(r.get("gbps"), "%.3f"),
+              "-" if vmstart.prezeroed(r.get("policy"))
+              else interval(r.get("gbps_lo"), r.get("gbps_hi"), "%.3f"),
+              fmtns.fmt_ns_any(r.get("prezero_ns")), fmt(r.get("hit_pct"))], row_flags(r, rs))
             for r in cells]
-    # the knees (measured) and the 2 TiB extrapolation, every line of it marked MODEL
-    lines = vmstart.knees(rs.records) + vmstart.models(rs.records)
+    # the knees and costs (measured) and the qemu rows' model, every line of it marked MODEL
+    lines = vmstart.knees(rs.records) + vmstart.costs(rs.records) + vmstart.models(rs.records)
     return ('<h2 id="vmstart">VM start (run=vmstart)</h2><p>Median wall time of S = frames x '
-            "size under each policy with T CPUs faulting (fill: the QEMU-like fill of the same "
-            "frames), with its 95 % interval.</p>" +
-            table(("policy", "path", "strategy", "T", "frames", "wall ms", "interval ms", "CV %",
-                   "GB/s", "GB/s interval", "pre-zero ms", "hit %"), rows,
+            "size under each policy with T CPUs faulting (qemu rows: policy none with "
+            "fault_clear=linux_4k and linux_batch=32M, QEMU's touch-every-page start), with its "
+            "95 % interval. GB/s only where the faults clear: the pre-zeroed policies map frames "
+            "zeroed before, so their row has their own costs instead.</p>" +
+            table(("policy", "path", "strategy", "T", "frames", "wall", "interval", "CV %",
+                   "GB/s", "GB/s interval", "pre-zero", "hit %"), rows,
                   numeric=tuple(range(3, 12))) +
             "<p>%s</p>" % "<br>".join(esc(line) for line in lines))
 

@@ -1,0 +1,133 @@
+/*
+ * tests/unit/test_verdict_vm.c - the verdict's VM start item
+ * (lib/verdict_vm.c) on fixture cells of run=vmstart's qemu rows: the
+ * ceiling B measured at a plateau, taken from bw_ceiling=, or unknown (not
+ * decided, a lower bound and what is open), and the clear_pages() gain.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/unit/verdict_fixture.h"
+
+/* A verified qemu row cell (1 GiB, 11 samples +-2 %) under `model`. */
+static struct vd_cell *qemu(const char *model, unsigned threads, unsigned gbps_x10, uint64_t ceil)
+{
+    smp_cell(VD_VM, strncmp(model, "linux_4k", 8) == 0 ? "qemu_4k" : "qemu_batch", threads,
+             gbps_x10);
+    cells[ncells - 1].model = model;
+    cells[ncells - 1].ceiling_x1000 = ceil;
+    return &cells[ncells - 1];
+}
+
+/* T=2 no faster than T=1 (10.0 vs 10.1 GB/s): a plateau, B = 10.1 GB/s
+ * measured; 2 x 10^12 / 10.1e9 = 198.0 s. */
+static void test_plateau(void **state)
+{
+    ncells = 0;
+    qemu("linux_4k", 1, 100, 0);
+    qemu("linux_4k", 2, 101, 0);
+    decide(&kvm);
+    struct vd_item *v = &it[VD_VMSTART];
+    assert_true(v->decided);
+    assert_true(v->model);
+    assert_int_equal(v->outcome, CMP_TIE);
+    assert_string_equal(v->unit, "s");
+    assert_int_equal((v->fig_x1000 + 50) / 100, 1980);
+    assert_string_equal(v->cells[0], "vmstart/qemu_4k/1T/1G");
+    assert_string_equal(v->cells[1], "vmstart/qemu_4k/2T/1G");
+    assert_non_null(strstr(v->text, "B = 10.10 GB/s, measured plateau: T=2 vs T=1: tie"));
+    assert_non_null(strstr(v->text, "2 TB with 16 threads"));
+    assert_non_null(strstr(v->text, "the ceiling sets it"));
+    assert_non_null(strstr(v->source, "run=vmstart: qemu_4k/1T/1G"));
+}
+
+/* T=2 faster: no plateau; without bw_ceiling= the item is not decided and
+ * gives the lower bound 2 x 10^12 / (16 x 10 GB/s) = 12.5 s. */
+static void test_unknown(void **state)
+{
+    ncells = 0;
+    qemu("linux_4k", 1, 100, 0);
+    qemu("linux_4k", 2, 190, 0);
+    decide(&kvm);
+    struct vd_item *v = &it[VD_VMSTART];
+    assert_false(v->decided);
+    assert_int_equal(v->outcome, -1);
+    assert_int_equal((v->fig_x1000 + 50) / 100, 125);
+    assert_string_equal(v->answer, ">= 12.5 s");
+    assert_non_null(strstr(v->reason, "not decided: the ceiling B is open (T=2 vs T=1: faster"));
+    assert_non_null(strstr(v->reason, "no bw_ceiling= given"));
+    assert_non_null(strstr(v->reason, "at least 12.5 s"));
+    assert_non_null(strstr(v->reason, "no upper bound without B"));
+    assert_true(strncmp(v->text, "the ceiling B is open (T=2 vs T=1: faster", 41) == 0);
+    /* the same with bw_ceiling=50: 16 x 10 = 160 capped at 50 -> 40.0 s */
+    cells[0].ceiling_x1000 = cells[1].ceiling_x1000 = 50000;
+    decide(&kvm);
+    assert_true(v->decided);
+    assert_int_equal((v->fig_x1000 + 50) / 100, 400);
+    assert_non_null(strstr(v->text, "B = 50.00 GB/s, bw_ceiling= option)"));
+    /* a ceiling above 16 x r1: the threads set it, 12.5 s */
+    cells[0].ceiling_x1000 = 500000;
+    decide(&kvm);
+    assert_true(v->decided);
+    assert_int_equal((v->fig_x1000 + 50) / 100, 125);
+    assert_null(strstr(v->text, "the ceiling sets it"));
+}
+
+/* One thread count: no plateau can be measured; only policy-none cells
+ * (no fault_clear model): not decided, says the qemu row is missing. */
+static void test_open_parts(void **state)
+{
+    ncells = 0;
+    qemu("linux_4k", 1, 100, 0);
+    decide(&kvm);
+    assert_false(it[VD_VMSTART].decided);
+    assert_non_null(strstr(it[VD_VMSTART].reason, "one thread count: no plateau"));
+    ncells = 0;
+    smp_cell(VD_VM, "none", 1, 100);
+    smp_cell(VD_VM, "none", 2, 101);
+    decide(&kvm);
+    assert_false(it[VD_VMSTART].decided);
+    assert_non_null(strstr(it[VD_VMSTART].reason, "no usable qemu_4k cell at T=1"));
+    /* an unverified T=1 qemu cell is not used */
+    ncells = 0;
+    qemu("linux_4k", 1, 100, 0)->verified = false;
+    qemu("linux_4k", 2, 101, 0);
+    decide(&kvm);
+    assert_non_null(strstr(it[VD_VMSTART].reason, "no usable qemu_4k cell at T=1"));
+}
+
+/* linux_batch beside linux_4k: the clear_pages() gain at the top T, an
+ * extra figure with its 95 % interval (2.0x here). */
+static void test_batch_gain(void **state)
+{
+    ncells = 0;
+    qemu("linux_4k", 1, 100, 0);
+    qemu("linux_4k", 2, 101, 0);
+    qemu("linux_batch=32M", 1, 200, 0);
+    qemu("linux_batch=32M", 2, 202, 0);
+    decide(&kvm);
+    struct vd_item *v = &it[VD_VMSTART];
+    assert_true(v->decided);
+    assert_int_equal(v->nextra, 1);
+    assert_string_equal(v->extra[0].name, "clear_pages_gain");
+    assert_int_equal((v->extra[0].x1000 + 50) / 100, 20);
+    assert_int_equal(v->extra[0].outcome, CMP_FASTER);
+    assert_int_equal(v->extra[0].cover_x100, 9500);
+    assert_string_equal(v->cells[2], "vmstart/qemu_batch/2T/1G");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plateau),
+        cmocka_unit_test(test_unknown),
+        cmocka_unit_test(test_open_parts),
+        cmocka_unit_test(test_batch_gain),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,152 @@
+/*
+ * tests/unit/test_vmmodel.c - lib/vmmodel.c: the VM-start model
+ * S / min(T x r1, B) with B measured (plateau), from bw_ceiling= or
+ * unknown (a lower bound only), and the sizes in the claim's units, on
+ * hand-worked values.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/vmmodel.h"
+
+/* A plateau is a tie or "slower" at the top of the curve; anything else
+ * falls back to the option, else unknown. */
+static void test_ceiling(void **state)
+{
+    uint64_t b = 7;
+    assert_int_equal(vm_ceiling(CMP_TIE, 20000, 0, &b), VM_B_MEASURED);
+    assert_true(b == 20000);
+    assert_int_equal(vm_ceiling(CMP_SLOWER, 20000, 99000, &b), VM_B_MEASURED);
+    assert_true(b == 20000); /* the plateau wins over the option */
+    assert_int_equal(vm_ceiling(CMP_FASTER, 20000, 99000, &b), VM_B_OPTION);
+    assert_true(b == 99000);
+    assert_int_equal(vm_ceiling(CMP_UNDECIDED, 20000, 0, &b), VM_B_UNKNOWN);
+    assert_true(b == 0);
+    assert_int_equal(vm_ceiling(CMP_TOO_FEW, 20000, 0, &b), VM_B_UNKNOWN);
+    assert_int_equal(vm_ceiling(-1, 20000, 0, &b), VM_B_UNKNOWN);  /* one thread count */
+    assert_int_equal(vm_ceiling(CMP_TIE, 0, 0, &b), VM_B_UNKNOWN); /* no rate: no plateau */
+    assert_string_equal(vm_bsrc_key(VM_B_OPTION), "option");
+    assert_string_equal(vm_bsrc_text(VM_B_MEASURED), "measured plateau");
+    assert_string_equal(vm_bsrc_text(VM_B_UNKNOWN), "unknown");
+}
+
+static void test_model(void **state)
+{
+    /* 2 TB, 16 x 3.5 GB/s = 56 capped at B = 20 GB/s: 2 x 10^12 / 20 = 100 s */
+    struct vm_model m = {.bytes = VM_CLAIM_BYTES,
+                         .threads = 16,
+                         .r1_x1000 = 3500,
+                         .b_x1000 = 20000,
+                         .src = VM_B_MEASURED};
+    vm_model_eval(&m);
+    assert_true(m.rate_x1000 == 20000 && m.capped && !m.lower_bound);
+    assert_true(m.ns == 100000000000ull);
+    /* under the ceiling: 16 x 3.125 = 50 GB/s -> 40 s, the claim */
+    m = (struct vm_model){.bytes = VM_CLAIM_BYTES,
+                          .threads = VM_QEMU_THREADS,
+                          .r1_x1000 = 3125,
+                          .b_x1000 = 90000,
+                          .src = VM_B_OPTION};
+    vm_model_eval(&m);
+    assert_true(m.rate_x1000 == 50000 && !m.capped && !m.lower_bound);
+    assert_true(m.ns == VM_CLAIM_NS);
+    /* B unknown: T x r1 only, and the time is a lower bound */
+    m = (struct vm_model){.bytes = VM_CLAIM_BYTES,
+                          .threads = 16,
+                          .r1_x1000 = 3500,
+                          .b_x1000 = 0,
+                          .src = VM_B_UNKNOWN};
+    vm_model_eval(&m);
+    assert_true(m.lower_bound && !m.capped && m.rate_x1000 == 56000);
+    assert_true(m.ns == 35714285714ull); /* 2 x 10^12 / 56 = 35714285714.29 */
+    /* a known source with B 0 is treated as unknown, never as "no cap" */
+    m = (struct vm_model){
+        .bytes = VM_CLAIM_BYTES, .threads = 16, .r1_x1000 = 3500, .b_x1000 = 0, .src = VM_B_OPTION};
+    vm_model_eval(&m);
+    assert_true(m.lower_bound);
+    /* 2 TiB beside TiB: 2^41 / 20 = 109951162777.6 */
+    m = (struct vm_model){
+        .bytes = 2ull << 40, .threads = 16, .r1_x1000 = 3500, .b_x1000 = 20000, .src = VM_B_OPTION};
+    vm_model_eval(&m);
+    assert_true(m.ns == 109951162778ull);
+    /* no rate: no figure */
+    m = (struct vm_model){.bytes = VM_CLAIM_BYTES,
+                          .threads = 16,
+                          .r1_x1000 = 0,
+                          .b_x1000 = 20000,
+                          .src = VM_B_OPTION};
+    vm_model_eval(&m);
+    assert_true(m.ns == UINT64_MAX);
+}
+
+static void test_size(void **state)
+{
+    uint64_t b = 0;
+    bool dec = false;
+    char err[96], t[32];
+    assert_int_equal(vm_size_parse("2TB", &b, &dec, err, sizeof(err)), 0);
+    assert_true(b == 2000000000000ull && dec);
+    assert_int_equal(vm_size_parse("2TiB", &b, &dec, err, sizeof(err)), 0);
+    assert_true(b == 2ull << 40 && !dec);
+    assert_int_equal(vm_size_parse("1536GiB", &b, &dec, err, sizeof(err)), 0);
+    assert_true(b == 1536ull << 30);
+    assert_int_equal(vm_size_parse("500GB", &b, &dec, err, sizeof(err)), 0);
+    assert_true(b == 500000000000ull && dec);
+    b = 5;
+    assert_int_equal(vm_size_parse("2T", &b, &dec, err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "unit"));
+    assert_int_equal(vm_size_parse("0TB", &b, &dec, err, sizeof(err)), -1);
+    assert_int_equal(vm_size_parse("1.5TB", &b, &dec, err, sizeof(err)), -1);
+    assert_int_equal(vm_size_parse("TB", &b, &dec, err, sizeof(err)), -1);
+    assert_int_equal(vm_size_parse("99999999999TB", &b, &dec, err, sizeof(err)), -1);
+    assert_int_equal(vm_size_parse("2TBx", &b, &dec, err, sizeof(err)), -1);
+    assert_true(b == 5); /* untouched on error */
+    vm_size_text(t, sizeof(t), 2000000000000ull, true);
+    assert_string_equal(t, "2 TB");
+    vm_size_text(t, sizeof(t), 2ull << 40, true); /* TiB bytes in TB: 2.199 TB */
+    assert_string_equal(t, "2.199 TB");
+    vm_size_text(t, sizeof(t), 2ull << 40, false);
+    assert_string_equal(t, "2 TiB");
+    vm_size_text(t, sizeof(t), 1500000000000ull, true);
+    assert_string_equal(t, "1.5 TB");
+    vm_size_text(t, sizeof(t), 500000000000ull, true);
+    assert_string_equal(t, "500 GB");
+    vm_size_text(t, sizeof(t), 64ull << 30, false);
+    assert_string_equal(t, "64 GiB");
+}
+
+static void test_gbps(void **state)
+{
+    uint64_t x = 9;
+    char err[96];
+    assert_int_equal(vm_gbps_parse("204.8", &x, err, sizeof(err)), 0);
+    assert_true(x == 204800);
+    assert_int_equal(vm_gbps_parse("100", &x, err, sizeof(err)), 0);
+    assert_true(x == 100000);
+    assert_int_equal(vm_gbps_parse("0.001", &x, err, sizeof(err)), 0);
+    assert_true(x == 1);
+    x = 9;
+    assert_int_equal(vm_gbps_parse("0", &x, err, sizeof(err)), -1);
+    assert_int_equal(vm_gbps_parse("1.2345", &x, err, sizeof(err)), -1);
+    assert_int_equal(vm_gbps_parse("abc", &x, err, sizeof(err)), -1);
+    assert_int_equal(vm_gbps_parse("", &x, err, sizeof(err)), -1);
+    assert_int_equal(vm_gbps_parse("20000000", &x, err, sizeof(err)), -1);
+    assert_int_equal(vm_gbps_parse("100GB", &x, err, sizeof(err)), -1);
+    assert_true(x == 9);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ceiling),
+        cmocka_unit_test(test_model),
+        cmocka_unit_test(test_size),
+        cmocka_unit_test(test_gbps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

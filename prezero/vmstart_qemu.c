@@ -176,11 +176,11 @@ void vs_qemu_report(const struct vs_run *v, struct vs_cell *cells, enum vs_kind 
     else
         fmt_fixed(bs, sizeof(bs), m.b_x1000, 3);
     kprintf("vmstart: MODEL %s (fault_clear=%s): t = S / min(T x r1, B), S = %s, T = %u, r1 = %s "
-            "GB/s (T=1 median), B = %s%s (%s; %s): t %s %s%s; the seed thread's claim: over 40 s "
+            "GB/s (T=1 median), B = %s%s (%s%s%s): t %s %s%s; the seed thread's claim: over 40 s "
             "for 2 TB with 16 threads\n",
             vs_kind_name(v, k), vs_qemu_model(k), ss, VM_QEMU_THREADS, r1s, bs,
-            m.src == VM_B_UNKNOWN ? "" : " GB/s", vm_bsrc_text(m.src), ps,
-            m.lower_bound ? ">=" : "=", ts,
+            m.src == VM_B_UNKNOWN ? "" : " GB/s", m.src == VM_B_UNKNOWN ? "" : vm_bsrc_text(m.src),
+            m.src == VM_B_UNKNOWN ? "" : "; ", ps, m.lower_bound ? ">=" : "=", ts,
             m.lower_bound ? " (a lower bound from per-thread scaling; no upper bound without B: "
                             "give bw_ceiling=)"
             : m.capped    ? " (B sets it)"

@@ -73,6 +73,11 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
  */
 void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, unsigned nc);
 
+/* What smp_fill_run() would zero now (run=smp's `.plan` hook): bytes of
+ * every free frame (the 1 GiB ones and the small pool), or smp_fill=SIZE;
+ * 0 for smp_fill=none. *repeats: its timed rounds (smp_fill_repeats=). */
+uint64_t smp_fill_plan_bytes(unsigned *repeats);
+
 /* One (strategy, threads) cell of the scaling and its figures once its
  * rounds are done (bench/bench_smp.c). */
 struct smp_cell {

@@ -370,6 +370,34 @@ static void apply_profile(void)
         opt_lead_idle = scenario_profile()->lead_idle_ms * 1000000ull;
 }
 
+/* What `runs` runs of the workload take under profile p (lib/plan.h
+ * policies_ms): the pool pz_run_one() sets up, the lead idle. */
+static void plan_runs(const struct plan_profile *p, const struct plan_machine *m, unsigned runs,
+                      struct plan_part *out)
+{
+    struct plan_profile q = *p;
+    struct plan_facts f = {0};
+    f.frames = (unsigned)fault_pool_plan(opt_pages ? opt_pages : DEMAND_MAX_PAGES, &f.frame_bytes,
+                                         fault_zero_node());
+    q.policies = runs;
+    q.lead_idle_ms =
+        option_given("lead_idle") ? (unsigned)(opt_lead_idle / 1000000) : p->lead_idle_ms;
+    out->ms = plan_policies_ms(&q, &f, m);
+}
+
+static void prezero_plan(const struct plan_profile *p, const struct plan_machine *m,
+                         struct plan_part *out)
+{
+    plan_runs(p, m, 1, out);
+}
+
+/* Every policy, and idle once more with its zeroers off (zero_cpus > 0). */
+static void policies_plan(const struct plan_profile *p, const struct plan_machine *m,
+                          struct plan_part *out)
+{
+    plan_runs(p, m, PZ_NPOLICIES + (opt_zero_cpus > 0), out);
+}
+
 static void scenario_prezero_run(void)
 {
     static struct pz_result r;
@@ -412,8 +440,8 @@ static void scenario_policies_run(void)
         pz_report_table(r, n);
 }
 
-HZ_SCENARIO(scenario_prezero, .name = "prezero", .run = scenario_prezero_run, .order = 30,
-            .help = "one workload under the prezero= policy (docs/prezero.md)");
-HZ_SCENARIO(scenario_policies, .name = "policies", .run = scenario_policies_run, .order = 31,
-            .in_default = true,
+HZ_SCENARIO(scenario_prezero, .name = "prezero", .run = scenario_prezero_run, .plan = prezero_plan,
+            .order = 30, .help = "one workload under the prezero= policy (docs/prezero.md)");
+HZ_SCENARIO(scenario_policies, .name = "policies", .run = scenario_policies_run,
+            .plan = policies_plan, .order = 31, .in_default = true,
             .help = "the workload under every pre-zeroing policy, side by side");

@@ -143,26 +143,12 @@ static bool run_cell(struct fc_cell *c, size_t pages, unsigned round)
 struct fc_run {
     size_t pages, n;
     struct fc_cell *live[FC_CELLS];
-    uint64_t t0, budget;
 };
 
 static bool fc_repeat(void *arg, size_t cell, unsigned round)
 {
     struct fc_run *fr = arg;
     return run_cell(fr->live[cell], fr->pages, round);
-}
-
-static const uint64_t *fc_samples(void *arg, size_t cell, size_t *n)
-{
-    struct fc_run *fr = arg;
-    *n = fr->live[cell]->n;
-    return fr->live[cell]->ns;
-}
-
-static bool fc_budget_spent(void *arg)
-{
-    struct fc_run *fr = arg;
-    return rdtsc() - fr->t0 > fr->budget;
 }
 
 static void fc_round_begins(void *arg, unsigned round) { progress_step(round); }
@@ -177,20 +163,24 @@ static bool run_rounds(size_t pages, uint64_t seed, unsigned *done, enum ilv_ver
                             bench_ci_option(), 0};
     if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
         rule.max_rounds = rule.min_rounds;
-    struct fc_run fr = {.pages = pages, .t0 = rdtsc(), .budget = fc_budget_s * tsc_info()->hz};
+    static struct ilv_series series[FC_CELLS];
+    struct fc_run fr = {.pages = pages};
     for (size_t i = 0; i < FC_CELLS; i++)
-        if (cells[i].s)
+        if (cells[i].s) {
+            series[fr.n] = (struct ilv_series){cells[i].ns, &cells[i].n};
             fr.live[fr.n++] = &cells[i];
+        }
     struct ilv_run run = {.seed = seed,
                           .rule = &rule,
                           .ncells = fr.n,
                           .order = order,
                           .scratch = scratch,
+                          .series = series,
                           .repeat = fc_repeat,
-                          .samples = fc_samples,
-                          .budget_spent = fc_budget_spent,
                           .round_begins = fc_round_begins,
                           .arg = &fr,
+                          .clock = tsc_now,
+                          .budget = fc_budget_s * tsc_info()->hz, /* from the warm-up on */
                           .stop = stop};
     progress_begin("faultclear", rule.max_rounds + 1);
     *why = ilv_run(&run, done);

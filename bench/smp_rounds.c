@@ -68,39 +68,6 @@ void smp_series_skew_record(struct rec *r, const struct smp_series *s)
     rec_u64(r, "late_starts", s->late_starts);
 }
 
-struct ctx {
-    struct smp_series *const *series;
-    bool (*repeat)(void *arg, size_t cell, unsigned round);
-    void *arg;
-    uint64_t t_first, budget_cyc;
-};
-
-static bool do_repeat(void *arg, size_t cell, unsigned round)
-{
-    struct ctx *c = arg;
-    return c->repeat(c->arg, cell, round);
-}
-
-static const uint64_t *samples(void *arg, size_t cell, size_t *n)
-{
-    struct ctx *c = arg;
-    *n = c->series[cell]->n;
-    return c->series[cell]->ns;
-}
-
-static bool spent(void *arg)
-{
-    struct ctx *c = arg;
-    return rdtsc() - c->t_first > c->budget_cyc;
-}
-
-static void begins(void *arg, unsigned round)
-{
-    struct ctx *c = arg;
-    if (round == 1)
-        c->t_first = rdtsc();
-}
-
 bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
                     struct smp_series *const *series,
                     bool (*repeat)(void *arg, size_t cell, unsigned round), void *arg)
@@ -108,6 +75,7 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
     static unsigned order[SMP_MAX_CELLS];
     static uint64_t scratch[SMP_MAX_ROUNDS];
     static enum ilv_verdict stop[SMP_MAX_CELLS];
+    static struct ilv_series ser[SMP_MAX_CELLS];
     if (!option_given("smp_max_rounds")) /* the run profile's, lib/plan.h */
         max_rounds = scenario_profile()->smp_max_rounds;
     if (!option_given("smp_budget"))
@@ -116,18 +84,20 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
                             SMP_CI_X100, 0};
     if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
         rule.max_rounds = rule.min_rounds;
-    struct ctx c = {series, repeat, arg, 0, budget_s * tsc_info()->hz};
+    for (size_t i = 0; i < ncells && i < SMP_MAX_CELLS; i++)
+        ser[i] = (struct ilv_series){series[i]->ns, &series[i]->n};
     uint64_t s = seed ? seed : rdtsc();
     struct ilv_run run = {.seed = s,
                           .rule = &rule,
                           .ncells = ncells,
                           .order = order,
                           .scratch = scratch,
-                          .repeat = do_repeat,
-                          .samples = samples,
-                          .budget_spent = spent,
-                          .round_begins = begins,
-                          .arg = &c,
+                          .series = ser,
+                          .repeat = repeat,
+                          .arg = arg,
+                          .clock = tsc_now,
+                          .budget = budget_s * tsc_info()->hz,
+                          .budget_from = 1, /* the timed rounds */
                           .stop = stop};
     unsigned done = 0, stable = 0, noisy = 0;
     enum ilv_verdict why = ncells <= SMP_MAX_CELLS ? ilv_run(&run, &done) : ILV_ABORT;

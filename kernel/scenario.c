@@ -78,11 +78,23 @@ static void fmt_duration(char *b, size_t n, uint64_t ms)
                     (unsigned long long)(ms % 60000 / 6000));
 }
 
-static bool selected(size_t i, bool explicit)
+/* The selected scenario (explicitly, or run=default's) that runs after
+ * order `last` (lowest order first, ties in registry order: link order);
+ * NULL when none. */
+static const struct scenario *next_after(int last, bool explicit)
 {
-    const struct scenario *s = &__start_hz_scenarios[i];
-    return explicit ? chosen[i] : s->in_default;
+    size_t n = (size_t)(__stop_hz_scenarios - __start_hz_scenarios);
+    const struct scenario *next = 0;
+    for (size_t i = 0; i < n && i < MAX_SCENARIOS; i++) {
+        const struct scenario *s = &__start_hz_scenarios[i];
+        bool on = explicit ? chosen[i] : s->in_default;
+        if (on && s->order > last && (!next || s->order < next->order))
+            next = s;
+    }
+    return next;
 }
+
+#define FIRST_ORDER (-2147483647 - 1)
 
 /* The plan of the scenarios selected (explicitly, or run=default's) under
  * p: their sum with the boot, milliseconds. With r, a NAME_ms (and
@@ -91,13 +103,11 @@ static bool selected(size_t i, bool explicit)
 static uint64_t plan_sum(bool explicit, const struct plan_profile *p, struct rec *r, char *text,
                          size_t cap, char *unpriced, size_t ucap)
 {
-    size_t n = (size_t)(__stop_hz_scenarios - __start_hz_scenarios), lt = 0, lu = 0;
+    size_t lt = 0, lu = 0;
     uint64_t ms = plan_machine_dev.boot_ms;
-    char key[32];
-    for (size_t i = 0; i < n && i < MAX_SCENARIOS; i++) {
-        const struct scenario *s = &__start_hz_scenarios[i];
-        if (!selected(i, explicit))
-            continue;
+    char key[32], cells[24];
+    for (const struct scenario *s = next_after(FIRST_ORDER, explicit); s;
+         s = next_after(s->order, explicit)) {
         if (!s->plan) {
             if (unpriced)
                 lu += (size_t)hz_snprintf(unpriced + lu, ucap - lu, "%s%s", lu ? "," : "", s->name);
@@ -106,11 +116,12 @@ static uint64_t plan_sum(bool explicit, const struct plan_profile *p, struct rec
         struct plan_part part = {0, 0};
         s->plan(p, &plan_machine_dev, &part);
         ms += part.ms;
+        cells[0] = 0;
+        if (part.cells)
+            hz_snprintf(cells, sizeof(cells), "/%u cells", part.cells);
         if (text && lt < cap)
-            lt +=
-                (size_t)hz_snprintf(text + lt, cap - lt, "%s%s %llu s%s%.0u%s", lt ? ", " : "",
-                                    s->name, (unsigned long long)((part.ms + 500) / 1000),
-                                    part.cells ? "/" : "", part.cells, part.cells ? " cells" : "");
+            lt += (size_t)hz_snprintf(text + lt, cap - lt, "%s%s %llu s%s", lt ? ", " : "", s->name,
+                                      (unsigned long long)((part.ms + 500) / 1000), cells);
         if (r) {
             hz_snprintf(key, sizeof(key), "%s_ms", s->name);
             rec_u64(r, key, part.ms);
@@ -152,28 +163,16 @@ static void print_plan(void)
 
 void scenarios_run(void)
 {
-    size_t n = (size_t)(__stop_hz_scenarios - __start_hz_scenarios);
-    int last = -2147483647 - 1;
     if (run_name[0] != 'n') {
         print_plan();
         verdict_arm();
     }
-    /* Registry order is link order: run by `order`, ties in link order. */
-    for (;;) {
-        const struct scenario *next = 0;
-        for (size_t i = 0; i < n && i < MAX_SCENARIOS; i++) {
-            const struct scenario *s = &__start_hz_scenarios[i];
-            bool on = explicit_choice ? chosen[i] : s->in_default;
-            if (on && s->order > last && (!next || s->order < next->order))
-                next = s;
-        }
-        if (!next)
-            return;
+    for (const struct scenario *next = next_after(FIRST_ORDER, explicit_choice); next;
+         next = next_after(next->order, explicit_choice)) {
         kprintf("== scenario %s: %s\n", next->name, next->help);
         size_t len = strlen(ran);
         hz_snprintf(ran + len, sizeof(ran) - len, "%s%s", len ? "," : "", next->name);
         next->run();
-        last = next->order;
     }
 }
 

@@ -10,7 +10,7 @@
  * their piece. A repeat's wall time runs from the first CPU's start to the
  * last CPU's end (measure/smp_job.c); `smp.wall` fails when a wall time is
  * below some CPU's own time. The (strategy, threads) cells run interleaved,
- * one repeat each per round in a seeded random order (bench/smp_rounds.c),
+ * one repeat each per round in a seeded random order (measure/smp_rounds.c),
  * so a slow stretch of the host hits all of them alike; figures are medians
  * with their 95 % interval (lib/stats.h), flagged noisy or with steal. Records: `clear` (threads =
  * CPUs, via clear_record), then bench/smp_scale.c's `smp_peak` (the median of the best
@@ -198,7 +198,7 @@ static void finish(struct smp_cell *c)
 }
 
 /* Every selected, supported strategy at every thread count, interleaved
- * (bench/smp_rounds.c). False when a run failed so badly (stuck CPU, broken
+ * (measure/smp_rounds.c). False when a run failed so badly (stuck CPU, broken
  * barrier) that nothing more runs; then no cell is reported. */
 static bool scaling(const unsigned *counts, unsigned nc)
 {

@@ -4,7 +4,7 @@
  * preallocating guest RAM does (QEMU -mem-prealloc with its preallocation
  * threads: contiguous parts of the memory, whole pages per thread, never
  * more busy threads than pages). The thread counts 1, 2, 4, 8, 16 and all
- * are cells run interleaved (bench/smp_rounds.c): an untimed warm-up round
+ * are cells run interleaved (measure/smp_rounds.c): an untimed warm-up round
  * (each cell fills everything once, so the host backs every page before
  * anything is timed), then at least `smp_fill_repeats` rounds, each cell
  * once per round in a seeded random order. A fill: dirty, barrier, clear in

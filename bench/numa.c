@@ -5,9 +5,9 @@
  * every variant (a clear strategy and call size) clears a target taken
  * from the memory node's own frames (measure/smp_job.h smp_target_take_in)
  * with 1 thread and with every online CPU of the CPU node, as one timed
- * multi-CPU job of run=smp (bench/bench_smp_job.c: dirty, barrier, clear,
+ * multi-CPU job of run=smp (measure/smp_job.h: dirty, barrier, clear,
  * barrier, check every byte). The cells run interleaved, one repeat each
- * per round in a seeded random order (bench/smp_rounds.c), so a slow
+ * per round in a seeded random order (measure/smp_rounds.c), so a slow
  * stretch of the host hits all of them alike; the report
  * (bench/numa_table.c) gives medians with their 95 % interval and each
  * remote cell's speed against the local one, decided with lib/compare.h.

@@ -1,14 +1,15 @@
 /*
- * bench/smp_rounds.c - the interleaved rounds of the `smp` scenario
- * (bench/bench_smp.h smp_rounds_run(), lib/interleave.h): the options
- * smp_max_rounds, smp_budget and smp_seed, each cell's series of wall times
- * and steal, and the `smp_rounds` record (docs/results.md).
+ * measure/smp_rounds.c - the interleaved rounds of multi-CPU cells
+ * (measure/smp_rounds.h smp_rounds_run(), lib/interleave.h) that run=smp
+ * and run=numa run: the options smp_max_rounds, smp_budget and smp_seed,
+ * each cell's series of wall times and steal, and the `smp_rounds` record
+ * (docs/results.md).
  */
+#include "measure/smp_rounds.h"
 #include "arch/cpu.h"
 #include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "bench/bench_smp.h"
 #include "kernel/options.h"
 #include "kernel/scenario.h"
 #include "lib/cmdline.h"

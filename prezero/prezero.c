@@ -35,14 +35,14 @@
 static struct pz_policy_cfg opt_policy = {PZ_NONE, 0};
 static int opt_workload = WL_VM_BOOT;
 static uint64_t opt_pages; /* 0: every frame of the pool */
-uint64_t opt_chunk = PZ_CHUNK_DEFAULT;
+static uint64_t opt_chunk = PZ_CHUNK_DEFAULT;
 static uint64_t opt_cycles = 4;
 static uint64_t opt_think = 100000000; /* ns */
 static uint64_t opt_hold = 50000000;   /* ns */
 static uint64_t opt_idle = IDLE_WORKLOAD_DEFAULT;
 static uint64_t opt_lead_idle = 1000000000; /* ns */
 static uint64_t opt_seed = 1;
-uint64_t opt_fault_cpus = 1;
+static uint64_t opt_fault_cpus = 1;
 uint64_t opt_zero_cpus;
 
 static int policy_opt(const struct option *o, const char *v, char *err, size_t n)
@@ -155,7 +155,7 @@ void pz_tenant_fn(void *arg)
     wl_tenant_dirty(t->va, t->bytes);
 }
 
-bool pz_sample_busy[DEMAND_MAX_SAMPLES];
+static bool pz_sample_busy[DEMAND_MAX_SAMPLES]; /* struct pz_team_ctx sample_busy */
 
 /* The first touch, a read at the measurement CPL (demand_touch: its
  * access time is the workload's; the ring switch around it is not), then
@@ -184,7 +184,8 @@ static int k_release(void *ctx, uint32_t page, bool zero) { return demand_releas
 
 /* ---- one run ------------------------------------------------------------ */
 
-struct fault_env pz_env;
+static struct fault_env pz_env;
+static const struct pz_team_ctx team_ctx = {&pz_env, pz_sample_busy};
 static struct pz_sample lat_samples[DEMAND_MAX_SAMPLES];
 static uint64_t lat_scratch[DEMAND_MAX_SAMPLES];
 
@@ -315,7 +316,7 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r)
     unsigned P = q->fault_cpus, Z = r->cfg.background ? (unsigned)opt_zero_cpus : 0;
     r->fault_cpus = P;
     r->zero_cpus = Z;
-    int rc = P > 1 || Z > 0 ? pz_team_run(&r->cfg, &ops, &r->ns, &why, P, Z, &k.not_zero)
+    int rc = P > 1 || Z > 0 ? pz_team_run(&team_ctx, &r->cfg, &ops, &r->ns, &why, P, Z, &k.not_zero)
                             : pz_run(&pz_env.pool, &pz_env.lock, &r->cfg, &ops, &r->ns, &why);
     if (rc < 0) {
         result_fail("prezero.setup", "bad run parameter: %s", why);
@@ -402,7 +403,7 @@ static void scenario_prezero_run(void)
 {
     static struct pz_result r;
     apply_profile();
-    pz_check_cpus();
+    pz_check_cpus(opt_fault_cpus, opt_zero_cpus);
     struct pz_req q = {.policy = opt_policy,
                        .kind = (enum wl_kind)opt_workload,
                        .fault_cpus = (unsigned)opt_fault_cpus};
@@ -414,7 +415,7 @@ static void scenario_policies_run(void)
     static struct pz_result r[PZ_NPOLICIES], off;
     size_t n = 0;
     apply_profile();
-    pz_check_cpus();
+    pz_check_cpus(opt_fault_cpus, opt_zero_cpus);
     for (unsigned k = 0; k < PZ_NPOLICIES; k++) {
         struct pz_policy_cfg pc = {(enum pz_policy)k, 0}; /* batch: N from make_config */
         if (k == PZ_BATCH && opt_policy.kind == PZ_BATCH)

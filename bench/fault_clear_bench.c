@@ -190,10 +190,14 @@ static bool run_rounds(size_t pages, uint64_t seed, unsigned *done, enum ilv_ver
     return *why != ILV_ABORT;
 }
 
+/* Faults per cell and round on frames of fb bytes: faultclear_pages=, else
+ * 2 of 1 GiB, 16 of 2 MiB. */
+static size_t pages_of(uint64_t fb) { return fc_pages ? fc_pages : fb == PAGE_SIZE_1G ? 2 : 16; }
+
 /* Every cell on frames of `fb` bytes. */
 static void run_size(uint64_t fb)
 {
-    size_t pages = fc_pages ? fc_pages : fb == PAGE_SIZE_1G ? 2 : 16;
+    size_t pages = pages_of(fb);
     if (fb == PAGE_SIZE_1G && !frames_1g_free_count(mm_frames())) {
         result_skip("faultclear.frames_1g", "no free 1 GiB frame: 2 MiB frames only");
         return;
@@ -273,6 +277,29 @@ static void fault_clear_bench(void)
     run_size(PAGE_SIZE_2M);
 }
 
-HZ_SCENARIO(scenario_faultclear, .name = "faultclear", .run = fault_clear_bench, .order = 25,
+/* The `.plan` hook: per frame size run_size() runs (1 GiB when one is
+ * free, 2 MiB), its pool of pages + 1 frames and cells; a repeat dirties
+ * the pool, then faults `pages` frames, each cleared and checked. */
+static void faultclear_plan(const struct plan_profile *p, const struct plan_machine *m,
+                            struct plan_part *out)
+{
+    unsigned cells = FAULT_CLEAR_NMODELS * (best_nt() ? FC_STRATS : FC_STRATS - 1);
+    unsigned max =
+        (unsigned)(cpu_is_tcg() || fc_max_rounds < fc_rounds ? fc_rounds : fc_max_rounds);
+    uint64_t sizes[2] = {PAGE_SIZE_1G, PAGE_SIZE_2M};
+    for (int i = frames_1g_free_count(mm_frames()) ? 0 : 1; i < 2; i++) {
+        uint64_t fb = sizes[i];
+        size_t n = fault_pool_plan(pages_of(fb) + 1, &fb, fault_zero_node());
+        if (n < 2)
+            continue;
+        uint64_t rep = plan_pass_us(n * fb, 1, m) +
+                       (n - 1) * (plan_pass_us(fb, 2, m) + m->fault_us) + m->cell_us;
+        out->ms += plan_rounds_ms(cells * rep, (unsigned)fc_rounds, max, (unsigned)fc_budget_s);
+        out->cells += cells;
+    }
+}
+
+HZ_SCENARIO(scenario_faultclear, .name = "faultclear", .run = fault_clear_bench,
+            .plan = faultclear_plan, .order = 25,
             .help = "fault service time under every fault_clear= model x rep_stosb, rep_stosq, "
                     "best non-temporal, on 1 GiB and 2 MiB frames");

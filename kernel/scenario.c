@@ -109,7 +109,7 @@ static uint64_t plan_sum(bool explicit, const struct plan_profile *p, struct rec
     for (const struct scenario *s = next_after(FIRST_ORDER, explicit); s;
          s = next_after(s->order, explicit)) {
         if (!s->plan) {
-            if (unpriced)
+            if (unpriced && lu < ucap)
                 lu += (size_t)hz_snprintf(unpriced + lu, ucap - lu, "%s%s", lu ? "," : "", s->name);
             continue;
         }
@@ -152,8 +152,8 @@ static void print_plan(void)
     fmt_duration(a, sizeof(a), run);
     fmt_duration(b, sizeof(b), profile_id == PLAN_DEFAULT ? full : dflt);
     kprintf("plan: run=%s: %s here with boot (%s%s%s%s)", explicit_choice ? run_text : run_name, a,
-            parts[0] ? parts : "nothing priced", unpriced[0] ? "; not priced: " : "", unpriced,
-            unpriced[0] ? ", so more" : "");
+            parts, parts[0] && unpriced[0] ? "; " : "", unpriced,
+            unpriced[0] ? " not priced, so longer" : "");
     if (!explicit_choice)
         kprintf("; run=%s: %s", profile_id == PLAN_DEFAULT ? "full" : "default", b);
     kprintf("; priced with the development machine's model (docs/options.md)%s\n",

@@ -176,6 +176,16 @@ uint64_t plan_smp_part_ms(const struct plan_profile *p, unsigned repeats, unsign
     return rounds_us(round_us, min, p->smp_max_rounds, p->smp_budget_s) / 1000;
 }
 
+uint64_t plan_rounds_ms(uint64_t round_us, unsigned min, unsigned max, unsigned budget_s)
+{
+    return rounds_us(round_us, min, max, budget_s) / 1000;
+}
+
+uint64_t plan_pass_us(uint64_t bytes, unsigned passes, const struct plan_machine *m)
+{
+    return pass_us(bytes, passes, m->pass_mbps);
+}
+
 uint64_t plan_clear_ms(const struct plan_profile *p, const struct plan_facts *f,
                        const struct plan_machine *m)
 {

@@ -123,6 +123,14 @@ uint64_t plan_smp_part_ms(const struct plan_profile *p, unsigned repeats, unsign
                           unsigned many, unsigned cpus, uint64_t bytes,
                           const struct plan_machine *m);
 
+/* The model's parts for a scenario with its own cells (run=faultclear):
+ * microseconds of `passes` passes over `bytes` by one CPU at m->pass_mbps,
+ * and interleaved rounds of round_us each as lib/interleave.h runs them
+ * (one warm-up, `min`, then more up to `max` while budget_s lasts, the
+ * last starting just before it runs out), in milliseconds. */
+uint64_t plan_pass_us(uint64_t bytes, unsigned passes, const struct plan_machine *m);
+uint64_t plan_rounds_ms(uint64_t round_us, unsigned min, unsigned max, unsigned budget_s);
+
 /* What one scenario plans, for the `plan:` line and record: the `.plan`
  * hook of kernel/scenario.h fills it. */
 struct plan_part {

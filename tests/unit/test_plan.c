@@ -152,6 +152,11 @@ static void test_smp_part(void **state)
     uint64_t want = round_us * (1 + 10 + (extra < 10 ? extra : 10)) / 1000;
     assert_int_equal(plan_smp_part_ms(p, 0, 4, 0, 1, 256ull << 20, &fixture), want);
     assert_int_equal(plan_smp_part_ms(p, 10, 4, 0, 1, 256ull << 20, &fixture), want);
+    /* run=faultclear's own cells use the same two parts */
+    assert_int_equal(plan_pass_us(256ull << 20, 3, &fixture), rep_us - 3000);
+    assert_int_equal(plan_rounds_ms(round_us, 10, 20, 5), want);
+    assert_int_equal(plan_rounds_ms(round_us, 10, 10, 5), round_us * 11 / 1000); /* TCG */
+    assert_int_equal(plan_rounds_ms(0, 10, 20, 5), 0);
     assert_int_equal(plan_smp_part_ms(p, 10, 0, 0, 2, 256ull << 20, &fixture), 0);
     /* all CPUs of a node clear at the smp rate: cheaper than one CPU */
     assert_true(plan_smp_part_ms(p, 10, 0, 4, 2, 256ull << 20, &fixture) < want);

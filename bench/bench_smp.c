@@ -266,10 +266,15 @@ static uint64_t want_bytes(void)
     return opt_bytes ? opt_bytes : cpu_is_tcg() ? 64ull << 20 : 1ull << 30;
 }
 
+/* Timed rounds every cell gets at least: smp_repeats=, else p's. */
+static unsigned repeats_of(const struct plan_profile *p)
+{
+    return option_given("smp_repeats") ? (unsigned)opt_repeats : p->smp_repeats;
+}
+
 static void apply_profile(void)
 {
-    if (!option_given("smp_repeats"))
-        opt_repeats = scenario_profile()->smp_repeats;
+    opt_repeats = repeats_of(scenario_profile());
     opt_skip_mask = skip_mask(scenario_profile());
 }
 
@@ -278,7 +283,7 @@ static void apply_profile(void)
 static void smp_plan(const struct plan_profile *p, const struct plan_machine *m,
                      struct plan_part *out)
 {
-    struct plan_profile q = *p;
+    struct plan_profile q = smp_rounds_profile(p);
     const char *missing;
     uint32_t skip = skip_mask(p);
     struct plan_facts f = {.cpus = smp_online(), .smp_bytes = want_bytes()};
@@ -287,7 +292,7 @@ static void smp_plan(const struct plan_profile *p, const struct plan_machine *m,
     f.frame_bytes = PAGE_SIZE_2M;
     f.frames = (unsigned)(smp_fill_plan_bytes(&q.fill_repeats) / PAGE_SIZE_2M);
     q.smp_all_strategies = true; /* f.strategies is the selection */
-    q.smp_repeats = option_given("smp_repeats") ? (unsigned)opt_repeats : p->smp_repeats;
+    q.smp_repeats = repeats_of(p);
     q.smp_fill = p->smp_fill || option_given("smp_fill");
     out->ms = plan_smp_ms(&q, &f, m);
 }

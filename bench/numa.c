@@ -337,7 +337,7 @@ static void numa_plan(const struct plan_profile *p, const struct plan_machine *m
     static struct nplan_cell plan[NUMA_CELLS_MAX];
     const struct clear_strategy *s[MAX_VSTRAT];
     struct nplan_node pn[NUMA_MAX_NODES];
-    struct plan_profile q = *p;
+    struct plan_profile q = smp_rounds_profile(p);
     size_t n = 0;
     run.t = numa_get();
     memset(pn, 0, sizeof(pn));
@@ -347,8 +347,6 @@ static void numa_plan(const struct plan_profile *p, const struct plan_machine *m
     unsigned nv = (unsigned)(pick_strategies(s, false) * nchunks);
     if (nplan_build(pn, run.t->n, nv, plan, NUMA_CELLS_MAX, &n) != NPLAN_OK)
         return;
-    if (cpu_is_tcg()) /* smp_rounds_run: no extra rounds for emulator timings */
-        q.smp_max_rounds = (unsigned)opt_repeats;
     for (size_t a = 0, e; a < n; a = e) {
         unsigned one = 0, many = 0, cpus = 1;
         e = nplan_group_end(plan, n, a, SMP_MAX_CELLS);

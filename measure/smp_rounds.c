@@ -69,6 +69,18 @@ void smp_series_skew_record(struct rec *r, const struct smp_series *s)
     rec_u64(r, "late_starts", s->late_starts);
 }
 
+struct plan_profile smp_rounds_profile(const struct plan_profile *p)
+{
+    struct plan_profile q = *p;
+    if (option_given("smp_max_rounds"))
+        q.smp_max_rounds = (unsigned)max_rounds;
+    if (option_given("smp_budget"))
+        q.smp_budget_s = (unsigned)budget_s;
+    if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
+        q.smp_max_rounds = 0;
+    return q;
+}
+
 bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
                     struct smp_series *const *series,
                     bool (*repeat)(void *arg, size_t cell, unsigned round), void *arg)
@@ -77,14 +89,9 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
     static uint64_t scratch[SMP_MAX_ROUNDS];
     static enum ilv_verdict stop[SMP_MAX_CELLS];
     static struct ilv_series ser[SMP_MAX_CELLS];
-    if (!option_given("smp_max_rounds")) /* the run profile's, lib/plan.h */
-        max_rounds = scenario_profile()->smp_max_rounds;
-    if (!option_given("smp_budget"))
-        budget_s = scenario_profile()->smp_budget_s;
-    struct ilv_rule rule = {min_rounds, min_rounds > max_rounds ? min_rounds : (unsigned)max_rounds,
-                            SMP_CI_X100, 0};
-    if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
-        rule.max_rounds = rule.min_rounds;
+    struct plan_profile q = smp_rounds_profile(scenario_profile());
+    struct ilv_rule rule = {
+        min_rounds, min_rounds > q.smp_max_rounds ? min_rounds : q.smp_max_rounds, SMP_CI_X100, 0};
     for (size_t i = 0; i < ncells && i < SMP_MAX_CELLS; i++)
         ser[i] = (struct ilv_series){series[i]->ns, &series[i]->n};
     uint64_t s = seed ? seed : rdtsc();
@@ -97,7 +104,7 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
                           .repeat = repeat,
                           .arg = arg,
                           .clock = tsc_now,
-                          .budget = budget_s * tsc_info()->hz,
+                          .budget = (uint64_t)q.smp_budget_s * tsc_info()->hz,
                           .budget_from = 1, /* the timed rounds */
                           .stop = stop};
     unsigned done = 0, stable = 0, noisy = 0;
@@ -121,7 +128,7 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
     rec_u64(&r, "min_rounds", rule.min_rounds);
     rec_u64(&r, "max_rounds", rule.max_rounds);
     rec_fixed(&r, "ci_target_pct", SMP_CI_X100, 2);
-    rec_u64(&r, "budget_s", budget_s);
+    rec_u64(&r, "budget_s", q.smp_budget_s);
     rec_u64(&r, "stable_cells", stable);
     rec_u64(&r, "noisy_cells", noisy);
     rec_str(&r, "steal_method", steal_available() ? steal_method() : "none");

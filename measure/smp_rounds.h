@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "lib/interleave.h"
+#include "lib/plan.h"
 #include "lib/stats.h"
 #include "measure/smp_job.h"
 
@@ -62,6 +63,11 @@ void smp_series_skew_record(struct rec *r, const struct smp_series *s);
  * `smp_rounds` record named `part` ("scale", "fill") and its line. Returns
  * false when a repeat failed. Boot CPU, CPL 0.
  */
+/* The profile smp_rounds_run() runs under: p with smp_max_rounds= and
+ * smp_budget= applied where given, and under TCG no round past the
+ * minimum (smp_max_rounds 0); for a scenario's `.plan` hook too. */
+struct plan_profile smp_rounds_profile(const struct plan_profile *p);
+
 bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
                     struct smp_series *const *series,
                     bool (*repeat)(void *arg, size_t cell, unsigned round), void *arg);

@@ -87,44 +87,39 @@ static void fake_settle(void *arg, bool *open)
 
 static enum ilv_verdict stop[3];
 
-static unsigned run_fake(struct fake *f, const struct ilv_rule *rule, enum ilv_verdict *why)
+/* Run the fake under rule; raced (settle() says which cells are still
+ * needed) when race, and then without scratch: a race never reads it. */
+static unsigned drive_fake(struct fake *f, const struct ilv_rule *rule, bool race,
+                           enum ilv_verdict *why)
 {
     static unsigned order[3];
     static uint64_t scratch[30];
+    static bool open[3];
     struct ilv_run r = {.seed = 77,
                         .rule = rule,
                         .ncells = 3,
                         .order = order,
-                        .scratch = scratch,
+                        .scratch = race ? 0 : scratch,
                         .repeat = fake_repeat,
                         .round_begins = fake_begins,
                         .arg = f,
-                        .stop = stop};
+                        .stop = stop,
+                        .settle = race ? fake_settle : 0,
+                        .open = open};
     unsigned done = 99;
     fake_budget(f, &r);
     *why = ilv_run(&r, &done);
     return done;
 }
 
-/* The same fake, raced: settle() says which cells are still needed. */
+static unsigned run_fake(struct fake *f, const struct ilv_rule *rule, enum ilv_verdict *why)
+{
+    return drive_fake(f, rule, false, why);
+}
+
 static unsigned race_fake(struct fake *f, const struct ilv_rule *rule, enum ilv_verdict *why)
 {
-    static unsigned order[3];
-    static bool open[3];
-    struct ilv_run r = {.seed = 77,
-                        .rule = rule,
-                        .ncells = 3,
-                        .order = order,
-                        .repeat = fake_repeat,
-                        .round_begins = fake_begins,
-                        .arg = f,
-                        .stop = stop,
-                        .settle = fake_settle,
-                        .open = open};
-    unsigned done = 99;
-    fake_budget(f, &r);
-    *why = ilv_run(&r, &done);
-    return done;
+    return drive_fake(f, rule, true, why);
 }
 
 static void test_run_plan(void **state)

@@ -418,16 +418,7 @@ static void bench_clear(void)
     char buf[HZ_RECORD_MAX];
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "clear_run");
-    rec_u64(&r, "seed", cs.seed);
-    rec_u64(&r, "cells", cs.n);
-    rec_u64(&r, "rounds", done);
-    rec_str(&r, "stop", ilv_verdict_name(why));
-    rec_u64(&r, "min_rounds", repeats);
-    rec_u64(&r, "max_rounds", rule.max_rounds);
-    rec_fixed(&r, "ci_target_pct", ci_x100, 2);
-    rec_u64(&r, "budget_s", budget_s);
-    rec_u64(&r, "stable_cells", stable);
-    rec_u64(&r, "noisy_cells", noisy);
+    ilv_rec_run(&r, cs.seed, cs.n, done, why, &rule, budget_s, stable, noisy);
     rec_str(&r, "evict", evict_method_name(cs.flush));
     rec_u64(&r, "evict_read_bytes", cs.nevict * PAGE_SIZE_2M);
     rec_str(&r, "steal_method", steal_method());

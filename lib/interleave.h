@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/record.h"
+
 /* One SplitMix64 step: advances *state, returns the next 64-bit value. */
 uint64_t ilv_splitmix64(uint64_t *state);
 
@@ -143,5 +145,28 @@ struct ilv_run {
  * most any cell got). ncells == 0 runs nothing and returns ILV_CAP.
  */
 enum ilv_verdict ilv_run(const struct ilv_run *r, unsigned *done);
+
+/*
+ * The members every record of an interleaved run carries (docs/results.md
+ * `clear_run`, `smp_rounds`), in this order: seed, cells, rounds, stop
+ * (ilv_verdict_name()), min_rounds and max_rounds and ci_target_pct (of
+ * rule), budget_s, stable_cells, noisy_cells. Inline so that builds
+ * without lib/record.c that include this header still link.
+ */
+static inline void ilv_rec_run(struct rec *r, uint64_t seed, size_t cells, unsigned rounds,
+                               enum ilv_verdict stop, const struct ilv_rule *rule,
+                               uint64_t budget_s, unsigned stable, unsigned noisy)
+{
+    rec_u64(r, "seed", seed);
+    rec_u64(r, "cells", cells);
+    rec_u64(r, "rounds", rounds);
+    rec_str(r, "stop", ilv_verdict_name(stop));
+    rec_u64(r, "min_rounds", rule->min_rounds);
+    rec_u64(r, "max_rounds", rule->max_rounds);
+    rec_fixed(r, "ci_target_pct", rule->ci_x100, 2);
+    rec_u64(r, "budget_s", budget_s);
+    rec_u64(r, "stable_cells", stable);
+    rec_u64(r, "noisy_cells", noisy);
+}
 
 #endif /* HZ_LIB_INTERLEAVE_H */

@@ -121,16 +121,7 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "smp_rounds");
     rec_str(&r, "part", part);
-    rec_u64(&r, "seed", s);
-    rec_u64(&r, "cells", ncells);
-    rec_u64(&r, "rounds", done);
-    rec_str(&r, "stop", ilv_verdict_name(why));
-    rec_u64(&r, "min_rounds", rule.min_rounds);
-    rec_u64(&r, "max_rounds", rule.max_rounds);
-    rec_fixed(&r, "ci_target_pct", SMP_CI_X100, 2);
-    rec_u64(&r, "budget_s", q.smp_budget_s);
-    rec_u64(&r, "stable_cells", stable);
-    rec_u64(&r, "noisy_cells", noisy);
+    ilv_rec_run(&r, s, ncells, done, why, &rule, q.smp_budget_s, stable, noisy);
     rec_str(&r, "steal_method", steal_available() ? steal_method() : "none");
     rec_u64(&r, "start_lead_us", smp_start_lead_us());
     record_emit(&r);

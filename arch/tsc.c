@@ -371,6 +371,8 @@ uint64_t tsc_to_ns(uint64_t cycles)
     return info.hz ? mul_div_u64(cycles, 1000000000u, info.hz) : 0;
 }
 
+uint64_t tsc_now(void) { return rdtsc(); }
+
 void tsc_delay_us(uint64_t us)
 {
     uint64_t hz = info.hz ? info.hz : 4000000000ull; /* before calibration: err long */

@@ -89,6 +89,10 @@ const char *tsc_unreliable_reason(void);
  * intermediate; 0 before calibration). */
 uint64_t tsc_to_ns(uint64_t cycles);
 
+/* The TSC now (RDTSC, unserialised): the clock of lib/interleave.h's
+ * budget, as a function to point at. */
+uint64_t tsc_now(void);
+
 /* Busy-wait at least `us` microseconds (calibrated; used for AP start-up). */
 void tsc_delay_us(uint64_t us);
 

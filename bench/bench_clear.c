@@ -120,11 +120,11 @@ uint64_t bench_seed_option(void) { return seed; }
 
 unsigned bench_ci_option(void) { return (unsigned)ci_x100; }
 
-static bool selected(const struct clear_strategy *s)
+static bool selected(const struct clear_strategy *s, const struct plan_profile *p)
 {
     char key[40];
     hz_snprintf(key, sizeof(key), ",%s,", s->name);
-    if (!only[0] && !option_given("strategies") && !scenario_profile()->clear_all_strategies)
+    if (!only[0] && !option_given("strategies") && !p->clear_all_strategies)
         return clear_quick_set(s);
     if (!only[0])
         return true;
@@ -269,20 +269,63 @@ static void add_cells(const struct clear_strategy *s, uint8_t *base, uint64_t sm
     }
 }
 
-/* Defaults of the run profile (lib/plan.h) for the options not given. */
+/* Profile p's values for the options not given: the run's and plan's rule. */
+static const uint64_t *settings(const struct plan_profile *p, size_t *nch, uint64_t *min,
+                                uint64_t *max, uint64_t *budget)
+{
+    static const uint64_t reduced[3] = {4096, 2 << 20, 1 << 30};
+    bool three = !option_given("chunks") && p->clear_chunks == 3;
+    *nch = three ? 3 : nchunks;
+    *min = option_given("repeats") ? repeats : p->clear_min_rounds;
+    *max = option_given("max_rounds") ? max_rounds : p->clear_max_rounds;
+    *budget = option_given("clear_budget") ? budget_s : p->clear_budget_s;
+    return three ? reduced : chunks;
+}
+
 static void apply_profile(void)
 {
-    const struct plan_profile *p = scenario_profile();
-    if (!option_given("chunks") && p->clear_chunks == 3) { /* 4K, 2M, 1G */
-        chunks[2] = 1 << 30;
-        nchunks = 3;
+    const uint64_t *list = settings(scenario_profile(), &nchunks, &repeats, &max_rounds, &budget_s);
+    memmove(chunks, list, nchunks * sizeof(chunks[0]));
+}
+
+/* The large and the small target in an arena of arena_bytes (the small one
+ * half the LLC, at most a quarter of the large one). */
+static void targets(uint64_t arena_bytes, uint64_t *large, uint64_t *small)
+{
+    uint64_t llc = cpu_llc_bytes();
+    *large = clear_bytes ? clear_bytes : cpu_is_tcg() ? TCG_BYTES : arena_bytes;
+    if (*large > arena_bytes)
+        *large = arena_bytes;
+    *small = (llc ? llc / 2 : 1 << 20) & ~4095ull;
+    if (*small > *large / 4)
+        *small = (*large / 4) & ~4095ull;
+}
+
+/* The `.plan` hook: the cells of the run's arena (1 GiB, else 2 MiB),
+ * strategies and chunks (lib/plan.h); under TCG no race (max = min). */
+static void clear_plan(const struct plan_profile *p, const struct plan_machine *m,
+                       struct plan_part *out)
+{
+    struct plan_profile q = *p;
+    struct plan_facts f = {0};
+    uint64_t min, max, budget;
+    size_t nch;
+    const char *missing;
+    const uint64_t *list = settings(p, &nch, &min, &max, &budget);
+    targets(frames_1g_free_count(mm_frames()) ? PAGE_SIZE_1G : PAGE_SIZE_2M, &f.big_bytes,
+            &f.small_bytes);
+    unsigned ns = 0, big = 0, sm = 0;
+    for (size_t i = 0; i < clear_strategy_count; i++)
+        ns += selected(&clear_strategies[i], p) && clear_supported(&clear_strategies[i], &missing);
+    for (size_t k = 0; k < nch; k++) { /* add_cells(): the chunks that fit each target */
+        big += list[k] <= f.big_bytes;
+        sm += p->clear_small_target && list[k] <= f.small_bytes ? 2 : 0;
     }
-    if (!option_given("repeats"))
-        repeats = p->clear_min_rounds;
-    if (!option_given("max_rounds"))
-        max_rounds = p->clear_max_rounds;
-    if (!option_given("clear_budget"))
-        budget_s = p->clear_budget_s;
+    q.clear_min_rounds = (unsigned)min;
+    q.clear_max_rounds = (unsigned)(cpu_is_tcg() || max < min ? min : max);
+    q.clear_budget_s = (unsigned)budget;
+    out->ms = plan_clear_cells_ms(&q, ns * big, ns * sm, &f, m);
+    out->cells = ns * (big + sm);
 }
 
 static void bench_clear(void)
@@ -302,13 +345,8 @@ static void bench_clear(void)
         result_skip("clear", "no free memory for a target");
         return;
     }
-    big = clear_bytes ? clear_bytes : cpu_is_tcg() ? TCG_BYTES : arena_bytes;
-    if (big > arena_bytes)
-        big = arena_bytes;
-    uint64_t llc = cpu_llc_bytes();
-    uint64_t small = (llc ? llc / 2 : 1 << 20) & ~4095ull;
-    if (small > big / 4)
-        small = (big / 4) & ~4095ull;
+    uint64_t small, llc = cpu_llc_bytes();
+    targets(arena_bytes, &big, &small);
     uint8_t *base = (uint8_t *)(uintptr_t)arena;
     clear_cells_evict_take(&cs, f, llc);
     cs.seed = seed ? seed : rdtsc();
@@ -329,7 +367,7 @@ static void bench_clear(void)
         const char *missing;
         char name[48], why[120];
         hz_snprintf(name, sizeof(name), "clear.%s", s->name);
-        if (!selected(s))
+        if (!selected(s, scenario_profile()))
             continue;
         if (!clear_supported(s, &missing)) {
             result_skip(name, "missing CPU feature %s", missing);
@@ -380,16 +418,7 @@ static void bench_clear(void)
     char buf[HZ_RECORD_MAX];
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "clear_run");
-    rec_u64(&r, "seed", cs.seed);
-    rec_u64(&r, "cells", cs.n);
-    rec_u64(&r, "rounds", done);
-    rec_str(&r, "stop", ilv_verdict_name(why));
-    rec_u64(&r, "min_rounds", repeats);
-    rec_u64(&r, "max_rounds", rule.max_rounds);
-    rec_fixed(&r, "ci_target_pct", ci_x100, 2);
-    rec_u64(&r, "budget_s", budget_s);
-    rec_u64(&r, "stable_cells", stable);
-    rec_u64(&r, "noisy_cells", noisy);
+    ilv_rec_run(&r, cs.seed, cs.n, done, why, &rule, budget_s, stable, noisy);
     rec_str(&r, "evict", evict_method_name(cs.flush));
     rec_u64(&r, "evict_read_bytes", cs.nevict * PAGE_SIZE_2M);
     rec_str(&r, "steal_method", steal_method());
@@ -406,6 +435,7 @@ static void bench_clear(void)
         frames_free(f, arena, PAGE_SIZE_2M);
 }
 
-HZ_SCENARIO(scenario_clear, .name = "clear", .run = bench_clear, .order = 10, .in_default = true,
+HZ_SCENARIO(scenario_clear, .name = "clear", .run = bench_clear, .plan = clear_plan, .order = 10,
+            .in_default = true,
             .help = "clear strategies at 4K..1G chunks, verified (single thread; run=default: "
                     "the reduced set, cold 1 GiB target)");

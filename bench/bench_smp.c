@@ -10,7 +10,7 @@
  * their piece. A repeat's wall time runs from the first CPU's start to the
  * last CPU's end (measure/smp_job.c); `smp.wall` fails when a wall time is
  * below some CPU's own time. The (strategy, threads) cells run interleaved,
- * one repeat each per round in a seeded random order (bench/smp_rounds.c),
+ * one repeat each per round in a seeded random order (measure/smp_rounds.c),
  * so a slow stretch of the host hits all of them alike; figures are medians
  * with their 95 % interval (lib/stats.h), flagged noisy or with steal. Records: `clear` (threads =
  * CPUs, via clear_record), then bench/smp_scale.c's `smp_peak` (the median of the best
@@ -34,7 +34,7 @@
 #include "measure/clear_record.h"
 #include "mm/paging.h"
 
-#define MAX_COUNTS 6
+#define MAX_COUNTS PLAN_SMP_COUNTS_MAX
 #define MAX_CELLS SMP_MAX_CELLS
 
 static uint64_t opt_bytes /* 0: 1 GiB, 64 MiB under TCG */, opt_chunk = 2ull << 20,
@@ -101,18 +101,6 @@ static struct {
     uint64_t bytes, unit;
     bool numa;
 } geo; /* the scaling target's size, split unit and placement */
-
-/* 1, 2, 4, 8, 16 and all (run=default: 1 and all); only counts up to
- * `online`, each once. */
-static unsigned thread_counts(unsigned online, unsigned *out)
-{
-    static const unsigned want[] = {1, 2, 4, 8, 16};
-    unsigned n = 0, most = scenario_profile()->smp_all_counts ? 5 : 1;
-    for (unsigned i = 0; i < most && want[i] < online; i++)
-        out[n++] = want[i];
-    out[n++] = online;
-    return n;
-}
 
 /* Plan pieces for `threads` CPUs: per node when numa, else (or when a node
  * lacks memory) flat. Returns true when the per-node plan was used. */
@@ -210,7 +198,7 @@ static void finish(struct smp_cell *c)
 }
 
 /* Every selected, supported strategy at every thread count, interleaved
- * (bench/smp_rounds.c). False when a run failed so badly (stuck CPU, broken
+ * (measure/smp_rounds.c). False when a run failed so badly (stuck CPU, broken
  * barrier) that nothing more runs; then no cell is reported. */
 static bool scaling(const unsigned *counts, unsigned nc)
 {
@@ -257,20 +245,56 @@ static bool scaling(const unsigned *counts, unsigned nc)
     return true;
 }
 
-/* run=default: rep_stosb (Linux's clear_page) and the non-temporal pick
- * (arch/clear.h clear_pick_nt()), unless smp_strategies= says otherwise. */
-static void apply_profile(void)
+/* The strategies left out under profile p: run=default's keeps rep_stosb
+ * (Linux's clear_page) and the non-temporal pick (arch/clear.h
+ * clear_pick_nt()), unless smp_strategies= says otherwise. */
+static uint32_t skip_mask(const struct plan_profile *p)
 {
-    const struct plan_profile *p = scenario_profile();
     const struct clear_strategy *nt = clear_pick_nt();
-    if (!option_given("smp_repeats"))
-        opt_repeats = p->smp_repeats;
+    uint32_t skip = ~0u;
     if (opt_strategies_given || p->smp_all_strategies)
-        return;
-    opt_skip_mask = ~0u;
+        return opt_skip_mask;
     for (size_t i = 0; i < clear_strategy_count && i < 32; i++)
         if (strcmp(clear_strategies[i].name, "rep_stosb") == 0 || &clear_strategies[i] == nt)
-            opt_skip_mask &= ~(1u << i);
+            skip &= ~(1u << i);
+    return skip;
+}
+
+/* Bytes of the scaling target: smp_bytes=, else 1 GiB (64 MiB under TCG). */
+static uint64_t want_bytes(void)
+{
+    return opt_bytes ? opt_bytes : cpu_is_tcg() ? 64ull << 20 : 1ull << 30;
+}
+
+/* Timed rounds every cell gets at least: smp_repeats=, else p's. */
+static unsigned repeats_of(const struct plan_profile *p)
+{
+    return option_given("smp_repeats") ? (unsigned)opt_repeats : p->smp_repeats;
+}
+
+static void apply_profile(void)
+{
+    opt_repeats = repeats_of(scenario_profile());
+    opt_skip_mask = skip_mask(scenario_profile());
+}
+
+/* The `.plan` hook: the strategies, thread counts and target the run will
+ * take, and the fill of every free frame when it runs (lib/plan.h). */
+static void smp_plan(const struct plan_profile *p, const struct plan_machine *m,
+                     struct plan_part *out)
+{
+    struct plan_profile q = smp_rounds_profile(p);
+    const char *missing;
+    uint32_t skip = skip_mask(p);
+    struct plan_facts f = {.cpus = smp_online(), .smp_bytes = want_bytes()};
+    for (size_t i = 0; i < clear_strategy_count && i < 32; i++)
+        f.strategies += !(skip & (1u << i)) && clear_supported(&clear_strategies[i], &missing);
+    f.frame_bytes = PAGE_SIZE_2M;
+    f.frames = (unsigned)(smp_fill_plan_bytes(&q.fill_repeats) / PAGE_SIZE_2M);
+    q.smp_all_strategies = true; /* f.strategies is the selection */
+    q.smp_repeats = repeats_of(p);
+    q.smp_fill = p->smp_fill || option_given("smp_fill");
+    out->ms = plan_smp_ms(&q, &f, m);
 }
 
 static void smp_scenario(void)
@@ -279,7 +303,7 @@ static void smp_scenario(void)
     unsigned online = smp_bench_order(order), counts[MAX_COUNTS], nc, nd = 0;
     int32_t doms[HZ_MAX_CPUS];
     bool known = true;
-    nc = thread_counts(online, counts);
+    nc = plan_smp_counts(scenario_profile(), online, counts);
     for (unsigned k = 0; k < online; k++) {
         unsigned d = 0;
         order_dom[k] = smp_cpu(order[k])->domain;
@@ -291,8 +315,7 @@ static void smp_scenario(void)
     }
     bool numa = known && nd >= 2;
     uint64_t unit = opt_chunk < PAGE_SIZE_2M ? opt_chunk : PAGE_SIZE_2M;
-    uint64_t want = opt_bytes ? opt_bytes : cpu_is_tcg() ? 64ull << 20 : 1ull << 30;
-    uint64_t bytes = want / unit * unit;
+    uint64_t bytes = want_bytes() / unit * unit;
     if (smp_target_take(&target, bytes, false, numa ? doms : 0, numa ? nd : 0) < 0) {
         result_skip("smp.scaling", "no free frame for the target");
         return;
@@ -338,5 +361,6 @@ static void smp_scenario(void)
 }
 
 HZ_SCENARIO(
-    scenario_smp, .name = "smp", .run = smp_scenario, .order = 40, .in_default = true,
+    scenario_smp, .name = "smp", .run = smp_scenario, .plan = smp_plan, .order = 40,
+    .in_default = true,
     .help = "thread scaling of every clear strategy, then the QEMU-like fill of all free frames");

@@ -4,7 +4,7 @@
  * preallocating guest RAM does (QEMU -mem-prealloc with its preallocation
  * threads: contiguous parts of the memory, whole pages per thread, never
  * more busy threads than pages). The thread counts 1, 2, 4, 8, 16 and all
- * are cells run interleaved (bench/smp_rounds.c): an untimed warm-up round
+ * are cells run interleaved (measure/smp_rounds.c): an untimed warm-up round
  * (each cell fills everything once, so the host backs every page before
  * anything is timed), then at least `smp_fill_repeats` rounds, each cell
  * once per round in a seeded random order. A fill: dirty, barrier, clear in
@@ -26,6 +26,7 @@
 #include "lib/results.h"
 #include "lib/stats.h"
 #include "measure/clear_record.h"
+#include "mm/mm.h"
 #include "mm/paging.h"
 
 enum { FILL_ALL, FILL_NONE, FILL_BYTES };
@@ -184,6 +185,16 @@ static bool fill_repeat(void *arg, size_t i, unsigned round)
     if (round > 0 && cpu_max > c->cpu_max_ns)
         c->cpu_max_ns = cpu_max;
     return true;
+}
+
+uint64_t smp_fill_plan_bytes(unsigned *repeats)
+{
+    struct frames *f = mm_frames();
+    uint64_t all = frames_1g_free_count(f) * PAGE_SIZE_1G + frames_free_bytes(f);
+    *repeats = (unsigned)fill_repeats;
+    return fill_mode == FILL_NONE                      ? 0
+           : fill_mode == FILL_ALL || fill_bytes > all ? all
+                                                       : fill_bytes;
 }
 
 void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, unsigned nc)

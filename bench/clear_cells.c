@@ -17,7 +17,8 @@
 static struct clear_cells *cur; /* the cells being run (work_fn reads flush and the buffer) */
 static unsigned order[CLEAR_MAX_CELLS];
 static uint64_t scratch[CLEAR_MAX_ROUNDS];
-static bool open_cells[CLEAR_MAX_CELLS]; /* clear_race_settle()'s answer at a look */
+static bool open_cells[CLEAR_MAX_CELLS];          /* clear_race_settle()'s answer at a look */
+static struct ilv_series series[CLEAR_MAX_CELLS]; /* each cell's ns[], n */
 
 /* Memory work for one step of a cell, run at the measurement CPL
  * (arch/user.h): the dirtying, timed clear and zero check of measure/memop.h,
@@ -126,24 +127,7 @@ static bool cell_repeat(void *arg, size_t cell, unsigned round)
     return true;
 }
 
-static const uint64_t *cell_samples(void *arg, size_t cell, size_t *n)
-{
-    struct clear_cells *cs = arg;
-    *n = cs->cell[cell].n;
-    return cs->cell[cell].ns;
-}
-
-static uint64_t t_race, budget_cyc; /* the TSC when the race began, the budget */
-static unsigned race_from;          /* the first round past the minimum */
-
-static bool budget_spent(void *arg) { return t_race && rdtsc() - t_race > budget_cyc; }
-
-static void round_begins(void *arg, unsigned round)
-{
-    if (round == race_from)
-        t_race = rdtsc();
-    progress_step(round);
-}
+static void round_begins(void *arg, unsigned round) { progress_step(round); }
 
 enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *rule,
                                  uint64_t budget_s, bool race, unsigned *done)
@@ -153,17 +137,18 @@ enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *
                           .ncells = cs->n,
                           .order = order,
                           .scratch = scratch,
+                          .series = series,
                           .repeat = cell_repeat,
-                          .samples = cell_samples,
-                          .budget_spent = budget_spent,
                           .round_begins = round_begins,
                           .arg = cs,
+                          .clock = tsc_now,
+                          .budget = budget_s * tsc_info()->hz,
+                          .budget_from = rule->min_rounds + 1, /* the race's rounds */
                           .stop = cs->stop,
                           .settle = race ? clear_race_settle : 0,
                           .open = open_cells};
-    budget_cyc = budget_s * tsc_info()->hz;
-    t_race = 0;
-    race_from = rule->min_rounds + 1;
+    for (size_t i = 0; i < cs->n; i++)
+        series[i] = (struct ilv_series){cs->cell[i].ns, &cs->cell[i].n};
     cur = cs;
     progress_begin("clear", rule->max_rounds + 1);
     enum ilv_verdict v = ilv_run(&run, done);

@@ -43,7 +43,7 @@ struct clear_cell {
     uint8_t *dst;
     uint64_t bytes, chunk;
     const char *cache; /* "warm" or "cold" */
-    unsigned n;        /* timed repeats so far */
+    size_t n;          /* timed repeats so far */
     uint64_t ns[CLEAR_MAX_ROUNDS];
     uint32_t ratio_x100[CLEAR_MAX_ROUNDS]; /* cold cells: cold / warm probe time x 100 */
     uint64_t min_cyc;                      /* fewest TSC cycles of a timed repeat */

@@ -70,7 +70,7 @@ void clear_table_print(const struct clear_cells *cs, const uint64_t *chunks, siz
         fmt_g(lo, sizeof(lo), stats_gbps_x1000(c->bytes, c->st.ci_hi));
         fmt_g(hi, sizeof(hi), stats_gbps_x1000(c->bytes, c->st.ci_lo));
         fmt_fixed(cv, sizeof(cv), c->st.cv_x100, 2);
-        kprintf("  %-13s %10llu %10llu %-5s %9s %9s..%-8s %6s %4u %-7s %s\n", c->s->name,
+        kprintf("  %-13s %10llu %10llu %-5s %9s %9s..%-8s %6s %4zu %-7s %s\n", c->s->name,
                 (unsigned long long)c->chunk, (unsigned long long)c->bytes, c->cache, g, lo, hi, cv,
                 c->n, ilv_verdict_name(cs->stop[order[i]]), flags(c, f, sizeof(f)));
     }

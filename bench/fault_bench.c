@@ -117,15 +117,33 @@ static void run_passes(struct passes *p)
 
 static void passes_fn(unsigned cpu, void *arg) { run_passes(arg); }
 
+/* Rounds under run profile p: fault_rounds=, else 2 under TCG (emulator
+ * timings: a check, not a measurement), else the profile's. */
+static unsigned rounds_of(const struct plan_profile *p)
+{
+    return fault_rounds ? (unsigned)fault_rounds : cpu_is_tcg() ? 2 : p->fault_rounds;
+}
+
+/* The `.plan` hook: the pool fault_selftest() will set up, its rounds. */
+static void fault_plan(const struct plan_profile *p, const struct plan_machine *m,
+                       struct plan_part *out)
+{
+    struct plan_profile q = *p;
+    struct plan_facts f = {0};
+    size_t n = fault_pool_plan(fault_pages ? fault_pages : FAULT_POOL_MAX, &f.frame_bytes,
+                               fault_zero_node());
+    f.frames = (unsigned)(fault_pages && fault_pages < n ? fault_pages : n);
+    q.fault_rounds = rounds_of(p);
+    out->ms = plan_fault_ms(&q, &f, m);
+}
+
 void fault_selftest(void)
 {
     static struct fault_env env;
     if (fault_pool_setup(&env, fault_pages ? fault_pages : FAULT_POOL_MAX) < 0)
         return;
     size_t n = fault_pages && fault_pages < env.nframes ? fault_pages : env.nframes;
-    unsigned rounds = fault_rounds   ? (unsigned)fault_rounds
-                      : cpu_is_tcg() ? 2 /* emulator timings: a check, not a measurement */
-                                     : scenario_profile()->fault_rounds;
+    unsigned rounds = rounds_of(scenario_profile());
     int cpu = fault_node_cpu(fault_cpu_node());
     if (cpu < 0) {
         result_skip("fault.node", "fault_node=%d has no online CPU", fault_cpu_node());
@@ -177,6 +195,7 @@ void fault_selftest(void)
     fault_pool_teardown(&env);
 }
 
-HZ_SCENARIO(scenario_fault, .name = "fault", .run = fault_selftest, .order = 20, .in_default = true,
+HZ_SCENARIO(scenario_fault, .name = "fault", .run = fault_selftest, .plan = fault_plan, .order = 20,
+            .in_default = true,
             .help = "demand-fault self-test: every page faulted zeroed in the fault and "
                     "pre-zeroed, in interleaved rounds");

@@ -143,26 +143,12 @@ static bool run_cell(struct fc_cell *c, size_t pages, unsigned round)
 struct fc_run {
     size_t pages, n;
     struct fc_cell *live[FC_CELLS];
-    uint64_t t0, budget;
 };
 
 static bool fc_repeat(void *arg, size_t cell, unsigned round)
 {
     struct fc_run *fr = arg;
     return run_cell(fr->live[cell], fr->pages, round);
-}
-
-static const uint64_t *fc_samples(void *arg, size_t cell, size_t *n)
-{
-    struct fc_run *fr = arg;
-    *n = fr->live[cell]->n;
-    return fr->live[cell]->ns;
-}
-
-static bool fc_budget_spent(void *arg)
-{
-    struct fc_run *fr = arg;
-    return rdtsc() - fr->t0 > fr->budget;
 }
 
 static void fc_round_begins(void *arg, unsigned round) { progress_step(round); }
@@ -177,20 +163,24 @@ static bool run_rounds(size_t pages, uint64_t seed, unsigned *done, enum ilv_ver
                             bench_ci_option(), 0};
     if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
         rule.max_rounds = rule.min_rounds;
-    struct fc_run fr = {.pages = pages, .t0 = rdtsc(), .budget = fc_budget_s * tsc_info()->hz};
+    static struct ilv_series series[FC_CELLS];
+    struct fc_run fr = {.pages = pages};
     for (size_t i = 0; i < FC_CELLS; i++)
-        if (cells[i].s)
+        if (cells[i].s) {
+            series[fr.n] = (struct ilv_series){cells[i].ns, &cells[i].n};
             fr.live[fr.n++] = &cells[i];
+        }
     struct ilv_run run = {.seed = seed,
                           .rule = &rule,
                           .ncells = fr.n,
                           .order = order,
                           .scratch = scratch,
+                          .series = series,
                           .repeat = fc_repeat,
-                          .samples = fc_samples,
-                          .budget_spent = fc_budget_spent,
                           .round_begins = fc_round_begins,
                           .arg = &fr,
+                          .clock = tsc_now,
+                          .budget = fc_budget_s * tsc_info()->hz, /* from the warm-up on */
                           .stop = stop};
     progress_begin("faultclear", rule.max_rounds + 1);
     *why = ilv_run(&run, done);
@@ -200,10 +190,14 @@ static bool run_rounds(size_t pages, uint64_t seed, unsigned *done, enum ilv_ver
     return *why != ILV_ABORT;
 }
 
+/* Faults per cell and round on frames of fb bytes: faultclear_pages=, else
+ * 2 of 1 GiB, 16 of 2 MiB. */
+static size_t pages_of(uint64_t fb) { return fc_pages ? fc_pages : fb == PAGE_SIZE_1G ? 2 : 16; }
+
 /* Every cell on frames of `fb` bytes. */
 static void run_size(uint64_t fb)
 {
-    size_t pages = fc_pages ? fc_pages : fb == PAGE_SIZE_1G ? 2 : 16;
+    size_t pages = pages_of(fb);
     if (fb == PAGE_SIZE_1G && !frames_1g_free_count(mm_frames())) {
         result_skip("faultclear.frames_1g", "no free 1 GiB frame: 2 MiB frames only");
         return;
@@ -283,6 +277,29 @@ static void fault_clear_bench(void)
     run_size(PAGE_SIZE_2M);
 }
 
-HZ_SCENARIO(scenario_faultclear, .name = "faultclear", .run = fault_clear_bench, .order = 25,
+/* The `.plan` hook: per frame size run_size() runs (1 GiB when one is
+ * free, 2 MiB), its pool of pages + 1 frames and cells; a repeat dirties
+ * the pool, then faults `pages` frames, each cleared and checked. */
+static void faultclear_plan(const struct plan_profile *p, const struct plan_machine *m,
+                            struct plan_part *out)
+{
+    unsigned cells = FAULT_CLEAR_NMODELS * (best_nt() ? FC_STRATS : FC_STRATS - 1);
+    unsigned max =
+        (unsigned)(cpu_is_tcg() || fc_max_rounds < fc_rounds ? fc_rounds : fc_max_rounds);
+    uint64_t sizes[2] = {PAGE_SIZE_1G, PAGE_SIZE_2M};
+    for (int i = frames_1g_free_count(mm_frames()) ? 0 : 1; i < 2; i++) {
+        uint64_t fb = sizes[i];
+        size_t n = fault_pool_plan(pages_of(fb) + 1, &fb, fault_zero_node());
+        if (n < 2)
+            continue;
+        uint64_t rep = plan_pass_us(n * fb, 1, m) +
+                       (n - 1) * (plan_pass_us(fb, 2, m) + m->fault_us) + m->cell_us;
+        out->ms += plan_rounds_ms(cells * rep, (unsigned)fc_rounds, max, (unsigned)fc_budget_s);
+        out->cells += cells;
+    }
+}
+
+HZ_SCENARIO(scenario_faultclear, .name = "faultclear", .run = fault_clear_bench,
+            .plan = faultclear_plan, .order = 25,
             .help = "fault service time under every fault_clear= model x rep_stosb, rep_stosq, "
                     "best non-temporal, on 1 GiB and 2 MiB frames");

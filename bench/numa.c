@@ -5,9 +5,9 @@
  * every variant (a clear strategy and call size) clears a target taken
  * from the memory node's own frames (measure/smp_job.h smp_target_take_in)
  * with 1 thread and with every online CPU of the CPU node, as one timed
- * multi-CPU job of run=smp (bench/bench_smp_job.c: dirty, barrier, clear,
+ * multi-CPU job of run=smp (measure/smp_job.h: dirty, barrier, clear,
  * barrier, check every byte). The cells run interleaved, one repeat each
- * per round in a seeded random order (bench/smp_rounds.c), so a slow
+ * per round in a seeded random order (measure/smp_rounds.c), so a slow
  * stretch of the host hits all of them alike; the report
  * (bench/numa_table.c) gives medians with their 95 % interval and each
  * remote cell's speed against the local one, decided with lib/compare.h.
@@ -139,23 +139,44 @@ static bool cell_repeat(void *arg, size_t i, unsigned round)
     return true;
 }
 
-/* The variants (strategy x call size): numa_strategies= or the supported
- * ones of run=clear's reduced set. Returns how many strategies. */
-static size_t pick_strategies(void)
+/* The variants' strategies (x call size): numa_strategies= or run=clear's
+ * reduced set, the supported ones into out[] (at most MAX_VSTRAT); a
+ * `skip` for each unsupported one numa_strategies= named when report.
+ * Returns how many. Takes nothing: the run's and the plan's one rule. */
+static size_t pick_strategies(const struct clear_strategy **out, bool report)
 {
-    if (!nstrat)
-        for (size_t i = 0; i < clear_strategy_count && nstrat < MAX_VSTRAT; i++)
-            if (clear_quick_set(&clear_strategies[i]))
-                strat[nstrat++] = &clear_strategies[i];
-    size_t k = 0;
-    for (size_t i = 0; i < nstrat; i++) {
+    const struct clear_strategy *in[MAX_VSTRAT];
+    size_t nin = nstrat, k = 0;
+    memcpy(in, strat, sizeof(in));
+    for (size_t i = 0; !nstrat && i < clear_strategy_count && nin < MAX_VSTRAT; i++)
+        if (clear_quick_set(&clear_strategies[i]))
+            in[nin++] = &clear_strategies[i];
+    for (size_t i = 0; i < nin; i++) {
         const char *missing;
-        if (clear_supported(strat[i], &missing))
-            strat[k++] = strat[i];
-        else if (option_given("numa_strategies"))
-            result_skip("numa.strategy", "%s: missing CPU feature %s", strat[i]->name, missing);
+        if (clear_supported(in[i], &missing))
+            out[k++] = in[i];
+        else if (report && option_given("numa_strategies"))
+            result_skip("numa.strategy", "%s: missing CPU feature %s", in[i]->name, missing);
     }
-    return nstrat = k;
+    return k;
+}
+
+/* Bytes a cell clears on each memory node: numa_bytes=, else 256 MiB (16
+ * MiB under TCG), whole 2 MiB frames. */
+static uint64_t want_bytes(void)
+{
+    uint64_t want = opt_bytes ? opt_bytes : cpu_is_tcg() ? 16ull << 20 : 256ull << 20;
+    return want / PAGE_SIZE_2M * PAGE_SIZE_2M;
+}
+
+/* The online CPUs of each node into run.node_cpu and pn[].ncpus. */
+static void node_cpus(struct nplan_node *pn)
+{
+    for (unsigned i = 0; i < smp_count(); i++) {
+        int n = cpu_node(i);
+        if (smp_cpu(i)->state == SMP_CPU_ONLINE && n >= 0 && (unsigned)n < run.t->n)
+            run.node_cpu[n][pn[n].ncpus++] = i; /* index order: the BSP (0) first */
+    }
 }
 
 /* Node n's target of `want` bytes in frames of one size; *placed false
@@ -191,11 +212,7 @@ static void take_nodes(struct nplan_node *pn, uint64_t want)
 {
     const struct numa_topo *t = run.t;
     bool placed = true, ok, only_2m = false;
-    for (unsigned i = 0; i < smp_count(); i++) {
-        int n = cpu_node(i);
-        if (smp_cpu(i)->state == SMP_CPU_ONLINE && n >= 0 && (unsigned)n < t->n)
-            run.node_cpu[n][pn[n].ncpus++] = i; /* index order: the BSP (0) first */
-    }
+    node_cpus(pn);
     for (unsigned pass = 0; pass < 2; pass++) {
         bool mixed = false;
         for (unsigned n = 0; n < t->n; n++) {
@@ -262,14 +279,12 @@ static void numa_scenario(void)
     run.t = numa_get();
     run.tol_x100 = verdict_tolerance_x100();
     memset(pn, 0, sizeof(pn));
-    size_t ns = pick_strategies();
+    size_t ns = nstrat = pick_strategies(strat, true);
     if (!ns) {
         result_skip("numa.matrix", "no supported strategy to clear with");
         return;
     }
-    uint64_t want = opt_bytes ? opt_bytes : cpu_is_tcg() ? 16ull << 20 : 256ull << 20;
-    want = want / PAGE_SIZE_2M * PAGE_SIZE_2M;
-    take_nodes(pn, want);
+    take_nodes(pn, want_bytes());
     run.nvariants = (unsigned)(ns * nchunks);
     size_t n = 0;
     int rc = nplan_build(pn, run.t->n, run.nvariants, plan, NUMA_CELLS_MAX, &n);
@@ -313,6 +328,38 @@ static void numa_scenario(void)
             smp_target_release(&target[k]);
 }
 
-HZ_SCENARIO(scenario_numa, .name = "numa", .run = numa_scenario, .order = 45,
+/* The `.plan` hook: the matrix numa_scenario() will build (its strategies,
+ * chunks, nodes and bytes; a node is a target when it has memory ranges)
+ * priced group by group as measure/smp_rounds runs them (lib/plan.h). */
+static void numa_plan(const struct plan_profile *p, const struct plan_machine *m,
+                      struct plan_part *out)
+{
+    static struct nplan_cell plan[NUMA_CELLS_MAX];
+    const struct clear_strategy *s[MAX_VSTRAT];
+    struct nplan_node pn[NUMA_MAX_NODES];
+    struct plan_profile q = smp_rounds_profile(p);
+    size_t n = 0;
+    run.t = numa_get();
+    memset(pn, 0, sizeof(pn));
+    node_cpus(pn);
+    for (unsigned k = 0; k < run.t->n; k++)
+        pn[k].memory = run.t->node[k].nrange > 0;
+    unsigned nv = (unsigned)(pick_strategies(s, false) * nchunks);
+    if (nplan_build(pn, run.t->n, nv, plan, NUMA_CELLS_MAX, &n) != NPLAN_OK)
+        return;
+    for (size_t a = 0, e; a < n; a = e) {
+        unsigned one = 0, many = 0, cpus = 1;
+        e = nplan_group_end(plan, n, a, SMP_MAX_CELLS);
+        for (size_t i = a; i < e; i++) {
+            one += plan[i].threads == 1;
+            many += plan[i].threads > 1;
+            cpus = plan[i].threads > cpus ? plan[i].threads : cpus;
+        }
+        out->ms += plan_smp_part_ms(&q, (unsigned)opt_repeats, one, many, cpus, want_bytes(), m);
+    }
+    out->cells = (unsigned)n;
+}
+
+HZ_SCENARIO(scenario_numa, .name = "numa", .run = numa_scenario, .plan = numa_plan, .order = 45,
             .help = "clearing matrix: every (CPU node, memory node) pair, 1 and all threads of "
                     "the node, remote against local");

@@ -12,10 +12,10 @@
 
 #include "arch/clear.h"
 #include "arch/numa.h"
-#include "bench/bench_smp.h"
 #include "bench/numa_plan.h"
 #include "lib/compare.h"
 #include "lib/stats.h"
+#include "measure/smp_rounds.h"
 
 #define NUMA_CELLS_MAX 192 /* cells of one run (bench/numa_plan.h) */
 

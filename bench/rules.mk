@@ -3,7 +3,7 @@
 # fill), `run=interference`, `run=numa` (the clearing matrix, its plan in
 # bench/numa_plan.c). What they measure with is in measure/.
 KERNEL_C += bench/fault_bench.c bench/fault_clear_bench.c bench/fault_clear_report.c bench/bench_clear.c bench/clear_cells.c bench/clear_race.c bench/clear_table.c bench/clear_correctness.c \
-	bench/numa_plan.c bench/numa.c bench/numa_table.c bench/bench_smp.c bench/smp_scale.c bench/bench_smp_fill.c bench/smp_rounds.c \
+	bench/numa_plan.c bench/numa.c bench/numa_table.c bench/bench_smp.c bench/smp_scale.c bench/bench_smp_fill.c \
 	bench/interference.c bench/interference_work.c bench/interference_report.c
 
 HOST_TESTS += numa_plan

@@ -1,18 +1,16 @@
 /*
  * kernel/scenario.c - the `run=` option, the scenario registry, the run
- * profile and the planned duration printed at the start (lib/plan.h).
+ * profile and the planned duration printed at the start: the sum of the
+ * selected scenarios' own `.plan` hooks (lib/plan.h).
  */
 #include "kernel/scenario.h"
-#include "arch/clear.h"
 #include "arch/cpu.h"
-#include "kernel/smp.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/print.h"
 #include "lib/record.h"
-#include "mm/mm.h"
 
 extern const struct scenario __start_hz_scenarios[], __stop_hz_scenarios[];
 
@@ -21,6 +19,7 @@ extern const struct scenario __start_hz_scenarios[], __stop_hz_scenarios[];
 static bool chosen[MAX_SCENARIOS];
 static bool explicit_choice;
 static const char *run_name = "default";
+static char run_text[160]; /* the list as given: "clear,fault" */
 static char ran[MAX_SCENARIOS * 16];
 static enum plan_profile_id profile_id = PLAN_DEFAULT;
 
@@ -47,6 +46,7 @@ static int run_opt(const struct option *o, const char *v, char *err, size_t errl
         return 0;
     }
     run_name = strcmp(v, "none") == 0 ? "none" : "list";
+    hz_snprintf(run_text, sizeof(run_text), "%s", v);
     if (run_name[0] == 'n')
         return 0;
     for (const char *p = v;;) {
@@ -68,32 +68,6 @@ HZ_OPTION(opt_run, .name = "run", .kind = OPT_CUSTOM, .parse = run_opt,
           .help = "what to run after start-up (default: the default scenarios, reduced; full: "
                   "the same, exhaustive)");
 
-/* The start-up facts the plan needs (lib/plan.h); sizes as the scenarios
- * will choose them (bench/bench_clear.c, bench/fault_bench.c,
- * bench/bench_smp.c). */
-static void plan_facts_read(struct plan_facts *f)
-{
-    struct frames *fr = mm_frames();
-    const char *missing;
-    bool tcg = cpu_is_tcg();
-    size_t g1 = frames_1g_free_count(fr);
-    uint64_t llc = cpu_llc_bytes();
-    *f = (struct plan_facts){.cpus = smp_online()};
-    for (size_t i = 0; i < clear_strategy_count; i++)
-        if (clear_supported(&clear_strategies[i], &missing)) {
-            f->strategies++;
-            f->quick_strategies += clear_quick_set(&clear_strategies[i]);
-        }
-    f->big_bytes = tcg ? 64ull << 20 : g1 ? 1ull << 30 : 2ull << 20;
-    f->small_bytes = (llc ? llc / 2 : 1 << 20) & ~4095ull;
-    if (f->small_bytes > f->big_bytes / 4)
-        f->small_bytes = (f->big_bytes / 4) & ~4095ull;
-    f->frame_bytes = g1 ? 1ull << 30 : 2ull << 20;
-    f->frames =
-        g1 ? (unsigned)g1 : (unsigned)(frames_count_2m(fr) < 512 ? frames_count_2m(fr) : 512);
-    f->smp_bytes = tcg ? 64ull << 20 : 1ull << 30;
-}
-
 /* "about 70 s" or "about 5.2 min" */
 static void fmt_duration(char *b, size_t n, uint64_t ms)
 {
@@ -104,60 +78,101 @@ static void fmt_duration(char *b, size_t n, uint64_t ms)
                     (unsigned long long)(ms % 60000 / 6000));
 }
 
+/* The selected scenario (explicitly, or run=default's) that runs after
+ * order `last` (lowest order first, ties in registry order: link order);
+ * NULL when none. */
+static const struct scenario *next_after(int last, bool explicit)
+{
+    size_t n = (size_t)(__stop_hz_scenarios - __start_hz_scenarios);
+    const struct scenario *next = 0;
+    for (size_t i = 0; i < n && i < MAX_SCENARIOS; i++) {
+        const struct scenario *s = &__start_hz_scenarios[i];
+        bool on = explicit ? chosen[i] : s->in_default;
+        if (on && s->order > last && (!next || s->order < next->order))
+            next = s;
+    }
+    return next;
+}
+
+#define FIRST_ORDER (-2147483647 - 1)
+
+/* The plan of the scenarios selected (explicitly, or run=default's) under
+ * p: their sum with the boot, milliseconds. With r, a NAME_ms (and
+ * NAME_cells) member per priced scenario; with text, "clear 20 s/12 cells,
+ * fault 7 s" and the names of the unpriced ones. */
+static uint64_t plan_sum(bool explicit, const struct plan_profile *p, struct rec *r, char *text,
+                         size_t cap, char *unpriced, size_t ucap)
+{
+    size_t lt = 0, lu = 0;
+    uint64_t ms = plan_machine_dev.boot_ms;
+    char key[32], cells[24];
+    for (const struct scenario *s = next_after(FIRST_ORDER, explicit); s;
+         s = next_after(s->order, explicit)) {
+        if (!s->plan) {
+            if (unpriced && lu < ucap)
+                lu += (size_t)hz_snprintf(unpriced + lu, ucap - lu, "%s%s", lu ? "," : "", s->name);
+            continue;
+        }
+        struct plan_part part = {0, 0};
+        s->plan(p, &plan_machine_dev, &part);
+        ms += part.ms;
+        cells[0] = 0;
+        if (part.cells)
+            hz_snprintf(cells, sizeof(cells), "/%u cells", part.cells);
+        if (text && lt < cap)
+            lt += (size_t)hz_snprintf(text + lt, cap - lt, "%s%s %llu s%s", lt ? ", " : "", s->name,
+                                      (unsigned long long)((part.ms + 500) / 1000), cells);
+        if (r) {
+            hz_snprintf(key, sizeof(key), "%s_ms", s->name);
+            rec_u64(r, key, part.ms);
+            hz_snprintf(key, sizeof(key), "%s_cells", s->name);
+            if (part.cells)
+                rec_u64(r, key, part.cells);
+        }
+    }
+    return ms;
+}
+
 static void print_plan(void)
 {
-    struct plan_facts f;
-    struct plan_estimate d, full;
-    char a[24], b[24], buf[HZ_RECORD_MAX];
+    char a[24], b[24], parts[160] = "", unpriced[96] = "", buf[HZ_RECORD_MAX];
     struct rec r;
-    plan_facts_read(&f);
-    plan_estimate(plan_profile_get(PLAN_DEFAULT), &f, &plan_machine_dev, &d);
-    plan_estimate(plan_profile_get(PLAN_FULL), &f, &plan_machine_dev, &full);
-    fmt_duration(a, sizeof(a), d.total_ms);
-    fmt_duration(b, sizeof(b), full.total_ms);
-    kprintf("plan: run=%s; default run: %s here (%u clear cells); run=full: %s (%u clear "
-            "cells); priced with the development machine's model (docs/options.md)%s\n",
-            run_name, a, plan_clear_cells(plan_profile_get(PLAN_DEFAULT), &f), b,
-            plan_clear_cells(plan_profile_get(PLAN_FULL), &f),
-            cpu_is_tcg() ? ", not TCG's speed" : "");
     rec_begin(&r, buf, sizeof(buf), "plan");
     rec_str(&r, "selection", run_name);
     rec_str(&r, "profile", scenario_profile()->name);
-    rec_u64(&r, "default_ms", d.total_ms);
-    rec_u64(&r, "full_ms", full.total_ms);
-    const struct plan_estimate *e = profile_id == PLAN_DEFAULT ? &d : &full;
-    rec_u64(&r, "clear_ms", e->clear_ms);
-    rec_u64(&r, "fault_ms", e->fault_ms);
-    rec_u64(&r, "policies_ms", e->policies_ms);
-    rec_u64(&r, "smp_ms", e->smp_ms);
-    rec_u64(&r, "clear_cells", plan_clear_cells(scenario_profile(), &f));
+    uint64_t run = plan_sum(explicit_choice, scenario_profile(), &r, parts, sizeof(parts), unpriced,
+                            sizeof(unpriced));
+    uint64_t dflt = plan_sum(false, plan_profile_get(PLAN_DEFAULT), 0, 0, 0, 0, 0);
+    uint64_t full = plan_sum(false, plan_profile_get(PLAN_FULL), 0, 0, 0, 0, 0);
+    rec_u64(&r, "run_ms", run);
+    rec_u64(&r, "default_ms", dflt);
+    rec_u64(&r, "full_ms", full);
+    if (unpriced[0])
+        rec_str(&r, "unpriced", unpriced);
+    fmt_duration(a, sizeof(a), run);
+    fmt_duration(b, sizeof(b), profile_id == PLAN_DEFAULT ? full : dflt);
+    kprintf("plan: run=%s: %s here with boot (%s%s%s%s)", explicit_choice ? run_text : run_name, a,
+            parts, parts[0] && unpriced[0] ? "; " : "", unpriced,
+            unpriced[0] ? " not priced, so longer" : "");
+    if (!explicit_choice)
+        kprintf("; run=%s: %s", profile_id == PLAN_DEFAULT ? "full" : "default", b);
+    kprintf("; priced with the development machine's model (docs/options.md)%s\n",
+            cpu_is_tcg() ? ", not TCG's speed" : "");
     record_emit(&r);
 }
 
 void scenarios_run(void)
 {
-    size_t n = (size_t)(__stop_hz_scenarios - __start_hz_scenarios);
-    int last = -2147483647 - 1;
     if (run_name[0] != 'n') {
         print_plan();
         verdict_arm();
     }
-    /* Registry order is link order: run by `order`, ties in link order. */
-    for (;;) {
-        const struct scenario *next = 0;
-        for (size_t i = 0; i < n && i < MAX_SCENARIOS; i++) {
-            const struct scenario *s = &__start_hz_scenarios[i];
-            bool on = explicit_choice ? chosen[i] : s->in_default;
-            if (on && s->order > last && (!next || s->order < next->order))
-                next = s;
-        }
-        if (!next)
-            return;
+    for (const struct scenario *next = next_after(FIRST_ORDER, explicit_choice); next;
+         next = next_after(next->order, explicit_choice)) {
         kprintf("== scenario %s: %s\n", next->name, next->help);
         size_t len = strlen(ran);
         hz_snprintf(ran + len, sizeof(ran) - len, "%s%s", len ? "," : "", next->name);
         next->run();
-        last = next->order;
     }
 }
 

@@ -19,6 +19,11 @@ struct scenario {
     const char *help;  /* one line for docs/options.md and `help` */
     int order;         /* run order: lower first */
     bool in_default;   /* part of run=default */
+    /* Its planned duration under profile p (with the options given), priced
+     * with m (lib/plan.h), from the same size and cell rules its run uses
+     * (one function, called by both); takes nothing, boot CPU, after
+     * start-up. NULL: not priced (the plan line names it). */
+    void (*plan)(const struct plan_profile *p, const struct plan_machine *m, struct plan_part *out);
 };
 
 #define HZ_SCENARIO(var_, ...)                                                                     \
@@ -37,8 +42,9 @@ const char *scenario_run_name(void);
 const char *scenario_ran(void);
 
 /* Run the scenarios `run=` selected, lowest order first. Before the first,
- * prints the planned duration of run=default and run=full on this machine
- * (lib/plan.h) and a `plan` record. */
+ * prints the planned duration of this run (the sum of its scenarios'
+ * `.plan` hooks) and, for run=default and run=full, of the other profile
+ * too, on this machine (lib/plan.h), and a `plan` record. */
 void scenarios_run(void);
 
 /* Print the scenario list (for `help`). */

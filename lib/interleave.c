@@ -91,11 +91,8 @@ static bool look(const struct ilv_run *r, unsigned done, bool spent, enum ilv_ve
         }
         stable = false;
     } else {
-        for (size_t i = 0; i < r->ncells && stable; i++) {
-            size_t n;
-            const uint64_t *s = r->samples(r->arg, i, &n);
-            stable = ilv_cell_stable(s, n, r->rule->ci_x100, r->scratch);
-        }
+        for (size_t i = 0; i < r->ncells && stable; i++)
+            stable = ilv_cell_stable(r->series[i].v, *r->series[i].n, r->rule->ci_x100, r->scratch);
     }
     *v = stop_all(r, ilv_next(r->rule, done, stable, spent));
     return *v == ILV_MORE;
@@ -103,6 +100,8 @@ static bool look(const struct ilv_run *r, unsigned done, bool spent, enum ilv_ve
 
 enum ilv_verdict ilv_run(const struct ilv_run *r, unsigned *done)
 {
+    uint64_t t0 = 0;
+    bool clocked = false;
     *done = 0;
     if (!r->ncells)
         return ILV_CAP;
@@ -111,6 +110,10 @@ enum ilv_verdict ilv_run(const struct ilv_run *r, unsigned *done)
     for (unsigned round = 0;; round++) {
         if (r->round_begins)
             r->round_begins(r->arg, round);
+        if (r->clock && round == r->budget_from) {
+            t0 = r->clock();
+            clocked = true;
+        }
         ilv_order(r->seed, round, r->order, r->ncells);
         for (size_t i = 0; i < r->ncells; i++)
             if (r->stop[r->order[i]] == ILV_MORE && !r->repeat(r->arg, r->order[i], round))
@@ -120,7 +123,7 @@ enum ilv_verdict ilv_run(const struct ilv_run *r, unsigned *done)
         *done = round;
         if (round < r->rule->min_rounds)
             continue;
-        bool spent = r->budget_spent && r->budget_spent(r->arg);
+        bool spent = clocked && r->clock() - t0 > r->budget;
         enum ilv_verdict v;
         if ((ilv_look(r->rule, round) || spent || round >= r->rule->max_rounds) &&
             !look(r, round, spent, &v))

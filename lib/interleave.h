@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/record.h"
+
 /* One SplitMix64 step: advances *state, returns the next 64-bit value. */
 uint64_t ilv_splitmix64(uint64_t *state);
 
@@ -76,24 +78,39 @@ const char *ilv_verdict_name(enum ilv_verdict v);
  */
 bool ilv_cell_stable(const uint64_t *v, size_t n, unsigned ci_x100, uint64_t *scratch);
 
+/* One cell's timed samples where the cell keeps them: v[0..*n), read by
+ * ilv_run() at each look (the cell's repeat appends; *n at most
+ * rule->max_rounds, more samples per repeat are fine up to what scratch
+ * holds). */
+struct ilv_series {
+    const uint64_t *v;
+    const size_t *n;
+};
+
 /*
  * An interleaved run of ncells cells, for ilv_run(). The callbacks get arg.
  * repeat(arg, cell, round) runs one repeat of `cell`: round 0 is the
  * untimed warm-up (every cell once, before any timed round), rounds 1, 2,
- * ... are timed and the callee keeps their samples; it returns false when
- * the run must stop (a stuck CPU). samples(arg, cell, &n) gives the cell's
- * timed samples so far (n of them, at most rule->max_rounds). budget_spent
- * (may be NULL: never) says whether the time budget is gone; round_begins
- * (may be NULL) is told every round number before it runs (progress).
+ * ... are timed and the callee appends their samples to the cell's series
+ * (series[cell]); it returns false when the run must stop (a stuck CPU).
+ * round_begins (may be NULL) is told every round number before it runs
+ * (progress).
+ *
+ * The time budget (clock non-NULL; NULL: none): clock() is read when round
+ * budget_from begins (0: the warm-up; the kernel passes arch/tsc.h
+ * tsc_now), and the budget is spent once clock() has moved more than
+ * `budget` ticks past that (the deadline; read after every round from
+ * min_rounds on). A zero budget is spent after the first such round.
  *
  * Racing (settle non-NULL): at each look (ilv_look()) settle(arg, open)
  * gets open[0..ncells) all false and sets open[i] for every cell a still
  * undecided comparison needs; an active cell left false drops out for good
  * with stop[i] = ILV_DECIDED and gets no more repeats. Without settle every
- * cell stays active until the whole run stops (the stability rule).
- * order needs ncells entries, scratch rule->max_rounds, stop ncells (each
- * cell's reason once the run returns: ILV_DECIDED, ILV_STABLE, ILV_CAP,
- * ILV_BUDGET or ILV_ABORT), open ncells (only with settle).
+ * cell stays active until the whole run stops (the stability rule on the
+ * series). order needs ncells entries, scratch the most samples of a
+ * series, series and stop ncells (each cell's reason once the run returns:
+ * ILV_DECIDED, ILV_STABLE, ILV_CAP, ILV_BUDGET or ILV_ABORT), open ncells
+ * (only with settle; series and scratch are not read then).
  */
 struct ilv_run {
     uint64_t seed;
@@ -101,11 +118,13 @@ struct ilv_run {
     size_t ncells;
     unsigned *order;
     uint64_t *scratch;
+    const struct ilv_series *series;
     bool (*repeat)(void *arg, size_t cell, unsigned round);
-    const uint64_t *(*samples)(void *arg, size_t cell, size_t *n);
-    bool (*budget_spent)(void *arg);
     void (*round_begins)(void *arg, unsigned round);
     void *arg;
+    uint64_t (*clock)(void);
+    uint64_t budget;
+    unsigned budget_from;
     enum ilv_verdict *stop;
     void (*settle)(void *arg, bool *open);
     bool *open;
@@ -126,5 +145,28 @@ struct ilv_run {
  * most any cell got). ncells == 0 runs nothing and returns ILV_CAP.
  */
 enum ilv_verdict ilv_run(const struct ilv_run *r, unsigned *done);
+
+/*
+ * The members every record of an interleaved run carries (docs/results.md
+ * `clear_run`, `smp_rounds`), in this order: seed, cells, rounds, stop
+ * (ilv_verdict_name()), min_rounds and max_rounds and ci_target_pct (of
+ * rule), budget_s, stable_cells, noisy_cells. Inline so that builds
+ * without lib/record.c that include this header still link.
+ */
+static inline void ilv_rec_run(struct rec *r, uint64_t seed, size_t cells, unsigned rounds,
+                               enum ilv_verdict stop, const struct ilv_rule *rule,
+                               uint64_t budget_s, unsigned stable, unsigned noisy)
+{
+    rec_u64(r, "seed", seed);
+    rec_u64(r, "cells", cells);
+    rec_u64(r, "rounds", rounds);
+    rec_str(r, "stop", ilv_verdict_name(stop));
+    rec_u64(r, "min_rounds", rule->min_rounds);
+    rec_u64(r, "max_rounds", rule->max_rounds);
+    rec_fixed(r, "ci_target_pct", rule->ci_x100, 2);
+    rec_u64(r, "budget_s", budget_s);
+    rec_u64(r, "stable_cells", stable);
+    rec_u64(r, "noisy_cells", noisy);
+}
 
 #endif /* HZ_LIB_INTERLEAVE_H */

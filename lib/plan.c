@@ -96,11 +96,9 @@ static uint64_t rounds_us(uint64_t round_us, unsigned min, unsigned max, unsigne
  * rounds of only the cells still undecided, up to the cap, while the budget
  * lasts. Priced as if every cell stayed in the race, so it is an upper
  * bound; with a cap of 40 the budget is what bounds it. */
-static uint64_t clear_us(const struct plan_profile *p, const struct plan_facts *f,
-                         const struct plan_machine *m)
+static uint64_t clear_us(const struct plan_profile *p, uint64_t big, uint64_t small,
+                         const struct plan_facts *f, const struct plan_machine *m)
 {
-    unsigned strategies = p->clear_all_strategies ? f->strategies : f->quick_strategies;
-    uint64_t big = strategies * p->clear_chunks, small = plan_clear_cells(p, f) - big;
     uint64_t round_us = big * (pass_us(f->big_bytes, 4, m->pass_mbps) + m->cell_us) +
                         small * (pass_us(f->small_bytes, 4, m->pass_mbps) + m->cell_us);
     return rounds_us(round_us, p->clear_min_rounds, p->clear_max_rounds, p->clear_budget_s);
@@ -129,6 +127,25 @@ static uint64_t policies_us(const struct plan_profile *p, const struct plan_fact
     return p->policies * one;
 }
 
+unsigned plan_smp_counts(const struct plan_profile *p, unsigned online, unsigned *out)
+{
+    static const unsigned want[] = {1, 2, 4, 8, 16};
+    unsigned n = 0, most = p->smp_all_counts ? 5 : 1;
+    if (!online)
+        return 0;
+    for (unsigned i = 0; i < most && want[i] < online; i++)
+        out[n++] = want[i];
+    out[n++] = online;
+    return n;
+}
+
+/* A repeat of an interleaved multi-CPU cell (measure/smp_rounds.h): a
+ * dirty, clear and check of `bytes`, by one CPU or by `cpus` together. */
+static uint64_t smp_cell_us(uint64_t bytes, unsigned cpus, const struct plan_machine *m)
+{
+    return pass_us(bytes, 3, cpus > 1 ? m->smp_pass_mbps : m->pass_mbps) + m->cell_us;
+}
+
 /* bench/bench_smp.c: interleaved rounds of every cell, each repeat a dirty,
  * clear and check of smp_bytes; bench/bench_smp_fill.c: interleaved rounds
  * of a fill of every free frame (dirty and clear) per thread count. */
@@ -137,16 +154,10 @@ static uint64_t smp_us(const struct plan_profile *p, const struct plan_facts *f,
 {
     if (!f->cpus)
         return 0;
-    unsigned counts = 1; /* 1, 2, 4, 8, 16 below `cpus`, and `cpus` */
-    if (p->smp_all_counts)
-        for (unsigned t = 1; t < f->cpus && t <= 16; t *= 2)
-            counts++;
-    else if (f->cpus > 1)
-        counts = 2;
+    unsigned cnt[PLAN_SMP_COUNTS_MAX], counts = plan_smp_counts(p, f->cpus, cnt);
     unsigned strategies = p->smp_all_strategies ? f->strategies : 2;
-    uint64_t one = pass_us(f->smp_bytes, 3, m->pass_mbps) + m->cell_us;
-    uint64_t all =
-        pass_us(f->smp_bytes, 3, f->cpus > 1 ? m->smp_pass_mbps : m->pass_mbps) + m->cell_us;
+    uint64_t one = smp_cell_us(f->smp_bytes, 1, m);
+    uint64_t all = smp_cell_us(f->smp_bytes, f->cpus, m);
     uint64_t per_strategy = one + (counts - 1) * all; /* the thread counts above 1 as all */
     uint64_t us =
         rounds_us(strategies * per_strategy, p->smp_repeats, p->smp_max_rounds, p->smp_budget_s);
@@ -156,12 +167,63 @@ static uint64_t smp_us(const struct plan_profile *p, const struct plan_facts *f,
     return us;
 }
 
+uint64_t plan_smp_part_ms(const struct plan_profile *p, unsigned repeats, unsigned one,
+                          unsigned many, unsigned cpus, uint64_t bytes,
+                          const struct plan_machine *m)
+{
+    uint64_t round_us = one * smp_cell_us(bytes, 1, m) + many * smp_cell_us(bytes, cpus, m);
+    unsigned min = repeats ? repeats : p->smp_repeats;
+    return rounds_us(round_us, min, p->smp_max_rounds, p->smp_budget_s) / 1000;
+}
+
+uint64_t plan_rounds_ms(uint64_t round_us, unsigned min, unsigned max, unsigned budget_s)
+{
+    return rounds_us(round_us, min, max, budget_s) / 1000;
+}
+
+uint64_t plan_pass_us(uint64_t bytes, unsigned passes, const struct plan_machine *m)
+{
+    return pass_us(bytes, passes, m->pass_mbps);
+}
+
+uint64_t plan_clear_ms(const struct plan_profile *p, const struct plan_facts *f,
+                       const struct plan_machine *m)
+{
+    unsigned strategies = p->clear_all_strategies ? f->strategies : f->quick_strategies;
+    unsigned big = strategies * p->clear_chunks;
+    return clear_us(p, big, plan_clear_cells(p, f) - big, f, m) / 1000;
+}
+
+uint64_t plan_clear_cells_ms(const struct plan_profile *p, unsigned big, unsigned small,
+                             const struct plan_facts *f, const struct plan_machine *m)
+{
+    return clear_us(p, big, small, f, m) / 1000;
+}
+
+uint64_t plan_fault_ms(const struct plan_profile *p, const struct plan_facts *f,
+                       const struct plan_machine *m)
+{
+    return fault_us(p, f, m) / 1000;
+}
+
+uint64_t plan_policies_ms(const struct plan_profile *p, const struct plan_facts *f,
+                          const struct plan_machine *m)
+{
+    return policies_us(p, f, m) / 1000;
+}
+
+uint64_t plan_smp_ms(const struct plan_profile *p, const struct plan_facts *f,
+                     const struct plan_machine *m)
+{
+    return smp_us(p, f, m) / 1000;
+}
+
 void plan_estimate(const struct plan_profile *p, const struct plan_facts *f,
                    const struct plan_machine *m, struct plan_estimate *e)
 {
-    e->clear_ms = clear_us(p, f, m) / 1000;
-    e->fault_ms = fault_us(p, f, m) / 1000;
-    e->policies_ms = policies_us(p, f, m) / 1000;
-    e->smp_ms = smp_us(p, f, m) / 1000;
+    e->clear_ms = plan_clear_ms(p, f, m);
+    e->fault_ms = plan_fault_ms(p, f, m);
+    e->policies_ms = plan_policies_ms(p, f, m);
+    e->smp_ms = plan_smp_ms(p, f, m);
     e->total_ms = m->boot_ms + e->clear_ms + e->fault_ms + e->policies_ms + e->smp_ms;
 }

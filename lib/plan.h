@@ -46,6 +46,15 @@ struct plan_profile {
     unsigned fill_repeats;     /* timed rounds of fills per thread count */
 };
 
+/* Most thread counts of run=smp (plan_smp_counts()). */
+#define PLAN_SMP_COUNTS_MAX 6
+
+/* The thread counts run=smp measures with `online` CPUs under profile p,
+ * ascending into out[0..PLAN_SMP_COUNTS_MAX): 1, 2, 4, 8, 16 below online
+ * (only 1 unless p->smp_all_counts), then online. Returns how many; 0 for
+ * no CPU. */
+unsigned plan_smp_counts(const struct plan_profile *p, unsigned online, unsigned *out);
+
 /* The profile's table entry; an id out of range gives the default one. */
 const struct plan_profile *plan_profile_get(enum plan_profile_id id);
 
@@ -82,7 +91,56 @@ struct plan_estimate {
 };
 
 /*
- * Plan profile p on a machine with facts f, priced with m. The clear part
+ * One scenario's part of the plan, priced with m under profile p from the
+ * facts that scenario fills (each scenario reads its own sizes with the
+ * same rule it runs with: the `.plan` hook of kernel/scenario.h). In
+ * milliseconds, boot excluded; a zero-sized fact plans 0. The clear part
+ * is an upper bound (see plan_estimate()).
+ */
+uint64_t plan_clear_ms(const struct plan_profile *p, const struct plan_facts *f,
+                       const struct plan_machine *m);
+/* The clear part of cells the scenario counted itself: `big` on the large
+ * target (f->big_bytes), `small` on the small one (f->small_bytes). */
+uint64_t plan_clear_cells_ms(const struct plan_profile *p, unsigned big, unsigned small,
+                             const struct plan_facts *f, const struct plan_machine *m);
+uint64_t plan_fault_ms(const struct plan_profile *p, const struct plan_facts *f,
+                       const struct plan_machine *m);
+uint64_t plan_policies_ms(const struct plan_profile *p, const struct plan_facts *f,
+                          const struct plan_machine *m);
+uint64_t plan_smp_ms(const struct plan_profile *p, const struct plan_facts *f,
+                     const struct plan_machine *m);
+
+/*
+ * One part of interleaved multi-CPU cells (measure/smp_rounds.h), as
+ * run=numa runs each group of its matrix: `one` cells of one CPU and
+ * `many` cells of `cpus` CPUs together, each repeat a dirty, clear and
+ * check of `bytes`; one warm-up round, `repeats` rounds (0: the profile's
+ * smp_repeats), then more up to p->smp_max_rounds while p->smp_budget_s
+ * lasts (the last may start just before it runs out). Milliseconds; no
+ * cells plan 0.
+ */
+uint64_t plan_smp_part_ms(const struct plan_profile *p, unsigned repeats, unsigned one,
+                          unsigned many, unsigned cpus, uint64_t bytes,
+                          const struct plan_machine *m);
+
+/* The model's parts for a scenario with its own cells (run=faultclear):
+ * microseconds of `passes` passes over `bytes` by one CPU at m->pass_mbps,
+ * and interleaved rounds of round_us each as lib/interleave.h runs them
+ * (one warm-up, `min`, then more up to `max` while budget_s lasts, the
+ * last starting just before it runs out), in milliseconds. */
+uint64_t plan_pass_us(uint64_t bytes, unsigned passes, const struct plan_machine *m);
+uint64_t plan_rounds_ms(uint64_t round_us, unsigned min, unsigned max, unsigned budget_s);
+
+/* What one scenario plans, for the `plan:` line and record: the `.plan`
+ * hook of kernel/scenario.h fills it. */
+struct plan_part {
+    uint64_t ms;    /* planned milliseconds, boot excluded */
+    unsigned cells; /* cells it measures (0: it has none to count) */
+};
+
+/*
+ * Plan profile p on a machine with facts f, priced with m: the parts of
+ * run=default's scenarios and their sum with m->boot_ms. The clear part
  * counts the warm-up round, the minimum rounds and the extra rounds the
  * budget allows (so it is an upper bound for the clear sweep); the other
  * scenarios have a fixed number of repeats. A zero-sized fact (no CPUs, no

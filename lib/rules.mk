@@ -7,7 +7,7 @@ KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/in
 	lib/plan.c lib/verdict.c lib/verdict_clear.c lib/verdict_items.c lib/verdict_numa.c lib/compare.c lib/print.c lib/results.c \
 	lib/vmmodel.c lib/verdict_vm.c
 
-HOST_TESTS += fmt record print results cmdline stats interleave plan verdict verdict_items verdict_source verdict_numa compare compare_sim vmmodel verdict_vm
+HOST_TESTS += fmt record print results cmdline stats interleave interleave_run plan verdict verdict_items verdict_source verdict_numa compare compare_sim vmmodel verdict_vm
 HOST_SRCS_fmt := lib/fmt.c
 HOST_SRCS_record := lib/record.c lib/fmt.c
 HOST_SRCS_print := lib/print.c lib/record.c lib/fmt.c
@@ -15,6 +15,7 @@ HOST_SRCS_results := lib/results.c lib/print.c lib/record.c lib/fmt.c
 HOST_SRCS_cmdline := lib/cmdline.c lib/fmt.c
 HOST_SRCS_stats := lib/stats.c
 HOST_SRCS_interleave := lib/interleave.c lib/stats.c
+HOST_SRCS_interleave_run := lib/interleave.c lib/stats.c
 HOST_SRCS_plan := lib/plan.c
 HOST_SRCS_verdict := lib/verdict.c lib/verdict_clear.c lib/verdict_items.c lib/verdict_numa.c lib/compare.c lib/stats.c \
 	lib/verdict_vm.c lib/vmmodel.c lib/fmt.c tests/unit/verdict_fixture.c

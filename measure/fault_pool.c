@@ -131,6 +131,37 @@ static int take_frame(struct frames *f, const struct fault_env *env, uint64_t *p
              : frames_alloc(f, PAGE_SIZE_2M, FRAMES_NO_LIMIT, phys);
 }
 
+/* The pool's frame size (*fb; frame_bytes 0 picks: 1 GiB frames while node
+ * has a free one, else 2 MiB, *fallback) and its most frames (returned,
+ * max within the caps); *avail free frames of that size. Node valid. */
+static size_t shape(size_t max, uint64_t frame_bytes, int node, uint64_t *fb, size_t *avail,
+                    bool *fallback)
+{
+    struct frames *f = mm_frames();
+    const struct numa_topo *t = numa_get();
+    size_t free1g = node < 0
+                        ? frames_1g_free_count(f)
+                        : frames_1g_free_count_in(f, t->node[node].range, t->node[node].nrange);
+    *fallback = !frame_bytes && !free1g;
+    *fb = frame_bytes ? frame_bytes : *fallback ? PAGE_SIZE_2M : PAGE_SIZE_1G;
+    if (max > FAULT_POOL_MAX)
+        max = FAULT_POOL_MAX;
+    if (*fb == PAGE_SIZE_2M && max > DEMAND_MAX_PAGES)
+        max = DEMAND_MAX_PAGES;
+    *avail = *fb == PAGE_SIZE_1G ? free1g : frames_count_2m(f);
+    return max;
+}
+
+size_t fault_pool_plan(size_t max, uint64_t *frame_bytes, int node)
+{
+    size_t avail;
+    bool fallback;
+    if (node < -1 || node >= (int)numa_get()->n)
+        return 0;
+    max = shape(max, *frame_bytes, node, frame_bytes, &avail, &fallback);
+    return avail < max ? avail : max;
+}
+
 int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_bytes, int node)
 {
     struct frames *f = mm_frames();
@@ -147,23 +178,14 @@ int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_byte
         result_skip("fault.setup", "no NUMA node %d (this machine has %u)", node, t->n);
         return -1;
     }
-    size_t free1g = node < 0
-                        ? frames_1g_free_count(f)
-                        : frames_1g_free_count_in(f, t->node[node].range, t->node[node].nrange);
-    bool fallback = !frame_bytes && !free1g;
-    env->frame_bytes = frame_bytes ? frame_bytes : fallback ? PAGE_SIZE_2M : PAGE_SIZE_1G;
-    if (max > FAULT_POOL_MAX)
-        max = FAULT_POOL_MAX;
+    bool fallback;
+    size_t avail;
+    max = shape(max, frame_bytes, node, &env->frame_bytes, &avail, &fallback);
     if (fallback)
         kprintf("faults: no free 1 GiB frame: using 2 MiB frames instead\n");
-    if (env->frame_bytes == PAGE_SIZE_2M) {
-        if (max > DEMAND_MAX_PAGES)
-            max = DEMAND_MAX_PAGES;
-    }
     pool_init(&env->pool, storage, (uint32_t)max, env->frame_bytes, zero_fn, env);
     env->lock = (struct spinlock){0};
     env->nframes = 0;
-    size_t avail = env->frame_bytes == PAGE_SIZE_1G ? free1g : frames_count_2m(f);
     progress_begin("dirty frames", (unsigned)(avail < max ? avail : max));
     while (env->nframes < max) {
         progress_step((unsigned)env->nframes);

@@ -51,6 +51,13 @@ int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_byte
  * another node are never used. */
 int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_bytes, int node);
 
+/* The pool fault_pool_setup_node(max, *frame_bytes, node) would build now,
+ * taking nothing (a scenario's `.plan` hook, kernel/scenario.h): sets
+ * *frame_bytes by the same rule (0 picks) and returns the frames it would
+ * get, the free ones up to max and the pool's caps (0 for a node that does
+ * not exist). The 2 MiB count is the machine's, not the node's. */
+size_t fault_pool_plan(size_t max, uint64_t *frame_bytes, int node);
+
 /* The `zero_node=` option (measure/fault_node.c): the NUMA node (arch/numa.h
  * index) every fault pool takes its frames from (fault_pool_setup and
  * fault_pool_setup_size pass it on); -1 when not given (any node). */

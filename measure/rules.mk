@@ -2,10 +2,11 @@
 # (which never include each other): memory work at the measurement CPL
 # (memop), cache eviction, the split of a target over CPUs, and the `clear`
 # record the kernel and tools/linux-bench print (portable, unit-tested),
-# the multi-CPU clear job (smp_job), the free-frame pool of the fault
+# the multi-CPU clear job (smp_job) and its interleaved rounds (smp_rounds),
+# the free-frame pool of the fault
 # scenarios with how a fault clears its frame (fault_pool, fault_clear).
 KERNEL_C += measure/memop.c measure/clear_record.c measure/evict.c measure/split.c \
-	measure/smp_job.c measure/fault_clear.c measure/fault_pool.c measure/fault_node.c
+	measure/smp_job.c measure/smp_rounds.c measure/fault_clear.c measure/fault_pool.c measure/fault_node.c
 
 HOST_TESTS += smp_split clear_record memop fault_clear
 HOST_SRCS_fault_clear := measure/fault_clear.c measure/memop.c lib/cmdline.c lib/fmt.c lib/compare.c lib/stats.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c

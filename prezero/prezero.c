@@ -35,14 +35,14 @@
 static struct pz_policy_cfg opt_policy = {PZ_NONE, 0};
 static int opt_workload = WL_VM_BOOT;
 static uint64_t opt_pages; /* 0: every frame of the pool */
-uint64_t opt_chunk = PZ_CHUNK_DEFAULT;
+static uint64_t opt_chunk = PZ_CHUNK_DEFAULT;
 static uint64_t opt_cycles = 4;
 static uint64_t opt_think = 100000000; /* ns */
 static uint64_t opt_hold = 50000000;   /* ns */
 static uint64_t opt_idle = IDLE_WORKLOAD_DEFAULT;
 static uint64_t opt_lead_idle = 1000000000; /* ns */
 static uint64_t opt_seed = 1;
-uint64_t opt_fault_cpus = 1;
+static uint64_t opt_fault_cpus = 1;
 uint64_t opt_zero_cpus;
 
 static int policy_opt(const struct option *o, const char *v, char *err, size_t n)
@@ -155,7 +155,7 @@ void pz_tenant_fn(void *arg)
     wl_tenant_dirty(t->va, t->bytes);
 }
 
-bool pz_sample_busy[DEMAND_MAX_SAMPLES];
+static bool pz_sample_busy[DEMAND_MAX_SAMPLES]; /* struct pz_team_ctx sample_busy */
 
 /* The first touch, a read at the measurement CPL (demand_touch: its
  * access time is the workload's; the ring switch around it is not), then
@@ -184,7 +184,8 @@ static int k_release(void *ctx, uint32_t page, bool zero) { return demand_releas
 
 /* ---- one run ------------------------------------------------------------ */
 
-struct fault_env pz_env;
+static struct fault_env pz_env;
+static const struct pz_team_ctx team_ctx = {&pz_env, pz_sample_busy};
 static struct pz_sample lat_samples[DEMAND_MAX_SAMPLES];
 static uint64_t lat_scratch[DEMAND_MAX_SAMPLES];
 
@@ -315,7 +316,7 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r)
     unsigned P = q->fault_cpus, Z = r->cfg.background ? (unsigned)opt_zero_cpus : 0;
     r->fault_cpus = P;
     r->zero_cpus = Z;
-    int rc = P > 1 || Z > 0 ? pz_team_run(&r->cfg, &ops, &r->ns, &why, P, Z, &k.not_zero)
+    int rc = P > 1 || Z > 0 ? pz_team_run(&team_ctx, &r->cfg, &ops, &r->ns, &why, P, Z, &k.not_zero)
                             : pz_run(&pz_env.pool, &pz_env.lock, &r->cfg, &ops, &r->ns, &why);
     if (rc < 0) {
         result_fail("prezero.setup", "bad run parameter: %s", why);
@@ -363,18 +364,46 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r)
 
 /* ---- scenarios ---------------------------------------------------------- */
 
-/* The run profile's lead idle (lib/plan.h) unless lead_idle= was given. */
-static void apply_profile(void)
+/* The lead idle, ns: lead_idle= where given, else profile p's. */
+static uint64_t lead_idle_of(const struct plan_profile *p)
 {
-    if (!option_given("lead_idle"))
-        opt_lead_idle = scenario_profile()->lead_idle_ms * 1000000ull;
+    return option_given("lead_idle") ? opt_lead_idle : p->lead_idle_ms * 1000000ull;
+}
+
+static void apply_profile(void) { opt_lead_idle = lead_idle_of(scenario_profile()); }
+
+/* What `runs` runs of the workload take under profile p (lib/plan.h
+ * policies_ms): the pool pz_run_one() sets up, the lead idle. */
+static void plan_runs(const struct plan_profile *p, const struct plan_machine *m, unsigned runs,
+                      struct plan_part *out)
+{
+    struct plan_profile q = *p;
+    struct plan_facts f = {0};
+    f.frames = (unsigned)fault_pool_plan(opt_pages ? opt_pages : DEMAND_MAX_PAGES, &f.frame_bytes,
+                                         fault_zero_node());
+    q.policies = runs;
+    q.lead_idle_ms = (unsigned)(lead_idle_of(p) / 1000000);
+    out->ms = plan_policies_ms(&q, &f, m);
+}
+
+static void prezero_plan(const struct plan_profile *p, const struct plan_machine *m,
+                         struct plan_part *out)
+{
+    plan_runs(p, m, 1, out);
+}
+
+/* Every policy, and idle once more with its zeroers off (zero_cpus > 0). */
+static void policies_plan(const struct plan_profile *p, const struct plan_machine *m,
+                          struct plan_part *out)
+{
+    plan_runs(p, m, PZ_NPOLICIES + (opt_zero_cpus > 0), out);
 }
 
 static void scenario_prezero_run(void)
 {
     static struct pz_result r;
     apply_profile();
-    pz_check_cpus();
+    pz_check_cpus(opt_fault_cpus, opt_zero_cpus);
     struct pz_req q = {.policy = opt_policy,
                        .kind = (enum wl_kind)opt_workload,
                        .fault_cpus = (unsigned)opt_fault_cpus};
@@ -386,7 +415,7 @@ static void scenario_policies_run(void)
     static struct pz_result r[PZ_NPOLICIES], off;
     size_t n = 0;
     apply_profile();
-    pz_check_cpus();
+    pz_check_cpus(opt_fault_cpus, opt_zero_cpus);
     for (unsigned k = 0; k < PZ_NPOLICIES; k++) {
         struct pz_policy_cfg pc = {(enum pz_policy)k, 0}; /* batch: N from make_config */
         if (k == PZ_BATCH && opt_policy.kind == PZ_BATCH)
@@ -412,8 +441,8 @@ static void scenario_policies_run(void)
         pz_report_table(r, n);
 }
 
-HZ_SCENARIO(scenario_prezero, .name = "prezero", .run = scenario_prezero_run, .order = 30,
-            .help = "one workload under the prezero= policy (docs/prezero.md)");
-HZ_SCENARIO(scenario_policies, .name = "policies", .run = scenario_policies_run, .order = 31,
-            .in_default = true,
+HZ_SCENARIO(scenario_prezero, .name = "prezero", .run = scenario_prezero_run, .plan = prezero_plan,
+            .order = 30, .help = "one workload under the prezero= policy (docs/prezero.md)");
+HZ_SCENARIO(scenario_policies, .name = "policies", .run = scenario_policies_run,
+            .plan = policies_plan, .order = 31, .in_default = true,
             .help = "the workload under every pre-zeroing policy, side by side");

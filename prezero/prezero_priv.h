@@ -19,14 +19,19 @@
 #define PZ_FAULT_CPUS_ACCEPTED "1..1024, at most the CPUs online"
 #define PZ_ZERO_CPUS_ACCEPTED "0..1023; fault_cpus + zero_cpus at most the CPUs online"
 
-/* Options, defined in prezero/prezero.c (docs/prezero.md "Options"). */
-extern uint64_t opt_chunk;      /* prezero_chunk=, bytes: multiple of 4 KiB in 4K..1G */
-extern uint64_t opt_fault_cpus; /* fault_cpus=, 1..HZ_MAX_CPUS */
-extern uint64_t opt_zero_cpus;  /* zero_cpus=, 0..HZ_MAX_CPUS - 1 */
+/* zero_cpus=, 0..HZ_MAX_CPUS - 1 (prezero/prezero.c, docs/prezero.md
+ * "Options"): prezero/vmstart.c reads it. prezero.c and prezero_smp.c
+ * share no other variable: a team run gets its pool in struct pz_team_ctx,
+ * pz_check_cpus() the CPU counts. */
+extern uint64_t opt_zero_cpus;
 
-/* The pool, its lock and the clear strategy of the current run (set up by
- * fault_pool_setup() in prezero/prezero.c, read by the team's CPUs). */
-extern struct fault_env pz_env;
+/* What a team run (prezero/prezero_smp.c) works on, passed by
+ * prezero/prezero.c for each run. */
+struct pz_team_ctx {
+    struct fault_env *env; /* the run's pool, its lock, frame size (fault_pool_setup()) */
+    bool *sample_busy;     /* [DEMAND_MAX_SAMPLES]: pz_zeroers_busy_since() of each demand
+                              sample's fault; the team sets the ones its CPUs touched */
+};
 
 /* A tenant's page: va mapped, bytes its size (4 KiB multiple). */
 struct tenant {
@@ -52,22 +57,19 @@ struct pz_zsnap {
 struct pz_zsnap pz_zeroers_snap(void);
 bool pz_zeroers_busy_since(struct pz_zsnap before);
 
-/* Per demand sample (mm/demand.h index): pz_zeroers_busy_since() of that
- * fault. Reset per run by prezero/prezero.c; set by whoever touched. */
-extern bool pz_sample_busy[DEMAND_MAX_SAMPLES];
-
 /*
- * Run the loop of config c with P faulting CPUs (P > 1 sets ops->populate
- * for the run) and Z dedicated zeroers, the first P + Z online CPUs, CPU 0
- * running pz_run(). Adds the zeroers' TSC cycles and chunks to
+ * Run the loop of config c on x's pool with P faulting CPUs (P > 1 sets
+ * ops->populate for the run) and Z dedicated zeroers (clearing
+ * c->chunk_bytes per step), the first P + Z online CPUs, CPU 0 running
+ * pz_run(). Adds the zeroers' TSC cycles and chunks to
  * t->idle_zeroing and t->idle_chunks, and the faulted frames that did not
  * read zero to *not_zero. Returns pz_run's result (*why as it set it), or
  * -1 after a fail record when a CPU did not stop or was not online; a
  * faulting CPU that misses a barrier for 60 s ends the run (HZ_FAIL).
  * prezero/prezero_smp.c.
  */
-int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *t, const char **why,
-                unsigned P, unsigned Z, size_t *not_zero);
+int pz_team_run(const struct pz_team_ctx *x, const struct pz_config *c, struct pz_ops *ops,
+                struct pz_tally *t, const char **why, unsigned P, unsigned Z, size_t *not_zero);
 
 /* One run of a workload under one policy (prezero/prezero.c). */
 struct pz_req {
@@ -99,9 +101,9 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r);
  * and waiting, not fault work. prezero/prezero_smp.c. */
 uint64_t pz_team_cpu_max(void);
 
-/* fault_cpus + zero_cpus must fit the CPUs online: return when they do,
- * else print a `config` record and end the run with HZ_CONFIG.
- * prezero/prezero_smp.c. */
-void pz_check_cpus(void);
+/* fault_cpus + zero_cpus (the options' values) must fit the CPUs online:
+ * return when they do, else print a `config` record and end the run with
+ * HZ_CONFIG. prezero/prezero_smp.c. */
+void pz_check_cpus(uint64_t fault_cpus, uint64_t zero_cpus);
 
 #endif /* HZ_PREZERO_PREZERO_PRIV_H */

@@ -42,10 +42,11 @@ struct team {
     /* by zeroer: TSC cycles inside the clear routine, the rest of each
      * chunk (lock, pool, ring switches), chunks that cleared something */
     uint64_t zcyc[HZ_MAX_CPUS], zover[HZ_MAX_CPUS], zchunks[HZ_MAX_CPUS];
-    uint32_t zbusy;  /* zeroers inside pool_zero_step (pz_zsnap) */
-    uint64_t zsteps; /* pool_zero_step calls zeroers began */
-    uint64_t fb;
-    int rc; /* pz_run's */
+    uint32_t zbusy;              /* zeroers inside pool_zero_step (pz_zsnap) */
+    uint64_t zsteps;             /* pool_zero_step calls zeroers began */
+    uint64_t fb, chunk;          /* frame bytes, a zeroer's step */
+    const struct pz_team_ctx *x; /* the run's pool and sample flags */
+    int rc;                      /* pz_run's */
 };
 static struct team team;
 static uint64_t first_word[PZ_POPULATE_MAX];
@@ -132,13 +133,14 @@ static uint64_t k_populate(void *ctx, const struct wl_event *ev, size_t n)
     __atomic_store_n(&team.gen, team.gen + 1, __ATOMIC_RELEASE);
     share(0, 0);
     for (size_t i = first; i < demand_nsamples(); i++) /* a page faults once per population */
-        pz_sample_busy[i] = page_busy[demand_sample(i)->page];
+        team.x->sample_busy[i] = page_busy[demand_sample(i)->page];
     return tsc_stop() - a - (team.t1 - team.t0);
 }
 
 static void zeroer(unsigned z, unsigned cpu)
 {
-    struct pool *p = &pz_env.pool;
+    struct fault_env *env = team.x->env;
+    struct pool *p = &env->pool;
     while (!__atomic_load_n(&team.zstop, __ATOMIC_ACQUIRE)) {
         uint32_t idx;
         uint64_t done = 0;
@@ -148,11 +150,11 @@ static void zeroer(unsigned z, unsigned cpu)
             continue;
         }
         uint64_t a = tsc_start();
-        spin_lock(&pz_env.lock);
+        spin_lock(&env->lock);
         int rc = pool_pick_background(p, &idx);
         if (rc == POOL_OK)
             rc = pool_zero_begin(p, idx, ZERO_IDLE);
-        spin_unlock(&pz_env.lock);
+        spin_unlock(&env->lock);
         if (rc != POOL_OK) { /* nothing DIRTY: look again in 20 us */
             struct waiter w = {&team.zstop, &team.zstop, 0, rdtsc() + tsc_info()->hz / 50000};
             user_run(cpu, wait_fn, &w);
@@ -161,12 +163,12 @@ static void zeroer(unsigned z, unsigned cpu)
         uint64_t c0 = fault_clear_cycles();
         __atomic_fetch_add(&team.zsteps, 1, __ATOMIC_ACQ_REL);
         __atomic_fetch_add(&team.zbusy, 1, __ATOMIC_ACQ_REL);
-        pool_zero_step(p, idx, opt_chunk, 0, &done); /* the frame is ours: no lock */
+        pool_zero_step(p, idx, team.chunk, 0, &done); /* the frame is ours: no lock */
         __atomic_fetch_sub(&team.zbusy, 1, __ATOMIC_ACQ_REL);
         uint64_t c = fault_clear_cycles() - c0;
-        spin_lock(&pz_env.lock);
+        spin_lock(&env->lock);
         pool_zero_pause(p, idx); /* back to DIRTY for a fault to take, or ZEROED */
-        spin_unlock(&pz_env.lock);
+        spin_unlock(&env->lock);
         uint64_t all = tsc_stop() - a;
         team.zcyc[z] += c;
         team.zover[z] += all > c ? all - c : 0;
@@ -186,7 +188,7 @@ static void team_fn(unsigned cpu, void *arg)
     struct team_run *tr = arg;
     unsigned role = team.role[cpu];
     if (cpu == 0) {
-        team.rc = pz_run(&pz_env.pool, &pz_env.lock, tr->c, tr->ops, tr->t, tr->why);
+        team.rc = pz_run(&team.x->env->pool, &team.x->env->lock, tr->c, tr->ops, tr->t, tr->why);
         __atomic_store_n(&team.zstop, 1, __ATOMIC_RELEASE);
         __atomic_store_n(&team.quit, 1, __ATOMIC_RELEASE);
     } else if (role >= team.P) {
@@ -206,15 +208,17 @@ static void team_fn(unsigned cpu, void *arg)
 
 /* Run the loop with P faulting CPUs and Z zeroers (the first P + Z online
  * CPUs). Returns pz_run's result; a CPU that does not stop is a failure. */
-int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *t, const char **why,
-                unsigned P, unsigned Z, size_t *not_zero)
+int pz_team_run(const struct pz_team_ctx *x, const struct pz_config *c, struct pz_ops *ops,
+                struct pz_tally *t, const char **why, unsigned P, unsigned Z, size_t *not_zero)
 {
     struct smp_set set;
     struct team_run tr = {c, ops, t, why};
     memset(&team, 0, sizeof(team));
     team.P = P;
     team.Z = Z;
-    team.fb = pz_env.frame_bytes;
+    team.x = x;
+    team.fb = x->env->frame_bytes;
+    team.chunk = c->chunk_bytes;
     smp_set_clear(&set);
     for (unsigned i = 0, k = 0; i < smp_count() && k < P + Z; i++)
         if (smp_cpu(i)->state == SMP_CPU_ONLINE) {
@@ -245,7 +249,7 @@ int pz_team_run(const struct pz_config *c, struct pz_ops *ops, struct pz_tally *
 uint64_t pz_team_cpu_max(void) { return team.cpu_max; }
 
 /* fault_cpus + zero_cpus must fit the CPUs online: a config error otherwise. */
-void pz_check_cpus(void)
+void pz_check_cpus(uint64_t opt_fault_cpus, uint64_t opt_zero_cpus)
 {
     unsigned online = smp_online();
     if (opt_fault_cpus + opt_zero_cpus <= online)

@@ -179,12 +179,6 @@ static bool repeat(void *arg, size_t cell, unsigned round)
     return run_fault(c, round > 0);
 }
 
-static const uint64_t *samples(void *arg, size_t cell, size_t *n)
-{
-    *n = cells[cell].n;
-    return cells[cell].wall;
-}
-
 static void vmstart_run(void)
 {
     static uint64_t scratch[VS_MAX_ROUNDS];
@@ -205,13 +199,16 @@ static void vmstart_run(void)
     vs_model_echo(&run);
     struct ilv_rule rule = {run.rounds, run.rounds, VS_CI_X100, 0};
     static enum ilv_verdict stop[VS_KINDS * VS_MAX_T];
+    static struct ilv_series series[VS_KINDS * VS_MAX_T];
+    for (unsigned i = 0; i < nc; i++)
+        series[i] = (struct ilv_series){cells[i].wall, &cells[i].n};
     struct ilv_run ir = {.seed = VS_SEED,
                          .rule = &rule,
                          .ncells = nc,
                          .order = order,
                          .scratch = scratch,
+                         .series = series,
                          .repeat = repeat,
-                         .samples = samples,
                          .stop = stop};
     unsigned done = 0;
     if (ilv_run(&ir, &done) == ILV_ABORT)

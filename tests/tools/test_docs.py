@@ -279,7 +279,7 @@ class StrategiesDocumented(unittest.TestCase):
                          "docs/strategies.md's table and CLEAR_STRATEGIES (arch/clear.h) differ")
 
 
-SRC_FOLDERS = "arch|bench|boot|kernel|lib|mm|prezero"
+SRC_FOLDERS = "arch|bench|boot|kernel|lib|measure|mm|prezero"
 DOC_PATH = re.compile(r"\b((?:%s|docs|tests|tools)/[A-Za-z0-9_./<>*-]*[A-Za-z0-9_>*])"
                       % SRC_FOLDERS)
 # `sym()` (file) or `struct sym` (file), also `a()`/`b()` (file): sym is in file.

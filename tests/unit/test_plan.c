@@ -111,12 +111,67 @@ static void test_scales_with_machine(void **state)
     assert_int_equal(b.policies_ms, 0);
 }
 
+/* The parts a scenario prices itself (its `.plan` hook) add up to the
+ * estimate, and each follows its own facts. Catches a part priced with the
+ * wrong facts or a run=smp thread-count rule that drifts from the model. */
+static void test_parts(void **state)
+{
+    const struct plan_profile *p = plan_profile_get(PLAN_DEFAULT),
+                              *full = plan_profile_get(PLAN_FULL);
+    struct plan_estimate d;
+    plan_estimate(p, &dev, &fixture, &d);
+    assert_int_equal(plan_clear_ms(p, &dev, &fixture), d.clear_ms);
+    assert_int_equal(plan_fault_ms(p, &dev, &fixture), d.fault_ms);
+    assert_int_equal(plan_policies_ms(p, &dev, &fixture), d.policies_ms);
+    assert_int_equal(plan_smp_ms(p, &dev, &fixture), d.smp_ms);
+    /* cells counted by the scenario: 12 on the large target, none small */
+    assert_int_equal(plan_clear_cells_ms(p, 12, 0, &dev, &fixture), d.clear_ms);
+    assert_true(plan_clear_cells_ms(p, 6, 0, &dev, &fixture) < d.clear_ms);
+    unsigned c[PLAN_SMP_COUNTS_MAX];
+    assert_int_equal(plan_smp_counts(p, 0, c), 0);
+    assert_int_equal(plan_smp_counts(p, 1, c), 1);
+    assert_int_equal(c[0], 1);
+    assert_int_equal(plan_smp_counts(p, 2, c), 2);
+    assert_int_equal(c[1], 2);
+    assert_int_equal(plan_smp_counts(full, 64, c), 6);
+    assert_int_equal(c[4], 16);
+    assert_int_equal(c[5], 64);
+    assert_int_equal(plan_smp_counts(full, 4, c), 3); /* 1, 2, 4 */
+    assert_int_equal(c[2], 4);
+}
+
+/* run=numa's groups: one warm-up, 10 rounds, then rounds while the 5 s
+ * budget lasts, up to 20 (the default profile). A group of 4 one-CPU
+ * cells of 256 MiB at 25 GB/s: 3 passes = 32.2 ms + 3 ms a repeat. */
+static void test_smp_part(void **state)
+{
+    const struct plan_profile *p = plan_profile_get(PLAN_DEFAULT);
+    uint64_t rep_us = 3 * (256ull << 20) / 25000 + 3000;
+    uint64_t round_us = 4 * rep_us;
+    uint64_t extra = 5000000 / round_us + 1; /* rounds the budget allows past the 10 */
+    uint64_t want = round_us * (1 + 10 + (extra < 10 ? extra : 10)) / 1000;
+    assert_int_equal(plan_smp_part_ms(p, 0, 4, 0, 1, 256ull << 20, &fixture), want);
+    assert_int_equal(plan_smp_part_ms(p, 10, 4, 0, 1, 256ull << 20, &fixture), want);
+    /* run=faultclear's own cells use the same two parts */
+    assert_int_equal(plan_pass_us(256ull << 20, 3, &fixture), rep_us - 3000);
+    assert_int_equal(plan_rounds_ms(round_us, 10, 20, 5), want);
+    assert_int_equal(plan_rounds_ms(round_us, 10, 10, 5), round_us * 11 / 1000); /* TCG */
+    assert_int_equal(plan_rounds_ms(0, 10, 20, 5), 0);
+    assert_int_equal(plan_smp_part_ms(p, 10, 0, 0, 2, 256ull << 20, &fixture), 0);
+    /* all CPUs of a node clear at the smp rate: cheaper than one CPU */
+    assert_true(plan_smp_part_ms(p, 10, 0, 4, 2, 256ull << 20, &fixture) < want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_profiles_keep_repeats), cmocka_unit_test(test_clear_cells),
-        cmocka_unit_test(test_default_within_budget), cmocka_unit_test(test_race_priced),
+        cmocka_unit_test(test_profiles_keep_repeats),
+        cmocka_unit_test(test_clear_cells),
+        cmocka_unit_test(test_default_within_budget),
+        cmocka_unit_test(test_race_priced),
         cmocka_unit_test(test_scales_with_machine),
+        cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_smp_part),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

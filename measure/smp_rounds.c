@@ -1,14 +1,15 @@
 /*
- * bench/smp_rounds.c - the interleaved rounds of the `smp` scenario
- * (bench/bench_smp.h smp_rounds_run(), lib/interleave.h): the options
- * smp_max_rounds, smp_budget and smp_seed, each cell's series of wall times
- * and steal, and the `smp_rounds` record (docs/results.md).
+ * measure/smp_rounds.c - the interleaved rounds of multi-CPU cells
+ * (measure/smp_rounds.h smp_rounds_run(), lib/interleave.h) that run=smp
+ * and run=numa run: the options smp_max_rounds, smp_budget and smp_seed,
+ * each cell's series of wall times and steal, and the `smp_rounds` record
+ * (docs/results.md).
  */
+#include "measure/smp_rounds.h"
 #include "arch/cpu.h"
 #include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "bench/bench_smp.h"
 #include "kernel/options.h"
 #include "kernel/scenario.h"
 #include "lib/cmdline.h"
@@ -68,37 +69,16 @@ void smp_series_skew_record(struct rec *r, const struct smp_series *s)
     rec_u64(r, "late_starts", s->late_starts);
 }
 
-struct ctx {
-    struct smp_series *const *series;
-    bool (*repeat)(void *arg, size_t cell, unsigned round);
-    void *arg;
-    uint64_t t_first, budget_cyc;
-};
-
-static bool do_repeat(void *arg, size_t cell, unsigned round)
+struct plan_profile smp_rounds_profile(const struct plan_profile *p)
 {
-    struct ctx *c = arg;
-    return c->repeat(c->arg, cell, round);
-}
-
-static const uint64_t *samples(void *arg, size_t cell, size_t *n)
-{
-    struct ctx *c = arg;
-    *n = c->series[cell]->n;
-    return c->series[cell]->ns;
-}
-
-static bool spent(void *arg)
-{
-    struct ctx *c = arg;
-    return rdtsc() - c->t_first > c->budget_cyc;
-}
-
-static void begins(void *arg, unsigned round)
-{
-    struct ctx *c = arg;
-    if (round == 1)
-        c->t_first = rdtsc();
+    struct plan_profile q = *p;
+    if (option_given("smp_max_rounds"))
+        q.smp_max_rounds = (unsigned)max_rounds;
+    if (option_given("smp_budget"))
+        q.smp_budget_s = (unsigned)budget_s;
+    if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
+        q.smp_max_rounds = 0;
+    return q;
 }
 
 bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
@@ -108,26 +88,24 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
     static unsigned order[SMP_MAX_CELLS];
     static uint64_t scratch[SMP_MAX_ROUNDS];
     static enum ilv_verdict stop[SMP_MAX_CELLS];
-    if (!option_given("smp_max_rounds")) /* the run profile's, lib/plan.h */
-        max_rounds = scenario_profile()->smp_max_rounds;
-    if (!option_given("smp_budget"))
-        budget_s = scenario_profile()->smp_budget_s;
-    struct ilv_rule rule = {min_rounds, min_rounds > max_rounds ? min_rounds : (unsigned)max_rounds,
-                            SMP_CI_X100, 0};
-    if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
-        rule.max_rounds = rule.min_rounds;
-    struct ctx c = {series, repeat, arg, 0, budget_s * tsc_info()->hz};
+    static struct ilv_series ser[SMP_MAX_CELLS];
+    struct plan_profile q = smp_rounds_profile(scenario_profile());
+    struct ilv_rule rule = {
+        min_rounds, min_rounds > q.smp_max_rounds ? min_rounds : q.smp_max_rounds, SMP_CI_X100, 0};
+    for (size_t i = 0; i < ncells && i < SMP_MAX_CELLS; i++)
+        ser[i] = (struct ilv_series){series[i]->ns, &series[i]->n};
     uint64_t s = seed ? seed : rdtsc();
     struct ilv_run run = {.seed = s,
                           .rule = &rule,
                           .ncells = ncells,
                           .order = order,
                           .scratch = scratch,
-                          .repeat = do_repeat,
-                          .samples = samples,
-                          .budget_spent = spent,
-                          .round_begins = begins,
-                          .arg = &c,
+                          .series = ser,
+                          .repeat = repeat,
+                          .arg = arg,
+                          .clock = tsc_now,
+                          .budget = (uint64_t)q.smp_budget_s * tsc_info()->hz,
+                          .budget_from = 1, /* the timed rounds */
                           .stop = stop};
     unsigned done = 0, stable = 0, noisy = 0;
     enum ilv_verdict why = ncells <= SMP_MAX_CELLS ? ilv_run(&run, &done) : ILV_ABORT;
@@ -143,16 +121,7 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "smp_rounds");
     rec_str(&r, "part", part);
-    rec_u64(&r, "seed", s);
-    rec_u64(&r, "cells", ncells);
-    rec_u64(&r, "rounds", done);
-    rec_str(&r, "stop", ilv_verdict_name(why));
-    rec_u64(&r, "min_rounds", rule.min_rounds);
-    rec_u64(&r, "max_rounds", rule.max_rounds);
-    rec_fixed(&r, "ci_target_pct", SMP_CI_X100, 2);
-    rec_u64(&r, "budget_s", budget_s);
-    rec_u64(&r, "stable_cells", stable);
-    rec_u64(&r, "noisy_cells", noisy);
+    ilv_rec_run(&r, s, ncells, done, why, &rule, q.smp_budget_s, stable, noisy);
     rec_str(&r, "steal_method", steal_available() ? steal_method() : "none");
     rec_u64(&r, "start_lead_us", smp_start_lead_us());
     record_emit(&r);

@@ -70,8 +70,11 @@ void fault_numa_record(const struct fault_env *env, unsigned cpu)
     rec_u64(&r, "frames_in_node", in);
     rec_u64(&r, "distance", cn >= 0 && env->node >= 0 ? t->dist[cn][env->node] : 0);
     record_emit(&r);
-    kprintf("faults: on CPU %u (node %d), frames from %s%.0d (%u of %zu in that node)\n", cpu, cn,
-            env->node < 0 ? "any node" : "node ", env->node < 0 ? 0 : env->node, in, env->nframes);
+    char from[24] = "any node";
+    if (env->node >= 0)
+        hz_snprintf(from, sizeof(from), "node %d", env->node);
+    kprintf("faults: on CPU %u (node %d), frames from %s (%u of %zu in that node)\n", cpu, cn, from,
+            in, env->nframes);
     if (in != env->nframes)
         result_fail("fault.zero_node", "%zu of %zu pool frames lie outside node %d",
                     env->nframes - in, env->nframes, env->node);

@@ -215,9 +215,11 @@ int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_byte
             result_skip("fault.setup", "no free frame for the demand region");
         return -1;
     }
-    kprintf("faults: pool of %zu x %llu MiB frames%s%.0d, dirtied; zeroing with %s\n", env->nframes,
-            (unsigned long long)(env->frame_bytes >> 20), node >= 0 ? " from NUMA node " : "",
-            node >= 0 ? node : 0, env->zero->name);
+    char from[32] = "";
+    if (node >= 0)
+        hz_snprintf(from, sizeof(from), " from NUMA node %d", node);
+    kprintf("faults: pool of %zu x %llu MiB frames%s, dirtied; zeroing with %s\n", env->nframes,
+            (unsigned long long)(env->frame_bytes >> 20), from, env->zero->name);
     return 0;
 }
 

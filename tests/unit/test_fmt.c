@@ -77,8 +77,7 @@ static void test_width_and_flags(void **state)
 }
 
 /* C11 7.21.6.1p8: an integer's precision is its least number of digits;
- * 0 with precision 0 is no digit at all (measure/fault_pool.c prints an
- * optional node number with "%s%.0d"); a precision turns '0' off. */
+ * 0 with precision 0 is no digit at all; a precision turns '0' off. */
 static void test_integer_precision(void **state)
 {
     (void)state;

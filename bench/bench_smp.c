@@ -225,7 +225,7 @@ static bool scaling(const unsigned *counts, unsigned nc)
             series[ncells++] = &c->ser;
         }
     }
-    if (!smp_rounds_run("scale", (unsigned)opt_repeats, ncells, series, cell_repeat, 0)) {
+    if (!smp_rounds_run("scale", (unsigned)opt_repeats, ncells, series, cell_repeat, 0, 0)) {
         ncells = 0;
         return false;
     }

@@ -230,7 +230,7 @@ void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, 
         fcells[i] = (struct fill_cell){.threads = counts[i], .verified = true};
         fseries[i] = &fcells[i].ser;
     }
-    bool finished = smp_rounds_run("fill", (unsigned)fill_repeats, nc, fseries, fill_repeat, 0);
+    bool finished = smp_rounds_run("fill", (unsigned)fill_repeats, nc, fseries, fill_repeat, 0, 0);
     for (unsigned i = 0; i < nc && finished; i++) {
         fill_record(&fcells[i]);
         verified &= fcells[i].verified;

@@ -17,6 +17,7 @@
  */
 #include "arch/cpu.h"
 #include "arch/tsc.h"
+#include "arch/user.h"
 #include "bench/numa_priv.h"
 #include "kernel/options.h"
 #include "kernel/scenario.h"
@@ -80,8 +81,9 @@ HZ_OPTION(opt_numa_bytes, .name = "numa_bytes", .kind = OPT_SIZE, .dest = &opt_b
                   "TCG)");
 HZ_OPTION(opt_numa_repeats, .name = "numa_repeats", .kind = OPT_U64, .dest = &opt_repeats, .min = 1,
           .max = SMP_MAX_ROUNDS, .accepted = "1..100",
-          .help = "timed rounds every numa cell gets at least (default 10; more up to "
-                  "smp_max_rounds within smp_budget)");
+          .help = "timed rounds every numa cell gets at least (default 10; then a cell whose "
+                  "remote/local ratio is undecided races on, up to smp_max_rounds within "
+                  "smp_budget)");
 HZ_OPTION(opt_numa_strategies, .name = "numa_strategies", .kind = OPT_CUSTOM,
           .parse = strategies_opt, .accepted = "NAME[,NAME...] (docs/strategies.md)",
           .help = "strategies of the numa matrix (default: run=clear's reduced set)");
@@ -93,7 +95,7 @@ static struct numa_run run;
 static struct smp_target target[NUMA_MAX_NODES];
 static struct smp_job job;
 static struct smp_series *series[SMP_MAX_CELLS];
-static size_t group0; /* first cell of the group being run */
+static size_t group0, group_n; /* first cell and cells of the group being run */
 
 static int cpu_node(unsigned i)
 {
@@ -250,6 +252,26 @@ static void take_nodes(struct nplan_node *pn, uint64_t want)
         result_pass("numa.placement");
 }
 
+/* Racing (measure/smp_rounds.h): at a look, at the measurement CPL (the
+ * comparisons sort up to CMP_MAX_N^2 ratios: slow in emulated ring 0), every
+ * remote cell of the group whose ratio to its local cell is still undecided
+ * keeps itself and that local cell running. */
+static void look_fn(void *arg)
+{
+    bool *open = arg;
+    for (size_t i = 0; i < group_n; i++) {
+        const struct numa_cell *c = &run.cell[group0 + i];
+        struct cmp cm;
+        if (c->p.local < 0)
+            continue;
+        numa_cell_compare(&run, c, &cm);
+        if (cm.outcome == CMP_UNDECIDED || cm.outcome == CMP_TOO_FEW)
+            open[i] = open[(size_t)c->p.local - group0] = true;
+    }
+}
+
+static void settle(void *arg, bool *open) { user_run(0, look_fn, open); }
+
 /* Run the planned cells plan[0..n), group by group (bench/numa_plan.h):
  * false when a repeat failed so badly that nothing more runs. */
 static bool run_groups(const struct nplan_cell *plan, size_t n)
@@ -260,11 +282,12 @@ static bool run_groups(const struct nplan_cell *plan, size_t n)
         for (size_t i = s; i < e; i++)
             series[i - s] = &run.cell[i].ser;
         group0 = s;
+        group_n = e - s;
         if (s || e < n)
             hz_snprintf(part, sizeof(part), "numa %zu-%zu", s, e - 1);
         else
             hz_snprintf(part, sizeof(part), "numa");
-        if (!smp_rounds_run(part, (unsigned)opt_repeats, e - s, series, cell_repeat, 0))
+        if (!smp_rounds_run(part, (unsigned)opt_repeats, e - s, series, cell_repeat, settle, 0))
             return false;
         for (size_t i = s; i < e; i++)
             run.cell[i].ran = true;

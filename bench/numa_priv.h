@@ -46,6 +46,12 @@ struct numa_run {
     unsigned tol_x100;
 };
 
+/* The remote cell c (c->p.local >= 0) against its local cell: B/A of time
+ * per byte (lib/compare.h cmp_compare) at the Bonferroni z for the local
+ * cell's remote rivals and r->tol_x100, into *out. Any CPL; one static
+ * scratch area (not reentrant). */
+void numa_cell_compare(const struct numa_run *r, const struct numa_cell *c, struct cmp *out);
+
 /* After the rounds: each cell's figures and `numa_clear` record, its
  * verdict cell, the remote/local comparisons and `numa_ratio` records, and
  * the console matrices (bench/numa_table.c). Boot CPU. */

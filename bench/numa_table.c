@@ -84,12 +84,17 @@ static void cell_record(const struct numa_run *r, const struct numa_cell *c)
 /* Speed x1000 of remote over local from B/A of time x 10^6 (0 for 0). */
 static uint64_t speed(uint64_t t) { return t ? stats_scale(1000000000ull, 1, t) : 0; }
 
-/* The remote cell c against its local cell. */
-static void compare(struct numa_run *r, struct numa_cell *c)
+void numa_cell_compare(const struct numa_run *r, const struct numa_cell *c, struct cmp *out)
 {
     const struct numa_cell *l = &r->cell[c->p.local];
     cmp_compare(l->ser.ns, l->ser.n, l->bytes, c->ser.ns, c->ser.n, c->bytes,
-                cmp_z_bonferroni_x1000(c->p.rivals), r->tol_x100, scratch, &c->cm);
+                cmp_z_bonferroni_x1000(c->p.rivals), r->tol_x100, scratch, out);
+}
+
+/* The remote cell c against its local cell, and its record. */
+static void compare(struct numa_run *r, struct numa_cell *c)
+{
+    numa_cell_compare(r, c, &c->cm);
     c->has_cmp = true;
     char buf[HZ_RECORD_MAX];
     struct rec x;

@@ -83,15 +83,18 @@ struct plan_profile smp_rounds_profile(const struct plan_profile *p)
 
 bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
                     struct smp_series *const *series,
-                    bool (*repeat)(void *arg, size_t cell, unsigned round), void *arg)
+                    bool (*repeat)(void *arg, size_t cell, unsigned round),
+                    void (*settle)(void *arg, bool *open), void *arg)
 {
+    static bool open[SMP_MAX_CELLS];
     static unsigned order[SMP_MAX_CELLS];
     static uint64_t scratch[SMP_MAX_ROUNDS];
     static enum ilv_verdict stop[SMP_MAX_CELLS];
     static struct ilv_series ser[SMP_MAX_CELLS];
     struct plan_profile q = smp_rounds_profile(scenario_profile());
-    struct ilv_rule rule = {
-        min_rounds, min_rounds > q.smp_max_rounds ? min_rounds : q.smp_max_rounds, SMP_CI_X100, 0};
+    struct ilv_rule rule = {min_rounds,
+                            min_rounds > q.smp_max_rounds ? min_rounds : q.smp_max_rounds,
+                            SMP_CI_X100, settle ? ILV_LOOK_EVERY : 0};
     for (size_t i = 0; i < ncells && i < SMP_MAX_CELLS; i++)
         ser[i] = (struct ilv_series){series[i]->ns, &series[i]->n};
     uint64_t s = seed ? seed : rdtsc();
@@ -106,13 +109,16 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
                           .clock = tsc_now,
                           .budget = (uint64_t)q.smp_budget_s * tsc_info()->hz,
                           .budget_from = 1, /* the timed rounds */
-                          .stop = stop};
-    unsigned done = 0, stable = 0, noisy = 0;
+                          .stop = stop,
+                          .settle = settle,
+                          .open = open};
+    unsigned done = 0, stable = 0, noisy = 0, decided = 0;
     enum ilv_verdict why = ncells <= SMP_MAX_CELLS ? ilv_run(&run, &done) : ILV_ABORT;
     for (size_t i = 0; i < ncells && why != ILV_ABORT; i++) {
         struct stats st;
         uint64_t steal;
         series[i]->stop = stop[i];
+        decided += stop[i] == ILV_DECIDED;
         smp_series_stats(series[i], &st, &steal);
         stable += stats_ci_within(&st, SMP_CI_X100);
         noisy += stats_noisy(&st);
@@ -122,6 +128,8 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
     rec_begin(&r, buf, sizeof(buf), "smp_rounds");
     rec_str(&r, "part", part);
     ilv_rec_run(&r, s, ncells, done, why, &rule, q.smp_budget_s, stable, noisy);
+    rec_bool(&r, "race", settle != 0);
+    rec_u64(&r, "decided_cells", decided);
     rec_str(&r, "steal_method", steal_available() ? steal_method() : "none");
     rec_u64(&r, "start_lead_us", smp_start_lead_us());
     record_emit(&r);

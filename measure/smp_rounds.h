@@ -51,25 +51,31 @@ struct rec;
  * and late_starts. Nothing for an empty series. Boot CPU. */
 void smp_series_skew_record(struct rec *r, const struct smp_series *s);
 
-/*
- * Run ncells (<= SMP_MAX_CELLS) cells interleaved (lib/interleave.h ilv_run()): an untimed
- * warm-up round, then at least min_rounds (smp_repeats or smp_fill_repeats)
- * timed rounds, each cell once per round in an order drawn from smp_seed=;
- * then more, up to smp_max_rounds, until every cell's median wall time has
- * a 95 % interval within +-SMP_CI_X100 or smp_budget= seconds of timed
- * rounds are spent (under TCG exactly min_rounds). repeat(arg, cell, round)
- * runs one job of `cell` (round 0: the warm-up) and records it with
- * smp_series_add(series[cell], ...); false stops the run. Emits the
- * `smp_rounds` record named `part` ("scale", "fill") and its line. Returns
- * false when a repeat failed. Boot CPU, CPL 0.
- */
 /* The profile smp_rounds_run() runs under: p with smp_max_rounds= and
  * smp_budget= applied where given, and under TCG no round past the
  * minimum (smp_max_rounds 0); for a scenario's `.plan` hook too. */
 struct plan_profile smp_rounds_profile(const struct plan_profile *p);
 
+/*
+ * Run ncells (<= SMP_MAX_CELLS) cells interleaved (lib/interleave.h ilv_run()): an untimed
+ * warm-up round, then at least min_rounds (smp_repeats, smp_fill_repeats or numa_repeats)
+ * timed rounds, each cell once per round in an order drawn from smp_seed=;
+ * then more, up to smp_max_rounds, until smp_budget= seconds of timed rounds
+ * are spent (under TCG exactly min_rounds) or:
+ *  - settle NULL: every cell's median wall time has a 95 % interval within
+ *    +-SMP_CI_X100;
+ *  - settle given (racing, as run=clear): at each look (min_rounds, then
+ *    every ILV_LOOK_EVERY rounds) settle(arg, open) gets open[0..ncells)
+ *    false and sets open[i] for every cell that a still undecided comparison
+ *    needs; the others take no more repeats (their series' stop: decided).
+ * repeat(arg, cell, round) runs one job of `cell` (round 0: the warm-up) and
+ * records it with smp_series_add(series[cell], ...); false stops the run.
+ * Emits the `smp_rounds` record named `part` ("scale", "fill", "numa") and
+ * its line. Returns false when a repeat failed. Boot CPU, CPL 0.
+ */
 bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
                     struct smp_series *const *series,
-                    bool (*repeat)(void *arg, size_t cell, unsigned round), void *arg);
+                    bool (*repeat)(void *arg, size_t cell, unsigned round),
+                    void (*settle)(void *arg, bool *open), void *arg);
 
 #endif /* HZ_MEASURE_SMP_ROUNDS_H */

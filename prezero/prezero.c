@@ -364,13 +364,12 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r)
 
 /* ---- scenarios ---------------------------------------------------------- */
 
-/* The lead idle, ns: lead_idle= where given, else profile p's. */
-static uint64_t lead_idle_of(const struct plan_profile *p)
+uint64_t pz_lead_idle_ns(const struct plan_profile *p)
 {
     return option_given("lead_idle") ? opt_lead_idle : p->lead_idle_ms * 1000000ull;
 }
 
-static void apply_profile(void) { opt_lead_idle = lead_idle_of(scenario_profile()); }
+static void apply_profile(void) { opt_lead_idle = pz_lead_idle_ns(scenario_profile()); }
 
 /* What `runs` runs of the workload take under profile p (lib/plan.h
  * policies_ms): the pool pz_run_one() sets up, the lead idle. */
@@ -382,7 +381,7 @@ static void plan_runs(const struct plan_profile *p, const struct plan_machine *m
     f.frames = (unsigned)fault_pool_plan(opt_pages ? opt_pages : DEMAND_MAX_PAGES, &f.frame_bytes,
                                          fault_zero_node());
     q.policies = runs;
-    q.lead_idle_ms = (unsigned)(lead_idle_of(p) / 1000000);
+    q.lead_idle_ms = (unsigned)(pz_lead_idle_ns(p) / 1000000);
     out->ms = plan_policies_ms(&q, &f, m);
 }
 

@@ -106,4 +106,9 @@ uint64_t pz_team_cpu_max(void);
  * HZ_CONFIG. prezero/prezero_smp.c. */
 void pz_check_cpus(uint64_t fault_cpus, uint64_t zero_cpus);
 
+/* The lead idle every workload run starts with, ns: lead_idle= where
+ * given, else profile p's (lib/plan.h lead_idle_ms). */
+struct plan_profile;
+uint64_t pz_lead_idle_ns(const struct plan_profile *p);
+
 #endif /* HZ_PREZERO_PREZERO_PRIV_H */

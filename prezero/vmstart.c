@@ -111,6 +111,21 @@ static bool run_fault(struct vs_cell *c, bool keep)
 static _Noreturn void config_error(const char *option, const char *value, const char *accepted,
                                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* The frames of frame_bytes that vmstart_size= asks for (whole frames),
+ * or the seed thread's 64 GiB; the run then caps them at the demand region
+ * and the free frames. */
+static uint64_t frames_wanted(uint64_t frame_bytes)
+{
+    return vs_size ? (vs_size + frame_bytes - 1) / frame_bytes
+                   : (VS_SEED_FRAMES * PAGE_SIZE_1G) / frame_bytes;
+}
+
+/* The largest T: vmstart_cpus= or every online CPU, at most VS_MAX_T. */
+static unsigned tmax_of(unsigned online)
+{
+    return vs_cpus ? (unsigned)vs_cpus : online < VS_MAX_T ? online : VS_MAX_T;
+}
+
 /* Bad input found at run time: a `config` record, then exit HZ_CONFIG. */
 static _Noreturn void config_error(const char *option, const char *value, const char *accepted,
                                    const char *fmt, ...)
@@ -139,14 +154,13 @@ static bool size_run(void)
     hz_snprintf(val, sizeof(val), "%llu", (unsigned long long)vs_cpus);
     if (vs_cpus > online)
         config_error("vmstart_cpus", val, VS_CPUS_ACCEPTED, "%u CPU(s) online", online);
-    run.tmax = vs_cpus ? (unsigned)vs_cpus : online < VS_MAX_T ? online : VS_MAX_T;
+    run.tmax = tmax_of(online);
     if (!vs_cpus && online > VS_MAX_T)
         kprintf("vmstart: %u CPUs online: thread counts 1..%u only\n", online, VS_MAX_T);
 
     size_t free1g = frames_1g_free_count(mm_frames());
     run.frame_bytes = free1g ? PAGE_SIZE_1G : PAGE_SIZE_2M;
-    uint64_t want = vs_size ? (vs_size + run.frame_bytes - 1) / run.frame_bytes
-                            : (VS_SEED_FRAMES * PAGE_SIZE_1G) / run.frame_bytes;
+    uint64_t want = frames_wanted(run.frame_bytes);
     if (want > DEMAND_MAX_PAGES && vs_size)
         config_error("vmstart_size", vs_size_text, VS_SIZE_ACCEPTED,
                      "%llu frames of %llu MiB: the demand region maps at most %u",
@@ -238,7 +252,28 @@ static void vmstart_run(void)
         result_pass("vmstart.checks");
 }
 
-HZ_SCENARIO(scenario_vmstart, .name = "vmstart", .run = vmstart_run, .order = 32,
+/* The `.plan` hook: the pool size_run() will set up (frames_wanted(),
+ * fault_pool_plan() for what is free), VS_KINDS x T cells, a warm-up and
+ * vmstart_rounds timed rounds; a repeat runs the vm_boot workload: the lead
+ * idle, every frame dirtied and cleared (in the fault or ahead of it) and
+ * faulted, as lib/plan.h prices run=policies. */
+static void vmstart_plan(const struct plan_profile *p, const struct plan_machine *m,
+                         struct plan_part *out)
+{
+    uint64_t fb = 0;
+    size_t frames = fault_pool_plan(DEMAND_MAX_PAGES, &fb, fault_zero_node());
+    uint64_t want = fb ? frames_wanted(fb) : 0;
+    frames = want < frames ? (size_t)want : frames;
+    unsigned cells = VS_KINDS * tmax_of(smp_online());
+    uint64_t repeat_us = pz_lead_idle_ns(p) / 1000 + plan_pass_us(frames * fb, 2, m) +
+                         frames * m->fault_us + m->cell_us;
+    out->cells = cells;
+    out->ms = plan_pass_us(frames * fb, 1, m) / 1000 + /* size_run()'s dirtying pool */
+              plan_rounds_ms(cells * repeat_us, (unsigned)vs_rounds, (unsigned)vs_rounds, 0);
+}
+
+HZ_SCENARIO(scenario_vmstart, .name = "vmstart", .run = vmstart_run, .plan = vmstart_plan,
+            .order = 32,
             .help = "VM start: S faulted with T = 1..all CPUs under none, boot, idle, batch, and "
                     "the qemu rows (linux_4k, linux_batch=32M); knee and 2 TB model "
                     "(docs/prezero.md)");

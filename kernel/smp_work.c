@@ -238,10 +238,11 @@ int smp_run(const struct smp_set *set, smp_fn fn, void *arg, uint64_t timeout_us
         user_run(0, wait_done, &w);
         if (w.next >= smp_ncpu || rdtsc() >= end)
             break;
-        for (unsigned i = w.next; i < smp_ncpu; i++)
-            if (smp_set_has(set, i) &&
-                __atomic_load_n(&smp_percpu[i].woke_seq, __ATOMIC_ACQUIRE) != seq[i])
-                smp_kick(i); /* the wake was lost: once more */
+        /* the CPU waited for has not woken: its wake was lost, once more (only
+         * that one: kicking every late CPU of a large set each time would be
+         * an IPI storm through the emulated ring 0) */
+        if (__atomic_load_n(&smp_percpu[w.next].woke_seq, __ATOMIC_ACQUIRE) != seq[w.next])
+            smp_kick(w.next);
     }
     int rc = 0;
     for (unsigned i = w.next; i < smp_ncpu; i++) {

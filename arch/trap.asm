@@ -4,7 +4,8 @@
 ;
 ; Each stub pushes a 0 error code when the CPU pushes none (SDM Vol. 3A
 ; Table 6-1: #DF, #TS, #NP, #SS, #GP, #PF, #AC, #CP, #VC, #SX push one), then
-; the vector, then all general registers and the TSC read right after them,
+; the vector, then all general registers and the TSC read right after them
+; (with tsc_start()'s fences: MFENCE; LFENCE; RDTSC; LFENCE),
 ; building struct trap_frame (arch/trap.h). trap_common calls trap_dispatch(frame) with RSP 16-byte
 ; aligned and returns with IRETQ if the handler returns.
 ; Clobbers: nothing visible to the interrupted code.
@@ -50,7 +51,10 @@ trap_common:
     push rcx
     push rbx
     push rax
-    rdtsc                       ; entry time for fault service timing
+    mfence                      ; entry time for fault service timing, fenced as
+    lfence                      ; arch/tsc.h tsc_start(): the windows timed inside a
+    rdtsc                       ; handler (mm/demand.c's clear) then nest in this one
+    lfence                      ; on one clock (SDM Vol. 2B "RDTSC")
     shl rdx, 32
     or rax, rdx
     push rax

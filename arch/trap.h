@@ -14,7 +14,7 @@
  * CPU pushed rip..ss (SDM Vol. 3A §6.14.2, Figure 6-9).
  */
 struct trap_frame {
-    uint64_t tsc; /* RDTSC right after the entry code saved the registers (TSC cycles) */
+    uint64_t tsc; /* fenced RDTSC right after the entry code saved the registers (TSC cycles) */
     uint64_t rax, rbx, rcx, rdx, rsi, rdi, rbp, r8, r9, r10, r11, r12, r13, r14, r15; /* stub */
     uint64_t vector, error_code;                                                      /* stub */
     uint64_t rip, cs, rflags, rsp, ss;                                                /* CPU */

@@ -21,12 +21,13 @@ struct fc_cell {
     struct fault_clear m;
     const struct clear_strategy *s;
     size_t n, bad;
+    size_t unnested;             /* samples whose clear window was not inside the service one */
     uint64_t calls;              /* strategy calls per fault (the last round's) */
     uint64_t steal_ns, base_ns;  /* KVM steal time during the cell's faults, and their span */
     struct stats st;             /* service time, after the rounds */
     uint64_t ns[FC_MAX_SAMPLES]; /* service times, ns */
-    uint64_t clear_ns[FC_MAX_SAMPLES];
-    enum ilv_verdict stop; /* why it stopped taking repeats */
+    uint64_t clear_ns[FC_MAX_SAMPLES]; /* the clear inside each, ns: ns[i]'s pair, never sorted */
+    enum ilv_verdict stop;             /* why it stopped taking repeats */
 };
 
 /* Steal share of the cell's faults, percent x 100 (0 without steal time). */

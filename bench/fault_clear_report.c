@@ -40,12 +40,13 @@ void fc_emit_cell(struct fc_cell *c, uint64_t fb)
 {
     char buf[HZ_RECORD_MAX], model[32], g[24], lo[24], hi[24], f[24];
     struct rec r;
-    struct stats cl;
     struct stats *st = &c->st;
     for (size_t i = 0; i < c->n; i++)
         scratch[i] = c->ns[i];
     stats_compute(st, scratch, c->n);
-    stats_compute(&cl, c->clear_ns, c->n);
+    /* a copy: sorting clear_ns in place would pair each fault's service time
+     * with another fault's clear in fc_emit_gain()'s service - clear */
+    uint64_t clear_median = stats_median_copy(c->clear_ns, c->n, scratch);
     fault_clear_name(&c->m, model, sizeof(model));
     fmt_fixed(g, sizeof(g), stats_gbps_x1000(fb, st->median), 3);
     fmt_fixed(lo, sizeof(lo), stats_gbps_x1000(fb, st->ci_hi), 3);
@@ -75,7 +76,8 @@ void fc_emit_cell(struct fc_cell *c, uint64_t fb)
     else
         rec_u64_opt(&r, "steal_pct", false, 0);
     rec_bool(&r, "steal_high", fc_steal_x100(c) > CLEAR_STEAL_FLAG_X100);
-    rec_u64(&r, "clear_median_ns", cl.median);
+    rec_u64(&r, "clear_median_ns", clear_median);
+    rec_u64(&r, "unnested", c->unnested);
     rec_u64(&r, "calls", c->calls);
     rec_bool(&r, "verified", c->bad == 0);
     rec_bool(&r, "emulated_ring0", user_ring0_emulated());
@@ -144,13 +146,14 @@ struct gain_job {
     const struct fc_cell *a, *b;
     uint64_t *pre;
     unsigned tol;
+    size_t unnested; /* fault_clear_taken_out()'s count */
     struct fault_clear_gain g;
 };
 
 static void gain_fn(void *arg)
 {
     struct gain_job *j = arg;
-    fault_clear_taken_out(j->b->ns, j->b->clear_ns, j->b->n, j->pre);
+    j->unnested = fault_clear_taken_out(j->b->ns, j->b->clear_ns, j->b->n, j->pre);
     fault_clear_gain(j->a->ns, j->a->n, j->b->ns, j->pre, j->b->n, j->tol, gain_scratch, &j->g);
 }
 
@@ -198,6 +201,7 @@ void fc_emit_gain(const struct fc_cell *cells, uint64_t fb)
         rec_fixed(&r, "left_hi_pct", g.left_hi_x1000, 3);
         rec_u64(&r, "clear_median_ns",
                 b->st.median ? stats_median_copy(b->clear_ns, b->n, scratch) : 0);
+        rec_u64(&r, "unnested", j.unnested);
         rec_bool(&r, "noisy", stats_noisy(&a->st) || stats_noisy(&b->st));
         rec_bool(&r, "steal_high", steal);
         record_emit(&r);

@@ -9,12 +9,14 @@
 #include "kernel/lava.h"
 #include "kernel/power.h"
 #include "kernel/smp.h"
+#include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/print.h"
 #include "lib/record.h"
 #include "lib/stats.h"
 
 static volatile int exiting;
+static volatile int in_verdict; /* hz_exit is deciding the verdict */
 
 enum { EXIT_AUTO, EXIT_HALT, EXIT_REBOOT, EXIT_POWEROFF };
 static const char *const exit_choices[] = {"auto", "halt", "reboot", "poweroff", 0};
@@ -32,11 +34,28 @@ static _Noreturn void halt_forever(void)
     }
 }
 
+static _Noreturn void finish(enum hz_status s, const char *verdict, const char *why);
+
 _Noreturn void hz_exit(enum hz_status s)
 {
-    if (__atomic_exchange_n(&exiting, 1, __ATOMIC_ACQ_REL))
+    if (__atomic_exchange_n(&exiting, 1, __ATOMIC_ACQ_REL)) {
+        /* the verdict crashed (the crash hook calls hz_exit again): the
+         * summary still goes out, with status crash */
+        if (s == HZ_CRASH && __atomic_exchange_n(&in_verdict, 0, __ATOMIC_ACQ_REL))
+            finish(s, "none", "the verdict itself crashed");
         halt_forever();
+    }
     smp_pv_teardown(); /* nothing of KVM's PV state outlives the run: `steal` records */
+    const char *state;
+    in_verdict = 1;
+    const char *why = verdict_at_exit(s, &state); /* after the steal records, before the summary */
+    in_verdict = 0;
+    finish(s, state, why);
+}
+
+/* The summary record, the status line and the way out (on_exit=). */
+static _Noreturn void finish(enum hz_status s, const char *verdict, const char *why)
+{
     char buf[HZ_RECORD_MAX];
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "summary");
@@ -52,6 +71,9 @@ _Noreturn void hz_exit(enum hz_status s)
         rec_str(&r, "steal_method", steal_method());
         rec_fixed(&r, "steal_pct", stats_pct_x100(lost, base), 2);
     }
+    rec_str(&r, "verdict", verdict);
+    if (why)
+        rec_str(&r, "verdict_why", why);
     console_rec_summary(&r); /* records, crc32, uart: the parser checks the stream */
     record_emit(&r);
     lava_print(); /* results=lava: after the last record, before the status line */

@@ -211,9 +211,8 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
         selftest(opt_selftest);
     scenarios_run(); /* run=: after mm_init, fpu_init, TSC and ACPI */
 
-    ownership_check(); /* last: nothing we don't own changed */
-    enum hz_status s = result_status();
-    if (verdict_armed() && (s == HZ_PASS || s == HZ_FAIL)) /* scenarios ran */
-        verdict_report(); /* the decision, before the summary (the last record) */
-    hz_exit(s);
+    verdict_run_complete(); /* hz_exit's verdict is the whole run's, not an early end's */
+
+    ownership_check();        /* last: nothing we don't own changed */
+    hz_exit(result_status()); /* the verdict after the PV teardown, then the summary */
 }

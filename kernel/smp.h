@@ -103,7 +103,12 @@ typedef void (*smp_fn)(unsigned cpu, void *arg);
  * through arch/user.h user_run). Call on the BSP only. When the BSP (index 0) is in the set it runs
  * fn itself after handing the work to the others. Waits at most `timeout_us` microseconds (TSC)
  * after the BSP's own call: a CPU that has not finished by then is printed, marked SMP_CPU_STUCK
- * and never given work again. Returns 0 when every CPU finished; -1 when one got stuck (the caller
+ * and never given work again. The BSP waits at the measurement CPL (arch/user.h user_run on its
+ * measurement stack, so not from inside a user_run of its own), back in ring 0 only to re-send a
+ * wake not taken within SMP_WAKE_RESEND_US and at the timeout: where the hypervisor emulates
+ * ring 0, a wait spinning there runs its emulator beside the measured APs
+ * (tests/tools/test_disasm.py checks smp_run holds no PAUSE loop).
+ * Returns 0 when every CPU finished; -1 when one got stuck (the caller
  * reports a failure: its fn may still be running); -2 without running
  * anything when called off the BSP, the set is empty or holds a CPU that is
  * not online.

@@ -184,6 +184,33 @@ int smp_kick(unsigned cpu)
     return -1;
 }
 
+/* smp_run()'s wait for the set's APs: polls their done_seq from CPU `next`
+ * up, in CPU order, until each finished or the TSC reaches `until`. Memory
+ * and RDTSC only, so it runs at the measurement CPL: where ring 0 is
+ * emulated (arch/user.h), a boot CPU spinning there would run the
+ * hypervisor's emulator while the APs it waits for are measured. */
+struct done_wait {
+    const struct smp_set *set;
+    const uint64_t *seq; /* the mailbox sequence each AP must finish */
+    uint64_t until;      /* TSC: back to ring 0 then */
+    unsigned next;       /* the first CPU not seen done; smp_ncpu: all done */
+};
+
+static void wait_done(void *arg)
+{
+    struct done_wait *w = arg;
+    for (; w->next < smp_ncpu; w->next++) {
+        if (!smp_set_has(w->set, w->next))
+            continue;
+        const struct percpu *pc = &smp_percpu[w->next];
+        while (__atomic_load_n(&pc->done_seq, __ATOMIC_ACQUIRE) != w->seq[w->next]) {
+            if (rdtsc() >= w->until)
+                return;
+            cpu_relax();
+        }
+    }
+}
+
 int smp_run(const struct smp_set *set, smp_fn fn, void *arg, uint64_t timeout_us)
 {
     static uint64_t seq[HZ_MAX_CPUS]; /* BSP only */
@@ -198,24 +225,30 @@ int smp_run(const struct smp_set *set, smp_fn fn, void *arg, uint64_t timeout_us
         seq[i] = smp_post(i, fn, arg);
         smp_kick(i);
     }
-    uint64_t kicked = rdtsc();
     if (smp_set_has(set, 0))
         fn(0, arg);
 
+    /* Back in ring 0 only every SMP_WAKE_RESEND_US, to re-send a wake an AP
+     * has not taken (smp_kick needs CPL 0), and at the timeout. */
     uint64_t end = rdtsc() + us_to_cyc(timeout_us), resend = us_to_cyc(SMP_WAKE_RESEND_US);
+    struct done_wait w = {set, seq, 0, 1};
+    for (;;) {
+        uint64_t now = rdtsc();
+        w.until = now >= end ? now : end - now > resend ? now + resend : end;
+        user_run(0, wait_done, &w);
+        if (w.next >= smp_ncpu || rdtsc() >= end)
+            break;
+        /* the CPU waited for has not woken: its wake was lost, once more (only
+         * that one: kicking every late CPU of a large set each time would be
+         * an IPI storm through the emulated ring 0) */
+        if (__atomic_load_n(&smp_percpu[w.next].woke_seq, __ATOMIC_ACQUIRE) != seq[w.next])
+            smp_kick(w.next);
+    }
     int rc = 0;
-    for (unsigned i = 1; i < smp_ncpu; i++) {
+    for (unsigned i = w.next; i < smp_ncpu; i++) {
         if (!smp_set_has(set, i))
             continue;
         struct percpu *pc = &smp_percpu[i];
-        while (__atomic_load_n(&pc->done_seq, __ATOMIC_ACQUIRE) != seq[i] && rdtsc() < end) {
-            if (__atomic_load_n(&pc->woke_seq, __ATOMIC_ACQUIRE) != seq[i] &&
-                rdtsc() - kicked > resend) { /* the wake was lost: once more */
-                smp_kick(i);
-                kicked = rdtsc();
-            }
-            cpu_relax();
-        }
         if (__atomic_load_n(&pc->done_seq, __ATOMIC_ACQUIRE) != seq[i]) {
             pc->info.state = SMP_CPU_STUCK;
             kprintf("smp: CPU %u (APIC ID %u) did not %s its work within %llu ms: "

@@ -7,7 +7,9 @@
 #include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
+#include "kernel/exit.h"
 #include "kernel/scenario.h"
+#include "kernel/smp.h"
 #include "lib/cmdline.h"
 #include "lib/compare_record.h"
 #include "lib/fmt.h"
@@ -18,7 +20,13 @@
 static struct vd_cell cells[VERDICT_MAX_CELLS];
 static uint64_t cell_samples[VERDICT_MAX_CELLS][CMP_MAX_N]; /* verdict_add()'s copies */
 static size_t ncells, dropped;
-static bool armed;
+static bool armed, complete;
+
+static bool early_exit_opt;
+HZ_OPTION(opt_verdict_selftest, .name = "verdict_early_exit", .kind = OPT_FLAG,
+          .dest = &early_exit_opt, .accepted = "verdict_early_exit",
+          .help = "end the run with status fail as the first cell reaches the verdict, inside "
+                  "its scenario: tests the verdict of a run ended early");
 
 static uint64_t tolerance_opt = CMP_TOL_X100 / 100;
 HZ_OPTION(opt_tolerance, .name = "tolerance", .kind = OPT_U64, .dest = &tolerance_opt, .min = 1,
@@ -50,6 +58,11 @@ void verdict_add(const struct vd_cell *c)
     cells[ncells] = *c;
     cells[ncells].samples = cell_samples[ncells];
     cells[ncells++].nsamples = n;
+    if (early_exit_opt) {
+        result_fail("verdict.early_exit", "verdict_early_exit: the run ended on purpose after "
+                                          "its first cell, inside its scenario");
+        hz_exit(HZ_FAIL);
+    }
 }
 
 unsigned verdict_tolerance_x100(void) { return (unsigned)tolerance_opt * 100; }
@@ -274,4 +287,33 @@ void verdict_report(void)
         emit(&items[i], &t, &f);
     for (size_t i = 0; i < log.n; i++)
         emit_compare(&log.v[i], items);
+}
+
+void verdict_run_complete(void) { complete = true; }
+
+const char *verdict_at_exit(enum hz_status s, const char **state)
+{
+    static char why[96];
+    *state = "none";
+    if (!armed)
+        return "no scenario ran";
+    if (s != HZ_PASS && s != HZ_FAIL)
+        hz_snprintf(why, sizeof(why), "the run ended with status %s%s", status_name(s),
+                    s == HZ_CRASH ? ": nothing after the crash is trusted" : "");
+    else if (smp_cpu_index() != 0)
+        hz_snprintf(why, sizeof(why), "the run was ended on CPU %u, not the boot CPU",
+                    smp_cpu_index());
+    else
+        why[0] = 0;
+    if (why[0]) {
+        kprintf("\n== verdict: none (run=%s): %s\n", scenario_run_name(), why);
+        return why;
+    }
+    *state = complete ? "made" : "partial";
+    if (!complete)
+        kprintf("\nverdict: the run ended early (status %s) inside a scenario (started: %s): the "
+                "verdict below uses only what was measured before\n",
+                status_name(s), scenario_ran());
+    verdict_report();
+    return complete ? 0 : "the run ended early, inside a scenario: from the cells measured before";
 }

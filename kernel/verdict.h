@@ -8,6 +8,7 @@
 #ifndef HZ_KERNEL_VERDICT_H
 #define HZ_KERNEL_VERDICT_H
 
+#include "lib/results.h"
 #include "lib/verdict.h"
 
 #define VERDICT_MAX_CELLS 160
@@ -35,11 +36,26 @@ void verdict_facts(struct vd_facts *f);
  */
 const char *verdict_backing(const char *given);
 
-/* Decide, print the block and the `verdict` records. Called once, by
- * kernel/main.c at the end of a run that got to its scenarios (pass or
- * fail), just before hz_exit() and its `summary` record. A run a scenario
- * ends early (hz_exit) gets no verdict. */
+/* Decide, print the block and the `verdict` records (verdict_at_exit()
+ * calls it). */
 void verdict_report(void);
+
+/* kernel/main.c: every scenario returned; a verdict without this call is
+ * the verdict of a run ended early (hz_exit from inside a scenario). */
+void verdict_run_complete(void);
+
+/*
+ * The verdict at the end of every run, from hz_exit() after the PV
+ * teardown's `steal` records, so its steal facts cover the whole run, and
+ * before the `summary`. Made (verdict_report) when scenarios ran, the
+ * status is pass or fail and the call is on the boot CPU; when the run
+ * ended early, from the cells measured before, said on the console. Else a
+ * `== verdict: none (run=X): why` line (none at all when no scenario ran).
+ * *state gets "made", "partial" or "none" (the summary's `verdict`); returns
+ * NULL when made whole, else why (static text, the summary's
+ * `verdict_why`).
+ */
+const char *verdict_at_exit(enum hz_status s, const char **state);
 
 /* True once scenarios ran (set by scenarios_run()). */
 void verdict_arm(void);

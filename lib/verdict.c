@@ -19,14 +19,21 @@ static const char *const item_labels[VD_NITEMS] = {"1 GiB page", "2 MiB page",  
  * (vd_item.measured_by; "" for trust, which every run has). */
 static const char *const item_runs[VD_NITEMS] = {"clear", "clear",   "clear", "fault,faultclear",
                                                  "clear", "vmstart", "numa",  ""};
-static const char *const kind_runs[] = {"clear", "smp", "fault", "vmstart", "faultclear", "numa"};
+/* The scenario of each cell kind, by kind: tests/unit/test_verdict_source.c
+ * checks every kind below VD_NKINDS has one, the assert a kind added last. */
+static const char *const kind_runs[] = {
+    [VD_CLEAR] = "clear",           [VD_SMP] = "smp",   [VD_FAULT] = "fault", [VD_VM] = "vmstart",
+    [VD_FAULTCLEAR] = "faultclear", [VD_NUMA] = "numa",
+};
+_Static_assert(sizeof(kind_runs) / sizeof(kind_runs[0]) == VD_NKINDS,
+               "kind_runs[]: a vd_kind without its scenario name");
 
 /* Every comparison's scratch: one at a time (not reentrant, lib/verdict.h). */
 static uint64_t scratch[CMP_MAX_N * CMP_MAX_N + 2 * CMP_MAX_N];
 
 const char *vd_kind_run(enum vd_kind k)
 {
-    return (unsigned)k < sizeof(kind_runs) / sizeof(kind_runs[0]) ? kind_runs[k] : "?";
+    return (unsigned)k < VD_NKINDS && kind_runs[k] ? kind_runs[k] : "?";
 }
 
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)

@@ -68,6 +68,7 @@ enum vd_kind {
                       costs from a pre-zeroed frame) */
     VD_NUMA,       /* run=numa: samples = wall ns to clear `bytes` of node mem_node with
                       `threads` CPUs of node cpu_node */
+    VD_NKINDS      /* the count; every kind has its scenario in vd_kind_run() */
 };
 
 struct vd_cell {
@@ -219,7 +220,7 @@ struct vd_log {
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap);
 
 /* The scenario that measures cells of kind k: "clear", "smp", "fault",
- * "vmstart", "faultclear" ("?" for a value out of range). */
+ * "vmstart", "faultclear", "numa" ("?" for a value out of range). */
 const char *vd_kind_run(enum vd_kind k);
 
 /* The short id of cell c, as an item's `source` lists it after its

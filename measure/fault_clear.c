@@ -6,6 +6,9 @@
  * calls with cond_resched() check points between them.
  */
 #include "measure/fault_clear.h"
+
+#include <stdbool.h>
+
 #include "arch/tsc.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
@@ -131,10 +134,16 @@ void fault_clear_run(void *arg)
     job->cycles = tsc_stop() - t0;
 }
 
-void fault_clear_taken_out(const uint64_t *service, const uint64_t *clear, size_t n, uint64_t *out)
+size_t fault_clear_taken_out(const uint64_t *service, const uint64_t *clear, size_t n,
+                             uint64_t *out)
 {
-    for (size_t i = 0; i < n; i++)
-        out[i] = service[i] > clear[i] ? service[i] - clear[i] : 0;
+    size_t unnested = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool nested = clear[i] <= service[i];
+        unnested += !nested;
+        out[i] = nested ? service[i] - clear[i] : service[i];
+    }
+    return unnested;
 }
 
 void fault_clear_gain(const uint64_t *t4k, size_t n4k, const uint64_t *tb, const uint64_t *tb_pre,

@@ -117,10 +117,17 @@ struct fault_clear_gain {
     unsigned cover_x100; /* the intervals' nominal coverage: 9500 */
 };
 
-/* out[i] = service[i] - clear[i] (0 when the clear is the larger), i < n:
- * what each fault would have cost from a pre-zeroed frame. out may be
- * service. */
-void fault_clear_taken_out(const uint64_t *service, const uint64_t *clear, size_t n, uint64_t *out);
+/*
+ * out[i] = service[i] - clear[i], i < n: what each fault would have cost
+ * from a pre-zeroed frame. The clear's window lies inside the service
+ * window on one clock with the same fences (mm/demand.h), so clear <=
+ * service by construction; a sample where it is not (a TSC that stepped
+ * back) gets out[i] = service[i], nothing taken out, so it can only make
+ * pre-zeroing look worse, never better, and is counted: returns how many.
+ * out may be service.
+ */
+size_t fault_clear_taken_out(const uint64_t *service, const uint64_t *clear, size_t n,
+                             uint64_t *out);
 
 /*
  * The prediction into *g from the linux_4k service times t4k[0..n4k) and

@@ -19,7 +19,10 @@
  * the load at the measurement CPL (arch/user.h) from a fenced TSC read just
  * before it to one just after it retired (tsc_start/tsc_stop: MFENCE;
  * LFENCE; RDTSC; LFENCE), so it holds the exception delivery, the handler,
- * IRETQ and the retried load. Clear time brackets the zeroing. All are TSC
+ * IRETQ and the retried load. Clear time brackets the zeroing with
+ * tsc_start/tsc_stop inside the service window, whose entry read has the
+ * same fences, so clear_cyc <= service_cyc by construction on a TSC that
+ * runs forward (run=faultclear counts a sample where it does not). All are TSC
  * cycles, kept in memory and printed after the workload, so serial output
  * never lands inside a measured fault.
  */

@@ -9,6 +9,10 @@ see (a mutation of any of them still boots under TCG):
 - MONITOR gets RAX = the wake word's address, ECX = 0, EDX = 0; the word is
   read again from that address after MONITOR and before MWAIT; MWAIT gets
   EAX = a constant hint and ECX = 0 (SDM Vol. 2B "MONITOR", "MWAIT").
+- smp_run (kernel/smp_work.c), which the boot CPU runs while APs are
+  measured, holds no PAUSE loop: it waits through user_run (arch/user.h,
+  at the measurement CPL), because where ring 0 is emulated a ring-0 spin
+  runs the hypervisor's emulator beside the measured CPUs.
 - the AP trampoline sets EXTD (bit 10 of IA32_APIC_BASE, MSR 0x1b) with
   WRMSR before any RDMSR/WRMSR of an x2APIC register (MSRs 0x800-0x8ff;
   SDM Vol. 3A §11.12.1: they #GP in xAPIC mode).
@@ -193,6 +197,21 @@ def check_extd(insns, func="smp_ap_entry64"):
     return []
 
 
+def check_bsp_wait(insns, func="smp_run", poll="wait_done"):
+    """Problems with the boot CPU's wait in smp_run; [] when its body has no
+    PAUSE, calls user_run, and the poll it hands over (wait_done) holds the
+    PAUSE loop instead."""
+    body = [x for x in insns if x.func == func]
+    if not body:
+        return ["no %s in the disassembly" % func]
+    bad = ["%r: a PAUSE spin in %s (ring 0)" % (x, func) for x in body if x.mnem == "pause"]
+    if not any(x.mnem == "call" and "<user_run>" in x.ops for x in body):
+        bad.append("%s does not wait through user_run" % func)
+    if not any(x.mnem == "pause" for x in insns if x.func == poll):
+        bad.append("%s (the CPL 3 poll) holds no PAUSE loop" % poll)
+    return bad
+
+
 def disassemble():
     objdump = shutil.which("objdump")
     if not objdump:
@@ -248,6 +267,18 @@ AP_ENTRY = """
 """
 
 
+SMP_RUN = """
+000000000021f8f0 <wait_done>:
+  21f910:	pause
+  21f912:	jmp    21f900 <wait_done+0x10>
+000000000021f9d0 <smp_run>:
+  21f9dd:	call   21e770 <smp_cpu_index>
+  21faec:	call   *%r12
+  21fbaf:	call   208ea0 <user_run>
+  21fc10:	call   21f930 <smp_kick>
+"""
+
+
 class Checkers(unittest.TestCase):
     """The checkers on the good listings (copied from the ELF) and on the
     mutations issue 23 names: each mutation must be caught."""
@@ -269,6 +300,13 @@ class Checkers(unittest.TestCase):
         self.assertIn("ecx is not 0", check_mwait(parse(ecx))[0])
         rax = IDLE_MWAIT.replace("20085f:\tmov    %rdi,%rax", "20085f:\txor    %eax,%eax")
         self.assertIn("not an address register", check_mwait(parse(rax))[0])
+
+    def test_bsp_wait(self):
+        self.assertEqual(check_bsp_wait(parse(SMP_RUN)), [])
+        spin = SMP_RUN.replace("  21fc10:", "  21fb60:\tpause\n  21fc10:")
+        self.assertIn("PAUSE spin in smp_run", check_bsp_wait(parse(spin))[0])
+        direct = SMP_RUN.replace("call   208ea0 <user_run>", "call   21f8f0 <wait_done>")
+        self.assertIn("not wait through user_run", check_bsp_wait(parse(direct))[0])
 
     def test_extd(self):
         self.assertEqual(check_extd(parse(AP_ENTRY)), [])
@@ -299,6 +337,9 @@ class Kernel(unittest.TestCase):
         self.assertEqual(check_mwait(self.insns), [])
         funcs = {x.func for x in self.insns if x.mnem == "mwait"}
         self.assertEqual(funcs, {"idle_mwait"})
+
+    def test_bsp_waits_at_measurement_cpl(self):
+        self.assertEqual(check_bsp_wait(self.insns), [])
 
     def test_trampoline_sets_extd_first(self):
         self.assertEqual(check_extd(self.insns), [])

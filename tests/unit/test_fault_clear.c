@@ -226,11 +226,16 @@ static void test_gain(void **state)
         b[i] = 25444000 + (uint64_t)(i - 5) * 100000;
         c[i] = 24000000 + (uint64_t)(i - 5) * 90000; /* the clear inside */
     }
-    fault_clear_taken_out(b, c, 11, p);
+    assert_int_equal(fault_clear_taken_out(b, c, 11, p), 0); /* every clear nested */
     assert_int_equal(p[5], 1444000);
-    uint64_t big[1] = {5}, small[1] = {9}, z[1];
-    fault_clear_taken_out(big, small, 1, z);
-    assert_int_equal(z[0], 0); /* a clear longer than its fault: nothing, not a wrap */
+    /* A clear longer than its fault (the nesting failed): counted, and the
+     * sample keeps its whole service time, never 0 (the floored difference
+     * made the pre-zeroed fault look free) nor a wrap. */
+    uint64_t svc[3] = {5, 7, 9}, clr[3] = {9, 7, 4}, z[3];
+    assert_int_equal(fault_clear_taken_out(svc, clr, 3, z), 1);
+    assert_int_equal(z[0], 5);
+    assert_int_equal(z[1], 0); /* nested, equal: nothing left is a real 0 */
+    assert_int_equal(z[2], 5);
     struct fault_clear_gain g;
     fault_clear_gain(a, 11, b, p, 11, 500, gain_scratch, &g);
     assert_int_equal(g.cover_x100, 9500);

@@ -215,6 +215,23 @@ static void test_short_ids(void **state)
     assert_string_equal(vd_kind_run(VD_VM), "vmstart");
     assert_string_equal(vd_kind_run(VD_FAULTCLEAR), "faultclear");
     assert_string_equal(vd_kind_run((enum vd_kind)99), "?");
+    assert_string_equal(vd_kind_run(VD_NKINDS), "?");
+}
+
+/* Every kind has its own scenario name (lib/verdict.c kind_runs[], by
+ * designated initialisers: a kind left out would give "?"). */
+static void test_every_kind_named(void **state)
+{
+    (void)state;
+    static const char *const want[VD_NKINDS] = {"clear",   "smp",        "fault",
+                                                "vmstart", "faultclear", "numa"};
+    for (unsigned k = 0; k < VD_NKINDS; k++) {
+        assert_string_not_equal(vd_kind_run((enum vd_kind)k), "?");
+        assert_non_null(want[k]); /* a new kind: name it here too */
+        assert_string_equal(vd_kind_run((enum vd_kind)k), want[k]);
+        for (unsigned j = 0; j < k; j++)
+            assert_string_not_equal(vd_kind_run((enum vd_kind)j), vd_kind_run((enum vd_kind)k));
+    }
 }
 
 int main(void)
@@ -226,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_fault_with_faultclear),
         cmocka_unit_test(test_fault_from_faultclear_alone),
         cmocka_unit_test(test_short_ids),
+        cmocka_unit_test(test_every_kind_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

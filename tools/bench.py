@@ -40,6 +40,10 @@
 9. Runs run=interference with every CPU (the probe's host models carry
    host-cache-info=on, so the guest's cache leaves are the real ones) and
    prints its summary (tools/hzlib/interference.py).
+10. Prints the verdict of all those boots as one (tools/hzlib/answers.py):
+   each item as the kernel of the boot that measured it decided it, so the
+   thread's three answers (fault and the clear_pages() gain, VM start, the
+   background zeroer) stand together, and each boot's trust line.
 
 Guest RAM comes from hugetlbfs (tools/hzlib/hugepages.py): pages already free
 on a mounted hugetlbfs, or, as root, 2 MiB pages reserved and a hugetlbfs
@@ -59,8 +63,8 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from hzlib import (decide, faultclear, hugepages, interference, probe, qemu, records,  # noqa: E402
-                   validation, vmstart)
+from hzlib import (answers, decide, faultclear, hugepages, interference, probe,  # noqa: E402
+                   qemu, records, validation, vmstart)
 
 LINUX_REPEATS = 10  # linux-bench --repeats: at least decide.MIN_N samples per cell
 
@@ -410,6 +414,9 @@ def main():
     put("run=interference, %d CPUs  [%s]:" % (ncpu, boot_note(imeta)) if lines
         else "run=interference: no records (see %s)" % (out / "interference"))
     for line in lines:
+        put(line)
+    for line in answers.lines([("clear", hz), ("fault", faults), ("faultclear", fc),
+                               ("policies", pol), ("vmstart", vm), ("interference", inter)]):
         put(line)
     put("host %s before, %s after" % (load_before, load()))
     text = "bench results (%s)\n" % out + "".join("  %s\n" % line for line in summary)

@@ -46,6 +46,19 @@ def item_order(items):
     return [k for k in known if k in items] + sorted(k for k in items if k not in known)
 
 
+def item_text(r) -> str:
+    """A verdict record's sentence as text: its text when decided; else
+    "not decided: " and the reason (the kernel's reason already starts
+    so), or the text itself when it says "not measured: ..."."""
+    text = str(r.get("text") or r.get("answer") or "(no text)")
+    if r.get("decided") is True or text.lower().startswith("not "):
+        return text
+    why = str(r.get("reason") or text)
+    if why.lower().startswith("not decided"):
+        why = why[len("not decided"):].lstrip(": ")
+    return "not decided: " + why
+
+
 def verdict_cell(r):
     """The HTML of one verdict record: its sentence, or NOT DECIDED and why."""
     if r.get("decided") is True:

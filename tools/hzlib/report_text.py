@@ -51,10 +51,7 @@ def verdict_block(rs) -> List[str]:
     labels = dict(report.ITEMS)
     for item in report.item_order(items):
         r = items[item]
-        text = r.get("text") or r.get("answer") or "(no text)"
-        if r.get("decided") is not True and not str(text).lower().startswith("not "):
-            text = "not decided: " + str(r.get("reason") or text)
-        out += wrap(text, " " * 4, "  %s: " % labels.get(item, item))
+        out += wrap(report.item_text(r), " " * 4, "  %s: " % labels.get(item, item))
         for c in rs.of_type("compare"):
             if c.get("item") == item and c.get("run", 0) == max(by_run):
                 out += wrap("%s vs %s: B/A time %s [%s..%s], %s at +-%s%% (n=%s/%s)" % (

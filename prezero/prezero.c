@@ -43,7 +43,7 @@ static uint64_t opt_idle = IDLE_WORKLOAD_DEFAULT;
 static uint64_t opt_lead_idle = 1000000000; /* ns */
 static uint64_t opt_seed = 1;
 static uint64_t opt_fault_cpus = 1;
-uint64_t opt_zero_cpus;
+static uint64_t opt_zero_cpus;
 
 static int policy_opt(const struct option *o, const char *v, char *err, size_t n)
 {
@@ -363,6 +363,8 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r)
 }
 
 /* ---- scenarios ---------------------------------------------------------- */
+
+uint64_t pz_zero_cpus(void) { return opt_zero_cpus; }
 
 uint64_t pz_lead_idle_ns(const struct plan_profile *p)
 {

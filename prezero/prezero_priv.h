@@ -20,10 +20,10 @@
 #define PZ_ZERO_CPUS_ACCEPTED "0..1023; fault_cpus + zero_cpus at most the CPUs online"
 
 /* zero_cpus=, 0..HZ_MAX_CPUS - 1 (prezero/prezero.c, docs/prezero.md
- * "Options"): prezero/vmstart.c reads it. prezero.c and prezero_smp.c
- * share no other variable: a team run gets its pool in struct pz_team_ctx,
+ * "Options"): run=vmstart refuses it. The prezero files share no
+ * variable: a team run gets its pool in struct pz_team_ctx,
  * pz_check_cpus() the CPU counts. */
-extern uint64_t opt_zero_cpus;
+uint64_t pz_zero_cpus(void);
 
 /* What a team run (prezero/prezero_smp.c) works on, passed by
  * prezero/prezero.c for each run. */

@@ -147,8 +147,8 @@ static bool size_run(void)
 {
     unsigned online = smp_online();
     char val[24];
-    hz_snprintf(val, sizeof(val), "%llu", (unsigned long long)opt_zero_cpus);
-    if (opt_zero_cpus)
+    hz_snprintf(val, sizeof(val), "%llu", (unsigned long long)pz_zero_cpus());
+    if (pz_zero_cpus())
         config_error("zero_cpus", val, "0 with run=vmstart",
                      "run=vmstart's idle policy clears in the lead idle period, on CPU 0");
     hz_snprintf(val, sizeof(val), "%llu", (unsigned long long)vs_cpus);

@@ -4,7 +4,7 @@
 # include nothing else of the project, so the kernel, the host unit tests and
 # tools/linux-bench build the same sources.
 KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/interleave.c \
-	lib/plan.c lib/verdict.c lib/verdict_clear.c lib/verdict_items.c lib/verdict_numa.c lib/compare.c lib/print.c lib/results.c
+	lib/plan.c lib/verdict.c lib/verdict_clear.c lib/verdict_idle.c lib/verdict_items.c lib/verdict_numa.c lib/compare.c lib/print.c lib/results.c
 
 HOST_TESTS += fmt record print results cmdline stats interleave plan verdict verdict_items verdict_source verdict_numa compare compare_sim
 HOST_SRCS_fmt := lib/fmt.c
@@ -15,7 +15,7 @@ HOST_SRCS_cmdline := lib/cmdline.c lib/fmt.c
 HOST_SRCS_stats := lib/stats.c
 HOST_SRCS_interleave := lib/interleave.c lib/stats.c
 HOST_SRCS_plan := lib/plan.c
-HOST_SRCS_verdict := lib/verdict.c lib/verdict_clear.c lib/verdict_items.c lib/verdict_numa.c lib/compare.c lib/stats.c \
+HOST_SRCS_verdict := lib/verdict.c lib/verdict_clear.c lib/verdict_idle.c lib/verdict_items.c lib/verdict_numa.c lib/compare.c lib/stats.c \
 	lib/fmt.c tests/unit/verdict_fixture.c
 HOST_SRCS_verdict_items := $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_source := $(HOST_SRCS_verdict)

@@ -18,8 +18,9 @@ static const char *const item_labels[VD_NITEMS] = {"1 GiB page", "2 MiB page",  
 /* The scenarios that measure each item, comma-separated, the main one first
  * (vd_item.measured_by; "" for trust, which every run has). */
 static const char *const item_runs[VD_NITEMS] = {
-    "clear", "clear", "clear", "fault,faultclear", "clear", "vmstart,smp", "numa", ""};
-static const char *const kind_runs[] = {"clear", "smp", "fault", "vmstart", "faultclear", "numa"};
+    "clear", "clear", "clear", "fault,faultclear", "interference,clear", "vmstart,smp", "numa", ""};
+static const char *const kind_runs[] = {"clear",      "smp",  "fault",       "vmstart",
+                                        "faultclear", "numa", "interference"};
 
 /* Every comparison's scratch: one at a time (not reentrant, lib/verdict.h). */
 static uint64_t scratch[CMP_MAX_N * CMP_MAX_N + 2 * CMP_MAX_N];
@@ -40,6 +41,10 @@ void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
     }
     if (c->kind == VD_FAULT) {
         hz_snprintf(buf, cap, "fault/%s/%s", c->prezeroed ? "prezeroed" : "sync", b);
+        return;
+    }
+    if (c->kind == VD_INTERF) {
+        hz_snprintf(buf, cap, "interference/%s/%u%%/%s", c->strategy, c->rate_pct, c->victim);
         return;
     }
     if (c->kind == VD_NUMA) {
@@ -387,7 +392,7 @@ static void decide_all(struct vd_ctx *x, struct vd_item out[VD_NITEMS], struct v
         bool won = out[VD_CLEAR_1G].set && strcmp(out[VD_CLEAR_1G].set, "winner") == 0;
         vd_decide_nontemporal(x, &out[VD_NONTEMPORAL], won ? b1g : 0);
     }
-    if (out[VD_IDLE].measured && vd_clear_target(x->v, x->n))
+    if (out[VD_IDLE].measured)
         vd_decide_idle(x, &out[VD_IDLE], &out[VD_CLEAR_1G], b1g);
     if (out[VD_FAULT_ITEM].measured)
         vd_decide_fault(x, &out[VD_FAULT_ITEM]);

@@ -6,7 +6,7 @@
 KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/interleave.c \
 	lib/plan.c lib/verdict.c lib/verdict_clear.c lib/verdict_idle.c lib/verdict_items.c lib/verdict_numa.c lib/compare.c lib/print.c lib/results.c
 
-HOST_TESTS += fmt record print results cmdline stats interleave plan verdict verdict_items verdict_source verdict_numa compare compare_sim
+HOST_TESTS += fmt record print results cmdline stats interleave plan verdict verdict_items verdict_source verdict_numa verdict_idle compare compare_sim
 HOST_SRCS_fmt := lib/fmt.c
 HOST_SRCS_record := lib/record.c lib/fmt.c
 HOST_SRCS_print := lib/print.c lib/record.c lib/fmt.c
@@ -20,5 +20,6 @@ HOST_SRCS_verdict := lib/verdict.c lib/verdict_clear.c lib/verdict_idle.c lib/ve
 HOST_SRCS_verdict_items := $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_source := $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_numa := $(HOST_SRCS_verdict)
+HOST_SRCS_verdict_idle := $(HOST_SRCS_verdict)
 HOST_SRCS_compare := lib/compare.c lib/stats.c
 HOST_SRCS_compare_sim := lib/compare.c lib/stats.c lib/interleave.c

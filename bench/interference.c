@@ -35,8 +35,9 @@
  * victim: the median sample over the rounds with its 95 % interval and CV;
  * the slowdown is lib/compare.h's Hodges-Lehmann ratio against the victims
  * alone with its Moses interval at the tolerance (bench/interference_rank.c
- * ranks the unthrottled strategies by the same rule). Where the CPU has an architectural PMU (arch/pmu.h), core cycles
- * and LLC misses of each victim sample; else a `skip` record says why. Needs 2 CPUs.
+ * ranks the unthrottled strategies by the same rule). Where the CPU has an architectural PMU
+ * (arch/pmu.h), core cycles and LLC misses of each victim sample; else a `skip` record says why.
+ * Needs 2 CPUs.
  */
 #include "bench/interference.h"
 #include "arch/cpu.h"
@@ -90,11 +91,10 @@ static struct if_state st = {
           {.label = "nt", .strategy = "movnti", .chunk = 2ull << 20},
           {.label = "clzero", .strategy = "clzero", .chunk = 2ull << 20}},
 };
-static struct smp_target vbuf, zbuf;
-#define IF_REGIONS 5 /* chase L2/2, chase LLC/2, 4 x LLC, ref L2/4, ref LLC */
-static struct split_extent vslice[IF_REGIONS][SMP_TARGET_MAX];
+static struct smp_target zbuf;
 static struct split_piece piece[HZ_MAX_CPUS];
 static unsigned zcpu[HZ_MAX_CPUS];
+static uint64_t redirty[HZ_MAX_CPUS]; /* share bytes the last run cleared (0: all, unknown) */
 
 /* One run: the listed victims (or a fixed hold) on the victim CPU, zeroers elsewhere. */
 static struct {
@@ -110,18 +110,6 @@ static struct {
     uint64_t cpg; /* the zeroers' TSC cycles in calls per GiB cleared (0: none) */
     volatile uint64_t sink;
 } run;
-
-/* [off, off + bytes) of the victim buffer as its own extent list. */
-static size_t slice(struct split_extent *out, uint64_t off, uint64_t bytes)
-{
-    struct split_iter it;
-    uint64_t base, len;
-    size_t n = 0;
-    split_iter_init(&it, vbuf.ext, vbuf.next, off, bytes);
-    while (n < SMP_TARGET_MAX && split_iter_next(&it, &base, &len))
-        out[n++] = (struct split_extent){base, len, -1};
-    return n;
-}
 
 static void victim_one(void *arg)
 {
@@ -219,6 +207,7 @@ static int64_t run_once(struct if_zeroer *z, unsigned rate_pct, uint64_t seed)
             .piece = pc,
             .burst = pc + mul_div_u64(rate, opt_period_us * IF_BURST_PERIODS, 1000000),
             .seed = seed * HZ_MAX_CPUS + k,
+            .dirty_bytes = redirty[k],
             .stop = &run.stop};
         smp_set_add(&set, zcpu[k]);
     }
@@ -233,6 +222,7 @@ static int64_t run_once(struct if_zeroer *z, unsigned rate_pct, uint64_t seed)
         bps += w->cyc ? mul_div_u64(w->cleared, hz, w->cyc) : 0;
         busy += w->busy;
         cleared += w->cleared;
+        redirty[k] = w->cleared < w->bytes ? (w->cleared ? w->cleared : 4096) : 0;
         if (!w->zero && z->verified) {
             z->verified = false;
             kprintf("interference: %s on CPU %u left a non-zero byte at share offset 0x%llx\n",
@@ -308,61 +298,6 @@ static void rounds(unsigned nrounds)
     }
 }
 
-static void build_chases(void *arg)
-{
-    (void)arg;
-    for (unsigned i = 0; i < IF_VICTIMS + IF_REFS; i++) {
-        struct if_victim *v = i < IF_VICTIMS ? &st.v[i] : &st.ref[i - IF_VICTIMS];
-        if (v->chase)
-            v->start = interf_chase_build(v->ext, v->next, v->bytes, opt_seed + i);
-    }
-}
-
-/* Cache sizes, the victims and the references; false (with a skip) when memory is short. */
-static bool setup_victims(void)
-{
-    bool tcg = cpu_is_tcg();
-    uint64_t l2 = tcg ? 0 : cpu_cache_bytes(2), llc = tcg ? 0 : cpu_llc_bytes();
-    st.cache_source = tcg ? "fallback (TCG models no cache)" : l2 && llc ? "cpuid" : "fallback";
-    st.l2 = (opt_l2 ? opt_l2 : l2 ? l2 : 256u << 10) & ~4095ull;
-    st.llc = (opt_llc ? opt_llc : llc ? llc : tcg ? 1u << 20 : 8u << 20) & ~4095ull;
-    if (opt_l2 || opt_llc)
-        st.cache_source = "option";
-    /* the LLC reference: past L2 (2 x L2, or LLC/8 when larger), well inside the LLC */
-    uint64_t lref = 2 * st.l2 > st.llc / 8 ? 2 * st.l2 : (st.llc / 8) & ~4095ull;
-    lref = lref < st.llc / 2 ? lref : (st.llc / 2) & ~4095ull;
-    uint64_t loads = tcg ? 1u << 13 : 1u << 18;
-    uint64_t size[IF_REGIONS] = {st.l2 / 2, st.llc / 2, 4 * st.llc, st.l2 / 4, lref}, off = 0;
-    uint64_t need = size[0] + size[1] + size[2] + size[3] + size[4];
-    if (smp_target_take(&vbuf, need, false, 0, 0) < 0 || vbuf.bytes < need) {
-        result_skip("interference", "%llu MiB of victim memory not free",
-                    (unsigned long long)(need >> 20));
-        return false;
-    }
-    size_t n[IF_REGIONS];
-    for (unsigned i = 0; i < IF_REGIONS; off += size[i], i++)
-        n[i] = slice(vslice[i], off, size[i]);
-#define V(name, chase, reg, work, warm, want)                                                      \
-    (struct if_victim) { name, chase, size[reg], work, warm, 0, 0, vslice[reg], n[reg], want, IF_LEVEL_UNKNOWN, 0 }
-    st.v[0] = V("chase_l2_half", true, 0, loads, true, IF_L2);
-    st.v[1] = V("chase_llc_half", true, 1, loads, true, IF_LLC);
-    st.v[2] = V("chase_4llc", true, 2, loads / 4, false, IF_DRAM);
-    st.v[3] = V("stream_4llc", false, 2, 1, false, IF_DRAM);
-    st.v[4] = V("tenant_llc", false, 2, 2, true, IF_LLC);
-    st.v[4].bytes = st.llc;
-    st.ref[0] = V("ref_chase_l2", true, 3, loads, true, IF_L2);
-    st.ref[1] = V("ref_chase_llc", true, 4, loads, true, IF_LLC);
-    st.ref[2] = V("ref_read_l2", false, 3, 8, true, IF_L2);
-    st.ref[3] = V("ref_read_llc", false, 4, 2, true, IF_LLC);
-#undef V
-    user_run(st.vcpu, build_chases, 0); /* bulk stores: at the measurement CPL */
-    for (unsigned i = 0; i < IF_VICTIMS + IF_REFS; i++) {
-        struct if_victim *v = i < IF_VICTIMS ? &st.v[i] : &st.ref[i - IF_VICTIMS];
-        v->moved = v->chase ? v->work : v->bytes * v->work;
-    }
-    return true;
-}
-
 /* The cells: the victims alone, the spin control, each supported strategy at every rate. */
 static void setup_cells(void)
 {
@@ -407,7 +342,7 @@ static void interference_scenario(void)
     if (!st.pmu)
         result_skip("interference.pmu", "%s", pmu->why);
     st.period_us = opt_period_us;
-    if (!setup_victims())
+    if (!if_setup_victims(&st, opt_l2, opt_llc, opt_seed))
         return;
     st.share = opt_share ? opt_share : cpu_is_tcg() ? 16ull << 20 : 1ull << 30;
     st.share &= ~(PAGE_SIZE_2M - 1);
@@ -417,7 +352,7 @@ static void interference_scenario(void)
         result_skip("interference", "%llu MiB of zeroer memory not free (interf_zero_bytes=)",
                     (unsigned long long)(want >> 20));
         smp_target_release(&zbuf);
-        smp_target_release(&vbuf);
+        if_release_victims();
         return;
     }
     setup_cells();
@@ -434,7 +369,7 @@ static void interference_scenario(void)
         if_verdict_cells(&st);
     }
     smp_target_release(&zbuf);
-    smp_target_release(&vbuf);
+    if_release_victims();
 }
 
 HZ_SCENARIO(scenario_interference, .name = "interference", .run = interference_scenario,

@@ -74,7 +74,10 @@ struct interf_zeroer {
     uint64_t hz;                   /* ... the TSC frequency ... */
     uint64_t piece;                /* ... bytes per paced call (a multiple of 4096) ... */
     uint64_t burst;                /* ... and the most credit the bucket holds, bytes */
-    uint64_t seed;                 /* clear_dirty() pattern written before the start */
+    uint64_t seed;                 /* clear_dirty() pattern written before the start ... */
+    uint64_t dirty_bytes;          /* ... over the share's first dirty_bytes (0: all of it;
+                                      a run only clears from the start, so the bytes the
+                                      last run cleared are all that need dirtying again) */
     const volatile uint32_t *stop; /* set by the victim: leave after this call */
     /* results */
     uint64_t cleared; /* bytes cleared, all passes */
@@ -84,8 +87,9 @@ struct interf_zeroer {
     uint64_t bad;     /* !zero: target-space offset of the first non-zero byte */
 };
 
-/* Dirty the share (every byte non-zero, clear_dirty with z->seed): call
- * before interf_zeroer_run, outside any timed region. */
+/* Dirty the share's first z->dirty_bytes (all of it when 0 or more than
+ * the share; every byte non-zero, clear_dirty with z->seed): call before
+ * interf_zeroer_run, outside any timed region. */
 void interf_zeroer_dirty(struct interf_zeroer *z);
 
 /*

@@ -23,21 +23,21 @@
 #define IF_ZEROERS 6 /* the spin control and five strategies */
 #define IF_MAX_CELLS (1 + IF_ZEROERS * IF_RATES)
 #define IF_MAX_ROUNDS 50
-#define IF_SUBSAMPLES 5 /* timed passes per victim and run: their median is the sample */
-#define IF_PEAK_ROUNDS 7   /* interleaved peak cells per zeroer: the base rate's median */
-#define IF_RES_ROUNDS 7    /* interleaved runs of the residency phase */
-#define IF_MISS_PCT 10     /* achieved rate this far from the target: flagged */
+#define IF_SUBSAMPLES 5     /* timed passes per victim and run: their median is the sample */
+#define IF_PEAK_ROUNDS 7    /* interleaved peak cells per zeroer: the base rate's median */
+#define IF_RES_ROUNDS 7     /* interleaved runs of the residency phase */
+#define IF_MISS_PCT 10      /* achieved rate this far from the target: flagged */
 #define IF_BURST_PERIODS 10 /* the pacing bucket holds a piece and this many periods */
 
 /* A victim or a reference: a chase (ns per load) or a read (GB/s). */
 struct if_victim {
     const char *name; /* record and column name */
     bool chase;
-    uint64_t bytes; /* working set */
-    uint64_t work;  /* chase: timed loads; read: timed passes */
-    bool warm;      /* an untimed pass first (sets that fit in the LLC) */
-    uint64_t start; /* chase: first node */
-    uint64_t moved; /* chase: loads (or read: bytes) per timed sample */
+    uint64_t bytes;                 /* working set */
+    uint64_t work;                  /* chase: timed loads; read: timed passes */
+    bool warm;                      /* an untimed pass first (sets that fit in the LLC) */
+    uint64_t start;                 /* chase: first node */
+    uint64_t moved;                 /* chase: loads (or read: bytes) per timed sample */
     const struct split_extent *ext; /* its memory */
     size_t next;
     enum if_level want;  /* the level its size aims at */
@@ -72,7 +72,7 @@ struct if_cell {
 
 struct if_state {
     struct if_victim v[IF_VICTIMS];
-    struct if_victim ref[IF_REFS]; /* chase L2/4, chase LLC ref, read L2/4, read LLC ref */
+    struct if_victim ref[IF_REFS];        /* chase L2/4, chase LLC ref, read L2/4, read LLC ref */
     struct if_refs chase_refs, read_refs; /* x 1000 per access, from the residency phase */
     bool llc_resident;                    /* the LLC-sized victims are classed LLC */
     struct if_zeroer z[IF_ZEROERS];
@@ -85,6 +85,14 @@ struct if_state {
 };
 
 extern const unsigned if_rates[IF_RATES];
+
+/* Size the victims and the references from CPUID's caches (or the
+ * interf_l2= / interf_llc= values l2_opt, llc_opt; 0: CPUID), take their
+ * memory and build the chases with `seed`; false with a `skip` record when
+ * memory is short (bench/interference_refs.c). if_release_victims() gives
+ * the memory back. */
+bool if_setup_victims(struct if_state *st, uint64_t l2_opt, uint64_t llc_opt, uint64_t seed);
+void if_release_victims(void);
 
 /* Run the listed victims (or refs) once on the victim CPU with no zeroer,
  * their times per access into unit_x1000 of each (bench/interference.c).

@@ -38,8 +38,8 @@ void if_rate(const struct if_state *st, const struct if_cell *c, uint64_t *bps, 
 {
     uint64_t w[IF_MAX_ROUNDS];
     *bps = c->z && c->rounds ? stats_median_copy(c->zbps, c->rounds, w) : 0;
-    *target = c->z && c->z->s && c->rate_pct < 100 ? c->z->peak_bps / 100 * c->rate_pct * st->nzcpus
-                                                    : 0;
+    *target =
+        c->z && c->z->s && c->rate_pct < 100 ? c->z->peak_bps / 100 * c->rate_pct * st->nzcpus : 0;
     *pct_x100 = *target ? mul_div_u64(*bps, 10000, *target) : 0;
 }
 
@@ -94,12 +94,12 @@ static void rank_victim(const struct if_state *st, unsigned vi)
     for (unsigned j = 0; j + 1 < k; j++) {
         struct cmp m;
         uint64_t bytes = st->v[vi].bytes;
-        cmp_compare(c[j]->ns[vi], c[j]->rounds, bytes, c[j + 1]->ns[vi], c[j + 1]->rounds, bytes,
-                    z, st->tol_x100, scratch, &m);
+        cmp_compare(c[j]->ns[vi], c[j]->rounds, bytes, c[j + 1]->ns[vi], c[j + 1]->rounds, bytes, z,
+                    st->tol_x100, scratch, &m);
         char rel = m.outcome == CMP_SLOWER ? '<' : m.outcome == CMP_TIE ? '~' : '?';
         gaps += rel == '?';
-        len += (size_t)hz_snprintf(line + len, sizeof(line) - len, " %c %s", rel,
-                                   c[j + 1]->z->label);
+        len +=
+            (size_t)hz_snprintf(line + len, sizeof(line) - len, " %c %s", rel, c[j + 1]->z->label);
         rank_record(st->v[vi].name, c[j]->z->label, c[j + 1]->z->label, &m);
     }
     kprintf("interference:   %-15s %-4s %s%s\n", st->v[vi].name, if_level_name(st->v[vi].level),
@@ -109,8 +109,8 @@ static void rank_victim(const struct if_state *st, unsigned vi)
 void if_rank(const struct if_state *st)
 {
     if (st->cell[0].rounds < CMP_MIN_N) {
-        kprintf("interference: ranking: undecided (%u rounds, fewer than %u)\n",
-                st->cell[0].rounds, CMP_MIN_N);
+        kprintf("interference: ranking: undecided (%u rounds, fewer than %u)\n", st->cell[0].rounds,
+                CMP_MIN_N);
         return;
     }
     kprintf("interference: unthrottled ranking per victim, least cost first ('<' decided, "

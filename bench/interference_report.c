@@ -66,7 +66,10 @@ static void emit(const struct if_state *st, const struct if_cell *c, unsigned vi
     rec_str(&r, "zeroer", z ? z->label : "none");
     rec_str(&r, "strategy", z && z->s ? z->s->name : 0);
     rec_u64(&r, "chunk", z ? (z->chunk < st->share ? z->chunk : st->share) : 0);
-    rec_u64(&r, "call_bytes", c->piece ? c->piece : z && z->s ? (z->chunk < st->share ? z->chunk : st->share) : 0);
+    rec_u64(&r, "call_bytes",
+            c->piece    ? c->piece
+            : z && z->s ? (z->chunk < st->share ? z->chunk : st->share)
+                        : 0);
     rec_u64(&r, "rate_pct", z ? c->rate_pct : 0);
     rec_u64(&r, "zeroer_cpus", z ? st->nzcpus : 0);
     rec_str(&r, "victim", v->name);
@@ -191,7 +194,10 @@ static void pacing_table(const struct if_state *st)
             continue;
         if_rate(st, cl, &bps, &target, &pct);
         uint64_t cpg = stats_median_copy(cl->zcpg, cl->rounds, w);
-        fmt_size(a, sizeof(a), cl->piece ? cl->piece : cl->z->chunk < st->share ? cl->z->chunk : st->share);
+        fmt_size(a, sizeof(a),
+                 cl->piece                  ? cl->piece
+                 : cl->z->chunk < st->share ? cl->z->chunk
+                                            : st->share);
         fmt_fixed(b, sizeof(b), target / 1000000, 3);
         fmt_fixed(c, sizeof(c), bps / 1000000, 3);
         fmt_fixed(d, sizeof(d), pct / 10, 1);
@@ -215,9 +221,9 @@ static void pacing_table(const struct if_state *st)
 
 static char outcome_mark(const struct cmp *m)
 {
-    return m->outcome == CMP_SLOWER   ? '>'
-           : m->outcome == CMP_FASTER ? '<'
-           : m->outcome == CMP_TIE    ? '='
+    return m->outcome == CMP_SLOWER    ? '>'
+           : m->outcome == CMP_FASTER  ? '<'
+           : m->outcome == CMP_TIE     ? '='
            : m->outcome == CMP_TOO_FEW ? '-'
                                        : '?';
 }
@@ -235,7 +241,8 @@ void if_report(const struct if_state *st)
             "interval] then '>' slower, '=' within +-%s%%, '<' faster, '?' undecided, '-' too "
             "few rounds; '~' noisy, 's' steal above 1%%%s\n",
             t, st->llc_resident ? "" : "; LLC-sized victims not LLC-resident: bandwidth part only");
-    size_t len = (size_t)hz_snprintf(line, sizeof(line), "interference: %-13s %5s", "zeroer", "rate");
+    size_t len =
+        (size_t)hz_snprintf(line, sizeof(line), "interference: %-13s %5s", "zeroer", "rate");
     for (unsigned v = 0; v < IF_VICTIMS; v++)
         len += (size_t)hz_snprintf(line + len, sizeof(line) - len, " %24s", st->v[v].name);
     kprintf("%s\n", line);

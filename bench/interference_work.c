@@ -78,7 +78,8 @@ void interf_zeroer_dirty(struct interf_zeroer *z)
 {
     struct split_iter it;
     uint64_t base, len;
-    split_iter_init(&it, z->ext, z->next, z->off, z->bytes);
+    uint64_t n = z->dirty_bytes && z->dirty_bytes < z->bytes ? z->dirty_bytes : z->bytes;
+    split_iter_init(&it, z->ext, z->next, z->off, n);
     while (split_iter_next(&it, &base, &len))
         clear_dirty((void *)(uintptr_t)base, len, z->seed);
 }
@@ -113,8 +114,8 @@ void interf_zeroer_run(struct interf_zeroer *z)
 {
     struct if_bucket b;
     uint64_t pos = 0, t0 = tsc_start();
-    bool paced = z->s && z->rate_bps &&
-                 if_bucket_init(&b, z->rate_bps, z->hz, z->piece, z->burst, t0);
+    bool paced =
+        z->s && z->rate_bps && if_bucket_init(&b, z->rate_bps, z->hz, z->piece, z->burst, t0);
     z->cleared = z->busy = 0;
     while (!*z->stop) {
         if (!z->s) {

@@ -30,11 +30,11 @@
 
 /* One (strategy, rate) group and its worst victim against alone. */
 struct group {
-    const struct vd_cell *first;           /* a cell of the group (strategy, rate, CPU) */
-    const struct vd_cell *worst, *wa;      /* worst victim's cell and its alone cell */
-    struct cmp wc;                         /* their comparison */
-    const struct vd_cell *open, *oa;       /* an open comparison's cells ... */
-    struct cmp oc;                         /* ... and it */
+    const struct vd_cell *first;      /* a cell of the group (strategy, rate, CPU) */
+    const struct vd_cell *worst, *wa; /* worst victim's cell and its alone cell */
+    struct cmp wc;                    /* their comparison */
+    const struct vd_cell *open, *oa;  /* an open comparison's cells ... */
+    struct cmp oc;                    /* ... and it */
     unsigned nvict, slower, opened;
     bool miss;
 };
@@ -144,7 +144,8 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
         if (!is_interf(c) || is_alone(c) || c->control)
             continue;
         for (size_t j = 0; j < ng && !seen; j++)
-            seen = g[j].first->rate_pct == c->rate_pct && !strcmp(g[j].first->strategy, c->strategy);
+            seen =
+                g[j].first->rate_pct == c->rate_pct && !strcmp(g[j].first->strategy, c->strategy);
         if (seen)
             continue;
         g[ng] = (struct group){.first = c};
@@ -185,10 +186,10 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
                      vd_tol(t, sizeof(t), x->tol), best->nvict);
         for (size_t j = 0, k = 0; j < ng; j++) /* the others harmless at that rate */
             if (&g[j] != best && harmless(&g[j]) && g[j].first->rate_pct == best->first->rate_pct)
-                len = vd_cat(it->text, sizeof(it->text), len, "%s %s (CPU %s ms per GiB)",
-                             k++ ? "," : "; as harmless at that rate, chosen by CPU:",
-                             g[j].first->strategy,
-                             vd_dec(t, sizeof(t), (g[j].worst->cpu_ns_per_gib + 500) / 1000, 1));
+                len = vd_cat(
+                    it->text, sizeof(it->text), len, "%s %s (CPU %s ms per GiB)",
+                    k++ ? "," : "; as harmless at that rate, chosen by CPU:", g[j].first->strategy,
+                    vd_dec(t, sizeof(t), (g[j].worst->cpu_ns_per_gib + 500) / 1000, 1));
         llc_note(x, it, len);
         return;
     }

@@ -1,8 +1,8 @@
 /*
  * lib/verdict_priv.h - what the verdict's files share (lib/verdict.c: cells,
  * comparisons, trust; lib/verdict_clear.c: the clear and non-temporal
- * items; lib/verdict_idle.c: idle zeroer; lib/verdict_items.c: fault and VM start; lib/verdict_numa.c: numa). Not a public
- * interface.
+ * items; lib/verdict_idle.c: idle zeroer; lib/verdict_items.c: fault and VM start;
+ * lib/verdict_numa.c: numa). Not a public interface.
  */
 #ifndef HZ_LIB_VERDICT_PRIV_H
 #define HZ_LIB_VERDICT_PRIV_H

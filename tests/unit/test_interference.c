@@ -157,6 +157,14 @@ static void test_zeroer(void **state)
     assert_int_equal(z.cleared % 4096, 0);
     assert_true(z.cleared < share); /* nowhere near a pass: the rest stays dirty */
     assert_int_not_equal(buf[share / 2 + 8192 + share / 2 - 1], 0);
+
+    /* re-dirtying only what the last run cleared: the first dirty_bytes */
+    memset(buf, 0, share / 2);
+    z.dirty_bytes = 8192;
+    interf_zeroer_dirty(&z);
+    for (size_t i = 0; i < 8192; i++)
+        assert_int_not_equal(buf[i], 0);
+    assert_int_equal(buf[8192], 0);
     free(buf);
 }
 

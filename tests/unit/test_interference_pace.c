@@ -147,7 +147,7 @@ static void test_llc_victim_at_dram(void **state)
 {
     (void)state;
     struct if_refs r = {5000, 90000, 160000};
-    assert_true(if_llc_separated(&r));          /* 90 x 1.25 = 112.5 < 160 */
+    assert_true(if_llc_separated(&r));                  /* 90 x 1.25 = 112.5 < 160 */
     assert_int_equal(if_classify(&r, 149000), IF_DRAM); /* sqrt(90 x 160) = 120 */
     /* an LLC reference no faster than DRAM: no LLC level at all */
     struct if_refs flat = {5000, 140000, 160000};
@@ -159,9 +159,9 @@ static void test_llc_victim_at_dram(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_long_calls),        cmocka_unit_test(test_preempted),
-        cmocka_unit_test(test_burst_bound),       cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_classes),           cmocka_unit_test(test_llc_victim_at_dram),
+        cmocka_unit_test(test_long_calls),  cmocka_unit_test(test_preempted),
+        cmocka_unit_test(test_burst_bound), cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_classes),     cmocka_unit_test(test_llc_victim_at_dram),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,8 +44,7 @@ static void alone(const char *llc_level)
 }
 
 /* Both victims' cells of one zeroer at one rate, slowed by pct % each. */
-static void pair(const char *z, unsigned rate, unsigned pct_llc, unsigned pct_dram,
-                 uint64_t cpu_ms)
+static void pair(const char *z, unsigned rate, unsigned pct_llc, unsigned pct_dram, uint64_t cpu_ms)
 {
     icell(z, rate, "chase_llc_half", "LLC", 150000 * (100 + pct_llc) / 100, 2, cpu_ms);
     icell(z, rate, "stream_4llc", "DRAM", 600000 * (100 + pct_dram) / 100, 2, cpu_ms);
@@ -72,7 +71,8 @@ static void test_highest_harmless_rate(void **state)
     assert_int_equal(i->outcome, CMP_TIE);
     assert_non_null(strstr(i->text, "a background zeroer should use nt at <= 25% of its peak: "
                                     "neighbour cost +1.0% ["));
-    assert_non_null(strstr(i->text, "on victim chase_llc_half (LLC-resident), CPU 95.0 ms per GiB"));
+    assert_non_null(
+        strstr(i->text, "on victim chase_llc_half (LLC-resident), CPU 95.0 ms per GiB"));
     assert_non_null(strstr(i->text, "chosen by CPU: temporal (CPU 120.0 ms per GiB)"));
     assert_null(strstr(i->text, "L3 pollution not measured"));
     assert_non_null(strstr(i->text, "(run=interference: nt/25%/chase_llc_half, none/0%/"));

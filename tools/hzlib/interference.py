@@ -119,21 +119,20 @@ def text_block(recs: Sequence[Record]) -> List[str]:
            "  Residency alone (ns per load or per 64-byte line):"]
     out += ["  " + line for line in residency_lines(recs)]
     out.append("  Pacing ('!': achieved more than 10 % off the target) and zeroer CPU:")
-    out.append("    %-13s %4s %10s %8s %8s %7s %7s" % ("zeroer", "rate", "call B", "target",
-                                                     "GB/s", "%tgt", "ms/GiB"))
-    out += ["    %-13s %4s %10s %8s %8s %7s %7s" % tuple(pacing_row(c))
-            for c in cs if c.zeroer != "spin"]
+    row = "    %-13s %4s %10s %8s %8s %7s %7s"
+    out.append(row % ("zeroer", "rate", "call B", "target", "GB/s", "%tgt", "ms/GiB"))
+    out += [row % tuple(pacing_row(c)) for c in cs if c.zeroer != "spin"]
     out.append("  Slowdown % vs alone [95% Moses interval], '>' slower, '=' within the "
                "tolerance, '<' faster, '?' undecided, '-' too few rounds:")
     for v in victims(recs):
-        first = next((c.by_victim[v] for c in cs if v in c.by_victim), {})
+        first: Record = next((c.by_victim[v] for c in cs if v in c.by_victim), {})
         out.append("  %s (%s):" % (v, first.get("victim_class", "?")))
         out += ["    %-13s %4s  %s" % (c.zeroer, "%d%%" % c.rate, slowdown(c.by_victim.get(v)))
                 for c in cs]
     rank = ranking(recs)
     out.append("  Unthrottled ranking, least cost first ('<' decided, '~' tie, '?' undecided):")
-    out += ["    %-15s %s" % (v, chain) for v, chain in rank] or ["    undecided (fewer than "
-                                                                  "6 rounds: no comparison)"]
+    none = ["    undecided (fewer than 6 rounds: no comparison)"]
+    out += ["    %-15s %s" % (v, chain) for v, chain in rank] or none
     return out
 
 

@@ -76,7 +76,7 @@ HZ_OPTION(opt_if_share, .name = "interf_zero_bytes", .kind = OPT_SIZE, .dest = &
 HZ_OPTION(opt_if_period, .name = "interf_period_us", .kind = OPT_U64, .dest = &opt_period_us,
           .min = 10, .max = 1000000, .accepted = "10..1000000",
           .help = "run=interference: pacing period, us: a paced call clears at most one "
-                  "period's bytes, the bucket holds 10 periods (default 1000)");
+                  "period's bytes, the bucket holds 100 periods (default 1000)");
 HZ_OPTION(opt_if_seed, .name = "interf_seed", .kind = OPT_U64, .dest = &opt_seed,
           .accepted = "0..2^64-1", .max = UINT64_MAX,
           .help = "run=interference: seed of the chase cycles and the cell orders (default 1)");

@@ -27,7 +27,7 @@
 #define IF_PEAK_ROUNDS 7    /* interleaved peak cells per zeroer: the base rate's median */
 #define IF_RES_ROUNDS 7     /* interleaved runs of the residency phase */
 #define IF_MISS_PCT 10      /* achieved rate this far from the target: flagged */
-#define IF_BURST_PERIODS 10 /* the pacing bucket holds a piece and this many periods */
+#define IF_BURST_PERIODS 100 /* the pacing bucket holds a piece and this many periods */
 
 /* A victim or a reference: a chase (ns per load) or a read (GB/s). */
 struct if_victim {

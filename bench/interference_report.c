@@ -213,7 +213,7 @@ static void pacing_table(const struct if_state *st)
         fmt_fixed(a, sizeof(a), z->peak_bps / 1000000, 3);
         fmt_fixed(b, sizeof(b), z->peak_lo / 1000000, 3);
         fmt_fixed(c, sizeof(c), z->peak_hi / 1000000, 3);
-        fmt_fixed(d, sizeof(d), z->peak_cover_x100, 1);
+        fmt_fixed(d, sizeof(d), z->peak_cover_x100, 2);
         kprintf("interference:   peak %-13s %s GB/s per CPU [%s..%s] (%s%% interval, n = %u)\n",
                 z->label, a, b, c, d, IF_PEAK_ROUNDS);
     }

@@ -115,7 +115,7 @@ def text_block(recs: Sequence[Record]) -> List[str]:
     cs = cells(recs)
     if not cs:
         return []
-    out = ["Interference (run=interference; a loaded host inflates every figure)",
+    out = ["Interference (run=interference)",
            "  Residency alone (ns per load or per 64-byte line):"]
     out += ["  " + line for line in residency_lines(recs)]
     out.append("  Pacing ('!': achieved more than 10 % off the target) and zeroer CPU:")

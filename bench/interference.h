@@ -130,12 +130,14 @@ void if_bucket_take(struct if_bucket *b, uint64_t now);
  * same kind (ns per load, or ns per line read, any one unit) on sets that
  * live in L2, in the LLC and in DRAM, measured alone. A time t is L2 up to
  * sqrt(l2 x llc), LLC up to sqrt(llc x dram), DRAM beyond; when the LLC
- * reference is not IF_SEP_PCT % faster than DRAM (other tenants share the
- * LLC, or the host's LLC is not what CPUID says) there is no LLC level to
+ * reference is not IF_SEP_PCT % faster than DRAM, i.e. not half its time
+ * (other tenants share the LLC, the host's LLC is not what CPUID says, or
+ * TLB misses of a 4 KiB-backed guest dominate; an LLC hit is 3-10x faster
+ * than DRAM on current x86, Drepper 2007 §3.3), there is no LLC level to
  * tell apart, and beyond the L2 boundary is DRAM. A zero reference or time
  * gives IF_LEVEL_UNKNOWN.
  */
-#define IF_SEP_PCT 25
+#define IF_SEP_PCT 100
 enum if_level { IF_L2, IF_LLC, IF_DRAM, IF_LEVEL_UNKNOWN };
 struct if_refs {
     uint64_t l2, llc, dram;

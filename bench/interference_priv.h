@@ -23,10 +23,10 @@
 #define IF_ZEROERS 6 /* the spin control and five strategies */
 #define IF_MAX_CELLS (1 + IF_ZEROERS * IF_RATES)
 #define IF_MAX_ROUNDS 50
-#define IF_SUBSAMPLES 5     /* timed passes per victim and run: their median is the sample */
-#define IF_PEAK_ROUNDS 7    /* interleaved peak cells per zeroer: the base rate's median */
-#define IF_RES_ROUNDS 7     /* interleaved runs of the residency phase */
-#define IF_MISS_PCT 10      /* achieved rate this far from the target: flagged */
+#define IF_SUBSAMPLES 5      /* timed passes per victim and run: their median is the sample */
+#define IF_PEAK_ROUNDS 7     /* interleaved peak cells per zeroer: the base rate's median */
+#define IF_RES_ROUNDS 7      /* interleaved runs of the residency phase */
+#define IF_MISS_PCT 10       /* achieved rate this far from the target: flagged */
 #define IF_BURST_PERIODS 100 /* the pacing bucket holds a piece and this many periods */
 
 /* A victim or a reference: a chase (ns per load) or a read (GB/s). */

@@ -187,10 +187,14 @@ bool if_residency(struct if_state *st)
                                       : " (NOT where its size aims)");
         emit(st, v, &s[i], ref);
     }
-    if (!if_llc_separated(&st->chase_refs) || !if_llc_separated(&st->read_refs))
-        kprintf("interference: the LLC reference is not %u%% faster than DRAM here: no LLC "
-                "level to tell apart\n",
-                IF_SEP_PCT);
+    if (!if_llc_separated(&st->chase_refs))
+        kprintf("interference: the LLC chase reference takes more than %u%% of the DRAM "
+                "one's time here: no LLC level to tell apart for the chases\n",
+                10000 / (100 + IF_SEP_PCT));
+    if (!if_llc_separated(&st->read_refs))
+        kprintf("interference: the LLC read reference takes more than %u%% of the DRAM "
+                "one's time here: no LLC level to tell apart for the reads\n",
+                10000 / (100 + IF_SEP_PCT));
     if (!st->llc_resident)
         kprintf("interference: LLC-resident working set not achievable here (other tenants "
                 "share the LLC); L3 pollution not measured: the LLC-sized victims' slowdowns "

@@ -15,7 +15,9 @@
  * group harmless: undecided when some group has an open comparison (the
  * one at the highest such rate is named with its interval and n), else
  * decided "none" with the least harmful group. The spin control (no
- * stores) is not a candidate.
+ * stores) is not a candidate; when it alone is decidedly slower than the
+ * victims alone on some victim, the host's CPU contention is in every
+ * zeroer's figure and the item is not decided, saying so.
  *
  * Without run=interference: the CPU per GiB of the 1 GiB item's best
  * clear cell against Linux's clear_page (run=clear), the neighbour cost
@@ -133,11 +135,26 @@ static size_t llc_note(const struct vd_ctx *x, struct vd_item *it, size_t len)
                   "; L3 pollution not measured (no victim LLC-resident here)");
 }
 
+/* The spin control (a busy sibling CPU, no stores) against alone: the
+ * victim it slows most, when it slows one decidedly (CPU contention on an
+ * overcommitted host: a zeroer's own cost is then not separable). */
+static bool contention(struct vd_ctx *x, struct group *spin)
+{
+    for (size_t i = 0; i < x->n; i++)
+        if (is_interf(&x->v[i]) && x->v[i].control) {
+            *spin = (struct group){.first = &x->v[i]};
+            judge(x, spin);
+            return spin->nvict && spin->slower;
+        }
+    return false;
+}
+
 static void decide_interf(struct vd_ctx *x, struct vd_item *it)
 {
+    static struct group spin;
     static struct group g[VD_IF_GROUPS];
     size_t ng = 0;
-    char t[16];
+    char t[16], lo[16], hi[16];
     for (size_t i = 0; i < x->n && ng < VD_IF_GROUPS; i++) {
         const struct vd_cell *c = &x->v[i];
         bool seen = false;
@@ -172,6 +189,20 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
         return;
     }
     size_t len;
+    if (contention(x, &spin)) {
+        fill_item(it, &spin);
+        len = vd_cat(it->text, sizeof(it->text), 0,
+                     "CPU contention, not zeroing: the spin control (a busy sibling CPU, no "
+                     "stores) alone slows victim %s by ",
+                     spin.worst->victim);
+        len =
+            vd_cat(it->text, sizeof(it->text), len, "%s%% [%s..%s]", pct(t, 16, spin.wc.ratio_x1e6),
+                   pct(lo, 16, spin.wc.lo_x1e6), pct(hi, 16, spin.wc.hi_x1e6));
+        vd_cat(it->text, sizeof(it->text), len,
+               "; a zeroer's own cost is not separable on this host (overcommitted vCPUs?)");
+        hz_snprintf(it->reason, sizeof(it->reason), "not decided: %s", it->text);
+        return;
+    }
     if (best) {
         fill_item(it, best);
         it->decided = true;

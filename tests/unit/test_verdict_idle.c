@@ -5,8 +5,9 @@
  * that missed its target and the spin control are never the answer; an
  * open comparison is named with its interval and n; every rate harmful is
  * decided "none"; an LLC victim at DRAM latency says L3 pollution is not
- * measured; without run=interference the clear-based answer says the
- * neighbour cost is not measured.
+ * measured; a spin control that already slows a victim leaves the item
+ * undecided (CPU contention, not zeroing); without run=interference the
+ * clear-based answer says the neighbour cost is not measured.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -123,6 +124,26 @@ static void test_every_rate_harmful(void **state)
                                     "5%; the least, nt at 1%: neighbour cost +12.0% ["));
 }
 
+/* This host overcommitted: the spin control alone costs +100 %, as much as
+ * any zeroer. "none harmless" would blame zeroing for CPU contention. */
+static void test_contention_is_not_zeroing(void **state)
+{
+    (void)state;
+    alone("DRAM");
+    pair("nt", 100, 120, 130, 28);
+    pair("clzero", 10, 100, 103, 75);
+    icell("spin", 100, "chase_llc_half", "DRAM", 300000, 2, 0)->control = true;
+    icell("spin", 100, "stream_4llc", "DRAM", 600000, 2, 0)->control = true;
+    decide(&kvm);
+    const struct vd_item *i = &it[VD_IDLE];
+    assert_false(i->decided);
+    assert_non_null(strstr(i->reason, "not decided: CPU contention, not zeroing: the spin "
+                                      "control (a busy sibling CPU, no stores) alone slows "
+                                      "victim chase_llc_half by +100.0% ["));
+    assert_non_null(strstr(i->reason, "not separable on this host"));
+    assert_non_null(strstr(i->reason, "(run=interference: spin/100%/chase_llc_half"));
+}
+
 static void test_without_interference(void **state)
 {
     (void)state;
@@ -151,8 +172,11 @@ static void test_without_interference(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_highest_harmless_rate), cmocka_unit_test(test_rate_miss_is_left_out),
-        cmocka_unit_test(test_open_comparison_named), cmocka_unit_test(test_every_rate_harmful),
+        cmocka_unit_test(test_highest_harmless_rate),
+        cmocka_unit_test(test_rate_miss_is_left_out),
+        cmocka_unit_test(test_open_comparison_named),
+        cmocka_unit_test(test_every_rate_harmful),
+        cmocka_unit_test(test_contention_is_not_zeroing),
         cmocka_unit_test(test_without_interference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,10 +56,14 @@ static const struct vd_cell *alone_of(const struct vd_ctx *x, const char *victim
     return 0;
 }
 
-/* Compare every victim of the group of x->v[first] with its alone cell. */
+/* Compare every victim of the group of x->v[first] with its alone cell
+ * (not logged: a run has about a hundred; fill_item() logs the one the
+ * item quotes). */
 static void judge(struct vd_ctx *x, struct group *g)
 {
     char why[8];
+    struct vd_log *log = x->log;
+    x->log = 0;
     const struct vd_cell *f = g->first;
     for (size_t i = 0; i < x->n; i++) {
         const struct vd_cell *c = &x->v[i], *a;
@@ -84,6 +88,7 @@ static void judge(struct vd_ctx *x, struct group *g)
             g->wc = m;
         }
     }
+    x->log = log;
 }
 
 static bool harmless(const struct group *g)
@@ -112,8 +117,10 @@ static size_t cost(struct vd_item *it, size_t len, const struct vd_cell *c, cons
                   vd_dec(ms, 16, (c->cpu_ns_per_gib + 500) / 1000, 1));
 }
 
-static void fill_item(struct vd_item *it, const struct group *g)
+static void fill_item(struct vd_ctx *x, struct vd_item *it, const struct group *g)
 {
+    struct cmp m;
+    vd_compare(x, VD_IDLE, g->wa, g->worst, CMP_Z95_X1000, false, &m); /* logged */
     vd_use_cell(it, g->worst);
     vd_use_cell(it, g->wa);
     it->unit = "ms/GiB";
@@ -190,7 +197,7 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
     }
     size_t len;
     if (contention(x, &spin)) {
-        fill_item(it, &spin);
+        fill_item(x, it, &spin);
         len = vd_cat(it->text, sizeof(it->text), 0,
                      "CPU contention, not zeroing: the spin control (a busy sibling CPU, no "
                      "stores) alone slows victim %s by ",
@@ -204,7 +211,7 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
         return;
     }
     if (best) {
-        fill_item(it, best);
+        fill_item(x, it, best);
         it->decided = true;
         hz_snprintf(it->answer, sizeof(it->answer), "%s<=%u%%", best->first->strategy,
                     best->first->rate_pct);
@@ -225,7 +232,9 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
         return;
     }
     if (open) {
-        fill_item(it, open);
+        fill_item(x, it, open);
+        struct cmp m;
+        vd_compare(x, VD_IDLE, open->oa, open->open, CMP_Z95_X1000, false, &m); /* logged */
         len = vd_cat(it->text, sizeof(it->text), 0,
                      "no zeroer rate shown harmless yet; open: %s at %u%% on victim %s: ",
                      open->first->strategy, open->first->rate_pct, open->open->victim);
@@ -234,7 +243,7 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
         vd_undecided(it, x, open->oc.lo_x1e6, open->oc.hi_x1e6, false, open->oc.na, open->oc.nb);
         return;
     }
-    fill_item(it, least);
+    fill_item(x, it, least);
     it->decided = !least->miss;
     hz_snprintf(it->answer, sizeof(it->answer), "none");
     len = vd_cat(it->text, sizeof(it->text), 0,

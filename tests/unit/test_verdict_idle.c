@@ -77,6 +77,12 @@ static void test_highest_harmless_rate(void **state)
     assert_non_null(strstr(i->text, "chosen by CPU: temporal (CPU 120.0 ms per GiB)"));
     assert_null(strstr(i->text, "L3 pollution not measured"));
     assert_non_null(strstr(i->text, "(run=interference: nt/25%/chase_llc_half, none/0%/"));
+    /* one compare record: the comparison the text quotes, not all of them */
+    size_t n = 0;
+    for (size_t k = 0; k < lg.n; k++)
+        n += lg.v[k].item == VD_IDLE;
+    assert_int_equal(n, 1);
+    assert_int_equal(logged(VD_IDLE, 0, 8)->c.outcome, CMP_TIE); /* alone vs nt/25%/chase_llc */
 }
 
 static void test_rate_miss_is_left_out(void **state)

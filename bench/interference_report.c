@@ -201,7 +201,7 @@ static void pacing_table(const struct if_state *st)
         fmt_fixed(b, sizeof(b), target / 1000000, 3);
         fmt_fixed(c, sizeof(c), bps / 1000000, 3);
         fmt_fixed(d, sizeof(d), pct / 10, 1);
-        fmt_fixed(e, sizeof(e), tsc_to_ns(cpg) / 1000, 1);
+        fmt_fixed(e, sizeof(e), tsc_to_ns(cpg) / 100000, 1); /* ms, 1 decimal */
         kprintf("interference: %-13s %4u%% %9s %9s %9s %7s%c %10s %12llu\n", cl->z->label,
                 cl->rate_pct, a, target ? b : "-", c, target ? d : "-",
                 if_rate_missed(st, cl) ? '!' : ' ', e, (unsigned long long)cpg);

@@ -78,7 +78,8 @@ void interf_zeroer_dirty(struct interf_zeroer *z)
 {
     struct split_iter it;
     uint64_t base, len;
-    split_iter_init(&it, z->ext, z->next, z->off, z->bytes);
+    uint64_t n = z->dirty_bytes && z->dirty_bytes < z->bytes ? z->dirty_bytes : z->bytes;
+    split_iter_init(&it, z->ext, z->next, z->off, n);
     while (split_iter_next(&it, &base, &len))
         clear_dirty((void *)(uintptr_t)base, len, z->seed);
 }
@@ -101,26 +102,37 @@ static void clear_some(struct interf_zeroer *z, uint64_t *pos, uint64_t want)
     }
 }
 
+/* One call's worth: clear_some() timed into z->busy. */
+static void clear_timed(struct interf_zeroer *z, uint64_t *pos, uint64_t want)
+{
+    uint64_t t = rdtsc();
+    clear_some(z, pos, want);
+    z->busy += rdtsc() - t;
+}
+
 void interf_zeroer_run(struct interf_zeroer *z)
 {
-    uint64_t pos = 0, t0 = tsc_start(), due = t0;
-    z->cleared = 0;
+    struct if_bucket b;
+    uint64_t pos = 0, t0 = tsc_start();
+    bool paced =
+        z->s && z->rate_bps && if_bucket_init(&b, z->rate_bps, z->hz, z->piece, z->burst, t0);
+    z->cleared = z->busy = 0;
     while (!*z->stop) {
         if (!z->s) {
             cpu_relax();
             continue;
         }
-        if (!z->period_cyc) {
-            clear_some(z, &pos, z->chunk < z->bytes ? z->chunk : z->bytes);
+        if (!paced) {
+            clear_timed(z, &pos, z->chunk < z->bytes ? z->chunk : z->bytes);
             continue;
         }
-        clear_some(z, &pos, z->per_period);
-        due += z->period_cyc;
-        uint64_t now;
-        while ((now = rdtsc()) < due && !*z->stop)
+        uint64_t ready = if_bucket_ready_at(&b), now;
+        while ((now = rdtsc()) < ready && !*z->stop)
             cpu_relax();
-        if (now > due + z->period_cyc)
-            due = now; /* too far behind: no catching up in a burst */
+        if (*z->stop)
+            break;
+        if_bucket_take(&b, now);
+        clear_timed(z, &pos, z->piece);
     }
     z->cyc = tsc_stop() - t0;
     uint64_t span = z->cleared < z->bytes ? z->cleared : z->bytes, base, len, off = 0, first;

@@ -11,7 +11,7 @@
 #include "lib/results.h"
 #include "lib/verdict.h"
 
-#define VERDICT_MAX_CELLS 160
+#define VERDICT_MAX_CELLS 320
 
 /* Keep a copy of cell c and of its samples (up to CMP_MAX_N; the caller's
  * array need not outlive the call; its strategy string must outlive the

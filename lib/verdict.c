@@ -17,13 +17,15 @@ static const char *const item_labels[VD_NITEMS] = {"1 GiB page", "2 MiB page",  
                                                    "NUMA",       "trust"};
 /* The scenarios that measure each item, comma-separated, the main one first
  * (vd_item.measured_by; "" for trust, which every run has). */
-static const char *const item_runs[VD_NITEMS] = {"clear", "clear",   "clear", "fault,faultclear",
-                                                 "clear", "vmstart", "numa",  ""};
+static const char *const item_runs[VD_NITEMS] = {
+    "clear", "clear", "clear", "fault,faultclear", "interference,clear", "vmstart", "numa", ""};
 /* The scenario of each cell kind, by kind: tests/unit/test_verdict_source.c
  * checks every kind below VD_NKINDS has one, the assert a kind added last. */
 static const char *const kind_runs[] = {
-    [VD_CLEAR] = "clear",           [VD_SMP] = "smp",   [VD_FAULT] = "fault", [VD_VM] = "vmstart",
+    [VD_CLEAR] = "clear",           [VD_SMP] = "smp",
+    [VD_FAULT] = "fault",           [VD_VM] = "vmstart",
     [VD_FAULTCLEAR] = "faultclear", [VD_NUMA] = "numa",
+    [VD_INTERF] = "interference",
 };
 _Static_assert(sizeof(kind_runs) / sizeof(kind_runs[0]) == VD_NKINDS,
                "kind_runs[]: a vd_kind without its scenario name");
@@ -47,6 +49,10 @@ void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
     }
     if (c->kind == VD_FAULT) {
         hz_snprintf(buf, cap, "fault/%s/%s", c->prezeroed ? "prezeroed" : "sync", b);
+        return;
+    }
+    if (c->kind == VD_INTERF) {
+        hz_snprintf(buf, cap, "interference/%s/%u%%/%s", c->strategy, c->rate_pct, c->victim);
         return;
     }
     if (c->kind == VD_NUMA) {
@@ -394,7 +400,7 @@ static void decide_all(struct vd_ctx *x, struct vd_item out[VD_NITEMS], struct v
         bool won = out[VD_CLEAR_1G].set && strcmp(out[VD_CLEAR_1G].set, "winner") == 0;
         vd_decide_nontemporal(x, &out[VD_NONTEMPORAL], won ? b1g : 0);
     }
-    if (out[VD_IDLE].measured && vd_clear_target(x->v, x->n))
+    if (out[VD_IDLE].measured)
         vd_decide_idle(x, &out[VD_IDLE], &out[VD_CLEAR_1G], b1g);
     if (out[VD_FAULT_ITEM].measured)
         vd_decide_fault(x, &out[VD_FAULT_ITEM]);

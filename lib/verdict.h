@@ -68,6 +68,9 @@ enum vd_kind {
                       costs from a pre-zeroed frame) */
     VD_NUMA,       /* run=numa: samples = wall ns to clear `bytes` of node mem_node with
                       `threads` CPUs of node cpu_node */
+    VD_INTERF,     /* run=interference: samples = ns of victim `victim` (a set of `bytes`)
+                      per round while zeroer `strategy` ("none": alone) ran on `threads`
+                      other CPUs at rate_pct % of its peak (100: unthrottled) */
     VD_NKINDS      /* the count; every kind has its scenario in vd_kind_run() */
 };
 
@@ -93,6 +96,14 @@ struct vd_cell {
     unsigned cpu_node;       /* numa: node of the clearing CPUs (arch/numa.h index) */
     unsigned mem_node;       /* numa: node of the memory cleared */
     uint64_t ceiling_x1000;  /* vmstart: the bw_ceiling= option, GB/s x 1000 (0: not given) */
+    /* interference: the victim, its measured residency ("L2", "LLC", "DRAM"),
+     * the zeroer's rate, its CPU time (ns in its calls per GiB cleared, 0:
+     * none), whether the achieved rate missed the target by more than 10 %,
+     * and whether the zeroer is the spin control (no stores). */
+    const char *victim, *level;
+    unsigned rate_pct;
+    uint64_t cpu_ns_per_gib;
+    bool rate_miss, control;
 };
 
 /* What the run knows about how far its figures can be trusted. */
@@ -213,7 +224,8 @@ struct vd_log {
  * "fault/prezeroed/1G", "vmstart/none/2T/4G" (policy/threads/bytes),
  * "faultclear/linux_4k/rep_stosb/1G" (model/strategy/frame, "/prezeroed"
  * appended for the clear taken out), "numa/rep_stosb/2M/1T/n0-n1/256M"
- * (strategy/chunk/threads/CPU node-memory node/bytes). Sizes as 4K, 2M, 1G,
+ * (strategy/chunk/threads/CPU node-memory node/bytes),
+ * "interference/nt/25%/chase_4llc" (zeroer/rate/victim). Sizes as 4K, 2M, 1G,
  * 64M (the largest exact unit). The first part is the scenario that
  * measured it (run=NAME).
  */

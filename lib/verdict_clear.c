@@ -2,8 +2,7 @@
  * lib/verdict_clear.c - the verdict items about clearing (lib/verdict.h):
  * clear_1g and clear_2m (the winner or leading set among the cold cells,
  * against Linux's clear_page), nontemporal (the best non-temporal against
- * the best temporal cell per call size) and idle (what a background zeroer
- * costs with the 1 GiB item's best cell).
+ * the best temporal cell per call size). The idle item is lib/verdict_idle.c.
  */
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -26,7 +25,7 @@ static bool is_base(const struct vd_cell *c, uint64_t target)
     return is_cand(c, target, 4096) && c->chunk == 4096 && strcmp(c->strategy, "rep_stosb") == 0;
 }
 
-static const struct vd_cell *usable_base(const struct vd_ctx *x, uint64_t target)
+const struct vd_cell *vd_clear_base(const struct vd_ctx *x, uint64_t target)
 {
     char why[8];
     for (size_t i = 0; i < x->n; i++)
@@ -43,7 +42,7 @@ static const char *short_id(const struct vd_cell *c, char *b, size_t cap)
     return b;
 }
 
-static const char *outcome_words(const struct vd_ctx *x, int o, char *b, size_t cap)
+const char *vd_outcome_words(const struct vd_ctx *x, int o, char *b, size_t cap)
 {
     char t[16];
     if (o == CMP_TIE)
@@ -156,7 +155,7 @@ void vd_decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
         return;
     }
     size_t nl = leading_set(x, id, cand, nc, lead, &tie);
-    const struct vd_cell *base = usable_base(x, target);
+    const struct vd_cell *base = vd_clear_base(x, target);
     *best = lead[0];
     for (size_t i = 0; i < nl; i++)
         base_in = base_in || lead[i] == base;
@@ -222,7 +221,7 @@ void vd_decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
                      vd_dec(a, 16, sp.rmin, 2), sp.n > 1 ? "-" : "",
                      sp.n > 1 ? vd_dec(d, 16, sp.rmax, 2) : "", vd_dec(b, 16, it->rlo_x1000, 2),
                      vd_dec(c, 16, it->rhi_x1000, 2), vd_dec(e, 16, it->base_x1000, 1),
-                     outcome_words(x, it->outcome, w, sizeof(w)));
+                     vd_outcome_words(x, it->outcome, w, sizeof(w)));
     else
         len = vd_cat(it->text, sizeof(it->text), len,
                      "; no usable Linux clear_page cell (rep_stosb/4K) to compare with");
@@ -309,7 +308,7 @@ void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it, const struct vd
         short_id(nt[m], s1, sizeof(s1)), vd_dec(a, 16, it->fig_x1000, 1),
         vd_dec(b, 16, it->ratio_x1000, 2), vd_dec(c, 16, it->rlo_x1000, 2),
         vd_dec(d, 16, it->rhi_x1000, 2), short_id(tm[m], s2, sizeof(s2)),
-        vd_dec(g, 16, it->base_x1000, 1), outcome_words(x, it->outcome, w, sizeof(w)));
+        vd_dec(g, 16, it->base_x1000, 1), vd_outcome_words(x, it->outcome, w, sizeof(w)));
     for (size_t j = 0, k = 0; j < nch; j++) {
         if (j == m || !nt[j] || !tm[j])
             continue;
@@ -322,51 +321,4 @@ void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it, const struct vd
     }
     if (!it->decided)
         vd_undecided(it, x, cm[m].lo_x1e6, cm[m].hi_x1e6, true, cm[m].na, cm[m].nb);
-}
-
-/* ms x 1000 per GiB at g GB/s x 1000 (g x 10^6 B/s): 2^30 / (g x 10^3) s,
- * so 2^30 / g ms x 1000, rounded to nearest. */
-static uint64_t ms_per_gib(uint64_t g) { return g ? (GIB + g / 2) / g : 0; }
-
-void vd_decide_idle(struct vd_ctx *x, struct vd_item *it, const struct vd_item *c1g,
-                    const struct vd_cell *w)
-{
-    char a[16], lo[16], hi[16], b[16], r[16], rl[16], rh[16], ch[16], o[32];
-    if (!w) {
-        hz_snprintf(it->reason, sizeof(it->reason), "%s", c1g->reason);
-        return;
-    }
-    const struct vd_cell *base = usable_base(x, w->bytes);
-    vd_use_cell(it, w);
-    it->decided = true;
-    it->unit = "ms/GiB";
-    it->fig_x1000 = ms_per_gib(vd_gbps(w));
-    it->lo_x1000 = ms_per_gib(vd_gbps_hi(w));
-    it->hi_x1000 = ms_per_gib(vd_gbps_lo(w));
-    short_id(w, it->answer, sizeof(it->answer));
-    size_t len =
-        vd_cat(it->text, sizeof(it->text), 0,
-               "a background zeroer needs %s ms [%s..%s] of idle CPU per GiB (%s, %s "
-               "calls, the 1 GiB item's best)",
-               vd_dec(a, 16, it->fig_x1000, 1), vd_dec(lo, 16, it->lo_x1000, 1),
-               vd_dec(hi, 16, it->hi_x1000, 1), w->strategy, fmt_size(ch, sizeof(ch), w->chunk));
-    if (!base || base == w)
-        return;
-    struct cmp cm;
-    vd_use_cell(it, base);
-    vd_compare(x, VD_IDLE, base, w, CMP_Z_X1000, true, &cm);
-    hz_snprintf(it->baseline, sizeof(it->baseline), "rep_stosb/4K");
-    it->base_x1000 = ms_per_gib(vd_gbps(base));
-    it->outcome = (int)cm.outcome;
-    it->decided = cm.outcome != CMP_UNDECIDED;
-    it->ratio_x1000 = it->rmin_x1000 = it->rmax_x1000 = vd_speedup_x1000(cm.ratio_x1e6);
-    it->rlo_x1000 = vd_speedup_x1000(cm.hi_x1e6);
-    it->rhi_x1000 = vd_speedup_x1000(cm.lo_x1e6);
-    vd_cat(it->text, sizeof(it->text), len,
-           "; %s ms with rep_stosb in 4 KiB calls: %sx [%s..%s] as fast, %s",
-           vd_dec(b, 16, it->base_x1000, 1), vd_dec(r, 16, it->ratio_x1000, 2),
-           vd_dec(rl, 16, it->rlo_x1000, 2), vd_dec(rh, 16, it->rhi_x1000, 2),
-           outcome_words(x, it->outcome, o, sizeof(o)));
-    if (!it->decided)
-        vd_undecided(it, x, cm.lo_x1e6, cm.hi_x1e6, true, cm.na, cm.nb);
 }

@@ -1,8 +1,9 @@
 /*
  * lib/verdict_priv.h - what the verdict's files share (lib/verdict.c: cells,
- * comparisons, trust; lib/verdict_clear.c: the clear, non-temporal and idle
- * items; lib/verdict_items.c: fault; lib/verdict_vm.c: VM start; lib/verdict_numa.c: numa). Not a
- * public interface.
+ * comparisons, trust; lib/verdict_clear.c: the clear and non-temporal
+ * items; lib/verdict_idle.c: idle zeroer; lib/verdict_items.c: fault;
+ * lib/verdict_vm.c: VM start; lib/verdict_numa.c: numa). Not a public
+ * interface.
  */
 #ifndef HZ_LIB_VERDICT_PRIV_H
 #define HZ_LIB_VERDICT_PRIV_H
@@ -87,6 +88,9 @@ void vd_decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
  * winner (NULL when it has none: then the largest call size with both a
  * non-temporal and a temporal cell). */
 void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it, const struct vd_cell *lead1g);
+/* The idle zeroer item (lib/verdict_idle.c): from run=interference's cells
+ * when there are any, else the CPU per GiB of `best`, the 1 GiB item's
+ * leader (c1g's reason when NULL), with the neighbour cost not measured. */
 void vd_decide_idle(struct vd_ctx *x, struct vd_item *it, const struct vd_item *c1g,
                     const struct vd_cell *best);
 void vd_decide_fault(struct vd_ctx *x, struct vd_item *it);
@@ -95,6 +99,12 @@ void vd_decide_fault(struct vd_ctx *x, struct vd_item *it);
 void vd_decide_vmstart(struct vd_ctx *x, struct vd_item *it);
 /* The numa item (lib/verdict_numa.c): remote against local clearing. */
 void vd_decide_numa(struct vd_ctx *x, struct vd_item *it);
+
+/* Linux's clear_page cell (rep_stosb, 4 KiB calls, cold) on `target` when
+ * usable, else NULL (lib/verdict_clear.c). */
+const struct vd_cell *vd_clear_base(const struct vd_ctx *x, uint64_t target);
+/* An outcome as the item texts say it ("tie within +-5%", "faster", ...), into b. */
+const char *vd_outcome_words(const struct vd_ctx *x, int o, char *b, size_t cap);
 
 /* The cold large target: the largest bytes of any cold clear cell (0: none). */
 uint64_t vd_clear_target(const struct vd_cell *v, size_t n);

@@ -1,12 +1,15 @@
 """The interference records in the host tools: hz compare's rows and
-verdicts, interference.png, and make bench's summary lines
-(tools/hzlib/compare.py, plot_interference.py, interference.py)."""
+verdicts, interference.png, make bench's summary lines, the Interference
+block of hz report --text and report.html's interference tables
+(tools/hzlib/compare.py, plot_interference.py, interference.py,
+report_text.py, report_tables.py)."""
 
 import os
 import tempfile
 import unittest
 
-from hzlib import compare, compare_rows, compare_stat, interference, plot, results
+from hzlib import (compare, compare_rows, compare_stat, interference, plot, report,
+                   report_text, results)
 from hztest import png_size
 
 VICTIMS = (("chase_llc_half", "ns_per_load", 10.0), ("tenant_llc", "gbps", 30.0))
@@ -19,7 +22,11 @@ def rec(zeroer, rate, victim, metric, value, slow, lo, hi, gbps, noisy=False):
             "metric": metric, "value": value, "value_lo": lo, "value_hi": hi,
             "cv_pct": 2.0, "noisy": noisy, "rounds": 10, "slowdown_pct": slow,
             "slowdown_lo_pct": slow - 1, "slowdown_hi_pct": slow + 1, "zeroer_gbps": gbps,
-            "verified": True, "run": 0}
+            "outcome": "tie" if abs(slow) < 4 else "slower", "victim_class": "DRAM",
+            "call_bytes": 2097152 if rate == 100 else 65536,
+            "zeroer_target_gbps": gbps * 1.25 if rate < 100 else None,
+            "achieved_pct": 80.0 if rate < 100 else None, "rate_miss": rate < 100,
+            "cpu_ms_per_gib": 0.0 if zeroer == "none" else 95.5, "verified": True, "run": 0}
 
 
 def result_set(name, temporal_slow):
@@ -38,6 +45,15 @@ def result_set(name, temporal_slow):
         recs.append(dict(rec("none", 100, victim, metric, base, 1.0, base, base, 0.0),
                          zeroer="spin", strategy=None))
     recs.append({"t": "skip", "v": 1, "name": "interference.pmu", "reason": "no PMU", "run": 0})
+    for victim, cls in (("chase_llc_half", "DRAM"), ("tenant_llc", "LLC")):
+        recs.append({"t": "interference_residency", "v": 1, "victim": victim,
+                     "reference": False, "access": "chase", "set_bytes": 16 << 20,
+                     "ns_per_access": 149.0, "ns_lo": 140.0, "ns_hi": 150.0, "n": 7,
+                     "intended": "LLC", "class": cls, "ref_l2_ns": 4.0, "ref_llc_ns": 14.0,
+                     "ref_dram_ns": 160.0, "llc_separated": True, "run": 0})
+    recs.append({"t": "interference_rank", "v": 1, "victim": "chase_llc_half", "a": "nt",
+                 "b": "temporal", "ratio": 1.3, "ratio_lo": 1.2, "ratio_hi": 1.4,
+                 "outcome": "slower" if temporal_slow > 10 else "undecided", "run": 0})
     return results.ResultSet(name, recs)
 
 
@@ -65,14 +81,16 @@ class Compare(unittest.TestCase):
 class Summary(unittest.TestCase):
     def test_lines(self):
         lines = interference.summary(result_set("a", 40.0).records)
-        self.assertEqual(len(lines), 2 + 5 + 2 + 1)
+        self.assertEqual(len(lines), 2 + 5 + 1 + 1)
         self.assertIn("chase_llc_half", lines[1])
         row = next(line for line in lines if line.split()[:2] == ["temporal", "100%"])
-        self.assertEqual(row.split()[2:], ["9.000", "40.0", "40.0"])
-        self.assertIn("0.5~", next(line for line in lines if line.split()[:2] == ["nt", "1%"]))
-        self.assertEqual(lines[-3], "  least mean slowdown at 100%: nt (2.0 %; worst temporal "
-                                    "40.0 %)")
+        self.assertEqual(row.split()[2:], ["9.000", "40.0>", "40.0>"])
+        self.assertIn("0.5=~", next(line for line in lines if line.split()[:2] == ["nt", "1%"]))
+        # the ranking is the kernel's comparisons, never a mean
+        self.assertEqual(lines[-2], "  ranking at 100% on chase_llc_half: nt < temporal")
         self.assertEqual(lines[-1], "  skip interference.pmu: no PMU")
+        lines = interference.summary(result_set("a", 5.0).records)
+        self.assertIn("  ranking at 100% on chase_llc_half: nt ? temporal", lines)
 
     def test_no_records_no_lines(self):
         self.assertEqual(interference.summary([{"t": "summary"}]), [])
@@ -81,6 +99,42 @@ class Summary(unittest.TestCase):
         skip = {"t": "skip", "name": "interference", "reason": "needs at least 2 online CPUs"}
         self.assertEqual(interference.summary([skip, {"t": "summary"}]),
                          ["  skip interference: needs at least 2 online CPUs"])
+
+
+class Report(unittest.TestCase):
+    def test_text_block(self):
+        rs = result_set("a", 40.0)
+        text = report_text.text(rs)
+        self.assertNotIn("\t", text)
+        self.assertTrue(all(len(line) <= report_text.WIDTH for line in text.splitlines()))
+        lines = report_text.interference_block(rs)
+        self.assertEqual(lines[0].split()[0], "Interference")
+        # residency: the LLC victim at DRAM latency says what is not measured
+        self.assertTrue(any(line.split()[:5] == ["chase_llc_half", "chase", "149.0", "ns", "DRAM"]
+                            for line in lines))
+        self.assertIn("L3 pollution not measured", " ".join(lines))
+        # pacing: target beside achieved, the miss flagged, the CPU per GiB
+        self.assertIn(["temporal", "1%", "65536", "0.112", "0.090", "80.0!", "95.5"],
+                      [line.split() for line in lines])
+        # slowdowns with their intervals and outcomes, per victim
+        i = lines.index("  tenant_llc (DRAM):")
+        self.assertIn("temporal      100%  +40.0 [+39.0..+41.0] >", lines[i + 4])
+        self.assertIn("    chase_llc_half  nt < temporal", lines)
+
+    def test_text_block_without_records(self):
+        rs = result_set("a", 40.0)
+        rs.records = [r for r in rs.records if r.get("t") != "interference"]
+        self.assertEqual(report_text.interference_block(rs), [])
+
+    def test_html_tables(self):
+        page = report.single(result_set("a", 5.0), [])
+        self.assertIn('<h2 id="interference">', page)
+        self.assertIn("<td>+40.0 [+39.0..+41.0] &gt;</td>", page.replace("+5.0", "+40.0")
+                      .replace("+4.0", "+39.0").replace("+6.0", "+41.0"))
+        self.assertIn("<td>nt ? temporal</td>", page)
+        self.assertIn("rate-miss", page)
+        self.assertIn("not-LLC", page)
+        self.assertIn("LLC-resident working set not achievable here", page)
 
 
 @unittest.skipUnless(plot.terminal(), "gnuplot with a png terminal is not installed")

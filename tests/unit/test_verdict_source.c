@@ -223,8 +223,8 @@ static void test_short_ids(void **state)
 static void test_every_kind_named(void **state)
 {
     (void)state;
-    static const char *const want[VD_NKINDS] = {"clear",   "smp",        "fault",
-                                                "vmstart", "faultclear", "numa"};
+    static const char *const want[VD_NKINDS] = {"clear",      "smp",  "fault",       "vmstart",
+                                                "faultclear", "numa", "interference"};
     for (unsigned k = 0; k < VD_NKINDS; k++) {
         assert_string_not_equal(vd_kind_run((enum vd_kind)k), "?");
         assert_non_null(want[k]); /* a new kind: name it here too */

@@ -1,54 +1,164 @@
-"""The `interference` records (docs/results.md) as the few lines `make bench`
-prints: per zeroer and rate, the zeroer's achieved GB/s and the slowdown of
-every victim, and which strategy cost the victims least unthrottled and at
-1 % (the `spin` control, a busy sibling CPU without stores, is shown, not
-ranked: strategies are read against it). The mean slowdown over the
-victims is a ranking aid, not a measurement (victims differ in how much a
-zeroer can hurt them); the records keep each figure with its interval.
+"""The `interference` records (docs/results.md) as tables: make bench's
+summary lines, the Interference block of `hz report --text` (80 columns,
+text_block) and the rows of report.html's interference tables (rows()).
+
+Every figure comes from the records of the run: each victim's residency
+class (`interference_residency`), each cell's target and achieved zeroing
+rate and the zeroer's CPU per GiB, each victim's slowdown against alone
+with its Moses interval and outcome (lib/compare.h, made by the kernel),
+and the unthrottled ranking from the `interference_rank` comparisons
+(adjacent pairs; '<' decided, '~' a tie, '?' undecided). Nothing is ranked
+by a mean or a median alone. The `spin` control (a busy sibling CPU
+without stores) is shown, not ranked.
 """
 
-from typing import Any, Dict, List, Sequence, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .schema import Record
 
 RATES = (100, 25, 10, 1)
+MARK = {"slower": ">", "tie": "=", "faster": "<", "undecided": "?", "too few samples": "-"}
+REL = {"slower": "<", "tie": "~"}
 
 
-def _cells(recs: Sequence[Record]) -> Dict[Tuple[Any, Any], List[Record]]:
-    cells: Dict[Tuple[Any, Any], List[Record]] = {}
+@dataclass
+class Cell:
+    """One zeroer at one rate, with its victims' records by name."""
+    zeroer: str
+    rate: int
+    by_victim: Dict[str, Record] = field(default_factory=dict)
+
+    def first(self) -> Record:
+        return next(iter(self.by_victim.values()))
+
+
+def _f(v: Any, spec: str = "%.1f") -> str:
+    return spec % v if isinstance(v, (int, float)) and not isinstance(v, bool) else "-"
+
+
+def _signed(v: Any) -> str:
+    return "%+.1f" % v if isinstance(v, (int, float)) else "-"
+
+
+def cells(recs: Sequence[Record]) -> List[Cell]:
+    """The zeroer cells (not the victims alone) in table order: spin first,
+    then each zeroer by label, rates from unthrottled down."""
+    out: Dict[Tuple[Any, Any], Cell] = {}
     for r in recs:
         if r.get("t") == "interference" and r.get("zeroer") not in (None, "none"):
-            cells.setdefault((r["zeroer"], r.get("rate_pct")), []).append(r)
-    return cells
+            c = out.setdefault((r["zeroer"], r.get("rate_pct")),
+                               Cell(r["zeroer"], int(r.get("rate_pct") or 0)))
+            c.by_victim[r["victim"]] = r
+    return sorted(out.values(), key=lambda c: (c.zeroer != "spin", c.zeroer, -c.rate))
+
+
+def victims(recs: Sequence[Record]) -> List[str]:
+    seen: List[str] = []
+    for r in recs:
+        if r.get("t") == "interference" and r.get("victim") not in seen:
+            seen.append(r["victim"])
+    return seen
+
+
+def slowdown(r: Optional[Record]) -> str:
+    """"+12.3 [+8.1..+15.0] >": the slowdown, its interval, the outcome mark."""
+    if not r:
+        return "-"
+    return "%s [%s..%s] %s" % (_signed(r.get("slowdown_pct")), _signed(r.get("slowdown_lo_pct")),
+                               _signed(r.get("slowdown_hi_pct")),
+                               MARK.get(str(r.get("outcome")), "?"))
+
+
+def residency_lines(recs: Sequence[Record]) -> List[str]:
+    out = []
+    for r in recs:
+        if r.get("t") == "interference_residency" and not r.get("reference"):
+            out.append("  %-15s %-5s %9s ns  %-4s (aims at %s; refs L2 %s, LLC %s, DRAM %s)" % (
+                r.get("victim"), r.get("access"), _f(r.get("ns_per_access")), r.get("class"),
+                r.get("intended"), _f(r.get("ref_l2_ns")), _f(r.get("ref_llc_ns")),
+                _f(r.get("ref_dram_ns"))))
+    if any(r.get("t") == "interference_residency" and not r.get("reference")
+           and r.get("intended") == "LLC" and r.get("class") != "LLC" for r in recs):
+        out.append("  LLC-resident working set not achievable here (other tenants share the "
+                   "LLC); L3 pollution not measured: the LLC-sized victims' slowdowns are the "
+                   "bandwidth part only")
+    return out
+
+
+def pacing_row(c: Cell) -> List[str]:
+    """zeroer, rate, call bytes, target GB/s, achieved GB/s, % of target (with '!'
+    for a miss over 10 %), CPU ms per GiB."""
+    r = c.first()
+    pct = r.get("achieved_pct")
+    return [c.zeroer, "%d%%" % c.rate, str(r.get("call_bytes", "-")),
+            _f(r.get("zeroer_target_gbps"), "%.3f"), _f(r.get("zeroer_gbps"), "%.3f"),
+            (_f(pct) + ("!" if r.get("rate_miss") else "")) if pct is not None else "-",
+            _f(r.get("cpu_ms_per_gib"))]
+
+
+def ranking(recs: Sequence[Record]) -> List[Tuple[str, str]]:
+    """(victim, "nt < clzero ? temporal") from the interference_rank records."""
+    chains: Dict[str, str] = {}
+    for r in recs:
+        if r.get("t") != "interference_rank":
+            continue
+        v = r["victim"]
+        rel = REL.get(str(r.get("outcome")), "?")
+        chains[v] = (chains[v] if v in chains else str(r.get("a"))) + " %s %s" % (rel, r.get("b"))
+    return list(chains.items())
+
+
+def text_block(recs: Sequence[Record]) -> List[str]:
+    """The Interference block of hz report --text ([] without records):
+    residency, pacing and CPU, the slowdowns per victim, the ranking."""
+    cs = cells(recs)
+    if not cs:
+        return []
+    out = ["Interference (run=interference)",
+           "  Residency alone (ns per load or per 64-byte line):"]
+    out += ["  " + line for line in residency_lines(recs)]
+    out.append("  Pacing ('!': achieved more than 10 % off the target) and zeroer CPU:")
+    row = "    %-13s %4s %10s %8s %8s %7s %7s"
+    out.append(row % ("zeroer", "rate", "call B", "target", "GB/s", "%tgt", "ms/GiB"))
+    out += [row % tuple(pacing_row(c)) for c in cs if c.zeroer != "spin"]
+    out.append("  Slowdown % vs alone [95% Moses interval], '>' slower, '=' within the "
+               "tolerance, '<' faster, '?' undecided, '-' too few rounds:")
+    for v in victims(recs):
+        first: Record = next((c.by_victim[v] for c in cs if v in c.by_victim), {})
+        out.append("  %s (%s):" % (v, first.get("victim_class", "?")))
+        out += ["    %-13s %4s  %s" % (c.zeroer, "%d%%" % c.rate, slowdown(c.by_victim.get(v)))
+                for c in cs]
+    rank = ranking(recs)
+    out.append("  Unthrottled ranking, least cost first ('<' decided, '~' tie, '?' undecided):")
+    none = ["    undecided (fewer than 6 rounds: no comparison)"]
+    out += ["    %-15s %s" % (v, chain) for v, chain in rank] or none
+    return out
 
 
 def summary(recs: Sequence[Record]) -> List[str]:
-    """Lines for the bench summary: the table, or without cells only the
-    scenario's skip reasons; [] when it left no record at all."""
-    cells = _cells(recs)
+    """Lines for the bench summary: each cell's achieved GB/s and every
+    victim's slowdown with its outcome mark, then the ranking; without
+    cells only the scenario's skip reasons; [] when it left no record."""
+    cs = cells(recs)
     skips = [r for r in recs if r.get("t") == "skip" and str(r.get("name", "")).startswith(
         "interference")]
-    if not cells:  # e.g. one CPU: only the skip says why
+    if not cs:  # e.g. one CPU: only the skip says why
         return ["  skip %s: %s" % (r.get("name"), r.get("reason")) for r in skips]
-    lines = ["interference (victim slowdown % vs alone, median; '~' noisy; zeroer GB/s all "
-             "zeroer CPUs):"]
-    victims = [r["victim"] for r in next(iter(cells.values()))]
-    lines.append("  %-13s %4s %8s  %s" % ("zeroer", "rate", "GB/s",
-                                          " ".join("%15s" % v for v in victims)))
-    mean = {}
-    for (zeroer, rate), rs in sorted(cells.items(), key=lambda kv: (kv[0][0], -kv[0][1])):
-        by = {r["victim"]: r for r in rs}
-        slows = [by[v]["slowdown_pct"] for v in victims if v in by]
-        mean[(zeroer, rate)] = sum(slows) / len(slows)
+    vs = victims(recs)
+    lines = ["interference (victim slowdown % vs alone, Hodges-Lehmann; '>' slower, '=' tie, "
+             "'?' undecided; '~' noisy; zeroer GB/s all zeroer CPUs):",
+             "  %-13s %4s %8s  %s" % ("zeroer", "rate", "GB/s", " ".join("%15s" % v for v in vs))]
+    for c in cs:
+        by = c.by_victim
         lines.append("  %-13s %3d%% %8.3f  %s" % (
-            zeroer, rate, rs[0].get("zeroer_gbps", 0),
-            " ".join("%14.1f%s" % (by[v]["slowdown_pct"], "~" if by[v].get("noisy") else " ")
-                     if v in by else "%15s" % "-" for v in victims)))
-    for rate in (100, 1):
-        at = {z: m for (z, r), m in mean.items() if r == rate and z != "spin"}
-        if at:
-            best = min(at, key=lambda z: at[z])
-            lines.append("  least mean slowdown at %d%%: %s (%.1f %%; worst %s %.1f %%)"
-                         % (rate, best, at[best], max(at, key=lambda z: at[z]), max(at.values())))
+            c.zeroer, c.rate, c.first().get("zeroer_gbps", 0),
+            " ".join("%13.1f%s%s" % (by[v]["slowdown_pct"], MARK.get(str(by[v].get("outcome")),
+                                                                     "?"),
+                                     "~" if by[v].get("noisy") else " ")
+                     if v in by else "%15s" % "-" for v in vs)))
+    rank = ranking(recs)
+    lines += ["  ranking at 100%% on %s: %s" % (v, chain) for v, chain in rank] or [
+        "  ranking: undecided (no interference_rank comparison)"]
     lines += ["  skip %s: %s" % (r.get("name"), r.get("reason")) for r in skips]
     return lines

@@ -1,13 +1,14 @@
 """hz report's tables of one result set: clear cells, demand faults,
 clearing inside the fault (run=faultclear, grouped as faultclear.py
 does), pre-zeroing policies, SMP scaling and fill, VM start (run=vmstart,
-its model lines from vmstart.py), checks (docs/results.md names every member
+its model lines from vmstart.py), interference (residency, pacing, slowdowns
+and ranking, interference.py), checks (docs/results.md names every member
 shown). Each row carries report_html.row_flags().
 """
 
 import statistics
 
-from . import compare_stat, faultclear, fmtns, results, schema, vmstart
+from . import compare_stat, faultclear, fmtns, interference, results, schema, vmstart
 from .report_html import num, esc, fmt, interval, row_flags, table
 
 
@@ -204,6 +205,47 @@ def vmstart_section(rs):
             "<p>%s</p>" % "<br>".join(esc(line) for line in lines))
 
 
+def interference_section(rs):
+    """Residency, pacing and CPU, the slowdowns with their intervals and
+    outcomes, and the unthrottled ranking (tools/hzlib/interference.py)."""
+    cs = interference.cells(rs.records)
+    if not cs:
+        return ""
+    res = [([r.get("victim"), r.get("access"), results.human_size(r.get("set_bytes")),
+             fmt(r.get("ns_per_access"), "%.1f"), interval(r.get("ns_lo"), r.get("ns_hi"), "%.1f"),
+             r.get("intended"), r.get("class"), fmt(r.get("ref_l2_ns"), "%.1f"),
+             fmt(r.get("ref_llc_ns"), "%.1f"), fmt(r.get("ref_dram_ns"), "%.1f")],
+            ["not-" + str(r.get("intended"))] if r.get("class") != r.get("intended") else [])
+           for r in rs.of_type("interference_residency") if not r.get("reference")]
+    pace = [(interference.pacing_row(c), ["rate-miss"] if c.first().get("rate_miss") else [])
+            for c in cs if c.zeroer != "spin"]
+    vs = interference.victims(rs.records)
+    slow = [([c.zeroer, "%d%%" % c.rate] + [interference.slowdown(c.by_victim.get(v))
+                                            for v in vs],
+             row_flags(c.first(), rs)) for c in cs]
+    rank = [([v, chain], []) for v, chain in interference.ranking(rs.records)]
+    notes = [line.strip() for line in interference.residency_lines(rs.records)
+             if line.startswith("  LLC-resident")]
+    return ('<h2 id="interference">Interference (run=interference)</h2>'
+            "<p>Each victim alone, classed by its time per access against reference sets "
+            "measured in the same runs.</p>%s%s"
+            % (table(("victim", "access", "set", "ns", "interval", "aims at", "class",
+                      "ref L2", "ref LLC", "ref DRAM"), res, numeric=(3, 7, 8, 9)),
+               "".join("<p><b>%s</b></p>" % esc(n) for n in notes)) +
+            "<p>Pacing: target (the median of 7 interleaved peak cells x rate) and achieved "
+            "GB/s of all zeroer CPUs, '!' more than 10 % off; the zeroer's CPU time per GiB "
+            "cleared.</p>" +
+            table(("zeroer", "rate", "call bytes", "target GB/s", "achieved GB/s",
+                   "% of target", "CPU ms/GiB"), pace, numeric=(2, 3, 4, 5, 6)) +
+            "<p>Victim slowdown %% against alone: Hodges-Lehmann, [95 %% Moses interval], "
+            "then '>' slower, '=' within the tolerance, '<' faster, '?' undecided, '-' too "
+            "few rounds.</p>" + table(["zeroer", "rate"] + vs, slow) +
+            "<p>Unthrottled ranking, least cost first: '<' decided, '~' a tie, '?' "
+            "undecided (adjacent pairs, Bonferroni z).</p>" +
+            (table(("victim", "ranking"), rank) if rank else
+             "<p>undecided: no interference_rank comparison (fewer than 6 rounds)</p>"))
+
+
 def checks_section(rs):
     summ = rs.of_type("summary")
     s = summ[-1] if summ else {}
@@ -221,4 +263,4 @@ def checks_section(rs):
 
 # In page order.
 SECTIONS = (clear_section, fault_section, faultclear_section, prezero_section, smp_section,
-            vmstart_section, checks_section)
+            vmstart_section, interference_section, checks_section)

@@ -22,7 +22,7 @@ import shlex
 import textwrap
 from typing import List
 
-from . import compare_rows, compare_stat, report, results
+from . import compare_rows, compare_stat, interference, report, results
 from .compare_stat import num
 
 WIDTH = 80
@@ -223,6 +223,17 @@ def _command_lines(words, indent="    ") -> List[str]:
     return out + [line]
 
 
+def interference_block(rs) -> List[str]:
+    """run=interference's tables (tools/hzlib/interference.py), long lines
+    wrapped to WIDTH ([] without its records)."""
+    out: List[str] = []
+    for line in interference.text_block(rs.records):
+        body = line.lstrip(" ")
+        ind = " " * (len(line) - len(body))
+        out += wrap(body, ind + "    ", ind) if len(line) > WIDTH else [line]
+    return out
+
+
 def reproduce_block(rs) -> List[str]:
     out = ["Reproduce"]
     words = reproduce(rs)
@@ -244,6 +255,8 @@ def text(rs) -> str:
     head = wrap("hugezero %s: %s" % (results.machine(rs), results.config(rs)))
     if rs.stream_warning():
         head += wrap(rs.stream_warning())
-    blocks = [head, verdict_block(rs), key_table(rs), machine_block(rs), reproduce_block(rs)]
+    blocks = [head, verdict_block(rs), key_table(rs)]
+    blocks += [b for b in [interference_block(rs)] if b]
+    blocks += [machine_block(rs), reproduce_block(rs)]
     lines = [_ascii(ln).rstrip() for b in blocks for ln in b + [""]]
     return "\n".join(lines).rstrip("\n") + "\n"

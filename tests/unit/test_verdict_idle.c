@@ -1,0 +1,189 @@
+/*
+ * tests/unit/test_verdict_idle.c - the idle zeroer item (lib/verdict_idle.c)
+ * on fixture run=interference cells: the highest harmless rate wins, ties
+ * at that rate go to the least CPU per GiB and the others are named; a rate
+ * that missed its target and the spin control are never the answer; an
+ * open comparison is named with its interval and n; every rate harmful is
+ * decided "none"; an LLC victim at DRAM latency says L3 pollution is not
+ * measured; a spin control that already slows a victim leaves the item
+ * undecided (CPU contention, not zeroing); without run=interference the
+ * clear-based answer says the neighbour cost is not measured.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/unit/verdict_fixture.h"
+
+/* A verified interference cell: 10 rounds spread +-spread % around ns. */
+static struct vd_cell *icell(const char *zeroer, unsigned rate, const char *victim,
+                             const char *level, uint64_t ns, unsigned spread, uint64_t cpu_ms)
+{
+    struct vd_cell *c = &cells[ncells++];
+    *c = (struct vd_cell){.kind = VD_INTERF,
+                          .strategy = zeroer,
+                          .victim = victim,
+                          .level = level,
+                          .rate_pct = rate,
+                          .threads = strcmp(zeroer, "none") ? 1 : 0,
+                          .bytes = 16 * MIB,
+                          .verified = true,
+                          .cpu_ns_per_gib = cpu_ms * 1000000};
+    fill(c, ns, spread, 10, 0);
+    return c;
+}
+
+static void alone(const char *llc_level)
+{
+    ncells = 0;
+    icell("none", 0, "chase_llc_half", llc_level, 150000, 2, 0);
+    icell("none", 0, "stream_4llc", "DRAM", 600000, 2, 0);
+}
+
+/* Both victims' cells of one zeroer at one rate, slowed by pct % each. */
+static void pair(const char *z, unsigned rate, unsigned pct_llc, unsigned pct_dram, uint64_t cpu_ms)
+{
+    icell(z, rate, "chase_llc_half", "LLC", 150000 * (100 + pct_llc) / 100, 2, cpu_ms);
+    icell(z, rate, "stream_4llc", "DRAM", 600000 * (100 + pct_dram) / 100, 2, cpu_ms);
+}
+
+static void test_highest_harmless_rate(void **state)
+{
+    (void)state;
+    alone("LLC");
+    pair("temporal", 100, 40, 20, 120);
+    pair("temporal", 25, 1, 1, 120); /* harmless at 25 %, but more CPU */
+    pair("nt", 100, 30, 25, 95);
+    pair("nt", 25, 1, 0, 95); /* harmless at 25 % */
+    pair("nt", 10, 0, 0, 95);
+    struct vd_cell *spin = icell("spin", 100, "chase_llc_half", "LLC", 150000, 2, 0);
+    spin->control = true;
+    icell("spin", 100, "stream_4llc", "DRAM", 600000, 2, 0)->control = true;
+    decide(&kvm);
+    const struct vd_item *i = &it[VD_IDLE];
+    assert_true(i->decided);
+    assert_string_equal(i->answer, "nt<=25%");
+    assert_string_equal(i->unit, "ms/GiB");
+    assert_int_equal(i->fig_x1000, 95000);
+    assert_int_equal(i->outcome, CMP_TIE);
+    assert_non_null(strstr(i->text, "a background zeroer should use nt at <= 25% of its peak: "
+                                    "neighbour cost +1.0% ["));
+    assert_non_null(
+        strstr(i->text, "on victim chase_llc_half (LLC-resident), CPU 95.0 ms per GiB"));
+    assert_non_null(strstr(i->text, "chosen by CPU: temporal (CPU 120.0 ms per GiB)"));
+    assert_null(strstr(i->text, "L3 pollution not measured"));
+    assert_non_null(strstr(i->text, "(run=interference: nt/25%/chase_llc_half, none/0%/"));
+    /* one compare record: the comparison the text quotes, not all of them */
+    size_t n = 0;
+    for (size_t k = 0; k < lg.n; k++)
+        n += lg.v[k].item == VD_IDLE;
+    assert_int_equal(n, 1);
+    assert_int_equal(logged(VD_IDLE, 0, 8)->c.outcome, CMP_TIE); /* alone vs nt/25%/chase_llc */
+}
+
+static void test_rate_miss_is_left_out(void **state)
+{
+    (void)state;
+    alone("DRAM");
+    pair("nt", 25, 0, 0, 95);
+    cells[ncells - 1].rate_miss = true;
+    pair("temporal", 10, 0, 1, 120);
+    decide(&kvm);
+    assert_true(it[VD_IDLE].decided);
+    assert_string_equal(it[VD_IDLE].answer, "temporal<=10%");
+    assert_non_null(strstr(it[VD_IDLE].text, "L3 pollution not measured (no victim "
+                                             "LLC-resident here)"));
+}
+
+static void test_open_comparison_named(void **state)
+{
+    (void)state;
+    alone("LLC");
+    pair("nt", 100, 30, 30, 95);
+    icell("nt", 25, "chase_llc_half", "LLC", 150000 * 104 / 100, 12, 95); /* straddles 5 % */
+    icell("nt", 25, "stream_4llc", "DRAM", 600000, 2, 95);
+    decide(&kvm);
+    const struct vd_item *i = &it[VD_IDLE];
+    assert_false(i->decided);
+    assert_non_null(strstr(i->reason, "not decided: no zeroer rate shown harmless yet; open: "
+                                      "nt at 25% on victim chase_llc_half: neighbour cost +"));
+    assert_non_null(strstr(i->reason, "straddles +-5% at n = 10)"));
+}
+
+static void test_every_rate_harmful(void **state)
+{
+    (void)state;
+    alone("LLC");
+    pair("nt", 100, 30, 30, 95);
+    pair("nt", 1, 10, 12, 95);
+    pair("clzero", 1, 20, 20, 80);
+    decide(&kvm);
+    const struct vd_item *i = &it[VD_IDLE];
+    assert_true(i->decided);
+    assert_string_equal(i->answer, "none");
+    assert_int_equal(i->outcome, CMP_SLOWER);
+    assert_non_null(strstr(i->text, "every measured zeroer rate slows a neighbour by more than "
+                                    "5%; the least, nt at 1%: neighbour cost +12.0% ["));
+}
+
+/* This host overcommitted: the spin control alone costs +100 %, as much as
+ * any zeroer. "none harmless" would blame zeroing for CPU contention. */
+static void test_contention_is_not_zeroing(void **state)
+{
+    (void)state;
+    alone("DRAM");
+    pair("nt", 100, 120, 130, 28);
+    pair("clzero", 10, 100, 103, 75);
+    icell("spin", 100, "chase_llc_half", "DRAM", 300000, 2, 0)->control = true;
+    icell("spin", 100, "stream_4llc", "DRAM", 600000, 2, 0)->control = true;
+    decide(&kvm);
+    const struct vd_item *i = &it[VD_IDLE];
+    assert_false(i->decided);
+    assert_non_null(strstr(i->reason, "not decided: CPU contention, not zeroing: the spin "
+                                      "control (a busy sibling CPU, no stores) alone slows "
+                                      "victim chase_llc_half by +100.0% ["));
+    assert_non_null(strstr(i->reason, "not separable on this host"));
+    assert_non_null(strstr(i->reason, "(run=interference: spin/100%/chase_llc_half"));
+}
+
+static void test_without_interference(void **state)
+{
+    (void)state;
+    milan();
+    decide(&kvm);
+    assert_true(it[VD_IDLE].decided);
+    assert_non_null(strstr(it[VD_IDLE].text, "; neighbour cost not measured: run=interference "
+                                             "measures it"));
+    assert_string_equal(it[VD_IDLE].measured_by, "interference,clear");
+    /* only run=interference ran, with no usable cell (2 rounds): says so */
+    alone("LLC");
+    for (size_t k = 0; k < ncells; k++)
+        cells[k].nsamples = 2;
+    struct vd_facts f = kvm;
+    f.ran = "interference";
+    decide(&f);
+    assert_false(it[VD_IDLE].decided);
+    assert_true(it[VD_IDLE].measured);
+    assert_non_null(strstr(it[VD_IDLE].reason, "run=interference left no usable cell"));
+    f.ran = "fault";
+    decide(&f);
+    assert_string_equal(it[VD_IDLE].reason,
+                        "not measured: run=interference or run=clear measures it");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_highest_harmless_rate),
+        cmocka_unit_test(test_rate_miss_is_left_out),
+        cmocka_unit_test(test_open_comparison_named),
+        cmocka_unit_test(test_every_rate_harmful),
+        cmocka_unit_test(test_contention_is_not_zeroing),
+        cmocka_unit_test(test_without_interference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

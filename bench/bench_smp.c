@@ -362,5 +362,4 @@ static void smp_scenario(void)
 
 HZ_SCENARIO(
     scenario_smp, .name = "smp", .run = smp_scenario, .plan = smp_plan, .order = 40,
-    .in_default = true,
     .help = "thread scaling of every clear strategy, then the QEMU-like fill of all free frames");

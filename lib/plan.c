@@ -23,7 +23,8 @@ static const struct plan_profile profiles[] = {
                       .smp_max_rounds = 20,
                       .smp_budget_s = 5,
                       .smp_fill = false,
-                      .fill_repeats = 0},
+                      .fill_repeats = 0,
+                      .vmstart_all_rows = false},
     [PLAN_FULL] = {.name = "full",
                    .clear_all_strategies = true,
                    .clear_small_target = true,
@@ -40,7 +41,8 @@ static const struct plan_profile profiles[] = {
                    .smp_max_rounds = 30,
                    .smp_budget_s = 60,
                    .smp_fill = true,
-                   .fill_repeats = 10},
+                   .fill_repeats = 10,
+                   .vmstart_all_rows = true},
 };
 
 /* Fitted to `make run` (run=default) and `run=full` on the development

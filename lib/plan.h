@@ -44,6 +44,8 @@ struct plan_profile {
     unsigned smp_budget_s;     /* per part (scaling, fill): no round past the minimum after this */
     bool smp_fill;             /* the QEMU-like fill of every free frame */
     unsigned fill_repeats;     /* timed rounds of fills per thread count */
+    bool vmstart_all_rows;     /* run=vmstart: every policy and the qemu rows; false: only
+                                  the qemu rows (the verdict's VM start item) */
 };
 
 /* Most thread counts of run=smp (plan_smp_counts()). */

@@ -66,6 +66,20 @@ HZ_OPTION(opt_vs_cpus, .name = "vmstart_cpus", .kind = OPT_U64, .dest = &vs_cpus
 HZ_OPTION(opt_vs_rounds, .name = "vmstart_rounds", .kind = OPT_U64, .dest = &vs_rounds, .min = 1,
           .max = VS_MAX_ROUNDS, .accepted = "1..20",
           .help = "run=vmstart: interleaved rounds of every cell (default 6)");
+static int vs_rows; /* 0: the profile's, 1: all, 2: qemu */
+static const char *const rows_choices[] = {"profile", "all", "qemu", 0};
+HZ_OPTION(opt_vs_rows, .name = "vmstart_rows", .kind = OPT_ENUM, .dest = &vs_rows,
+          .choices = rows_choices, .accepted = "all|qemu",
+          .help = "run=vmstart: all (every pre-zeroing policy and the qemu rows; run=full and a "
+                  "run= list) or qemu (only the qemu rows, the verdict's VM start: run=default)");
+
+/* The first kind measured: VS_NONE for every row, VS_Q4K for the qemu rows
+ * only (vmstart_rows=, else profile p's vmstart_all_rows). */
+static enum vs_kind first_kind(const struct plan_profile *p)
+{
+    bool all = vs_rows ? vs_rows == 1 : p->vmstart_all_rows;
+    return all ? VS_NONE : VS_Q4K;
+}
 
 static struct vs_run run;
 static struct vs_cell cells[VS_KINDS * VS_MAX_T];
@@ -189,7 +203,7 @@ static bool size_run(void)
 
 static bool repeat(void *arg, size_t cell, unsigned round)
 {
-    struct vs_cell *c = &cells[cell];
+    struct vs_cell *c = &cells[run.first * run.tmax + cell];
     return run_fault(c, round > 0);
 }
 
@@ -201,24 +215,27 @@ static void vmstart_run(void)
     run.rounds = (unsigned)vs_rounds;
     run.strategy = fill_env.zero->name;
     hz_snprintf(run.batch, sizeof(run.batch), "batch=%u", run.pages);
-    unsigned nc = VS_KINDS * run.tmax;
+    run.first = first_kind(scenario_profile());
+    unsigned nc = VS_KINDS * run.tmax, c0 = run.first * run.tmax;
     for (unsigned i = 0; i < nc; i++)
         cells[i] =
             (struct vs_cell){.kind = (enum vs_kind)(i / run.tmax), .threads = i % run.tmax + 1};
-    kprintf("vmstart: %u x %llu MiB = %llu MiB, T = 1..%u, policies none boot idle %s and the "
-            "qemu rows, zero=%s, a warm-up and %u timed rounds interleaved%s\n",
+    bool all = run.first == VS_NONE;
+    kprintf("vmstart: %u x %llu MiB = %llu MiB, T = 1..%u, %s%s%sthe qemu rows, zero=%s, a warm-up "
+            "and %u timed rounds interleaved%s\n",
             run.pages, (unsigned long long)(run.frame_bytes >> 20),
-            (unsigned long long)(run.bytes >> 20), run.tmax, run.batch, run.strategy, run.rounds,
+            (unsigned long long)(run.bytes >> 20), run.tmax, all ? "policies none boot idle " : "",
+            all ? run.batch : "", all ? " and " : "only ", run.strategy, run.rounds,
             tsc_reliable() ? "" : " (TSC not reliable: times indicative only)");
     vs_model_echo(&run);
     struct ilv_rule rule = {run.rounds, run.rounds, VS_CI_X100, 0};
     static enum ilv_verdict stop[VS_KINDS * VS_MAX_T];
     static struct ilv_series series[VS_KINDS * VS_MAX_T];
-    for (unsigned i = 0; i < nc; i++)
-        series[i] = (struct ilv_series){cells[i].wall, &cells[i].n};
+    for (unsigned i = c0; i < nc; i++)
+        series[i - c0] = (struct ilv_series){cells[i].wall, &cells[i].n};
     struct ilv_run ir = {.seed = VS_SEED,
                          .rule = &rule,
-                         .ncells = nc,
+                         .ncells = nc - c0,
                          .order = order,
                          .scratch = scratch,
                          .series = series,
@@ -244,16 +261,17 @@ static void vmstart_run(void)
         verdict_add(&v);
     }
     size_t bad = 0;
-    for (unsigned i = 0; i < nc; i++)
+    for (unsigned i = c0; i < nc; i++)
         bad += cells[i].bad;
     if (bad)
-        result_fail("vmstart.checks", "%zu of %u cells had a failed check (see above)", bad, nc);
+        result_fail("vmstart.checks", "%zu of %u cells had a failed check (see above)", bad,
+                    nc - c0);
     else
         result_pass("vmstart.checks");
 }
 
 /* The `.plan` hook: the pool size_run() will set up (frames_wanted(),
- * fault_pool_plan() for what is free), VS_KINDS x T cells, a warm-up and
+ * fault_pool_plan() for what is free), kinds x T cells, a warm-up and
  * vmstart_rounds timed rounds; a repeat runs the vm_boot workload: the lead
  * idle, every frame dirtied and cleared (in the fault or ahead of it) and
  * faulted, as lib/plan.h prices run=policies. */
@@ -264,7 +282,7 @@ static void vmstart_plan(const struct plan_profile *p, const struct plan_machine
     size_t frames = fault_pool_plan(DEMAND_MAX_PAGES, &fb, fault_zero_node());
     uint64_t want = fb ? frames_wanted(fb) : 0;
     frames = want < frames ? (size_t)want : frames;
-    unsigned cells = VS_KINDS * tmax_of(smp_online());
+    unsigned cells = (VS_KINDS - first_kind(p)) * tmax_of(smp_online());
     uint64_t repeat_us = pz_lead_idle_ns(p) / 1000 + plan_pass_us(frames * fb, 2, m) +
                          frames * m->fault_us + m->cell_us;
     out->cells = cells;
@@ -273,7 +291,7 @@ static void vmstart_plan(const struct plan_profile *p, const struct plan_machine
 }
 
 HZ_SCENARIO(scenario_vmstart, .name = "vmstart", .run = vmstart_run, .plan = vmstart_plan,
-            .order = 32,
+            .order = 32, .in_default = true,
             .help = "VM start: S faulted with T = 1..all CPUs under none, boot, idle, batch, and "
                     "the qemu rows (linux_4k, linux_batch=32M); knee and 2 TB model "
                     "(docs/prezero.md)");

@@ -78,6 +78,7 @@ struct vs_run {
     uint64_t bytes;       /* pages x frame_bytes: S */
     unsigned tmax;        /* thread counts 1..tmax */
     unsigned rounds;
+    enum vs_kind first;   /* the first kind measured: VS_NONE (all rows) or VS_Q4K (qemu rows) */
     const char *strategy; /* `zero=` */
     char batch[24];       /* the batch policy as written ("batch=6") */
 };

@@ -173,16 +173,16 @@ static void cost_report(const struct vs_run *v, struct vs_cell *cells, unsigned 
 void vs_report(const struct vs_run *v, struct vs_cell *cells)
 {
     static uint64_t g[VS_MAX_T];
-    for (unsigned i = 0; i < VS_KINDS * v->tmax; i++)
+    for (unsigned i = v->first * v->tmax; i < VS_KINDS * v->tmax; i++)
         stats_compute(&cells[i].st, cells[i].wall, cells[i].n);
     kprintf("vmstart: %u x %llu MiB, %u rounds; wall = last CPU's end - first CPU's start; "
             "median [95 %% interval]; GB/s only where the faults clear (none, qemu rows)\n",
             v->pages, (unsigned long long)(v->frame_bytes >> 20), v->rounds);
     kprintf("vmstart: %-10s %3s %9s %-13s %8s %-15s %8s %9s %7s %6s %8s\n", "policy", "T", "wall",
             "[interval]", "GB/s", "[interval]", "per CPU", "pre-zero", "hit %", "faults", "clears");
-    for (unsigned i = 0; i < VS_KINDS * v->tmax; i++)
+    for (unsigned i = v->first * v->tmax; i < VS_KINDS * v->tmax; i++)
         cell_report(v, &cells[i]);
-    for (unsigned k = 0; k < VS_KINDS; k++) {
+    for (unsigned k = v->first; k < VS_KINDS; k++) {
         if (VS_PREZEROED(k)) {
             cost_report(v, cells, k);
             continue;

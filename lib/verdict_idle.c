@@ -237,6 +237,8 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
     }
     if (open) {
         fill_item(x, it, open, vs_spin);
+        vd_use_cell(it, open->open); /* the comparison the text quotes */
+        vd_use_cell(it, open->oa);
         struct cmp m;
         vd_compare(x, VD_IDLE, open->oa, open->open, CMP_Z95_X1000, false, &m); /* logged */
         len = vd_cat(it->text, sizeof(it->text), len,

@@ -7,9 +7,10 @@ import hztest  # noqa: F401  (puts tools/ on sys.path)
 from hzlib import answers
 
 
-def v(item, text, measured=True, decided=True, figures=(), reason=None):
+def v(item, text, measured=True, decided=True, figures=(), reason=None, by=(), ran=()):
     return {"t": "verdict", "item": item, "text": text, "measured": measured,
-            "decided": decided, "figures": list(figures), "reason": reason}
+            "decided": decided, "figures": list(figures), "reason": reason,
+            "measured_by": list(by), "scenarios": list(ran)}
 
 
 NOT_FAULT = v("fault", "not measured: run=fault or run=faultclear measures it", False, False)
@@ -19,21 +20,23 @@ NOT_IDLE = v("idle", "not measured: run=clear measures it", False, False)
 class Pick(unittest.TestCase):
     def test_each_item_from_the_boot_that_measured_it(self):
         boots = [("clear", [v("clear_1g", "clear a 1G page: ..."), NOT_FAULT,
-                            v("idle", "a background zeroer needs 35 ms per GiB", figures=[])]),
+                            v("idle", "a background zeroer needs 35 ms per GiB",
+                              by=("interference", "clear"), ran=("clear",))]),
                  ("fault", [v("fault", "a 1G fault takes 40 ms ...", figures=["left_pct"]),
                             NOT_IDLE]),
                  ("faultclear", [v("fault", "a 2M fault ... clear_pages() gain 2.1x",
                                    figures=["left_pct", "faultclear_gain"]), NOT_IDLE]),
                  ("interference", [v("idle", "not decided: neighbour cost open", decided=False,
-                                     figures=["neighbour_cost"],
-                                     reason="rep_stosb at 25% vs alone: undecided"),
+                                     reason="rep_stosb at 25% vs alone: undecided",
+                                     by=("interference", "clear"), ran=("interference",)),
                                    NOT_FAULT])]
         got = answers.pick(boots)
         self.assertEqual(got["clear_1g"][0], "clear")
         # two boots measured the fault item, both decided: the one with more figures
         self.assertEqual(got["fault"][0], "faultclear")
-        # a decided idle item (clear boot) before an undecided one with more figures
-        self.assertEqual(got["idle"][0], "clear")
+        # the idle item's first scenario (interference: the neighbour cost) before run=clear's
+        # decided CPU-per-GiB answer
+        self.assertEqual(got["idle"][0], "interference")
 
     def test_later_boot_wins_a_full_tie_and_not_measured_is_kept_when_alone(self):
         boots = [("a", [v("vmstart", "first"), NOT_IDLE]), ("b", [v("vmstart", "second")])]

@@ -112,6 +112,8 @@ static void test_open_comparison_named(void **state)
     assert_non_null(strstr(i->reason, "not decided: no zeroer rate shown harmless yet; open: "
                                       "nt at 25% on victim chase_llc_half: neighbour cost +"));
     assert_non_null(strstr(i->reason, "straddles +-5% at n = 10)"));
+    /* the cells named include the open comparison's, not only the worst victim's */
+    assert_non_null(strstr(i->reason, "nt/25%/chase_llc_half"));
 }
 
 static void test_every_rate_harmful(void **state)

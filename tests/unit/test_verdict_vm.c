@@ -119,6 +119,10 @@ static void test_batch_gain(void **state)
     assert_int_equal(v->extra[0].outcome, CMP_FASTER);
     assert_int_equal(v->extra[0].cover_x100, 9500);
     assert_string_equal(v->cells[2], "vmstart/qemu_batch/2T/1G");
+    /* the gain stands in the text too, not only in the record's figures */
+    assert_non_null(strstr(v->text, "; with clear_pages() (fault_clear=linux_batch=32M) at T=2 the "
+                                    "start is 2.00x ["));
+    assert_non_null(strstr(v->text, "as fast (95 % Moses interval), faster"));
 }
 
 int main(void)

@@ -209,7 +209,8 @@ void vd_decide_fault(struct vd_ctx *x, struct vd_item *it)
     len = faultclear_part(x, it, len, s && p ? 0 : &cm);
     if (x->f->emulated_ring0 && it->outcome >= 0)
         len = vd_cat(it->text, sizeof(it->text), len,
-                     "; ring 0 emulated: the fault path is mostly hypervisor time");
+                     "; ring 0 emulated: the fault's entry and mapping run in the hypervisor's "
+                     "emulator (most of a pre-zeroed fault's time), the clear at CPL 3 natively");
     if (it->outcome < 0) /* no main comparison: say what is open */
         hz_snprintf(it->reason, sizeof(it->reason), "not decided: %s", it->text);
     else if (!it->decided)

@@ -408,3 +408,19 @@ class TextReport(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TextCompareLine(unittest.TestCase):
+    def test_names_and_counts_in_the_same_order(self):
+        """Each compare line names B then A, so its counts are nb then na (it
+        once printed the names as b, a and the counts as na, nb)."""
+        class RS:
+            def of_type(self, t):
+                if t == "verdict":
+                    return [{"t": "verdict", "item": "clear_1g", "decided": True, "text": "x"}]
+                return [{"t": "compare", "item": "clear_1g", "a": "clear/rep_stosb/4K",
+                         "b": "clear/clzero/2M", "ratio": 0.31, "lo": 0.28, "hi": 0.35,
+                         "outcome": "faster", "tol_pct": 5.0, "na": 10, "nb": 18}]
+        text = "\n".join(report_text.verdict_block(RS()))
+        self.assertIn("clear/clzero/2M vs clear/rep_stosb/4K: B/A time 0.31", text)
+        self.assertIn("(n=18/10)", text)

@@ -62,7 +62,9 @@ def _auto_hugepages(a, host=None, is_root=None, run=subprocess.run, mount_base="
     the QEMU arguments give their own memory backends, not root, too few
     pages granted)."""
     if a.accel == "tcg" or (a.accel == "auto" and kvm_problem()):
-        return None  # emulator timings: the backing changes nothing worth a pool
+        _say("guest RAM on 4 KiB pages: TCG (emulator timings: the backing changes nothing worth "
+             "a pool)")
+        return None
     if any("memory-backend" in q for q in a.qemu_arg):
         _say("guest RAM as the --qemu-arg memory backends say (--hugepages auto left alone)")
         return None

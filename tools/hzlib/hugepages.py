@@ -281,11 +281,13 @@ def reserve(nbytes: int, say: Callable[[str], None], why: Optional[Callable[[str
 
 def give_back(r: "Optional[Reservation]", say: Callable[[str], None],
               warn: Callable[[str], None]) -> None:
-    """Put back what reserve() changed (nothing for None): say("put back:
-    ...") for each change, warn(problem) for what could not be undone."""
+    """Put back what reserve() changed (nothing for None): say("undone:
+    ...") for each change (the change as reserve() said it: "2M pool 0 ->
+    2048 pages" is now back at 0), warn(problem) for what could not be
+    undone."""
     if r:
         r.give_back()
         for c in r.changes:
-            say("put back: " + c)
+            say("undone: " + c)
         for p in r.problems:
             warn(p)

@@ -56,7 +56,7 @@ def verdict_block(rs) -> List[str]:
             if c.get("item") == item and c.get("run", 0) == max(by_run):
                 out += wrap("%s vs %s: B/A time %s [%s..%s], %s at +-%s%% (n=%s/%s)" % (
                     c.get("b"), c.get("a"), c.get("ratio"), c.get("lo"), c.get("hi"),
-                    c.get("outcome"), c.get("tol_pct"), c.get("na"), c.get("nb")), " " * 6,
+                    c.get("outcome"), c.get("tol_pct"), c.get("nb"), c.get("na")), " " * 6,
                     " " * 4)
     return out
 

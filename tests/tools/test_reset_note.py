@@ -49,6 +49,14 @@ class NoStatusNote(unittest.TestCase):
                                                              status=runner.TIMEOUT)))
         self.assertIsNone(runner.no_status_note(self.outcome(b"x\n", qemu_rc=-9, stderr="")))
 
+    def test_a_signal_from_outside_is_not_a_reset(self):
+        # QEMU exits 0 on SIGTERM: that is no triple fault
+        out = self.outcome(b"clear: ...\n", stderr=SMP_WARNING + "qemu-system-x86_64: terminating "
+                           "on signal 15 from pid 8896 (bash)\n")
+        self.assertEqual(runner.no_status_note(out),
+                         "QEMU was stopped from outside before the kernel's summary: "
+                         "qemu-system-x86_64: terminating on signal 15 from pid 8896 (bash)")
+
     def test_qemu_runs_with_no_reboot(self):
         cfg = qemu.BootConfig(boot="direct", accel="tcg", mem="256M", smp=1, args="run=none")
         argv = qemu.command(cfg, [], "tcg", "max", ram=("ram", []))

@@ -79,9 +79,15 @@ def no_status_note(out):
     guest reset, a triple fault included, ends QEMU with status 0: with no
     `summary` record that is "the guest reset", said with the last console
     line (where the kernel got to); QEMU's stderr then holds only unrelated
-    warnings. Otherwise QEMU's own words, when it said anything."""
+    warnings, unless QEMU was stopped by a signal (it exits 0 on SIGTERM
+    and says "terminating on signal N"): then that. Otherwise QEMU's own
+    words, when it said anything."""
     if out.status != NO_STATUS or out.timed_out:
         return None
+    killed = next((line.strip() for line in out.stderr.splitlines()
+                   if "terminating on signal" in line), None)
+    if killed:
+        return "QEMU was stopped from outside before the kernel's summary: " + killed
     if out.qemu_rc == 0 and not any(r.get("t") == "summary" for r in out.records):
         last = ""
         try:

@@ -119,6 +119,15 @@ class BadRunArguments(unittest.TestCase):
             self.assertIn("argument " + argv[1], p.stderr.decode())
             self.assertNotIn("Traceback", p.stderr.decode())
 
+    def test_quiet_run_still_says_which_option_is_bad(self):
+        """-q hides the console; a config error (status 3) is still named."""
+        with tempfile.TemporaryDirectory(prefix="hz-test-q-") as d:
+            p = subprocess.run([hztest.HZ, "run", "-q", "--accel", "tcg", "-m", "256M",
+                                "--results", d, "--", "tolerance=0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, timeout=120)
+        self.assertEqual(p.returncode, 3)
+        self.assertIn("hz: bad option 'tolerance':", p.stderr.decode())
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -104,6 +104,11 @@ def _run(a, huge):
             shutil.rmtree(outdir)  # nothing ran: leave no empty results folder
         return runner.NO_STATUS
     _print_diags(out.diags)
+    if a.quiet:  # the console was not shown: a bad option still says which and why
+        for r in out.records:
+            if r.get("t") == "config":
+                print("hz: bad option %r: %s; accepted: %s" % (
+                    r.get("option"), r.get("error"), r.get("accepted")), file=sys.stderr)
     if out.stream_problems and out.status == 0:
         print("hz: FAIL: the kernel passed, but %d record stream problem(s) above: records were "
               "lost or broken on the way; exit status 1" % len(out.stream_problems),

@@ -292,6 +292,7 @@ static void vmstart_plan(const struct plan_profile *p, const struct plan_machine
 
 HZ_SCENARIO(scenario_vmstart, .name = "vmstart", .run = vmstart_run, .plan = vmstart_plan,
             .order = 32, .in_default = true,
-            .help = "VM start: S faulted with T = 1..all CPUs under none, boot, idle, batch, and "
+            .help = "VM start: S faulted with T = 1..all CPUs under none, boot, idle, batch "
+                    "(vmstart_rows=all) and "
                     "the qemu rows (linux_4k, linux_batch=32M); knee and 2 TB model "
                     "(docs/prezero.md)");

@@ -210,7 +210,7 @@ const char *fmt_ns(char *buf, size_t cap, uint64_t ns)
     char num[32];
     if (u == 0)
         return hz_snprintf(buf, cap, "%llu ns", (unsigned long long)ns), buf;
-    /* three significant digits: x.yy, xx.y or xxx (and whole seconds) */
+    /* three significant digits: 1.23, 12.3 or 123 (and whole seconds) */
     unsigned d = 2;
     while (d && div_round(ns, scale / (d == 2 ? 100 : 10)) >= 1000)
         d--;

@@ -25,5 +25,5 @@ HOST_SRCS_verdict_numa := $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_idle := $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_vm := $(HOST_SRCS_verdict)
 HOST_SRCS_vmmodel := lib/vmmodel.c lib/stats.c lib/fmt.c
-HOST_SRCS_compare := lib/compare.c lib/stats.c
+HOST_SRCS_compare := lib/compare.c lib/stats.c lib/interleave.c
 HOST_SRCS_compare_sim := lib/compare.c lib/stats.c lib/interleave.c

@@ -240,7 +240,7 @@ static void test_gain(void **state)
     fault_clear_gain(a, 11, b, p, 11, 500, gain_scratch, &g);
     assert_int_equal(g.cover_x100, 9500);
     assert_int_equal(g.gain.z_x1000, 1960);
-    assert_int_equal(g.gain.k, cmp_moses_k(11, 11, 1960));
+    assert_int_equal(g.gain.k, cmp_moses_k(11, 11, 1960, 1000, 1000));
     assert_in_range(g.gain.ratio_x1e6, 2430000, 2450000); /* 62.07 / 25.44 = 2.44 */
     assert_true(g.gain.lo_x1e6 < g.gain.ratio_x1e6 && g.gain.ratio_x1e6 < g.gain.hi_x1e6);
     assert_int_equal(g.gain.outcome, CMP_SLOWER);    /* linux_4k slower: a gain */

@@ -31,10 +31,9 @@ size_t cmp_moses_k(size_t na, size_t nb, unsigned z_x1000, unsigned fa_x1000, un
     if (!pairs)
         return 1;
     /* 1000 z sd = sqrt(z^2 mn (n fa + m fb + 1) / 12), f x 1000, rounded down */
-    unsigned __int128 v2 = (unsigned __int128)z_x1000 * z_x1000 * pairs *
-                           ((unsigned __int128)nb * fa_x1000 + (unsigned __int128)na * fb_x1000 +
-                            1000u) /
-                           12000u;
+    unsigned __int128 v2 =
+        (unsigned __int128)z_x1000 * z_x1000 * pairs *
+        ((unsigned __int128)nb * fa_x1000 + (unsigned __int128)na * fb_x1000 + 1000u) / 12000u;
     uint64_t zsd = stats_isqrt(v2), half = pairs * 500u;
     uint64_t k = half > zsd ? (half - zsd) / 1000u : 0;
     return k < 1 ? 1 : (size_t)k;
@@ -53,8 +52,8 @@ uint64_t cmp_ratio_x1e6(uint64_t a, uint64_t abytes, uint64_t b, uint64_t bbytes
 
 bool cmp_bad_sample(uint64_t ns, uint64_t bytes, unsigned cpus)
 {
-    return !ns || (cpus && (unsigned __int128)bytes >
-                               (unsigned __int128)ns * CMP_MAX_BYTES_PER_NS * cpus);
+    return !ns ||
+           (cpus && (unsigned __int128)bytes > (unsigned __int128)ns * CMP_MAX_BYTES_PER_NS * cpus);
 }
 
 /* v[i] -> 2 x its midrank - (n + 1) into c (idx: n entries of scratch). */
@@ -130,8 +129,7 @@ const char *cmp_outcome_name(enum cmp_outcome o)
 
 /* The good samples of side x into g (adjusted by their rounds' factors);
  * returns how many, *bad the others. */
-static size_t good(const struct cmp_side *x, const uint64_t *f, size_t nf, uint64_t *g,
-                   size_t *bad)
+static size_t good(const struct cmp_side *x, const uint64_t *f, size_t nf, uint64_t *g, size_t *bad)
 {
     size_t n = x->n > CMP_MAX_N ? CMP_MAX_N : x->n, m = 0;
     for (size_t i = 0; i < n; i++) {

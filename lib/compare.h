@@ -80,17 +80,17 @@ enum cmp_outcome {
 };
 
 struct cmp {
-    uint64_t ratio_x1e6;       /* Hodges-Lehmann B/A of time per byte, x 10^6 */
-    uint64_t lo_x1e6, hi_x1e6; /* Moses interval of it */
-    size_t na, nb;             /* samples used (good ones) */
-    size_t bad_a, bad_b;       /* samples left out as impossible */
-    int r1a_x1000, r1b_x1000;  /* each side's lag-1 rank autocorrelation, x 1000 toward 0 */
+    uint64_t ratio_x1e6;         /* Hodges-Lehmann B/A of time per byte, x 10^6 */
+    uint64_t lo_x1e6, hi_x1e6;   /* Moses interval of it */
+    size_t na, nb;               /* samples used (good ones) */
+    size_t bad_a, bad_b;         /* samples left out as impossible */
+    int r1a_x1000, r1b_x1000;    /* each side's lag-1 rank autocorrelation, x 1000 toward 0 */
     unsigned fa_x1000, fb_x1000; /* each side's variance factor, x 1000 (1000: independent) */
     enum cmp_rule rule;
     enum cmp_why why;
-    size_t k;                  /* 1-based rank of lo (hi is rank na nb + 1 - k) */
-    unsigned z_x1000;          /* the z it was built for */
-    unsigned tol_x100;         /* the tolerance of the outcome */
+    size_t k;          /* 1-based rank of lo (hi is rank na nb + 1 - k) */
+    unsigned z_x1000;  /* the z it was built for */
+    unsigned tol_x100; /* the tolerance of the outcome */
     enum cmp_outcome outcome;
 };
 

@@ -244,7 +244,7 @@ class Command(unittest.TestCase):
         # a run against itself on a host with 45 % steal: the samples' own
         # spread leaves every cell undecided at +-5 %
         self.assertEqual([c[4] for c in got[1:]], ["undecided"] * 4)
-        self.assertEqual(got[1][3], "1.000 [0.738..1.355]")  # fixture samples in run order are serially dependent
+        self.assertEqual(got[1][3], "1.000 [0.738..1.355]")
         self.assertIn("Hodges-Lehmann", "".join(page.text))
         page = Page(report_pair.compare_section(results.load(a), results.load(b)))
         self.assertEqual([c[4] for _, c in page.rows_of(("measurement", "A", "B", "B/A",

@@ -198,8 +198,8 @@ def round_factors(cells: Sequence[Sequence[int]]) -> List[int]:
     the two middles, rounded down, for an even count) of x 10^6 / m over
     the round's cells, or 10^6 when fewer than FACTOR_MIN_CELLS cells ran
     it."""
-    meds = [sorted(x for x in c if x) for c in cells]
-    meds = [m[(len(m) - 1) // 2] if m else 0 for m in meds]
+    srt = [sorted(x for x in c if x) for c in cells]
+    meds = [m[(len(m) - 1) // 2] if m else 0 for m in srt]
     out = []
     for r in range(max((len(c) for c in cells), default=0)):
         e = sorted(scale(c[r], ONE, m) for c, m in zip(cells, meds) if r < len(c) and c[r] and m)
@@ -217,18 +217,18 @@ def compare(a: Sequence[float], abytes: int, b: Sequence[float], bbytes: int,
     is divided by its round's factor first (rule ROUNDS, why SAME_RUN);
     None: TWO_SAMPLE, for the reason `why` (APART, NO_FACTORS). cpus_x: the
     CPUs that cleared the bytes (0: unknown, only 0 ns is impossible)."""
-    a = [int(round(x)) for x in list(a)[:MAX_N]]
-    b = [int(round(x)) for x in list(b)[:MAX_N]]
-    ga = [(i, x) for i, x in enumerate(a) if not bad_sample(x, abytes, cpus_a)]
-    gb = [(i, x) for i, x in enumerate(b) if not bad_sample(x, bbytes, cpus_b)]
-    bad = (len(a) - len(ga), len(b) - len(gb))
+    ia = [int(round(x)) for x in list(a)[:MAX_N]]
+    ib = [int(round(x)) for x in list(b)[:MAX_N]]
+    pa = [(i, x) for i, x in enumerate(ia) if not bad_sample(x, abytes, cpus_a)]
+    pb = [(i, x) for i, x in enumerate(ib) if not bad_sample(x, bbytes, cpus_b)]
+    bad = (len(ia) - len(pa), len(ib) - len(pb))
     rule = TWO_SAMPLE if factors is None else ROUNDS
     why = why if factors is None else SAME_RUN
     f = list(factors or [])
 
-    def adj(v):
+    def adj(v: List[Tuple[int, int]]) -> List[int]:
         return [scale(x, ONE, f[i]) if i < len(f) and f[i] else x for i, x in v]
-    ga, gb = adj(ga), adj(gb)
+    ga, gb = adj(pa), adj(pb)
     na, nb = len(ga), len(gb)
     (r1a, fa), (r1b, fb) = lag1(ga), lag1(gb)
     k = moses_k(na, nb, z_x1000, fa, fb)

@@ -152,6 +152,17 @@ class HodgesLehmann(unittest.TestCase):
         self.assertIsNone(j.cmp)
         self.assertEqual((j.word, j.verdict_text()), ("slower", "slower (spread rule)"))
         self.assertEqual(j.ratio_text(), "0.333")
+        self.assertEqual(j.rule_note(), "spread rule: no samples in A")
+
+    def test_zero_sample_is_left_out_and_said(self):
+        # issue 30: a 0 ns sample is impossible; the row keeps the sample
+        # rule, leaves the zero out and says so
+        ra = _sampled(BASE)
+        ra["samples_ns"] = [0] + ra["samples_ns"][1:]
+        j = self.judge(ra, _sampled([3 * x for x in BASE]))
+        self.assertIsNotNone(j.cmp)
+        self.assertEqual((j.word, j.cmp.na, j.cmp.bad), ("slower", 9, (1, 0)))
+        self.assertEqual(j.rule_note(), "two-sample (different runs); 1 bad A")
 
     def test_fault_times_are_samples(self):
         def side(ns):

@@ -18,8 +18,9 @@ Rows without samples on both sides (records older than samples_ns, and the
 statistics Hodges-Lehmann does not estimate: p99, gains, model figures,
 medians of records without samples) keep the spread rule and are labelled
 so (SPREAD; Judgement.rule_note() names the sides that lack samples):
-first each side's statistic must rest on at least MIN_SAMPLES samples (the repeats of a clear cell, the faults of a fault row, the
-record's repeats / n / lat_n / faults member), else "too few samples":
+first each side's statistic must rest on at least MIN_SAMPLES samples
+(the repeats of a clear cell, the faults of a fault row, the record's
+repeats / n / lat_n / faults member), else "too few samples":
 from 6 samples on the median has a distribution-free 95 % interval
 (lib/stats.h stats_median_ci95). A p99 row also needs enough faults for an
 interval of its own (quantile_ci95: 368 and more). A side that does not

@@ -27,13 +27,18 @@ size_t cmp_scratch_len(size_t na, size_t nb)
 
 size_t cmp_moses_k(size_t na, size_t nb, unsigned z_x1000, unsigned fa_x1000, unsigned fb_x1000)
 {
+    na = na > CMP_MAX_N ? CMP_MAX_N : na;
+    nb = nb > CMP_MAX_N ? CMP_MAX_N : nb;
     uint64_t pairs = (uint64_t)na * nb;
     if (!pairs)
         return 1;
-    /* 1000 z sd = sqrt(z^2 mn (n fa + m fb + 1) / 12), f x 1000, rounded down */
-    unsigned __int128 v2 =
-        (unsigned __int128)z_x1000 * z_x1000 * pairs *
-        ((unsigned __int128)nb * fa_x1000 + (unsigned __int128)na * fb_x1000 + 1000u) / 12000u;
+    /* 1000 z sd = sqrt(z^2 mn (n fa + m fb + 1) / 12), f x 1000, rounded down:
+     * floor(A B / 12000) with A = z^2 = q 12000 + r and B = mn (n fa + m fb
+     * + 1) (below 2^40), without a 128-bit division (the kernel has none) */
+    uint64_t za = (uint64_t)z_x1000 * z_x1000, q = za / 12000u, r = za % 12000u;
+    uint64_t bb = pairs * ((uint64_t)nb * fa_x1000 + (uint64_t)na * fb_x1000 + 1000u);
+    unsigned __int128 v2 = (unsigned __int128)q * bb + (unsigned __int128)r * (bb / 12000u) +
+                           r * (bb % 12000u) / 12000u;
     uint64_t zsd = stats_isqrt(v2), half = pairs * 500u;
     uint64_t k = half > zsd ? (half - zsd) / 1000u : 0;
     return k < 1 ? 1 : (size_t)k;

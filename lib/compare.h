@@ -151,7 +151,7 @@ const char *cmp_why_name(enum cmp_why w);
 
 /* The 1-based Moses rank k for na x nb pairs at z with variance factors
  * fa, fb x 1000 (above; 1000, 1000: the textbook rank), in 1..ceil(na nb
- * / 2); 1 when na or nb is 0. */
+ * / 2); 1 when na or nb is 0; na, nb above CMP_MAX_N count as CMP_MAX_N. */
 size_t cmp_moses_k(size_t na, size_t nb, unsigned z_x1000, unsigned fa_x1000, unsigned fb_x1000);
 
 /* The outcome of an interval [lo, hi] (x 10^6) at tol_x100 (above). */

@@ -125,8 +125,8 @@ int vm_init(struct frames *f, const struct memmap *m, vm_mixed_fn mixed)
         pml4[va_pml4_index(base)] = pte_make_table(pdpt, PTE_P | PTE_RW | PTE_US);
     }
     write_cr3(root);
-    kprintf("vm: identity map of %llu GiB with %s pages (%u split for the kernel image, page 0 "
-            "or MTRR types; %u mixed-type), NX %s, %u page-table pages\n",
+    kprintf("vm: identity map of %llu GiB with %s pages (%u split for the kernel image, page 0, "
+            "an MMIO console or MTRR types; %u mixed-type), NX %s, %u page-table pages\n",
             (unsigned long long)(info.map_end >> 30), info.pages_1g ? "1 GiB" : "2 MiB",
             info.split_1g, info.mixed_1g, info.nx ? "on" : "unavailable", info.tables);
     if (!info.pages_1g)

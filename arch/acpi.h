@@ -339,8 +339,8 @@ int acpi_hpet_parse(const void *p, size_t avail, struct acpi_hpet *out, struct a
 #define ACPI_SPCR_WHY_LEN 96
 
 struct acpi_spcr {
-    bool present;           /* a usable 16550-compatible console was described */
-    bool rejected;          /* an SPCR was found and not used: why says so */
+    bool present;                /* a usable 16550-compatible console was described */
+    bool rejected;               /* an SPCR was found and not used: why says so */
     char why[ACPI_SPCR_WHY_LEN]; /* "" unless rejected */
     uint8_t revision;
     uint8_t interface_type; /* DBG2 serial subtype: 0, 1, 5 or 0x12 when present */

@@ -28,7 +28,7 @@ static struct uart uart;              /* in use */
 static char refused[CMDLINE_ERR_LEN]; /* why console= was not applied; "" if it was */
 static unsigned timeouts;             /* consecutive, under the print lock */
 static char source[CONSOLE_SOURCE_LEN] = "default COM1"; /* where `uart` came from */
-static char passed[CONSOLE_WHY_LEN];  /* why console=auto left candidates out */
+static char passed[CONSOLE_WHY_LEN];                     /* why console=auto left candidates out */
 
 /* The strict parse agrees with the early one: what was refused there is a
  * configuration error here. */
@@ -41,11 +41,10 @@ static int console_opt(const struct option *o, const char *value, char *err, siz
     return console_option_parse(value, err, errlen);
 }
 
-HZ_OPTION(
-    opt_console, .name = "console", .kind = OPT_CUSTOM, .parse = console_opt,
-    .accepted = "auto, ttyS0..ttyS3[,baud] or mmio32,0xADDR[,baud]; baud "
-                "9600|19200|38400|57600|115200",
-    .help = "serial console (default auto: the ACPI SPCR's, a PCI UART's, or ttyS0,115200)");
+HZ_OPTION(opt_console, .name = "console", .kind = OPT_CUSTOM, .parse = console_opt,
+          .accepted = "auto, ttyS0..ttyS3[,baud] or mmio32,0xADDR[,baud]; baud "
+                      "9600|19200|38400|57600|115200",
+          .help = "serial console (default auto: the ACPI SPCR's, a PCI UART's, or ttyS0,115200)");
 
 static int parse_baud(const char *s, uint32_t *baud)
 {

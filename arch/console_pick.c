@@ -13,7 +13,7 @@
 #define PCI_CLASS 0x08   /* Revision 7:0, Prog IF 15:8, Subclass 23:16, Class 31:24 */
 #define PCI_HEADER 0x0c  /* Header Type 23:16; bit 23 multi-function */
 #define PCI_BAR0 0x10
-#define PCI_BARS 6 /* header type 0 */
+#define PCI_BARS 6      /* header type 0 */
 #define MMIO32_SPAN 32u /* registers 0..7, 4 bytes apart (arch/serial.h) */
 
 void console_describe(const struct uart *u, char *buf, size_t cap)
@@ -37,8 +37,7 @@ static bool is_ram(uint32_t type)
            type == MEM_PMEM;
 }
 
-bool console_not_ram(const struct memmap *map, uint64_t base, uint64_t len, char *why,
-                     size_t cap)
+bool console_not_ram(const struct memmap *map, uint64_t base, uint64_t len, char *why, size_t cap)
 {
     for (size_t i = 0; map && i < map->n; i++) {
         const struct mem_range *r = &map->r[i];
@@ -92,8 +91,8 @@ static int take_bar(pci_cfg_read_fn rd, const struct memmap *map, unsigned b, un
             n++; /* skip the upper half of a 64-bit BAR */
     }
     hz_snprintf(out->source, sizeof out->source, "pci %02x:%02x.%x", b, d, f);
-    hz_snprintf(why, cap, "a 16550 with no decoded I/O or 32-bit memory BAR%s%s", ram[0] ? ": " : "",
-                ram);
+    hz_snprintf(why, cap, "a 16550 with no decoded I/O or 32-bit memory BAR%s%s",
+                ram[0] ? ": " : "", ram);
     return -1;
 }
 

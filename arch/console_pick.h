@@ -27,7 +27,7 @@
 typedef uint32_t (*pci_cfg_read_fn)(unsigned bus, unsigned dev, unsigned fn, unsigned off);
 
 struct console_candidate {
-    struct uart u;                    /* kind, base, baud (ops and the rest unset) */
+    struct uart u;                   /* kind, base, baud (ops and the rest unset) */
     char source[CONSOLE_SOURCE_LEN]; /* "SPCR", "pci 00:03.0 BAR0", "default COM1" */
 };
 
@@ -67,8 +67,7 @@ int pci_find_uart(pci_cfg_read_fn rd, const struct memmap *map, struct console_c
 /* "" when [base, base + len) overlaps no RAM of `map` (usable, ACPI, NVS,
  * bad or persistent memory, ACPI 6.5 §15: a UART is never there), else a
  * reason naming the range, into why (cap bytes). Returns true when clear. */
-bool console_not_ram(const struct memmap *map, uint64_t base, uint64_t len, char *why,
-                     size_t cap);
+bool console_not_ram(const struct memmap *map, uint64_t base, uint64_t len, char *why, size_t cap);
 
 /* Append "SOURCE: reason" (source NULL: the reason alone) to ch->passed
  * ("; " between; cut at the end). */

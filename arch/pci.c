@@ -11,7 +11,7 @@
 
 uint32_t pci_cfg_read(unsigned bus, unsigned dev, unsigned fn, unsigned off)
 {
-    outl(PCI_CONFIG_ADDRESS, 0x80000000u | (bus & 0xff) << 16 | (dev & 0x1f) << 11 |
-                                 (fn & 7) << 8 | (off & 0xfc));
+    outl(PCI_CONFIG_ADDRESS,
+         0x80000000u | (bus & 0xff) << 16 | (dev & 0x1f) << 11 | (fn & 7) << 8 | (off & 0xfc));
     return inl(PCI_CONFIG_DATA);
 }

@@ -44,8 +44,8 @@ static void check_present(const struct acpi_spcr *s, const uint8_t *t, size_t n)
     if (s->base.space == ACPI_SPACE_IO)
         FUZZ_CHECK(s->base.bit_width == 8 && addr <= 0xfff8);
     else
-        FUZZ_CHECK(s->base.space == ACPI_SPACE_MEM && s->base.bit_width == 32 &&
-                   (addr & 3) == 0 && addr < (1ull << 32));
+        FUZZ_CHECK(s->base.space == ACPI_SPACE_MEM && s->base.bit_width == 32 && (addr & 3) == 0 &&
+                   addr < (1ull << 32));
     uint32_t b = s->baud;
     FUZZ_CHECK(b == 0 || b == 9600 || b == 19200 || b == 57600 || b == 115200);
 }

@@ -163,9 +163,9 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     idt_init();                                        /* crash reports from here on */
     unsigned fpu = fpu_init(); /* x87/SSE/AVX/AVX-512 state for strategies */
 
-    acpi_init(&bi);     /* silent: init_acpi() prints; reads the BIOS area at 0x40E */
+    acpi_init(&bi); /* silent: init_acpi() prints; reads the BIOS area at 0x40E */
     console_auto(acpi_get(), &bi.map); /* console=auto: SPCR, PCI UART or COM1 */
-    numa_init(&bi.map); /* the topology, for the header */
+    numa_init(&bi.map);                /* the topology, for the header */
     kprintf("\nhugezero: starting\n");
     for (size_t i = 0; i < bi.ndiag; i++)
         kprintf("boot: %s\n", bi.diag[i]);

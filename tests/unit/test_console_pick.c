@@ -185,10 +185,10 @@ static int reset_pci(void **state)
 static void test_order_spcr_pci_com1(void **state)
 {
     (void)state;
-    add_fn(0, 1, 0, 0x060400, 7, 0, 0, 0);          /* a PCI bridge: not a UART */
-    add_fn(0, 2, 0, 0x070000, 1, 0xc001, 0, 0);     /* 8250 (prog IF 0): not 16550 */
-    add_fn(0, 3, 0, 0x070002, 1, 0xc061, 0, 0);     /* the first 16550: I/O BAR0 */
-    add_fn(0, 4, 0, 0x070002, 1, 0xc081, 0, 0);     /* a second one: not taken */
+    add_fn(0, 1, 0, 0x060400, 7, 0, 0, 0);      /* a PCI bridge: not a UART */
+    add_fn(0, 2, 0, 0x070000, 1, 0xc001, 0, 0); /* 8250 (prog IF 0): not 16550 */
+    add_fn(0, 3, 0, 0x070002, 1, 0xc061, 0, 0); /* the first 16550: I/O BAR0 */
+    add_fn(0, 4, 0, 0x070002, 1, 0xc081, 0, 0); /* a second one: not taken */
     assert_int_equal(parse(spcr(80, 0, ACPI_SPACE_IO, 8, 0x2f8, 6)), 0);
     console_pick(&s, model_read, &ram, &ch);
     assert_int_equal(ch.n, 3);
@@ -266,10 +266,10 @@ static void test_not_ram(void **state)
 {
     (void)state;
     char why[160];
-    static const struct memmap m = {
-        .r = {{0, 0x9f000, MEM_USABLE}, {0xf0000, 0x100000, MEM_RESERVED},
-              {0x7ffe0000, 0x80000000, MEM_ACPI}},
-        .n = 3};
+    static const struct memmap m = {.r = {{0, 0x9f000, MEM_USABLE},
+                                          {0xf0000, 0x100000, MEM_RESERVED},
+                                          {0x7ffe0000, 0x80000000, MEM_ACPI}},
+                                    .n = 3};
     assert_true(console_not_ram(&m, 0xf0000, 32, why, sizeof why)); /* reserved: may be a UART */
     assert_string_equal(why, "");
     assert_false(console_not_ram(&m, 0x7ffdfff0, 32, why, sizeof why));

@@ -3,7 +3,7 @@
  * RSDP (§5.2.5), the RSDT/XSDT (§5.2.7/§5.2.8), MADT (§5.2.12), SRAT
  * (§5.2.16), SLIT (§5.2.17), FADT (§5.2.9), the DSDT's \_S5 package (§7.4.2.5), the HPET
  * table (IA-PC HPET Specification 1.0a §3.2.4) and the SPCR (Microsoft "Serial Port Console
- * Redirection Table", revision 2-4, reserved by ACPI 6.5 §5.2.6 Table 5.6).
+ * Redirection Table", revisions 2-4; ACPI 6.5 §5.2.6 reserves its signature).
  *
  * The kernel is identity-mapped, so a table's physical address is used as a
  * pointer; host tests pass addresses of their own buffers. Every parser is a

@@ -1,6 +1,7 @@
 # arch/ - x86-64: CPUID table, serial and the console on it (the SPCR's UART, a
-# PCI UART or COM1), GDT/TSS/IDT, TSC, ACPI tables, local APIC and the AP trampoline, CPL-3 entry, FPU/AVX state and the clear
-# strategies (one file each, their table in arch/clear.c, arch/clear.h).
+# PCI UART or COM1), GDT/TSS/IDT, TSC, ACPI tables, local APIC and the AP
+# trampoline, CPL-3 entry, FPU/AVX state and the clear strategies (one file
+# each, their table in arch/clear.c, arch/clear.h).
 # Every arch/clear_<name>.asm (or .c) is the routine of one ROW of
 # CLEAR_STRATEGIES (arch/clear.h): adding a strategy adds no line here.
 CLEAR_ASM := $(sort $(wildcard arch/clear_*.asm))

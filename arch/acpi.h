@@ -345,7 +345,8 @@ struct acpi_spcr {
     uint8_t revision;
     uint8_t interface_type; /* DBG2 serial subtype: 0, 1, 5 or 0x12 when present */
     struct acpi_gas base;   /* Base Address: I/O (width 8) or memory (width 32) */
-    uint32_t baud;          /* from Configured Baud Rate; 0: keep the firmware's divisor */
+    uint32_t baud;          /* from Configured Baud Rate; 0: keep the firmware's divisor (also for a
+                               UART clock other than 1.8432 MHz) */
 };
 
 /*
@@ -359,7 +360,9 @@ struct acpi_spcr {
  * Address is not 0, and it is I/O space with Register Bit Width 8 (address
  * up to 0xfff8) or system memory with width 32, 4-byte aligned, below 4 GiB
  * (the registers the mmio32 driver reads, arch/serial.h), and the baud code
- * is known. Otherwise out->why and a diagnostic name the first fault,
+ * is known. From revision 3, a UART Clock Frequency (u32 at 76) other than 0
+ * or 1843200 Hz makes baud 0: the driver's divisor assumes 1.8432 MHz, so
+ * the firmware's divisor is kept. Otherwise out->why and a diagnostic name the first fault,
  * out->rejected is set and -1 returned. Returns 0 when out->present.
  */
 int acpi_spcr_parse(const void *p, size_t avail, struct acpi_spcr *out, struct acpi_diag *d);

@@ -24,6 +24,8 @@
 #define SPCR_TYPE 36
 #define SPCR_BASE 40
 #define SPCR_BAUD 58
+#define SPCR_CLOCK 76         /* UART Clock Frequency, Hz (revision 3+; 0: not given) */
+#define UART_CLOCK_HZ 1843200 /* the clock arch/serial.c's divisor assumes */
 
 /* DBG2 serial port subtypes that are 16550-compatible (the ones Linux's
  * drivers/acpi/spcr.c hands to its 8250 driver). */
@@ -117,6 +119,9 @@ int acpi_spcr_parse(const void *p, size_t avail, struct acpi_spcr *out, struct a
     if (baud_of(acpi_rd8(t, SPCR_BAUD), &baud) < 0)
         return reject(out, d, "SPCR: Configured Baud Rate code %u unknown", acpi_rd8(t, SPCR_BAUD));
     out->revision = acpi_rd8(t, 8);
+    uint32_t clock = out->revision >= 3 ? acpi_rd32(t, SPCR_CLOCK) : 0;
+    if (clock != 0 && clock != UART_CLOCK_HZ)
+        baud = 0; /* a divisor for 1.8432 MHz would be wrong: keep the firmware's */
     out->interface_type = type;
     out->base = g;
     out->baud = baud;

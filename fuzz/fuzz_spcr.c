@@ -14,7 +14,8 @@
  * Length >= 80 within the input, a valid checksum, a 16550-compatible
  * interface type, the Base Address of the table's bytes, not 0, I/O with
  * width 8 up to 0xfff8 or memory with width 32, aligned, below 4 GiB, and a
- * baud of 0 or a standard rate. The candidates: 1 or 2, COM1 at 115200
+ * baud of 0 or a standard rate (0 for a revision-3 UART clock other than 0
+ * or 1.8432 MHz). The candidates: 1 or 2, COM1 at 115200
  * last; the SPCR's first exactly when present and its registers miss the
  * modelled RAM [0, 2 GiB); a reason for every table left out.
  */
@@ -46,8 +47,11 @@ static void check_present(const struct acpi_spcr *s, const uint8_t *t, size_t n)
     else
         FUZZ_CHECK(s->base.space == ACPI_SPACE_MEM && s->base.bit_width == 32 && (addr & 3) == 0 &&
                    addr < (1ull << 32));
-    uint32_t b = s->baud;
+    uint32_t b = s->baud, clock;
     FUZZ_CHECK(b == 0 || b == 9600 || b == 19200 || b == 57600 || b == 115200);
+    memcpy(&clock, t + 76, 4);
+    if (t[8] >= 3 && clock != 0 && clock != 1843200)
+        FUZZ_CHECK(b == 0);
 }
 
 static void check_pick(const struct acpi_spcr *s, const struct memmap *ram)

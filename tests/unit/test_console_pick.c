@@ -64,6 +64,26 @@ static void test_spcr_mmio(void **state)
     assert_int_equal(s.baud, 9600);
 }
 
+/* Revision 3+: a UART clock other than 1.8432 MHz keeps the firmware's
+ * divisor; 1.8432 MHz, 0, or the Reserved field of revision 2 do not. */
+static void test_spcr_clock(void **state)
+{
+    (void)state;
+    static const struct {
+        uint8_t rev;
+        uint32_t clock, baud;
+    } v[] = {{3, 48000000, 0}, {4, 1843200, 115200}, {3, 0, 115200}, {2, 48000000, 115200}};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        uint8_t *t = spcr(88, 0x12, ACPI_SPACE_MEM, 32, 0xfe032000, 7);
+        t[8] = v[i].rev;
+        wr32(t + 76, v[i].clock);
+        table_sum(t);
+        assert_int_equal(parse(t), 0);
+        assert_int_equal(s.revision, v[i].rev);
+        assert_int_equal(s.baud, v[i].baud);
+    }
+}
+
 /* Each malformed table: rejected, nothing kept, the reason as given. */
 static void rejected(const uint8_t *t, const char *why)
 {
@@ -283,6 +303,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_spcr_io, arena_setup),
         cmocka_unit_test_setup(test_spcr_mmio, arena_setup),
+        cmocka_unit_test_setup(test_spcr_clock, arena_setup),
         cmocka_unit_test_setup(test_spcr_malformed, arena_setup),
         cmocka_unit_test_setup(test_spcr_in_acpi_parse, arena_setup),
         cmocka_unit_test_setup(test_order_spcr_pci_com1, reset_pci),

@@ -206,13 +206,14 @@ static void gain_lines(const struct fc_cell *a, const struct fc_cell *b, const s
         hz_snprintf(p, sizeof(p), "; published %s, preempt=%s%s: %sx", published_cpu(),
                     pub->preempt, pub->batch ? " in 8 MiB batches" : "", r);
     }
-    kprintf("faultclear: %4llu MiB %-10s predicted clear_pages() gain, preempt=%s (linux_4k / "
+    kprintf("faultclear: %4llu MiB %-10s predicted clear_pages() gain under preempt=%s (linux_4k / "
             "%s, a prediction): %sx [%s..%s] (95%% Moses interval, n = %zu+%zu, %s)%s%s\n",
             (unsigned long long)(fb >> 20), a->s->name, lx.preempt, model, t[0], t[1], t[2],
             g->gain.nb, g->gain.na, gain_word(g->gain.outcome), steal ? " steal" : "", p);
-    kprintf("faultclear: %4llu MiB %-10s left for pre-zeroing: the clear in a %s fault is "
+    kprintf("faultclear: %4llu MiB %-10s left for pre-zeroing: the clear in %s %s fault is "
             "%s%% [%s..%s] of its service time (95%% Moses interval)\n",
-            (unsigned long long)(fb >> 20), a->s->name, model, l[0], l[1], l[2]);
+            (unsigned long long)(fb >> 20), a->s->name, model[0] == 'e' ? "an" : "a", model, l[0],
+            l[1], l[2]);
 }
 
 /* The prediction per strategy (bench/fault_clear.h fault_clear_gain()):
@@ -281,8 +282,7 @@ void fc_emit_gain(const struct fc_cell *cells, uint64_t fb)
         rec_u64(&r, "clear_median_ns",
                 b->st.median ? stats_median_copy(b->clear_ns, b->n, scratch) : 0);
         rec_u64(&r, "unnested", j.unnested + je.unnested);
-        rec_bool(&r, "noisy",
-                 stats_noisy(&a->st) || stats_noisy(&b->st) || stats_noisy(&e->st));
+        rec_bool(&r, "noisy", stats_noisy(&a->st) || stats_noisy(&b->st) || stats_noisy(&e->st));
         rec_bool(&r, "steal_high", steal);
         record_emit(&r);
         gain_lines(a, b, &j, fb, pub ? &milan[0] : 0, steal);

@@ -61,7 +61,8 @@ bool if_host_check(struct if_state *st, uint64_t t0)
     for (r = 0; r < IF_HOST_ROUNDS && rdtsc() < deadline; r++) {
         ilv_order(4099, r, order, 2);
         for (unsigned i = 0; i < 2; i++)
-            if (!if_run_cell(&st->cell[order[i]], r + 3, order[i] == 1 && host_mode == HOST_CONTEND))
+            if (!if_run_cell(&st->cell[order[i]], r + 3,
+                             order[i] == 1 && host_mode == HOST_CONTEND))
                 return false;
     }
     /* the worst victim: the largest slowdown the spin control decidedly causes */
@@ -122,7 +123,7 @@ bool if_host_check(struct if_state *st, uint64_t t0)
                 pct(d, sizeof(d), if_ratio_pct_x100(worst.hi_x1e6)));
     if (!st->llc_resident)
         kprintf("interference: no LLC-resident victim here: an LLC-sized working set runs at "
-                "DRAM latency (other tenants share the LLC)\n");
+                "DRAM latency (an LLC other tenants share, or none modelled)\n");
     kprintf("interference: this host cannot answer the neighbour question; a host with distinct "
             "physical cores for victim and zeroers and an unshared LLC can (bare metal, or "
             "pinned vCPUs on a dedicated host: docs/lab.md)%s\n",

@@ -311,14 +311,10 @@ int main(void)
 {
     cpu_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hot_order_by_hand),
-        cmocka_unit_test(test_hot_order_is_permutation),
-        cmocka_unit_test(test_call_sequences),
-        cmocka_unit_test(test_models_zero_and_guard),
-        cmocka_unit_test(test_dirty_check),
-        cmocka_unit_test(test_parse),
-        cmocka_unit_test(test_linux_labels),
-        cmocka_unit_test(test_gain),
+        cmocka_unit_test(test_hot_order_by_hand), cmocka_unit_test(test_hot_order_is_permutation),
+        cmocka_unit_test(test_call_sequences),    cmocka_unit_test(test_models_zero_and_guard),
+        cmocka_unit_test(test_dirty_check),       cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_linux_labels),      cmocka_unit_test(test_gain),
         cmocka_unit_test(test_gain_coverage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

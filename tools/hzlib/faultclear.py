@@ -137,7 +137,8 @@ def anchors(rows: Optional[Sequence[Record]] = None) -> List[str]:
            for label, b, f in PUBLISHED_1G for a in ("milan", "icelake")
            if (a, b) in p and (a, f) in p]
     if one:
-        out.append("  1 GiB hugetlb faults, page at a time -> with clear_pages(): " + "; ".join(one))
+        out.append("  1 GiB hugetlb faults, page at a time -> with clear_pages(): " +
+                   "; ".join(one))
     if ("genoa", "thp_2M_hot_last") in p and ("genoa", "thp_2M_address_order") in p:
         hot, addr = p[("genoa", "thp_2M_hot_last")], p[("genoa", "thp_2M_address_order")]
         out.append("  2 MiB THP faults, genoa: hot-last %.1f vs address order %.1f GB/s (%.2fx)"

@@ -31,6 +31,7 @@ void console_pass(struct console_choice *ch, const char *source, const char *rea
                 source ? source : "", source ? ": " : "", reason);
 }
 
+/* RAM of any kind (ACPI 6.5 §15): a UART is never there. */
 static bool is_ram(uint32_t type)
 {
     return type == MEM_USABLE || type == MEM_ACPI || type == MEM_NVS || type == MEM_BAD ||
@@ -53,8 +54,8 @@ bool console_not_ram(const struct memmap *map, uint64_t base, uint64_t len, char
     return true;
 }
 
-/* The UART behind BAR n of bus:dev.fn (raw value bar) into *u; false with
- * a RAM reason in ram[] (cap bytes) when it cannot be used. */
+/* The UART behind BAR n of bus:dev.fn into *u; false when the BAR does not
+ * decode, lies above 4 GiB or in RAM (that reason in ram[], cap bytes). */
 static bool bar_uart(pci_cfg_read_fn rd, const struct memmap *map, unsigned b, unsigned d,
                      unsigned f, unsigned n, struct uart *u, char *ram, size_t cap)
 {

@@ -257,7 +257,7 @@ static void test_gain(void **state)
         c[i] = 24000000 + (uint64_t)(r - 5) * 90000; /* the clear inside */
     }
     assert_int_equal(fault_clear_taken_out(b, c, 11, p), 0); /* every clear nested */
-    assert_int_equal(p[4], 1444000); /* rank 5: 4 x 4 mod 11 */
+    assert_int_equal(p[4], 1444000);                         /* rank 5: 4 x 4 mod 11 */
     /* A clear longer than its fault (the nesting failed): counted, and the
      * sample keeps its whole service time, never 0 (the floored difference
      * made the pre-zeroed fault look free) nor a wrap. */

@@ -120,6 +120,16 @@ class Rule(unittest.TestCase):
         # n = 10, 95 %: 27.5 - 1.96 x 9.81 = 8.27 (the exact table value is 9)
         self.assertEqual(decide.signed_rank_k(10, 1960), 8)
 
+    def test_round_factors_match_c_test(self):
+        # tests/unit/test_interleave.c test_round_factors, the same numbers
+        f = decide.round_factors([[1000, 1100, 1000, 1500], [2000, 2300, 2000, 3000],
+                                  [500, 600], [100, 125, 0], [300, 390, 300], [400, 540, 400]])
+        self.assertEqual(f, [1000000, 1225000, 1000000, 1000000])
+
+    def test_ratio_does_not_saturate(self):
+        self.assertEqual(decide.ratio_x1e6(1 << 62, 4096, 1 << 61, 4096), 500000)
+        self.assertEqual(decide.ratio_x1e6(1, 1, 1 << 63, 1), decide.U64)
+
     def test_outcome_bounds(self):
         self.assertEqual(decide.outcome_of(952381, 1050000), decide.TIE)
         self.assertEqual(decide.outcome_of(952380, 1000000), decide.UNDECIDED)

@@ -159,9 +159,9 @@ static void test_stop_rule_on_fixtures(void **state)
  * numbers as tools/hzlib/decide.py round_factors(). */
 static void test_round_factors(void **state)
 {
-    static const uint64_t v[6][4] = {{1000, 1100, 1000, 1500}, {2000, 2300, 2000, 3000},
-                                     {500, 600},               {100, 125, 0},
-                                     {300, 390, 300},          {400, 540, 400}};
+    static const uint64_t v[6][4] = {
+        {1000, 1100, 1000, 1500}, {2000, 2300, 2000, 3000}, {500, 600}, {100, 125, 0},
+        {300, 390, 300},          {400, 540, 400}};
     size_t n[6] = {4, 4, 2, 3, 3, 3};
     struct ilv_series ser[6];
     uint64_t f[4], scratch[2 * 6 + 4];

@@ -9,7 +9,6 @@
 #include "lib/kstring.h"
 #include "lib/verdict_priv.h"
 
-
 static void decide_trust(struct vd_ctx *x, struct vd_item *it);
 
 /* The items, in record order, and the order they are decided in (the

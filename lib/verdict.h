@@ -189,16 +189,16 @@ struct vd_item {
     const char *label; /* "clear 1 GiB", ... (the console's label) */
     const char *form;  /* the renderer's template family: "clear", "idle_cpu", ... */
     bool decided;
-    enum vd_reason reason;                     /* VD_R_NONE when decided */
-    struct vd_arg args[VD_ARGS];               /* the template's and reason's arguments */
+    enum vd_reason reason;       /* VD_R_NONE when decided */
+    struct vd_arg args[VD_ARGS]; /* the template's and reason's arguments */
     unsigned nargs;
-    char arg_cell[VD_ID_MAX];                  /* a cell id an argument names */
-    char answer[32];                           /* short answer ("avx512_nt/2M", "yes"); "" = null */
-    const char *unit;                          /* "GB/s", "ms", "ms/GiB", "s"; NULL = no figure */
-    uint64_t fig_x1000;                        /* the best cell's median figure x 1000 ... */
-    uint64_t lo_x1000, hi_x1000;               /* ... and its 95 % interval (of the median) */
-    char baseline[32];                         /* what it is compared with, "" = none */
-    uint64_t base_x1000;                       /* baseline's median figure x 1000 (same unit) */
+    char arg_cell[VD_ID_MAX];    /* a cell id an argument names */
+    char answer[32];             /* short answer ("avx512_nt/2M", "yes"); "" = null */
+    const char *unit;            /* "GB/s", "ms", "ms/GiB", "s"; NULL = no figure */
+    uint64_t fig_x1000;          /* the best cell's median figure x 1000 ... */
+    uint64_t lo_x1000, hi_x1000; /* ... and its 95 % interval (of the median) */
+    char baseline[32];           /* what it is compared with, "" = none */
+    uint64_t base_x1000;         /* baseline's median figure x 1000 (same unit) */
     /* The main comparison, as "how many times the baseline" in the figure's
      * unit (clear, nontemporal, idle_cpu, numa, vmstart: speed-up; fault,
      * idle: time ratio): Hodges-Lehmann estimate of the best cell, the

@@ -116,7 +116,7 @@ static void decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
     bool tie, base_in = false;
     *best = 0;
     if (!target)
-        return; /* no cold clear cell: NO_CELL */
+        return;          /* no cold clear cell: NO_CELL */
     if (target < page) { /* a small guest: no target as large as the page */
         it->reason = VD_R_TARGET_SMALL;
         vd_arg_u64(it, "target", target, true);
@@ -212,7 +212,7 @@ void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it)
     struct cmp cm[VD_MAX_CHUNKS];
     size_t nch = 0, m = VD_MAX_CHUNKS;
     if (!target)
-        return; /* no cold clear cell: NO_CELL */
+        return;                         /* no cold clear cell: NO_CELL */
     for (size_t i = 0; i < x->n; i++) { /* the call sizes, ascending */
         uint64_t k = x->v[i].chunk;
         size_t j = 0;
@@ -262,10 +262,10 @@ void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it)
     for (size_t j = 0; j < nch; j++) {
         if (j == m || !nt[j] || !tm[j])
             continue;
-        struct vd_extra *e = vd_extra_add(it, "nt_speedup", "x",
-                                          vd_speedup_x1000(cm[j].ratio_x1e6),
-                                          vd_speedup_x1000(cm[j].hi_x1e6),
-                                          vd_speedup_x1000(cm[j].lo_x1e6), 9818, (int)cm[j].outcome);
+        struct vd_extra *e =
+            vd_extra_add(it, "nt_speedup", "x", vd_speedup_x1000(cm[j].ratio_x1e6),
+                         vd_speedup_x1000(cm[j].hi_x1e6), vd_speedup_x1000(cm[j].lo_x1e6), 9818,
+                         (int)cm[j].outcome);
         if (e)
             e->chunk = ch[j];
     }

@@ -174,7 +174,8 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
     if (vs_spin) /* every figure after it is against the spin control */
         vd_use_cell(it, spin.worst);
     const struct group *h = best ? best : open ? open : least;
-    const struct vd_cell *c = best || !open ? h->worst : h->open, *a = best || !open ? h->wa : h->oa;
+    const struct vd_cell *c = best || !open ? h->worst : h->open,
+                         *a = best || !open ? h->wa : h->oa;
     struct cmp m;
     vd_compare(x, VD_IDLE, a, c, CMP_Z95_X1000, false, &m); /* logged: the one quoted */
     vd_use_cell(it, c);

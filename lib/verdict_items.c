@@ -136,6 +136,10 @@ void vd_decide_fault(struct vd_ctx *x, struct vd_item *it)
     faultclear_part(x, it, s && p ? 0 : &cm);
     if (it->outcome >= 0) /* a main comparison after all: no cell is missing */
         it->reason = VD_R_NONE;
+    else if (it->reason == VD_R_NONE) { /* a fault without its pre-zeroed counterpart */
+        it->reason = VD_R_NO_CELL;
+        vd_arg_str(it, "need", "pre-zeroed cell");
+    }
     if (it->outcome >= 0 && !it->decided)
         vd_open(it, it->n_min, it->n_max);
 }

@@ -15,11 +15,11 @@ struct vd_ctx {
     const struct vd_cell *v;
     size_t n;
     const struct vd_facts *f;
-    unsigned tol;       /* tolerance, percent x 100 */
-    struct vd_log *log; /* NULL: not logged */
-    bool *open;         /* verdict_open(): cells of undecided comparisons; NULL otherwise */
-    unsigned nopen;     /* undecided comparisons that decide something */
-    struct vd_item *items;        /* every item, those before the one being decided done */
+    unsigned tol;          /* tolerance, percent x 100 */
+    struct vd_log *log;    /* NULL: not logged */
+    bool *open;            /* verdict_open(): cells of undecided comparisons; NULL otherwise */
+    unsigned nopen;        /* undecided comparisons that decide something */
+    struct vd_item *items; /* every item, those before the one being decided done */
     const struct vd_cell *best1g; /* the 1 GiB item's best usable candidate, or NULL */
     struct vd_trust *t;           /* the trust item's members */
 };

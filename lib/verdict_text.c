@@ -17,122 +17,84 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 
-
-
 /* "form:key" -> template. An item with a reason code takes "form:CODE",
  * else "*:CODE"; a decided one "form:OUTCOME", else "form:none". */
 static const struct {
     const char *key, *tpl;
 } templates[] = {
-    {"*:NOT_IN_RUN",
-     "not measured ({runs})"},
-    {"*:TCG",
-     "not decided: TCG, emulator timings"},
-    {"*:NO_CELL",
-     "not decided: no usable {a:need}{?; clear_pages() {xv:clear_pages_gai"
-     "n}?}"},
-    {"*:LEFT_OUT",
-     "not decided: every cell it needs left out: {a:why} (n={a:samples}){?"
-     ", and {a:more} more?}"},
-    {"*:TARGET_SMALL",
-     "not measured: the largest cold target, {a:target}, is below the page"},
-    {"clear:faster",
-     "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page{?; +"
-     "{more} {setw}?}|{answer} {fig}: {ratio} {rci} faster than Linux clea"
-     "r_page{?; +{more} {setw}?}"},
-    {"clear:slower",
-     "{answer} {fig} {ci}: {ratio} {rci} the speed of Linux clear_page{?; "
-     "+{more} {setw}?}|{answer} {fig}: {ratio} {rci} the speed of Linux cl"
-     "ear_page{?; +{more} {setw}?}"},
-    {"clear:tie",
-     "{answer} {fig} {ci}: ties Linux clear_page, {ratio} {rci}{?; +{more}"
-     " {setw}?}|{answer} {fig}: ties Linux clear_page, {ratio} {rci}{?; +{"
-     "more} {setw}?}"},
-    {"clear:none",
-     "{answer} {fig} {ci}{?; +{more} {setw}?}"},
-    {"clear:NO_BASELINE",
-     "open: {answer} {fig} {ci}{?; +{more} {setw}?}; no Linux clear_page c"
-     "ell"},
-    {"clear:STRADDLES",
-     "open: {answer} {ratio} {rci} vs Linux clear_page ({n}){?; +{more} {s"
-     "etw}?}\nstraddles +-{tol}: {answer} {fig} {ci}"},
-    {"nontemporal:faster",
-     "yes: {a:nt} is {ratio} {rci} faster than {base} at {a:chunk}{?; {oth"
-     "ers}?}"},
-    {"nontemporal:slower",
-     "no: {a:nt} is {ratio} {rci} the speed of {base} at {a:chunk}{?; {oth"
-     "ers}?}"},
-    {"nontemporal:tie",
-     "tie: {a:nt} is {ratio} {rci} of {base} at {a:chunk}{?; {others}?}"},
-    {"nontemporal:STRADDLES",
-     "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
-     "}"},
-    {"nontemporal:NO_PAIR",
-     "not measured: no call size with a non-temporal and a temporal cell"},
-    {"fault:slower",
-     "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; cle"
-     "ar_pages() {xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}"
-     "|prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; cl"
-     "ear_pages() {xv:clear_pages_gain}?}|prezero pays {x:left_after_clear"
-     "_pages} of a {a:page} fault's {fig} after clear_pages() {xv:clear_pa"
-     "ges_gain}|prezero pays: a {a:page} fault {fig}, {bfig} pre-zeroed: {"
-     "ratio} {rci} the time"},
-    {"fault:none",
-     "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {r"
-     "ci} the time{?; clear_pages() {xv:clear_pages_gain}?}"},
-    {"fault:STRADDLES",
-     "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n}){?; cl"
-     "ear_pages() {xv:clear_pages_gain}?}"},
-    {"idle_cpu:faster",
-     "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page"},
-    {"idle_cpu:slower",
-     "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
-     "|{answer} {fig} CPU, {ratio} {rci} the speed of Linux clear_page"},
-    {"idle_cpu:tie",
-     "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}"},
-    {"idle_cpu:none",
-     "{answer} {fig} {ci} CPU per GiB; neighbours not measured"},
-    {"idle_cpu:STRADDLES",
-     "open: {answer} {ratio} {rci} vs Linux clear_page ({n})"},
-    {"idle:tie",
-     "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cos"
-     "t} {costci} vs {base}"},
-    {"idle:none",
-     "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:vic"
-     "tim} {cost} {costci}"},
-    {"idle:STRADDLES",
-     "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} v"
-     "s {base} ({n})"},
-    {"idle:RATE_MISS",
-     "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victi"
-     "m} {cost} {costci}"},
-    {"vmstart:none",
-     "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_sou"
-     "rce}){?; clear_pages() {xv:clear_pages_gain}?}|2 TB, {a:threads} thr"
-     "eads {fig} (model, B {xv:ceiling} {a:b_source}){?; clear_pages() {xv"
-     ":clear_pages_gain}?}"},
-    {"vmstart:CEILING_OPEN",
-     "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open{?; cle"
-     "ar_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}:"
-     " {ratio} {rci} ({n}), no plateau?}"},
-    {"numa:slower",
-     "own node: remote is {ratio} {rci} the speed of local ({a:strategy} {"
-     "a:chunk})"},
-    {"numa:tie",
-     "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}),"
-     " within +-{tol}"},
-    {"numa:faster",
-     "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})"},
-    {"numa:none",
-     "one node: nothing to compare"},
-    {"numa:STRADDLES",
-     "open: remote {ratio} {rci} of local ({n})"},
-    {"numa:NO_REMOTE",
-     "not decided: no usable remote cell beside a local one"},
-    {"trust:none",
-     "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left"
-     "_out}/{cells} cells out|{hv}, TSC {tsc}, RAM {backing}, steal {steal"
-     "}, {left_out}/{cells} cells out"},
+    {"*:NOT_IN_RUN", "not measured ({runs})"},
+    {"*:TCG", "not decided: TCG, emulator timings"},
+    {"*:NO_CELL", "not decided: no usable {a:need}{?; clear_pages() {xv:clear_pages_gai"
+                  "n}?}"},
+    {"*:LEFT_OUT", "not decided: every cell it needs left out: {a:why} (n={a:samples}){?"
+                   ", and {a:more} more?}"},
+    {"*:TARGET_SMALL", "not measured: the largest cold target, {a:target}, is below the page"},
+    {"clear:faster", "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page{?; +"
+                     "{more} {setw}?}|{answer} {fig}: {ratio} {rci} faster than Linux clea"
+                     "r_page{?; +{more} {setw}?}"},
+    {"clear:slower", "{answer} {fig} {ci}: {ratio} {rci} the speed of Linux clear_page{?; "
+                     "+{more} {setw}?}|{answer} {fig}: {ratio} {rci} the speed of Linux cl"
+                     "ear_page{?; +{more} {setw}?}"},
+    {"clear:tie", "{answer} {fig} {ci}: ties Linux clear_page, {ratio} {rci}{?; +{more}"
+                  " {setw}?}|{answer} {fig}: ties Linux clear_page, {ratio} {rci}{?; +{"
+                  "more} {setw}?}"},
+    {"clear:none", "{answer} {fig} {ci}{?; +{more} {setw}?}"},
+    {"clear:NO_BASELINE", "open: {answer} {fig} {ci}{?; +{more} {setw}?}; no Linux clear_page c"
+                          "ell"},
+    {"clear:STRADDLES", "open: {answer} {ratio} {rci} vs Linux clear_page ({n}){?; +{more} {s"
+                        "etw}?}\nstraddles +-{tol}: {answer} {fig} {ci}"},
+    {"nontemporal:faster", "yes: {a:nt} is {ratio} {rci} faster than {base} at {a:chunk}{?; {oth"
+                           "ers}?}"},
+    {"nontemporal:slower", "no: {a:nt} is {ratio} {rci} the speed of {base} at {a:chunk}{?; {oth"
+                           "ers}?}"},
+    {"nontemporal:tie", "tie: {a:nt} is {ratio} {rci} of {base} at {a:chunk}{?; {others}?}"},
+    {"nontemporal:STRADDLES", "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
+                              "}"},
+    {"nontemporal:NO_PAIR", "not measured: no call size with a non-temporal and a temporal cell"},
+    {"fault:slower", "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; cle"
+                     "ar_pages() {xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}"
+                     "|prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; cl"
+                     "ear_pages() {xv:clear_pages_gain}?}|prezero pays {x:left_after_clear"
+                     "_pages} of a {a:page} fault's {fig} after clear_pages() {xv:clear_pa"
+                     "ges_gain}|prezero pays: a {a:page} fault {fig}, {bfig} pre-zeroed: {"
+                     "ratio} {rci} the time"},
+    {"fault:none", "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {r"
+                   "ci} the time{?; clear_pages() {xv:clear_pages_gain}?}"},
+    {"fault:STRADDLES", "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n}){?; cl"
+                        "ear_pages() {xv:clear_pages_gain}?}"},
+    {"idle_cpu:faster", "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page"},
+    {"idle_cpu:slower", "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
+                        "|{answer} {fig} CPU, {ratio} {rci} the speed of Linux clear_page"},
+    {"idle_cpu:tie", "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}"},
+    {"idle_cpu:none", "{answer} {fig} {ci} CPU per GiB; neighbours not measured"},
+    {"idle_cpu:STRADDLES", "open: {answer} {ratio} {rci} vs Linux clear_page ({n})"},
+    {"idle:tie", "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cos"
+                 "t} {costci} vs {base}|{a:strategy} at <= {a:rate_pct}%, {fig} CPU: {"
+                 "a:victim} {cost} {costci} vs {base}"},
+    {"idle:none", "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:vic"
+                  "tim} {cost} {costci}"},
+    {"idle:STRADDLES", "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} v"
+                       "s {base} ({n})"},
+    {"idle:RATE_MISS", "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victi"
+                       "m} {cost} {costci}"},
+    {"vmstart:none", "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_sou"
+                     "rce}){?; clear_pages() {xv:clear_pages_gain}?}|2 TB, {a:threads} thr"
+                     "eads {fig} (model, B {xv:ceiling} {a:b_source}){?; clear_pages() {xv"
+                     ":clear_pages_gain}?}"},
+    {"vmstart:CEILING_OPEN", "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open{?; cle"
+                             "ar_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}:"
+                             " {ratio} {rci} ({n}), no plateau?}"},
+    {"numa:slower", "own node: remote is {ratio1} {rci} the speed of local ({a:strategy} "
+                    "{a:chunk})"},
+    {"numa:tie", "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}),"
+                 " within +-{tol}"},
+    {"numa:faster", "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})"},
+    {"numa:none", "one node: nothing to compare"},
+    {"numa:STRADDLES", "open: remote {ratio} {rci} of local ({n})"},
+    {"numa:NO_REMOTE", "not decided: no usable remote cell beside a local one"},
+    {"trust:none", "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left"
+                   "_out}/{cells} cells out|{hv}, TSC {tsc}, RAM {backing}, steal {steal"
+                   "}, {left_out}/{cells} cells out"},
 };
 
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
@@ -181,7 +143,6 @@ void vd_cell_short(const struct vd_cell *c, char *buf, size_t cap)
     if (c->kind == VD_FAULTCLEAR && c->prezeroed && n > 10 && n < cap) /* "/prezeroed" */
         buf[n - 10] = ' ';
 }
-
 
 void vd_name_cell(const struct vd_cell *c, char *buf, size_t cap)
 {
@@ -283,8 +244,11 @@ static void extra_text(char *b, size_t cap, const struct vd_extra *e, bool ci)
         sig3(lo, sizeof(lo), e->lo_x1000);
         sig3(hi, sizeof(hi), e->hi_x1000);
     }
-    hz_snprintf(b, cap, "%s%s%s%s%s%s%s", v, x ? "x" : pc ? "%" : " ", x || pc ? "" : e->unit,
-                ci ? " [" : "", ci ? lo : "", ci ? ".." : "", ci ? hi : "");
+    hz_snprintf(b, cap, "%s%s%s%s%s%s%s", v,
+                x    ? "x"
+                : pc ? "%"
+                     : " ",
+                x || pc ? "" : e->unit, ci ? " [" : "", ci ? lo : "", ci ? ".." : "", ci ? hi : "");
     if (ci)
         hz_snprintf(b + strlen(b), cap - strlen(b), "]");
 }
@@ -346,6 +310,8 @@ static bool field(const struct rctx *r, const char *name, size_t n, char *b, siz
             hz_snprintf(b, cap, "%sx", fixed(x, 24, it->ratio_x1000, d));
         return true;
     }
+    if (is(name, n, "ratio1") && cmp)
+        return hz_snprintf(b, cap, "%sx", fixed(x, 24, it->ratio_x1000, d)), true;
     if (is(name, n, "rci") && cmp)
         return hz_snprintf(b, cap, "[%s..%s]", fixed(x, 24, it->rlo_x1000, d),
                            fixed(y, 24, it->rhi_x1000, d)),
@@ -483,9 +449,9 @@ size_t vd_header_line(const struct vd_facts *f, char *buf, size_t cap)
 {
     char t[16];
     tol_text(t, sizeof(t), f);
-    return (size_t)hz_snprintf(buf, cap,
-                               "== verdict (run=%s; Hodges-Lehmann ratio intervals, tolerance +-%s)",
-                               f->run ? f->run : "?", t);
+    return (size_t)hz_snprintf(
+        buf, cap, "== verdict (run=%s; Hodges-Lehmann ratio intervals, tolerance +-%s)",
+        f->run ? f->run : "?", t);
 }
 
 size_t vd_item_lines(const struct vd_item *it, const struct vd_facts *f, const struct vd_trust *t,

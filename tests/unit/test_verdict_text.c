@@ -184,8 +184,8 @@ static void member(const char *k, const char *x, struct vd_item *it, struct vd_f
         it->outcome = outcome_of(s);
     else if (!strcmp(k, "reason"))
         for (int r = 0; s && r < VD_NREASONS; r++)
-            it->reason = strcmp(s, vd_reason_name((enum vd_reason)r)) ? it->reason
-                                                                       : (enum vd_reason)r;
+            it->reason =
+                strcmp(s, vd_reason_name((enum vd_reason)r)) ? it->reason : (enum vd_reason)r;
     else if (!strcmp(k, "answer") && s)
         snprintf(it->answer, sizeof(it->answer), "%s", s);
     else if (!strcmp(k, "unit"))

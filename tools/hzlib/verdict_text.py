@@ -12,7 +12,8 @@ the byte (tests/unit/test_verdict_text.c, tests/tools/test_verdict_text.py).
 
 A template is text with placeholders: {name} a field as _field() formats
 it, {a:KEY} an argument of `args`, {x:NAME}
-a figure of `figures` with its interval, {xv:NAME} without it; a segment
+a figure of `figures` with its interval, {xv:NAME} without it ({ratio} is
+a range across a leading set, {ratio1} the best's estimate alone); a segment
 {?...?} is left out when one of its placeholders has no value. "|"
 separates alternatives: the first whose first line fits WIDTH is taken,
 else the last. A newline starts the continuation line (only an open item
@@ -40,72 +41,75 @@ TEMPLATES: Dict[str, str] = {
     "*:NOT_IN_RUN": "not measured ({runs})",
     "*:TCG": "not decided: TCG, emulator timings",
     "*:NO_CELL": "not decided: no usable {a:need}{?; clear_pages() {xv:clear_pages_gain}?}",
-    "*:LEFT_OUT": "not decided: every cell it needs left out: {a:why} (n={a:samples}){?, and "
-                  "{a:more} more?}",
+    "*:LEFT_OUT": "not decided: every cell it needs left out: {a:why} (n={a:samples}){?, and {a:mo"
+                  "re} more?}",
     "*:TARGET_SMALL": "not measured: the largest cold target, {a:target}, is below the page",
-    "clear:faster": "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page"
-                    "{?; +{more} {setw}?}|{answer} {fig}: {ratio} {rci} faster than Linux "
-                    "clear_page{?; +{more} {setw}?}",
-    "clear:slower": "{answer} {fig} {ci}: {ratio} {rci} the speed of Linux clear_page"
-                    "{?; +{more} {setw}?}|{answer} {fig}: {ratio} {rci} the speed of Linux "
-                    "clear_page{?; +{more} {setw}?}",
+    "clear:faster": "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page{?; +{more} {s"
+                    "etw}?}"
+                    "|{answer} {fig}: {ratio} {rci} faster than Linux clear_page{?; +{more} {setw}"
+                    "?}",
+    "clear:slower": "{answer} {fig} {ci}: {ratio} {rci} the speed of Linux clear_page{?; +{more} {"
+                    "setw}?}"
+                    "|{answer} {fig}: {ratio} {rci} the speed of Linux clear_page{?; +{more} {setw"
+                    "}?}",
     "clear:tie": "{answer} {fig} {ci}: ties Linux clear_page, {ratio} {rci}{?; +{more} {setw}?}"
                  "|{answer} {fig}: ties Linux clear_page, {ratio} {rci}{?; +{more} {setw}?}",
     "clear:none": "{answer} {fig} {ci}{?; +{more} {setw}?}",
-    "clear:NO_BASELINE": "open: {answer} {fig} {ci}{?; +{more} {setw}?}; no Linux clear_page "
-                         "cell",
+    "clear:NO_BASELINE": "open: {answer} {fig} {ci}{?; +{more} {setw}?}; no Linux clear_page cell",
     "clear:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n}){?; +{more} {setw}?}"
                        "\nstraddles +-{tol}: {answer} {fig} {ci}",
-    "nontemporal:faster": "yes: {a:nt} is {ratio} {rci} faster than {base} at {a:chunk}"
-                          "{?; {others}?}",
-    "nontemporal:slower": "no: {a:nt} is {ratio} {rci} the speed of {base} at {a:chunk}"
-                          "{?; {others}?}",
+    "nontemporal:faster": "yes: {a:nt} is {ratio} {rci} faster than {base} at {a:chunk}{?; {others"
+                          "}?}",
+    "nontemporal:slower": "no: {a:nt} is {ratio} {rci} the speed of {base} at {a:chunk}{?; {others"
+                          "}?}",
     "nontemporal:tie": "tie: {a:nt} is {ratio} {rci} of {base} at {a:chunk}{?; {others}?}",
-    "nontemporal:STRADDLES": "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n})"
-                             "{?; {others}?}",
+    "nontemporal:STRADDLES": "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
+                             "}",
     "nontemporal:NO_PAIR": "not measured: no call size with a non-temporal and a temporal cell",
-    "fault:slower": "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages() "
-                    "{xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}"
-                    "|prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages() "
-                    "{xv:clear_pages_gain}?}"
-                    "|prezero pays {x:left_after_clear_pages} of a {a:page} fault's {fig} after "
-                    "clear_pages() {xv:clear_pages_gain}"
-                    "|prezero pays: a {a:page} fault {fig}, {bfig} pre-zeroed: {ratio} {rci} the time",
-    "fault:none": "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {rci} the "
-                  "time{?; clear_pages() {xv:clear_pages_gain}?}",
-    "fault:STRADDLES": "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n})"
-                       "{?; clear_pages() {xv:clear_pages_gain}?}",
+    "fault:slower": "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages("
+                    ") {xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}"
+                    "|prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages"
+                    "() {xv:clear_pages_gain}?}"
+                    "|prezero pays {x:left_after_clear_pages} of a {a:page} fault's {fig} after cl"
+                    "ear_pages() {xv:clear_pages_gain}"
+                    "|prezero pays: a {a:page} fault {fig}, {bfig} pre-zeroed: {ratio} {rci} the t"
+                    "ime",
+    "fault:none": "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {rci} the tim"
+                  "e{?; clear_pages() {xv:clear_pages_gain}?}",
+    "fault:STRADDLES": "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n}){?; clear_pa"
+                       "ges() {xv:clear_pages_gain}?}",
     "idle_cpu:faster": "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page",
     "idle_cpu:slower": "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
                        "|{answer} {fig} CPU, {ratio} {rci} the speed of Linux clear_page",
     "idle_cpu:tie": "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}",
     "idle_cpu:none": "{answer} {fig} {ci} CPU per GiB; neighbours not measured",
     "idle_cpu:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n})",
-    "idle:tie": "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} {costci} "
-                "vs {base}",
+    "idle:tie": "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} {costci} v"
+                "s {base}"
+                "|{a:strategy} at <= {a:rate_pct}%, {fig} CPU: {a:victim} {cost} {costci} vs {base"
+                "}",
     "idle:none": "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:victim} {cost} "
                  "{costci}",
-    "idle:STRADDLES": "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} vs "
-                      "{base} ({n})",
-    "idle:RATE_MISS": "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victim} "
-                      "{cost} {costci}",
-    "vmstart:none": "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_source})"
-                    "{?; clear_pages() {xv:clear_pages_gain}?}"
-                    "|2 TB, {a:threads} threads {fig} (model, B {xv:ceiling} {a:b_source})"
-                    "{?; clear_pages() {xv:clear_pages_gain}?}",
-    "vmstart:CEILING_OPEN": "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open"
-                            "{?; clear_pages() {xv:clear_pages_gain}?}"
-                            "{?\nopen: T={a:top} vs T={a:below}: {ratio} {rci} ({n}), no "
-                            "plateau?}",
-    "numa:slower": "own node: remote is {ratio} {rci} the speed of local ({a:strategy} {a:chunk})",
-    "numa:tie": "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}), within "
-                "+-{tol}",
+    "idle:STRADDLES": "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} vs {base"
+                      "} ({n})",
+    "idle:RATE_MISS": "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victim} {cos"
+                      "t} {costci}",
+    "vmstart:none": "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_source}){?; "
+                    "clear_pages() {xv:clear_pages_gain}?}"
+                    "|2 TB, {a:threads} threads {fig} (model, B {xv:ceiling} {a:b_source}){?; clea"
+                    "r_pages() {xv:clear_pages_gain}?}",
+    "vmstart:CEILING_OPEN": "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open{?; clea"
+                            "r_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}: {"
+                            "ratio} {rci} ({n}), no plateau?}",
+    "numa:slower": "own node: remote is {ratio1} {rci} the speed of local ({a:strategy} {a:chunk})",
+    "numa:tie": "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}), within +-{to"
+                "l}",
     "numa:faster": "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})",
     "numa:none": "one node: nothing to compare",
     "numa:STRADDLES": "open: remote {ratio} {rci} of local ({n})",
     "numa:NO_REMOTE": "not decided: no usable remote cell beside a local one",
-    "trust:none": "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left_out}/{cells} "
-                  "cells out"
+    "trust:none": "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left_out}/{cell"
+                  "s} cells out"
                   "|{hv}, TSC {tsc}, RAM {backing}, steal {steal}, {left_out}/{cells} cells out",
 }
 
@@ -233,6 +237,8 @@ def _field(rec: Record, name: str) -> Optional[str]:
         if rmin is not None and rmax is not None and rmin != rmax:
             return "%s-%sx" % (_fixed(rmin, d), _fixed(rmax, d))
         return _fixed(r, d) + "x"
+    if name == "ratio1":
+        return None if r is None else _fixed(r, ratio_digits(r)) + "x"
     if name == "rci":
         if r is None or rlo is None or rhi is None:
             return None

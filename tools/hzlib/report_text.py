@@ -1,7 +1,7 @@
 """hz report --text DIR: one result set as plain text for a mailing-list reply.
 
 ASCII only, at most WIDTH (80) columns, no tabs, in four blocks:
-  verdict   the kernel's `verdict` records, item by item (report.ITEMS), and
+  verdict   the kernel's `verdict` records, item by item (their labels), and
             the `compare` records behind them when the run has them;
   key table the single-thread clear cells of the largest target: strategy/
             chunk, median GB/s with its 95 % interval, and the ratio against
@@ -22,7 +22,7 @@ import shlex
 import textwrap
 from typing import List
 
-from . import compare_rows, compare_stat, interference, report, results
+from . import compare_rows, compare_stat, interference, report, results, verdict_text
 from .compare_stat import num
 
 WIDTH = 80
@@ -48,10 +48,9 @@ def verdict_block(rs) -> List[str]:
     if not by_run:
         return out + ["  no verdict records (a run that stopped early, or made before them)"]
     items = by_run[max(by_run)]  # the last run of a reboot loop
-    labels = dict(report.ITEMS)
     for item in report.item_order(items):
         r = items[item]
-        out += wrap(report.item_text(r), " " * 4, "  %s: " % labels.get(item, item))
+        out += wrap(report.item_text(r), " " * 4, "  %s: " % verdict_text.label(r))
         for c in rs.of_type("compare"):
             if c.get("item") == item and c.get("run", 0) == max(by_run):
                 out += wrap("%s vs %s: B/A time %s [%s..%s], %s at +-%s%% (n=%s/%s)" % (

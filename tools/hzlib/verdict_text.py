@@ -105,7 +105,7 @@ TEMPLATES: Dict[str, str] = {
     "numa:tie": "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}), within +-{to"
                 "l}",
     "numa:faster": "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})",
-    "numa:none": "one node: nothing to compare",
+    "numa:none": "one node: where pre-zeroing runs cannot matter",
     "numa:STRADDLES": "open: remote {ratio} {rci} of local ({n})",
     "numa:NO_REMOTE": "not decided: no usable remote cell beside a local one",
     "trust:none": "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left_out}/{cell"

@@ -257,7 +257,7 @@ void verdict_facts(struct vd_facts *f)
         f->steal_known = true;
         f->steal_x100 = stats_pct_x100(lost, base);
     } else
-        f->steal_why = "no timed cell"; /* cells account it (steal_account) */
+        f->steal_why = STEAL_UNKNOWN_WHY;
 }
 
 /* One `compare` record per comparison the verdict made. */

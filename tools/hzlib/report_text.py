@@ -22,7 +22,7 @@ import shlex
 import textwrap
 from typing import List
 
-from . import compare_rows, compare_stat, interference, report, results, verdict_text
+from . import compare_rows, compare_stat, interference, report, results, steal, verdict_text
 from .compare_stat import num
 
 WIDTH = 80
@@ -166,17 +166,13 @@ def machine_block(rs) -> List[str]:
         fact("TSC", "%s, %s, %.3f GHz" % (t.get("source"), "invariant" if t.get("invariant")
                                           else "NOT invariant", (num(t.get("hz")) or 0) / 1e9))
     summ = rs.of_type("summary")
-    steal = summ[-1].get("steal_pct") if summ else None
+    trust = [r for r in rs.of_type("verdict") if r.get("item") == "trust"]
     cells = [r for r in rs.of_type("clear") if num(r.get("steal_pct")) is not None]
     worst = max(cells, key=lambda r: r["steal_pct"], default=None)
-    hl = m.get("host_load") or {}
-    fact("steal", "%s%% of the run (%s)%s%s" % (
-        steal if steal is not None else "?", summ[-1].get("steal_method", "not measured")
-        if summ else "no summary",
-        "; worst cell %s%% (%s %s)" % (worst["steal_pct"], _cell_name(worst), worst.get("cache"))
-        if worst else "",
-        "; host: load %s, %s%% stolen below it" % (hl.get("loadavg_1m_end"), hl.get("steal_pct"))
-        if hl else ""))
+    fact("steal", "; ".join([steal.guest(summ[-1] if summ else None, trust[-1] if trust else None)]
+                            + ([steal.cell(worst["steal_pct"], "%s %s" % (
+                                _cell_name(worst), worst.get("cache")))] if worst else [])
+                            + [steal.host(m.get("host_load"))]))
     return out
 
 

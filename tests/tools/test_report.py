@@ -371,8 +371,8 @@ class TextReport(unittest.TestCase):
         self.assertEqual(row.split()[2:], ["16.9", "[14.2..19.0]", "3.20x", "[2.72..3.79]",
                                            "faster", "steal"])
         self.assertIn("  caches:     L1d 32K, L2 512K, L3 32M (cpuid-8000001d)", lines)
-        self.assertIn("  steal:      steal 44.94% (kvm_steal_time); cell steal 46.28% (rep_stosb/4K",
-                      lines)
+        self.assertIn("  steal:      steal 44.94% (kvm_steal_time); cell steal 46.28% "
+                      "(rep_stosb/4K", lines)
         block = t.split("\nReproduce\n")[1]
         cmd, qemu_part = block.split("  QEMU ran (hz run builds it):\n")
         words = shlex.split(cmd.split("\n", 1)[1].replace("\\\n", " "))

@@ -66,10 +66,12 @@ static const struct {
                    "ci} the time{?; clear_pages() {xv:clear_pages_gain}?}"},
     {"fault:STRADDLES", "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n}){?; cl"
                         "ear_pages() {xv:clear_pages_gain}?}"},
-    {"idle_cpu:faster", "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page"},
+    {"idle_cpu:faster", "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page|"
+                        "{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page"},
     {"idle_cpu:slower", "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
                         "|{answer} {fig} CPU, {ratio} {rci} the speed of Linux clear_page"},
-    {"idle_cpu:tie", "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}"},
+    {"idle_cpu:tie", "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}|{answe"
+                     "r} {fig} CPU, ties Linux clear_page, {ratio} {rci}"},
     {"idle_cpu:none", "{answer} {fig} {ci} CPU per GiB; neighbours not measured"},
     {"idle_cpu:STRADDLES", "open: {answer} {ratio} {rci} vs Linux clear_page ({n})"},
     {"idle:tie", "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cos"
@@ -99,7 +101,7 @@ static const struct {
     {"trust:none", "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left"
                    "_out}/{cells} cells out|{hv}, TSC {tsc}, RAM {backing}, steal {steal"
                    "}, {left_out}/{cells} cells out"},
-    VD_EXTRA_TEMPLATES};
+};
 
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
 {

@@ -78,10 +78,12 @@ TEMPLATES: Dict[str, str] = {
                   "e{?; clear_pages() {xv:clear_pages_gain}?}",
     "fault:STRADDLES": "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n}){?; clear_pa"
                        "ges() {xv:clear_pages_gain}?}",
-    "idle_cpu:faster": "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page",
+    "idle_cpu:faster": "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page"
+                       "|{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page",
     "idle_cpu:slower": "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
                        "|{answer} {fig} CPU, {ratio} {rci} the speed of Linux clear_page",
-    "idle_cpu:tie": "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}",
+    "idle_cpu:tie": "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}"
+                    "|{answer} {fig} CPU, ties Linux clear_page, {ratio} {rci}",
     "idle_cpu:none": "{answer} {fig} {ci} CPU per GiB; neighbours not measured",
     "idle_cpu:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n})",
     "idle:tie": "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} {costci} v"

@@ -101,7 +101,7 @@ static const struct {
     {"trust:none", "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left"
                    "_out}/{cells} cells out|{hv}, TSC {tsc}, RAM {backing}, steal {steal"
                    "}, {left_out}/{cells} cells out"},
-};
+    VD_EXTRA_TEMPLATES};
 
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
 {

@@ -2,9 +2,9 @@
 
 For a lab comparing two machines, or one machine under two firmware
 settings: the two verdicts item by item, hz compare's table (compare.table:
-the same rows, B/A ratios with their Hodges-Lehmann intervals and the same
-verdict words: faster, slower, tie (+-X), undecided, too few samples; rows
-without samples say "(spread rule)"), the plots of each set in pairs,
+the same rows, each comparison in phrase.py's one form with its
+Hodges-Lehmann interval and verdict word: faster, slower, tie at +-X,
+undecided, too few samples; rows without samples say "spread rule"), the plots of each set in pairs,
 and the machine and configuration facts with the differing ones marked.
 The page is built from report.py's and report_html.py's pieces.
 """
@@ -79,10 +79,10 @@ def compare_section(a, b):
         return head + "<p>No matching clear, fault or prezero records on both sides.</p>"
     extra = " ".join("TCG(%s)" % s for s, rs in (("A", a), ("B", b)) if report_html.tcg(rs))
     out = []
-    for label, va, vb, ratio, verdict, flags in rows:
+    for label, va, vb, said, flags in rows:
         words = [w for w in (flags + " " + extra).split() if w]
-        out.append(([label, va, vb, ratio, verdict], words))
-    return head + report_html.table(compare.TABLE_HEAD[:5], out, numeric=(1, 2, 3))
+        out.append(([label, va, vb, said], words))
+    return head + report_html.table(compare.TABLE_HEAD[:4], out, numeric=(1, 2))
 
 
 def _fact_map(rs):

@@ -84,7 +84,7 @@ TYPES: Dict[str, RecordType] = {t.name: t for t in (
                values=("ns_per_access", "class", "intended", "reference")),
     RecordType("interference_rank", key=("victim", "a", "b"),
                values=("ratio", "ratio_lo", "ratio_hi", "outcome")),
-    RecordType("fault", key=("policy", "bytes"), values=("service_ns", "clear_ns", "workload")),
+    RecordType("fault", key=("workload", "policy", "bytes"), values=("service_ns", "clear_ns")),
     RecordType("clear", key=("strategy", "chunk", "bytes", "cache", "threads"),
                values=("gbps_median",) + _GBPS_CI + ("min_ns", "max_ns", "cv_pct", "repeats",
                                                      "samples_ns") + _FLAGS),

@@ -67,3 +67,21 @@ def direction(ratio: float, what: str = TIME) -> str:
     if ratio == 1:
         return ""
     return "faster" if (ratio < 1) == (what == TIME) else "slower"
+
+
+def outcome_word(outcome, tol_pct=None) -> str:
+    """An outcome for comparison(): 'tie at +-5%' when a tie has its
+    tolerance, else the outcome itself."""
+    if outcome == "tie" and tol_pct is not None:
+        return "tie at +-%g%%" % tol_pct
+    return str(outcome)
+
+
+def of_compare_record(c) -> str:
+    """A kernel `compare` record (docs/results.md: B over A of time per
+    byte) in the one sentence, with the samples a side: '... (slower),
+    n=18/10' (B's, then A's)."""
+    return "%s, n=%s/%s" % (comparison(str(c.get("b")), str(c.get("a")), c.get("ratio"),
+                                       c.get("lo"), c.get("hi"),
+                                       outcome_word(c.get("outcome"), c.get("tol_pct"))),
+                            c.get("nb"), c.get("na"))

@@ -1,7 +1,7 @@
 """hz report A B: two result sets side by side on one self-contained page.
 
 For a lab comparing two machines, or one machine under two firmware
-settings: the two verdicts item by item, hz compare's table (compare.table:
+settings: the two verdict blocks (as the console prints them), hz compare's table (compare.table:
 the same rows, each comparison in phrase.py's one form with its
 Hodges-Lehmann interval and verdict word: faster, slower, tie at +-X,
 undecided, too few samples; rows without samples say "spread rule"), the plots of each set in pairs,
@@ -13,7 +13,7 @@ import os
 import re
 import tempfile
 
-from . import compare, compare_stat, decide, report, report_html, results
+from . import compare, compare_stat, decide, report, report_html, results, verdict_text
 
 
 def default_path(a_path, b_path):
@@ -35,34 +35,20 @@ def _sides_table(a, b):
 
 
 def verdict_section(a, b):
-    va, vb = report.verdicts(a), report.verdicts(b)
-    out = ['<h2 id="verdict">Verdicts side by side</h2>']
-    for side, v, rs in (("A", va, a), ("B", vb, b)):
+    """Each side's verdict block as the console prints it
+    (verdict_text.block_lines), A above B."""
+    out = ['<h2 id="verdict">Verdicts, A then B</h2>']
+    for side, rs in (("A", a), ("B", b)):
+        v = report.verdicts(rs)
         if not v:
             out.append('<p class="banner">No verdict for %s (%s): it has no <code>verdict</code> '
                        "records.</p>" % (side, report_html.esc(rs.name)))
-    if not va and not vb:
-        return "".join(out)
-    # the last run of each side (a reboot loop has several)
-    ia = va[max(va)] if va else {}
-    ib = vb[max(vb)] if vb else {}
-    labels = dict(report.ITEMS)
-    out.append('<table class="verdict"><thead><tr><th>item</th><th>A</th><th>B</th></tr>'
-               "</thead><tbody>")
-    for item in report.item_order(set(ia) | set(ib)):
-        cells = []
-        for side in (ia, ib):
-            r = side.get(item)
-            if r is None:
-                cells.append('<td class="undecided">-</td>')
-                continue
-            cls = "" if r.get("decided") is True else ' class="undecided"'
-            fig = report.verdict_figure(r)
-            fig = "<div><b>%s</b></div>" % report_html.esc(fig) if fig else ""
-            cells.append("<td%s>%s%s</td>" % (cls, report.verdict_cell(r), fig))
-        out.append("<tr><th>%s</th>%s</tr>"
-                   % (report_html.esc(labels.get(item, item)), "".join(cells)))
-    out.append("</tbody></table>")
+            continue
+        last = max(v)  # the last run of a reboot loop
+        recs = [r for r in rs.of_type("verdict") if r.get("run", 0) == last]
+        out.append('<h3>%s: %s</h3><pre class="answers">%s</pre>' % (
+            side, report_html.esc(rs.name),
+            report_html.esc("\n".join(verdict_text.block_lines(recs)))))
     return "".join(out)
 
 

@@ -1,8 +1,11 @@
-"""hz report --text DIR: one result set as plain text for a mailing-list reply.
+"""hz report --text --full DIR: all of one result set as plain text (the
+short form, for a mailing-list reply, is report_short.py).
 
 ASCII only, at most WIDTH (80) columns, no tabs, in four blocks:
   verdict   the kernel's `verdict` records, item by item (report.ITEMS), and
-            the `compare` records behind them when the run has them;
+            the `compare` records behind them when the run has them, each
+            in phrase.py's one sentence ("X takes 1.43x [..] the time of Y
+            (slower), n=18/10");
   key table the single-thread clear cells of the largest target: strategy/
             chunk, median GB/s with its 95 % interval, and the ratio against
             Linux's clear_page (rep_stosb in 4 KiB calls, same cache state)
@@ -14,23 +17,25 @@ ASCII only, at most WIDTH (80) columns, no tabs, in four blocks:
             hypervisor and accelerator, caches (header `cache`), guest RAM
             backing, TSC, steal (the run's and the worst cell's);
   reproduce the commit and the hz run command rebuilt from meta.json (boot,
-            accelerator, -cpu, memory, CPUs, hugepages, load, the kernel
-            command line), and the QEMU command line hz ran, verbatim.
+            accelerator, -cpu, memory, CPUs, --hugepages as given, load, the
+            kernel command line less the backing= hz run adds itself), and
+            the QEMU command line hz ran, verbatim.
 """
 
 import shlex
 import textwrap
 from typing import List
 
-from . import compare_rows, compare_stat, interference, report, results
+from . import (clear_grid, compare_rows, compare_stat, interference, phrase, qemu, report,
+               results)
 from .compare_stat import num
 
 WIDTH = 80
-BASELINE = ("rep_stosb", 4096)  # Linux's clear_page: REP STOSB, one 4 KiB page per call
+BASELINE = clear_grid.BASELINE
 ROW = "  %-5s %-16s %-17s %-18s %s"  # cache, cell, GB/s [lo..hi], ratio [lo..hi], outcome
 
 
-def _ascii(text) -> str:
+def ascii_text(text) -> str:
     return (str(text).replace("\u00b1", "+-").replace("\u2013", "-").replace("\u00d7", "x")
             .replace("\t", " ").encode("ascii", "replace").decode())
 
@@ -38,7 +43,7 @@ def _ascii(text) -> str:
 def wrap(text, indent="", first=None, width=WIDTH) -> List[str]:
     """text wrapped to width columns (long words broken), first line
     prefixed by first (default indent), the others by indent."""
-    return textwrap.wrap(_ascii(text), width, initial_indent=indent if first is None else first,
+    return textwrap.wrap(ascii_text(text), width, initial_indent=indent if first is None else first,
                          subsequent_indent=indent, break_on_hyphens=False) or [first or indent]
 
 
@@ -54,10 +59,7 @@ def verdict_block(rs) -> List[str]:
         out += wrap(report.item_text(r), " " * 4, "  %s: " % labels.get(item, item))
         for c in rs.of_type("compare"):
             if c.get("item") == item and c.get("run", 0) == max(by_run):
-                out += wrap("%s vs %s: B/A time %s [%s..%s], %s at +-%s%% (n=%s/%s)" % (
-                    c.get("b"), c.get("a"), c.get("ratio"), c.get("lo"), c.get("hi"),
-                    c.get("outcome"), c.get("tol_pct"), c.get("nb"), c.get("na")), " " * 6,
-                    " " * 4)
+                out += wrap(phrase.of_compare_record(c), " " * 6, " " * 4)
     return out
 
 
@@ -193,17 +195,22 @@ def reproduce(rs) -> List[str]:
     words += ["-m", str(m.get("mem") or "4G"), "--smp", str(m.get("smp") or 1)]
     if "-machine" in argv and argv[argv.index("-machine") + 1] != "q35":
         words += ["--machine", argv[argv.index("-machine") + 1]]
-    if str(m.get("guest_ram") or "").startswith("hugetlbfs"):
+    if m.get("hugepages"):  # as hz run was given it (make run: auto)
+        words += ["--hugepages", str(m["hugepages"])]
+    elif str(m.get("guest_ram") or "").startswith("hugetlbfs"):  # older meta.json
         words.append("--hugepages")
     if m.get("busy_threads"):
         words += ["--load", str(m["busy_threads"])]
-    return words + ["--"] + shlex.split(m.get("cmdline") or "")
+    args = shlex.split(m.get("cmdline") or "")
+    if args and args[-1] == "backing=" + qemu.KERNEL_BACKING.get(m.get("guest_ram"), "unknown"):
+        args.pop()  # the word hz run adds itself (qemu.with_backing)
+    return words + ["--"] + args
 
 
-def _command_lines(words, indent="    ") -> List[str]:
+def command_lines(words, indent="    ") -> List[str]:
     """A shell command broken with backslashes to fit WIDTH."""
     out, line = [], indent
-    for w in (shlex.quote(_ascii(w)) for w in words):
+    for w in (shlex.quote(ascii_text(w)) for w in words):
         if len(line) + len(w) + 3 > WIDTH and line.strip():
             out.append(line + " \\")
             line = indent + "  "
@@ -243,10 +250,10 @@ def reproduce_block(rs) -> List[str]:
     clean = str(commit).replace("-dirty", "")
     out += ["  git checkout %s && make -j2%s" % (clean, "   # built from a tree with local "
                                                  "changes" if clean != commit else "")]
-    out += _command_lines(words, "  ")
+    out += command_lines(words, "  ")
     if rs.meta.get("qemu_cmdline"):
         out.append("  QEMU ran (hz run builds it):")
-        out += _command_lines(shlex.split(rs.meta["qemu_cmdline"]), "    ")
+        out += command_lines(shlex.split(rs.meta["qemu_cmdline"]), "    ")
     return out
 
 
@@ -258,5 +265,5 @@ def text(rs) -> str:
     blocks = [head, verdict_block(rs), key_table(rs)]
     blocks += [b for b in [interference_block(rs)] if b]
     blocks += [machine_block(rs), reproduce_block(rs)]
-    lines = [_ascii(ln).rstrip() for b in blocks for ln in b + [""]]
+    lines = [ascii_text(ln).rstrip() for b in blocks for ln in b + [""]]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -164,6 +164,20 @@ class CompareResultSets(unittest.TestCase):
                    if line.startswith("fault self-test policy=idle bytes=2M median service_ns"))
         self.assertIn("(n=6/6)", row)
 
+    def test_fault_rows_keep_scenarios_apart(self):
+        """The fault self-test's faults and a run=policies workload's of the
+        same (policy, bytes) are rows of their own (they were pooled: n=22)."""
+        recs = ([{"t": "fault", "v": 1, "policy": "none", "bytes": 1 << 30,
+                  "service_ns": 100 + i} for i in range(6)]
+                + [{"t": "fault", "v": 1, "workload": "vm_boot", "policy": "none",
+                    "bytes": 1 << 30, "service_ns": 300 + i} for i in range(16)])
+        rs = results.ResultSet("s", recs)
+        rows = {label: (sa.n, sa.value) for label, sa, _, _ in cr.fault_rows(rs, rs)
+                if "median service_ns" in label}
+        self.assertEqual(rows, {
+            "fault self-test policy=none bytes=1G median service_ns": (6, 102),
+            "fault workload=vm_boot policy=none bytes=1G median service_ns": (16, 307)})
+
     def test_fault_p99_needs_100_samples(self):
         def side(n, scale):
             return results.ResultSet("s", [{"t": "fault", "v": 1, "policy": "none",
@@ -184,11 +198,13 @@ class CompareResultSets(unittest.TestCase):
         # Two faults a side, 3x apart: no interval of a median exists below 6.
         rows = {label: cs.verdict(sa, sb, hib) for label, sa, sb, hib in
                 cr.fault_rows(side([100, 110]), side([300, 320]))}
-        self.assertEqual(rows["fault self-test policy=none bytes=1G median service_ns"], "too few samples")
+        self.assertEqual(rows["fault self-test policy=none bytes=1G median service_ns"],
+                         "too few samples")
         rows = {label: cs.verdict(sa, sb, hib) for label, sa, sb, hib in
                 cr.fault_rows(side([100, 110, 105, 101, 108]),
                               side([300, 320, 310, 305, 315, 301]))}
-        self.assertEqual(rows["fault self-test policy=none bytes=1G median service_ns"], "too few samples")
+        self.assertEqual(rows["fault self-test policy=none bytes=1G median service_ns"],
+                         "too few samples")
         rows = {label: cs.verdict(sa, sb, hib) for label, sa, sb, hib in
                 cr.fault_rows(side([100, 110, 105, 101, 108, 102]),
                               side([300, 320, 310, 305, 315, 301]))}

@@ -132,12 +132,19 @@ class SingleReport(unittest.TestCase):
         self.assertEqual(pol[0][1][-1], "unverified ring0-emulated")
         rs.header()["tcg"] = True
         page = render(rs)
-        timed = (page.rows_of(("strategy", "chunk", "repeats")) + page.rows_of(("policy", "page"))
+        timed = (page.rows_of(("strategy", "chunk", "repeats")) + page.rows_of(("faults of", "policy", "page"))
                  + page.rows_of(("workload", "policy")) + page.rows_of(("strategy", "threads")))
         self.assertGreater(len(timed), 80)
         self.assertEqual([c for cls, c in timed if "TCG" not in c[-1].split() or cls != "flagged"],
                          [])
         self.assertIn("QEMU TCG: no figure on this page is a hardware timing", "".join(page.text))
+
+    def test_fault_rows_by_scenario(self):
+        rows = self.page.rows_of(("faults of", "policy", "page", "faults"))
+        self.assertEqual([c[:4] for _, c in rows],
+                         [["self-test", "none", "1G", "2"], ["vm_boot", "none", "1G", "2"],
+                          ["vm_boot", "boot", "1G", "2"], ["vm_boot", "on_free", "1G", "2"],
+                          ["vm_boot", "idle", "1G", "2"], ["vm_boot", "batch=2", "1G", "2"]])
 
     def test_vmstart_cells_and_model_lines(self):
         from test_vmstart import RECS  # the run=vmstart records make bench's lines are tested on

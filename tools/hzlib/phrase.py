@@ -20,9 +20,10 @@ from typing import Optional
 
 TIME = "time"
 # The sentence, parsed back (tests/tools/test_phrase.py reads every printed one).
-PATTERN = re.compile(r"(?P<b>\S.*?) (?P<verb>takes|gives) (?P<ratio>[0-9.]+)x"
+# Names are one word each (cell ids, "A", "B").
+PATTERN = re.compile(r"(?P<b>[^\s<>]+) (?P<verb>takes|gives) (?P<ratio>[0-9.]+)x"
                      r"(?: \[(?P<lo>[0-9.]+)\.\.(?P<hi>[0-9.]+)\])? the (?P<what>.+?) of "
-                     r"(?P<a>\S.*?) \((?P<word>[^()]*)\)")
+                     r"(?P<a>[^\s<>]+) \((?P<word>[^()]*)\)")
 
 
 def sig3(x) -> str:

@@ -167,11 +167,11 @@ def pair_rows(a, b, tol_pct=compare_stat.TOL_PCT) -> List[str]:
             what = str(rb.get("unit") or "figure") if hib else phrase.TIME
             said = phrase.comparison("B", "A", j.ratio, j.lo, j.hi, compare.word(j), what)
         else:
-            said = "no figure on %s" % ("both sides" if not sa and not sb else
-                                        "A" if not sa else "B")
-        if str(ra.get("answer")) != str(rb.get("answer")):
-            said += "; answer A %s, B %s" % (ra.get("answer"), rb.get("answer"))
-        out += report_text.wrap(said, " " * 4, "  %-12s" % item)
+            said = "no headline figure on %s" % ("either side" if not sa and not sb else
+                                                 "A" if not sa else "B")
+        if ra.get("answer") != rb.get("answer"):
+            said += "; answer A %s, B %s" % (ra.get("answer") or "-", rb.get("answer") or "-")
+        out += report_text.wrap(said, " " * 4, "  %-12s " % item)
     ga, gb = clear_grid.cells(a), clear_grid.cells(b)
     if ga and gb and ga[:2] == gb[:2]:
         out.append("clear, 1 CPU, %s target, %s cache" % (results.human_size(ga[1]), ga[0]))
@@ -185,7 +185,7 @@ def pair_rows(a, b, tol_pct=compare_stat.TOL_PCT) -> List[str]:
                     out += report_text.wrap(
                         phrase.comparison("B", "A", j.ratio, j.lo, j.hi, compare.word(j),
                                           "GB/s"), " " * 4,
-                        "  %-12s" % ("%s/%s" % (s, results.human_size(c))))
+                        "  %-12s " % ("%s/%s" % (s, results.human_size(c))))
     return out
 
 

@@ -132,7 +132,8 @@ class SingleReport(unittest.TestCase):
         self.assertEqual(pol[0][1][-1], "unverified ring0-emulated")
         rs.header()["tcg"] = True
         page = render(rs)
-        timed = (page.rows_of(("strategy", "chunk", "repeats")) + page.rows_of(("faults of", "policy", "page"))
+        timed = (page.rows_of(("strategy", "chunk", "repeats"))
+                 + page.rows_of(("faults of", "policy", "page"))
                  + page.rows_of(("workload", "policy")) + page.rows_of(("strategy", "threads")))
         self.assertGreater(len(timed), 80)
         self.assertEqual([c for cls, c in timed if "TCG" not in c[-1].split() or cls != "flagged"],

@@ -12,7 +12,7 @@ undecided (too few samples included); three significant digits
 """
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from . import compare_rows, compare_stat, phrase
 from .compare_stat import num
@@ -29,7 +29,7 @@ class Grid:
     cache: str
     target: int
     chunks: List[int]
-    rows: List[tuple]
+    rows: List[Tuple[str, List[str], List[str]]]
     has_base: bool
 
 

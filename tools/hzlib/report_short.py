@@ -40,7 +40,7 @@ def facts_line(rs) -> str:
              "hypervisor unknown" if hv is None else str(m.get("accel") or hv).upper()
              if m.get("accel") else str(hv))
     t = next(iter(rs.of_type("tsc")), None)
-    smp = next(iter(rs.of_type("smp")), {})
+    smp: dict = next(iter(rs.of_type("smp")), {})
     cpus = smp.get("cpus", m.get("smp"))
     parts = [brand + (" (family %#x model %#x)" % (cpu["family"], cpu["model"])
                       if num(cpu.get("family")) is not None and num(cpu.get("model")) is not None
@@ -152,8 +152,8 @@ def _item_stat(r) -> Tuple[Optional[Stat], bool]:
     return Stat(v, lo, hi, ci=ci), "/s" in str(r.get("unit") or "")
 
 
-def pair_rows(a, b, tol_pct=compare_stat.TOL_PCT) -> List[str]:
-    """One line per verdict item and per grid cell on both sides."""
+def _item_rows(a, b, tol_pct) -> List[str]:
+    """One line per verdict item on both sides (its headline figure)."""
     out = []
     va, vb = report.verdicts(a), report.verdicts(b)
     ia = va[max(va)] if va else {}
@@ -172,26 +172,40 @@ def pair_rows(a, b, tol_pct=compare_stat.TOL_PCT) -> List[str]:
         if ra.get("answer") != rb.get("answer"):
             said += "; answer A %s, B %s" % (ra.get("answer") or "-", rb.get("answer") or "-")
         out += report_text.wrap(said, " " * 4, "  %-12s " % item)
-    ga, gb = clear_grid.cells(a), clear_grid.cells(b)
-    if ga and gb and ga[:2] == gb[:2]:
-        out.append("clear, 1 CPU, %s target, %s cache" % (results.human_size(ga[1]), ga[0]))
-        for s, row in ga[2].items():
-            for c, ra in sorted(row.items()):
-                rb = gb[2].get(s, {}).get(c)
-                sa, sb = compare_rows.clear_stat([ra]), compare_rows.clear_stat([rb]) \
-                    if rb else None
-                if sa and sb:
-                    j = compare_stat.judge(sa, sb, True, tol_pct)
-                    out += report_text.wrap(
-                        phrase.comparison("B", "A", j.ratio, j.lo, j.hi, compare.word(j),
-                                          "GB/s"), " " * 4,
-                        "  %-12s " % ("%s/%s" % (s, results.human_size(c))))
     return out
 
 
-def pair_text(a, b) -> str:
-    """hz report --text A B (module comment)."""
+def _cell_rows(a, b, tol_pct) -> List[str]:
+    """One line per grid cell on both sides, A's fastest strategies first."""
+    ga, gb, grid = clear_grid.cells(a), clear_grid.cells(b), clear_grid.grid(a, tol_pct)
+    if not ga or not gb or not grid or ga[:2] != gb[:2]:
+        return []
+    out = ["clear, 1 CPU, %s target, %s cache" % (results.human_size(ga[1]), ga[0])]
+    order = [r[0] for r in grid.rows]
+    names = ["%s/%s" % (s, results.human_size(c)) for s in order for c in ga[2][s]]
+    w = max(len(n) for n in names)
+    for s in order:
+        for c, ra in sorted(ga[2][s].items()):
+            rb = gb[2].get(s, {}).get(c)
+            sa, sb = compare_rows.clear_stat([ra]), compare_rows.clear_stat([rb]) if rb else None
+            if sa and sb:
+                j = compare_stat.judge(sa, sb, True, tol_pct)
+                out += report_text.wrap(
+                    phrase.comparison("B", "A", j.ratio, j.lo, j.hi, compare.word(j), "GB/s"),
+                    " " * 4, "  %-*s " % (w, "%s/%s" % (s, results.human_size(c))))
+    return out
+
+
+def pair_text(a, b, tol_pct=compare_stat.TOL_PCT) -> str:
+    """hz report --text A B (module comment), in at most LINES lines: the
+    cells of the slowest strategies give way, and a line says so."""
     head = ["A: " + facts_line(a)[:WIDTH - 3], "B: " + facts_line(b)[:WIDTH - 3],
             "B against A: verdict items (headline figure, spread rule), then cells"]
-    lines = [report_text.ascii_text(ln).rstrip() for ln in head + pair_rows(a, b)]
+    items, cells = _item_rows(a, b, tol_pct), _cell_rows(a, b, tol_pct)
+    room = LINES - len(head) - len(items)
+    if len(cells) > room:
+        left = sum(1 for c in cells[room - 1:] if not c.startswith("     "))
+        cells = cells[:room - 1] + ["%d more cells: hz compare A B, or hz report --text --full A B"
+                                    % left]
+    lines = [report_text.ascii_text(ln).rstrip() for ln in head + items + cells]
     return "\n".join(lines) + "\n"

@@ -11,8 +11,9 @@ kernel's table is the same: both render tests/vectors/verdict_render.txt to
 the byte (tests/unit/test_verdict_text.c, tests/tools/test_verdict_text.py).
 
 A template is text with placeholders: {name} a field as _field() formats
-it, {a:KEY} an argument of `args`, {r:KEY} a member of the record, {x:NAME}
-a figure of `figures` with its interval, {xv:NAME} without it; a segment
+it, {a:KEY} an argument of `args`, {x:NAME}
+a figure of `figures` with its interval, {xv:NAME} without it ({ratio} is
+a range across a leading set, {ratio1} the best's estimate alone); a segment
 {?...?} is left out when one of its placeholders has no value. "|"
 separates alternatives: the first whose first line fits WIDTH is taken,
 else the last. A newline starts the continuation line (only an open item
@@ -33,75 +34,83 @@ WIDTH = 100  # columns of a line
 LABEL = 12  # label column
 INDENT = "  "
 
-# (form, key) -> template; key: a reason code, else the outcome of the main
-# comparison ("faster", "slower", "tie", "undecided"), else "none". The form
-# "*" serves every item for a reason its own form has no row for.
+# "form:key" -> template. A record with a reason code takes "form:CODE", else
+# "*:CODE"; a decided one "form:OUTCOME" (its main comparison's: "faster",
+# "slower", "tie"), else "form:none".
 TEMPLATES: Dict[str, str] = {
     "*:NOT_IN_RUN": "not measured ({runs})",
     "*:TCG": "not decided: TCG, emulator timings",
     "*:NO_CELL": "not decided: no usable {a:need}{?; clear_pages() {xv:clear_pages_gain}?}",
-    "*:LEFT_OUT": "not decided: no usable cell; {a:cell} {a:why}{?, {a:more} more left out?}",
+    "*:LEFT_OUT": "not decided: every cell it needs left out: {a:why} (n={a:samples}){?, and {a:mo"
+                  "re} more?}",
     "*:TARGET_SMALL": "not measured: the largest cold target, {a:target}, is below the page",
-    "*:STRADDLES": "open: {ratio} {rci} straddles +-{tol} ({n})",
-    "clear:faster": "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page"
-                    "{?; +{more} {setw}?}|{answer} {fig}: {ratio} {rci} faster than Linux "
-                    "clear_page{?; +{more} {setw}?}",
-    "clear:slower": "{answer} {fig} {ci}: {ratio} {rci} the speed of Linux clear_page"
-                    "{?; +{more} {setw}?}|{answer} {fig}: {ratio} {rci} the speed of Linux "
-                    "clear_page{?; +{more} {setw}?}",
-    "clear:tie": "{answer} {fig} {ci}: ties Linux clear_page, {ratio} {rci}{?; +{more} {setw}?}",
-    "clear:none": "{answer} {fig} {ci}{?; +{more} {setw}?}{?; {a:note}?}",
-    "clear:NO_BASELINE": "not decided: {answer} {fig} {ci}{?; +{more} {setw}?}; no Linux "
-                         "clear_page cell",
+    "clear:faster": "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page{?; +{more} {s"
+                    "etw}?}"
+                    "|{answer} {fig}: {ratio} {rci} faster than Linux clear_page{?; +{more} {setw}"
+                    "?}",
+    "clear:slower": "{answer} {fig} {ci}: {ratio} {rci} the speed of Linux clear_page{?; +{more} {"
+                    "setw}?}"
+                    "|{answer} {fig}: {ratio} {rci} the speed of Linux clear_page{?; +{more} {setw"
+                    "}?}",
+    "clear:tie": "{answer} {fig} {ci}: ties Linux clear_page, {ratio} {rci}{?; +{more} {setw}?}"
+                 "|{answer} {fig}: ties Linux clear_page, {ratio} {rci}{?; +{more} {setw}?}",
+    "clear:none": "{answer} {fig} {ci}{?; +{more} {setw}?}",
+    "clear:NO_BASELINE": "open: {answer} {fig} {ci}{?; +{more} {setw}?}; no Linux clear_page cell",
     "clear:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n}){?; +{more} {setw}?}"
                        "\nstraddles +-{tol}: {answer} {fig} {ci}",
-    "nontemporal:faster": "yes: {a:nt} is {ratio} {rci} faster than {base} at {a:chunk}"
-                          "{?; {others}?}",
-    "nontemporal:slower": "no: {a:nt} is {ratio} {rci} the speed of {base} at {a:chunk}"
-                          "{?; {others}?}",
+    "nontemporal:faster": "yes: {a:nt} is {ratio} {rci} faster than {base} at {a:chunk}{?; {others"
+                          "}?}",
+    "nontemporal:slower": "no: {a:nt} is {ratio} {rci} the speed of {base} at {a:chunk}{?; {others"
+                          "}?}",
     "nontemporal:tie": "tie: {a:nt} is {ratio} {rci} of {base} at {a:chunk}{?; {others}?}",
-    "nontemporal:STRADDLES": "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n})"
-                             "{?; {others}?}",
+    "nontemporal:STRADDLES": "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
+                             "}",
     "nontemporal:NO_PAIR": "not measured: no call size with a non-temporal and a temporal cell",
-    "fault:slower": "prezero pays: {a:page} fault {fig} zeroing, {bfig} pre-zeroed{?, saves "
-                    "{x:left_for_prezero}?}{?; clear_pages() {xv:clear_pages_gain}?}{?, saves "
-                    "{xv:left_after_clear_pages} after?}",
-    "fault:tie": "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {rci} the "
-                 "time{?; clear_pages() {xv:clear_pages_gain}?}",
-    "fault:faster": "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {rci} the "
-                    "time{?; clear_pages() {xv:clear_pages_gain}?}",
-    "fault:STRADDLES": "open: {a:page} fault {ratio} {rci} the time of a pre-zeroed one ({n})"
-                       "{?; clear_pages() {xv:clear_pages_gain}?}",
-    "idle_cpu:faster": "{answer} {fig} {ci} CPU, {ratio} {rci} less than Linux clear_page",
-    "idle_cpu:slower": "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page",
+    "fault:slower": "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages("
+                    ") {xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}"
+                    "|prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages"
+                    "() {xv:clear_pages_gain}?}"
+                    "|prezero pays {x:left_after_clear_pages} of a {a:page} fault's {fig} after cl"
+                    "ear_pages() {xv:clear_pages_gain}"
+                    "|prezero pays: a {a:page} fault {fig}, {bfig} pre-zeroed: {ratio} {rci} the t"
+                    "ime",
+    "fault:none": "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {rci} the tim"
+                  "e{?; clear_pages() {xv:clear_pages_gain}?}",
+    "fault:STRADDLES": "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n}){?; clear_pa"
+                       "ges() {xv:clear_pages_gain}?}",
+    "idle_cpu:faster": "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page",
+    "idle_cpu:slower": "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
+                       "|{answer} {fig} CPU, {ratio} {rci} the speed of Linux clear_page",
     "idle_cpu:tie": "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}",
     "idle_cpu:none": "{answer} {fig} {ci} CPU per GiB; neighbours not measured",
     "idle_cpu:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n})",
-    "idle:tie": "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} {costci} "
-                "vs {base}",
-    "idle:slower": "none: every rate slows a neighbour; least {a:strategy} at {a:rate_pct}%: "
-                   "{a:victim} {cost} {costci}",
-    "idle:faster": "none: every rate slows a neighbour; least {a:strategy} at {a:rate_pct}%: "
-                   "{a:victim} {cost} {costci}",
-    "idle:STRADDLES": "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} vs "
-                      "{base} ({n})",
-    "idle:RATE_MISS": "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victim} "
-                      "{cost} {costci}",
-    "vmstart:none": "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_source})"
-                    "{?; clear_pages() {xv:clear_pages_gain}?}",
-    "vmstart:CEILING_OPEN": "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open"
-                            "{?; clear_pages() {xv:clear_pages_gain}?}"
-                            "{?\nopen: T={a:top} vs T={a:below}: {ratio} {rci} ({n}), no "
-                            "plateau?}",
-    "numa:slower": "own node: remote is {ratio} {rci} the speed of local ({a:strategy} {a:chunk})",
-    "numa:tie": "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}), within "
-                "+-{tol}",
+    "idle:tie": "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} {costci} v"
+                "s {base}"
+                "|{a:strategy} at <= {a:rate_pct}%, {fig} CPU: {a:victim} {cost} {costci} vs {base"
+                "}",
+    "idle:none": "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:victim} {cost} "
+                 "{costci}",
+    "idle:STRADDLES": "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} vs {base"
+                      "} ({n})",
+    "idle:RATE_MISS": "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victim} {cos"
+                      "t} {costci}",
+    "vmstart:none": "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_source}){?; "
+                    "clear_pages() {xv:clear_pages_gain}?}"
+                    "|2 TB, {a:threads} threads {fig} (model, B {xv:ceiling} {a:b_source}){?; clea"
+                    "r_pages() {xv:clear_pages_gain}?}",
+    "vmstart:CEILING_OPEN": "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open{?; clea"
+                            "r_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}: {"
+                            "ratio} {rci} ({n}), no plateau?}",
+    "numa:slower": "own node: remote is {ratio1} {rci} the speed of local ({a:strategy} {a:chunk})",
+    "numa:tie": "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}), within +-{to"
+                "l}",
     "numa:faster": "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})",
     "numa:none": "one node: nothing to compare",
     "numa:STRADDLES": "open: remote {ratio} {rci} of local ({n})",
     "numa:NO_REMOTE": "not decided: no usable remote cell beside a local one",
-    "trust:none": "{hv}, {tsc} TSC, ring 0 {ring0}, RAM {r:backing}, steal {steal}, "
-                  "{r:left_out_cells} of {r:cells_seen} cells left out",
+    "trust:none": "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left_out}/{cell"
+                  "s} cells out"
+                  "|{hv}, TSC {tsc}, RAM {backing}, steal {steal}, {left_out}/{cells} cells out",
 }
 
 
@@ -142,8 +151,8 @@ def size(b: int) -> str:
 
 
 def _pct1(v: int) -> str:
-    """A signed share x 10 (0.1 % units) as "+3.1%"."""
-    return "%s%d.%d%%" % ("+" if v >= 0 else "-", abs(v) // 10, abs(v) % 10)
+    """A signed share x 10 (0.1 % units) as "+3.1"."""
+    return "%s%d.%d" % ("+" if v >= 0 else "-", abs(v) // 10, abs(v) % 10)
 
 
 def _tol(rec: Record) -> str:
@@ -200,9 +209,6 @@ def _field(rec: Record, name: str) -> Optional[str]:
     if name.startswith("a:"):
         v = args.get(name[2:])
         return None if v is None or isinstance(v, bool) else str(v)
-    if name.startswith("r:"):
-        v = rec.get(name[2:])
-        return None if v is None or isinstance(v, bool) else str(v)
     if name.startswith("x:") or name.startswith("xv:"):
         f = _figure(rec, name.split(":", 1)[1])
         if f is None:
@@ -231,13 +237,15 @@ def _field(rec: Record, name: str) -> Optional[str]:
         if rmin is not None and rmax is not None and rmin != rmax:
             return "%s-%sx" % (_fixed(rmin, d), _fixed(rmax, d))
         return _fixed(r, d) + "x"
+    if name == "ratio1":
+        return None if r is None else _fixed(r, ratio_digits(r)) + "x"
     if name == "rci":
         if r is None or rlo is None or rhi is None:
             return None
         d = ratio_digits(r)
         return "[%s..%s]" % (_fixed(rlo, d), _fixed(rhi, d))
     if name == "cost":
-        return None if r is None else _pct1(r - 1000)
+        return None if r is None else _pct1(r - 1000) + "%"
     if name == "costci":
         if rlo is None or rhi is None:
             return None
@@ -261,12 +269,15 @@ def _field(rec: Record, name: str) -> Optional[str]:
         return _others(rec)
     if name == "hv":
         if rec.get("tcg") is True:
-            return "TCG (no speed verdict)"
+            return "TCG"
         return str(rec.get("hypervisor") or "bare metal")
     if name == "tsc":
         return "invariant" if rec.get("tsc_invariant") is True else "NOT invariant"
     if name == "ring0":
         return "emulated" if rec.get("emulated_ring0") is True else "native"
+    if name in ("backing", "left_out", "cells"):
+        v = rec.get({"left_out": "left_out_cells", "cells": "cells_seen"}.get(name, name))
+        return None if v is None or isinstance(v, bool) else str(v)
     if name == "steal":
         s = x1000(rec.get("steal_pct"))
         if s is not None:
@@ -299,10 +310,13 @@ def _expand(tpl: str, rec: Record) -> Optional[str]:
 
 
 def template_key(rec: Record) -> str:
-    """The record's row of TEMPLATES: (form, reason code or outcome or none)."""
-    key = rec.get("reason") or rec.get("outcome") or "none"
-    form = "%s:%s" % (rec.get("form"), key)
-    return form if form in TEMPLATES else "*:%s" % key
+    """The record's row of TEMPLATES (see there)."""
+    form, reason = rec.get("form"), rec.get("reason")
+    if reason:
+        key = "%s:%s" % (form, reason)
+        return key if key in TEMPLATES else "*:%s" % reason
+    key = "%s:%s" % (form, rec.get("outcome"))
+    return key if key in TEMPLATES else "%s:none" % form
 
 
 def _label(rec: Record) -> str:
@@ -332,7 +346,7 @@ def item_lines(rec: Record) -> List[str]:
     if "label" not in rec:
         return _old_lines(rec)
     key, body = template_key(rec), None
-    for alt in TEMPLATES.get(key, "").split("|"):
+    for alt in TEMPLATES[key].split("|") if key in TEMPLATES else []:
         body = _expand(alt, rec)
         if body is not None and len(_label(rec) + body.partition("\n")[0]) <= WIDTH:
             break

@@ -21,7 +21,8 @@ from hzlib import (compare, compare_rows, decide, phrase, report, report_pair, r
                    report_text, results)
 
 FIXTURES = ("results-a", "results-b", "results-kvm-a", "results-kvm-b", "results-verdict",
-            "clean.log", "grub-noise.log", "reboot-loop.log", "seq.log", "sol-split.log")
+            "results-tcg-faultclear", "clean.log", "grub-noise.log", "reboot-loop.log", "seq.log",
+            "sol-split.log")
 
 
 def parse_all(text):

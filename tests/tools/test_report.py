@@ -86,6 +86,14 @@ class SingleReport(unittest.TestCase):
         self.assertEqual(grid[0][1][:2], ["avx512_nt", "24.2 [24.2..24.3]\n0.811x"])
         self.assertEqual(len(grid), 12)
 
+    def test_grid_rows_carry_their_cells_flags(self):
+        page = render(results.load(hztest.fixture("results-tcg-faultclear")))
+        rows = page.rows_of(("strategy", "4K", "2M"))
+        self.assertEqual([(cls, c[0], c[-1]) for cls, c in rows],
+                         [("flagged", "avx_nt", "noisy steal not-cold TCG"),
+                          ("flagged", "rep_stosb", "noisy steal not-cold TCG")])
+        self.assertEqual(rows[1][1][2], "0.0790 [0.0600..0.844]\n0.630x [0.0735..8.55]?")
+
     def test_what_the_answers_rest_on_is_collapsed(self):
         """Each verdict record's fields, its comparisons and cells sit in a
         <details>, closed."""

@@ -24,7 +24,7 @@ import os
 import tempfile
 
 from . import clear_grid, phrase, report_tables, results, verdict_text
-from .report_html import draw_plots, esc, figure, kv_table, page, table, tcg
+from .report_html import draw_plots, esc, figure, kv_table, page, row_flags, table, tcg
 
 # The verdict items in the order of the record contract, with their labels.
 ITEMS = (("clear_1g", "1 GiB page"), ("clear_2m", "2 MiB page"),
@@ -111,13 +111,20 @@ def grid_section(rs):
     g = clear_grid.grid(rs)
     if g is None:
         return ""
+    by = clear_grid.cells(rs)[2]
     head = ["strategy"] + [results.human_size(c) for c in g.chunks]
-    rows = [([s] + ["%s\n%s" % (gb[i], xr[i]) if gb[i] else "" for i in range(len(g.chunks))],
-             []) for s, gb, xr in g.rows]
+    rows = []
+    for s, gb, xr in g.rows:
+        flags: list = []
+        for r in by[s].values():  # the row's flags: each of its cells'
+            flags += [f for f in row_flags(r, rs) if f not in flags]
+        rows.append(([s] + ["%s\n%s" % (gb[i], xr[i]) if gb[i] else ""
+                            for i in range(len(g.chunks))], flags))
     return ('<h2 id="grid">Clear: strategy x call size</h2><p>One CPU, %s target, %s cache: '
             "each cell's median GB/s [95 %% interval] and, below it, x clear_page: its speed "
             "over %s in 4 KiB calls (Linux's clear_page) in the same cache state, the "
-            "Hodges-Lehmann ratio [Moses interval]; ~ a tie at the tolerance, ? undecided.</p>"
+            "Hodges-Lehmann ratio [Moses interval]; ~ a tie at the tolerance, ? undecided. "
+            "A row's flags are those of any of its cells.</p>"
             % (esc(results.human_size(g.target)), esc(g.cache), clear_grid.BASELINE[0])
             + table(head, rows, numeric=tuple(range(1, len(head))), cls="grid"))
 

@@ -66,6 +66,14 @@ class Short(unittest.TestCase):
         self.assertEqual(words[13:16], ["auto", "--", "run=faultclear,clear"])
         self.assertNotIn("backing=4k", words)
 
+    def test_facts_without_meta_and_a_dirty_tree(self):
+        self.assertEqual(report_short.facts_line(load("reboot-loop.log")),
+                         "Intel(R) Xeon(R) Platinum 8480+ (family 0x6 model 0x8f), KVM, "
+                         "3f2a9c1b7d4e")
+        lines = report_short.text(load("results-kvm-a")).splitlines()
+        self.assertIn("reproduce (built with local changes): git checkout a059a646fdaf && "
+                      "make -j2 && \\", lines)
+
     def test_a_against_b(self):
         a, b = load("results-kvm-a"), load("results-kvm-b")
         lines = report_short.pair_text(a, b).splitlines()

@@ -28,6 +28,9 @@ from .compare_stat import Stat, num
 LINES = 40
 WIDTH = report_text.WIDTH
 BASELINE = clear_grid.BASELINE
+# CPUID 0x40000000 signatures (header `hypervisor`) by their usual names
+HYPERVISORS = {"KVMKVMKVM": "KVM", "TCGTCGTCGTCG": "TCG", "Microsoft Hv": "Hyper-V",
+               "VMwareVMware": "VMware", "XenVMMXenVMM": "Xen"}
 
 
 def facts_line(rs) -> str:
@@ -37,8 +40,8 @@ def facts_line(rs) -> str:
     brand = " ".join(str(cpu.get("brand") or m.get("host_cpu") or "unknown CPU").split())
     hv = h.get("hypervisor")
     where = ("TCG" if h.get("tcg") else "bare metal" if hv == "" else
-             "hypervisor unknown" if hv is None else str(m.get("accel") or hv).upper()
-             if m.get("accel") else str(hv))
+             "hypervisor unknown" if hv is None else str(m["accel"]).upper()
+             if m.get("accel") else HYPERVISORS.get(str(hv), str(hv)))
     t = next(iter(rs.of_type("tsc")), None)
     smp: dict = next(iter(rs.of_type("smp")), {})
     cpus = smp.get("cpus", m.get("smp"))
@@ -125,7 +128,9 @@ def reproduce_lines(rs) -> List[str]:
     if not words:
         return ["no meta.json: records from a capture, not from hz run"]
     commit = str(rs.header().get("commit") or rs.meta.get("commit") or "?")
-    return (["reproduce: git checkout %s && make -j2 && \\" % commit.replace("-dirty", "")]
+    clean = commit.replace("-dirty", "")
+    return (["reproduce%s: git checkout %s && make -j2 && \\"
+             % (" (built with local changes)" if clean != commit else "", clean)]
             + report_text.command_lines(words, "  "))
 
 

@@ -2,10 +2,12 @@
 short form, for a mailing-list reply, is report_short.py).
 
 ASCII only, at most WIDTH (80) columns, no tabs, in four blocks:
-  verdict   the kernel's `verdict` records, item by item (report.ITEMS), and
-            the `compare` records behind them when the run has them, each
-            in phrase.py's one sentence ("X takes 1.43x [..] the time of Y
-            (slower), n=18/10");
+  verdict   the kernel's `verdict` records, item by item, as the console
+            prints them (verdict_text.item_lines), each with the `compare`
+            records behind it when the run has them, in phrase.py's one
+            sentence ("X takes 1.43x [..] the time of Y (slower), n=18/10"),
+            and the cells it used; a record written before issue 29 also
+            gives its whole stored sentence;
   key table the single-thread clear cells of the largest target: strategy/
             chunk, median GB/s with its 95 % interval, and the ratio against
             Linux's clear_page (rep_stosb in 4 KiB calls, same cache state)
@@ -27,7 +29,7 @@ import textwrap
 from typing import List
 
 from . import (clear_grid, compare_rows, compare_stat, interference, phrase, qemu, report,
-               results)
+               results, verdict_text)
 from .compare_stat import num
 
 WIDTH = 80
@@ -48,18 +50,28 @@ def wrap(text, indent="", first=None, width=WIDTH) -> List[str]:
 
 
 def verdict_block(rs) -> List[str]:
+    """The verdict of the last run (a reboot loop has several), item by
+    item: its lines (verdict_text.item_lines, as the console prints them),
+    then its `compare` records in phrase.py's sentence and the cells it
+    used."""
     out = ["Verdict"]
     by_run = report.verdicts(rs)
     if not by_run:
         return out + ["  no verdict records (a run that stopped early, or made before them)"]
-    items = by_run[max(by_run)]  # the last run of a reboot loop
-    labels = dict(report.ITEMS)
+    last = max(by_run)
+    items = by_run[last]
     for item in report.item_order(items):
         r = items[item]
-        out += wrap(report.item_text(r), " " * 4, "  %s: " % labels.get(item, item))
+        for line in verdict_text.item_lines(r):
+            body = line.lstrip(" ")
+            out += wrap(body, " " * 6, " " * (len(line) - len(body)))
+        if "label" not in r:  # an old record: its whole stored sentence too
+            out += wrap("stored text: " + report.item_text(r), " " * 6, " " * 4)
         for c in rs.of_type("compare"):
-            if c.get("item") == item and c.get("run", 0) == max(by_run):
+            if c.get("item") == item and c.get("run", 0) == last:
                 out += wrap(phrase.of_compare_record(c), " " * 6, " " * 4)
+        if isinstance(r.get("cells"), list) and r["cells"]:
+            out += wrap("cells: " + ", ".join(map(str, r["cells"])), " " * 6, " " * 4)
     return out
 
 

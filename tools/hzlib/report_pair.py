@@ -56,7 +56,7 @@ def compare_section(a, b):
     rows = compare.table(a, b)
     head = ('<h2 id="compare">Measurements (hz compare)</h2><p>%s: "faster"/"slower" only when '
             "the whole interval lies beyond the tolerance, \"tie\" when it lies inside it, "
-            '"undecided" otherwise; "too few samples" below %d a side. Rows marked (%s) '
+            '"undecided" otherwise; "too few samples" below %d a side. Rows that say %s '
             "lack samples on a side and keep the older rule: faster/slower only where the "
             'runs\' own intervals do not overlap, else "noise". Flags say which side carries '
             "them.</p>" % (report_html.esc(compare.rule_text()), decide.MIN_N,

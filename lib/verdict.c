@@ -9,28 +9,16 @@
 #include "lib/kstring.h"
 #include "lib/verdict_priv.h"
 
-static void decide_trust(struct vd_ctx *x, struct vd_item *it);
-
-/* The items, in record order, and the order they are decided in (the
- * non-temporal and idle items read the 1 GiB item's leader): record key,
- * console label, the renderer's template family (lib/verdict_text.c), the
- * scenarios that measure it (comma-separated, the main one first; "" for
- * trust, which every run has), whether it is decided under TCG, and its
- * decide function. One row per item: nothing else lists them. */
+/* An item's row of VD_ITEMS (lib/verdict.h). */
 static const struct vd_item_def {
     const char *name, *label, *form, *runs;
     bool tcg;
     void (*decide)(struct vd_ctx *x, struct vd_item *it);
 } items[VD_NITEMS] = {
-    [VD_CLEAR_1G] = {"clear_1g", "clear 1 GiB", "clear", "clear", false, vd_decide_clear_1g},
-    [VD_CLEAR_2M] = {"clear_2m", "clear 2 MiB", "clear", "clear", false, vd_decide_clear_2m},
-    [VD_NONTEMPORAL] = {"nontemporal", "non-temporal", "nontemporal", "clear", false,
-                        vd_decide_nontemporal},
-    [VD_FAULT_ITEM] = {"fault", "fault", "fault", "fault,faultclear", false, vd_decide_fault},
-    [VD_IDLE] = {"idle", "idle zeroer", "idle", "interference,clear", false, vd_decide_idle},
-    [VD_VMSTART] = {"vmstart", "VM start", "vmstart", "vmstart", false, vd_decide_vmstart},
-    [VD_NUMA_ITEM] = {"numa", "NUMA", "numa", "numa", true, vd_decide_numa},
-    [VD_TRUST] = {"trust", "trust", "trust", "", true, decide_trust},
+#define VD_ITEM_ROW(id, key, label, form, runs, tcg, decide)                                       \
+    [id] = {key, label, form, runs, tcg, decide},
+    VD_ITEMS(VD_ITEM_ROW)
+#undef VD_ITEM_ROW
 };
 static const char *const reason_names[VD_NREASONS] = {
     [VD_R_NONE] = "",
@@ -221,7 +209,7 @@ uint64_t vd_clear_target(const struct vd_cell *v, size_t n)
 
 /* ---- trust --------------------------------------------------------------- */
 
-static void decide_trust(struct vd_ctx *x, struct vd_item *it)
+void vd_decide_trust(struct vd_ctx *x, struct vd_item *it)
 {
     struct vd_trust *t = x->t;
     const struct vd_cell *v = x->v;

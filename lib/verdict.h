@@ -127,17 +127,35 @@ struct vd_facts {
     unsigned tol_x100;      /* the tolerance, percent x 100 (`tolerance=`); 0: CMP_TOL_X100 */
 };
 
-enum vd_item_id {
-    VD_CLEAR_1G,
-    VD_CLEAR_2M,
-    VD_NONTEMPORAL,
-    VD_FAULT_ITEM,
-    VD_IDLE,
-    VD_VMSTART,
-    VD_NUMA_ITEM,
-    VD_TRUST,
-    VD_NITEMS
-};
+/*
+ * The items: one row each, X(id, key, label, form, runs, tcg, decide), in
+ * record order, which is the order they are decided in (the non-temporal
+ * and idle items read the 1 GiB item's leader). key is the record's `item`,
+ * label the console's, form the renderer's template family
+ * (lib/verdict_text.c), runs the scenarios that measure it (comma-separated,
+ * the main one first; "" for trust, which every run has), tcg whether it is
+ * decided under TCG, decide its function (lib/verdict_priv.h). Nothing else
+ * lists the items. A unit-test build appends its own with VD_EXTRA_ITEMS
+ * (tests/unit/test_verdict_item.c).
+ */
+#ifndef VD_EXTRA_ITEMS
+#define VD_EXTRA_ITEMS(X)
+#endif
+#define VD_ITEMS(X)                                                                                \
+    X(VD_CLEAR_1G, "clear_1g", "clear 1 GiB", "clear", "clear", false, vd_decide_clear_1g)         \
+    X(VD_CLEAR_2M, "clear_2m", "clear 2 MiB", "clear", "clear", false, vd_decide_clear_2m)         \
+    X(VD_NONTEMPORAL, "nontemporal", "non-temporal", "nontemporal", "clear", false,                \
+      vd_decide_nontemporal)                                                                       \
+    X(VD_FAULT_ITEM, "fault", "fault", "fault", "fault,faultclear", false, vd_decide_fault)        \
+    X(VD_IDLE, "idle", "idle zeroer", "idle", "interference,clear", false, vd_decide_idle)         \
+    X(VD_VMSTART, "vmstart", "VM start", "vmstart", "vmstart", false, vd_decide_vmstart)           \
+    X(VD_NUMA_ITEM, "numa", "NUMA", "numa", "numa", true, vd_decide_numa)                          \
+    X(VD_TRUST, "trust", "trust", "trust", "", true, vd_decide_trust)                              \
+    VD_EXTRA_ITEMS(X)
+
+#define VD_ITEM_ID(id, key, label, form, runs, tcg, decide) id,
+enum vd_item_id { VD_ITEMS(VD_ITEM_ID) VD_NITEMS };
+#undef VD_ITEM_ID
 
 /* Why an item is not decided (record member `reason`, docs/results.md
  * `verdict`): VD_R_NONE when it is. Names by vd_reason_name(). */

@@ -81,22 +81,21 @@ void vd_main_cmp(struct vd_item *it, const struct cmp *c);
  * (VD_R_STRADDLES) at nmin..nmax samples a side. */
 void vd_open(struct vd_item *it, size_t nmin, size_t nmax);
 
-/* The decide functions of lib/verdict.c's item table. Clear items
- * (lib/verdict_clear.c): the winner or leading set on 1 GiB and 2 MiB
- * pages; the 1 GiB one sets x->best1g. The non-temporal item at the call
- * size of x->best1g when the 1 GiB item has a winner (else the largest call
- * size with both a non-temporal and a temporal cell). The idle zeroer item
+/* The decide functions of VD_ITEMS (lib/verdict.h), one per item: fill
+ * *it from x's cells, no text. Clear items (lib/verdict_clear.c): the
+ * winner or leading set on 1 GiB and 2 MiB pages; the 1 GiB one sets
+ * x->best1g. The non-temporal item at the call size of x->best1g when the
+ * 1 GiB item has a winner (else the largest call size with both a
+ * non-temporal and a temporal cell). The idle zeroer item
  * (lib/verdict_idle.c): from run=interference's cells when there are any,
  * else the CPU per GiB of x->best1g. Fault (lib/verdict_items.c), VM start
  * (lib/verdict_vm.c: run=vmstart's qemu rows and the model of
- * lib/vmmodel.h), numa (lib/verdict_numa.c: remote against local). */
-void vd_decide_clear_1g(struct vd_ctx *x, struct vd_item *it);
-void vd_decide_clear_2m(struct vd_ctx *x, struct vd_item *it);
-void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it);
-void vd_decide_idle(struct vd_ctx *x, struct vd_item *it);
-void vd_decide_fault(struct vd_ctx *x, struct vd_item *it);
-void vd_decide_vmstart(struct vd_ctx *x, struct vd_item *it);
-void vd_decide_numa(struct vd_ctx *x, struct vd_item *it);
+ * lib/vmmodel.h), numa (lib/verdict_numa.c: remote against local), trust
+ * (lib/verdict.c: what can be trusted, x->t). */
+#define VD_ITEM_DECL(id, key, label, form, runs, tcg, decide)                                      \
+    void decide(struct vd_ctx *x, struct vd_item *it);
+VD_ITEMS(VD_ITEM_DECL)
+#undef VD_ITEM_DECL
 
 /* Linux's clear_page cell (rep_stosb, 4 KiB calls, cold) on `target` when
  * usable, else NULL (lib/verdict_clear.c). */

@@ -17,6 +17,10 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 
+#ifndef VD_EXTRA_TEMPLATES
+#define VD_EXTRA_TEMPLATES /* a unit-test build's rows for its VD_EXTRA_ITEMS */
+#endif
+
 /* "form:key" -> template. An item with a reason code takes "form:CODE",
  * else "*:CODE"; a decided one "form:OUTCOME", else "form:none". */
 static const struct {
@@ -89,13 +93,13 @@ static const struct {
     {"numa:tie", "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}),"
                  " within +-{tol}"},
     {"numa:faster", "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})"},
-    {"numa:none", "one node: nothing to compare"},
+    {"numa:none", "one node: where pre-zeroing runs cannot matter"},
     {"numa:STRADDLES", "open: remote {ratio} {rci} of local ({n})"},
     {"numa:NO_REMOTE", "not decided: no usable remote cell beside a local one"},
     {"trust:none", "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left"
                    "_out}/{cells} cells out|{hv}, TSC {tsc}, RAM {backing}, steal {steal"
                    "}, {left_out}/{cells} cells out"},
-};
+    VD_EXTRA_TEMPLATES};
 
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
 {

@@ -72,7 +72,8 @@ class VerdictText(unittest.TestCase):
                          ["  fault        (old record) not decided: too noisy"])
 
     def test_block(self) -> None:
-        recs = [rec for name, rec, _, _ in cases() if name in ("clear_1g-winner-faster", "trust-kvm")]
+        want = ("clear_1g-winner-faster", "trust-kvm")
+        recs = [rec for name, rec, _, _ in cases() if name in want]
         lines = verdict_text.block_lines(recs + [{"t": "compare"}])
         self.assertEqual(len(lines), 3)
         self.assertTrue(lines[0].startswith("== verdict (run=default;"))

@@ -42,10 +42,12 @@ static void test_one_node(void **state)
     decide(&kvm);
     assert_true(it[VD_NUMA_ITEM].decided);
     assert_string_equal(it[VD_NUMA_ITEM].item, "numa");
-    assert_string_equal(rendered(VD_NUMA_ITEM), "  NUMA         one node: nothing to compare\n");
+    assert_string_equal(rendered(VD_NUMA_ITEM),
+                        "  NUMA         one node: where pre-zeroing runs cannot matter\n");
     assert_string_equal(it[VD_NUMA_ITEM].answer, "one node");
     decide(&tcg); /* said under TCG too: it needs no timing */
-    assert_string_equal(rendered(VD_NUMA_ITEM), "  NUMA         one node: nothing to compare\n");
+    assert_string_equal(rendered(VD_NUMA_ITEM),
+                        "  NUMA         one node: where pre-zeroing runs cannot matter\n");
     assert_int_equal(it[VD_CLEAR_1G].reason, VD_R_NOT_IN_RUN);
 }
 

@@ -26,15 +26,10 @@ import tempfile
 from . import clear_grid, phrase, report_tables, results, verdict_text
 from .report_html import draw_plots, esc, figure, kv_table, page, row_flags, table, tcg
 
-# The verdict items in the order of the record contract, with their labels.
-ITEMS = (("clear_1g", "1 GiB page"), ("clear_2m", "2 MiB page"),
-         ("nontemporal", "non-temporal stores"), ("fault", "fault service"),
-         ("idle", "background zeroer"), ("vmstart", "VM start"),
-         ("numa", "NUMA placement"), ("trust", "trust"))
-
 
 def verdicts(rs):
-    """{run: {item: record}} of the `verdict` records, contract items first."""
+    """{run: {item: record}} of the `verdict` records, in record order (the
+    kernel's item table)."""
     out = {}
     for r in rs.of_type("verdict"):
         out.setdefault(r.get("run", 0), {})[str(r.get("item"))] = r
@@ -42,21 +37,14 @@ def verdicts(rs):
 
 
 def item_order(items):
-    known = [k for k, _ in ITEMS]
-    return [k for k in known if k in items] + sorted(k for k in items if k not in known)
+    """The items of verdicts()' {item: record} in record order."""
+    return list(items)
 
 
 def item_text(r) -> str:
-    """A verdict record's sentence as text: its text when decided; else
-    "not decided: " and the reason (the kernel's reason already starts
-    so), or the text itself when it says "not measured: ..."."""
-    text = str(r.get("text") or r.get("answer") or "(no text)")
-    if r.get("decided") is True or text.lower().startswith("not "):
-        return text
-    why = str(r.get("reason") or text)
-    if why.lower().startswith("not decided"):
-        why = why[len("not decided"):].lstrip(": ")
-    return "not decided: " + why
+    """A verdict record's line (verdict_text: the kernel's renderer), without
+    its label."""
+    return verdict_text.item_text(r)
 
 
 def _field_text(v):

@@ -163,7 +163,7 @@ def _item_rows(a, b, tol_pct) -> List[str]:
     va, vb = report.verdicts(a), report.verdicts(b)
     ia = va[max(va)] if va else {}
     ib = vb[max(vb)] if vb else {}
-    for item in report.item_order(set(ia) & set(ib)):
+    for item in [k for k in report.item_order(ia) if k in ib]:  # A's order
         ra, rb = ia[item], ib[item]
         sa, hib = _item_stat(ra)
         sb, _ = _item_stat(rb)

@@ -66,7 +66,8 @@ def verdict_block(rs) -> List[str]:
             body = line.lstrip(" ")
             out += wrap(body, " " * 6, " " * (len(line) - len(body)))
         if "label" not in r:  # an old record: its whole stored sentence too
-            out += wrap("stored text: " + report.item_text(r), " " * 6, " " * 4)
+            out += wrap("stored text: %s" % (r.get("text") or r.get("reason") or "-"),
+                        " " * 6, " " * 4)
         for c in rs.of_type("compare"):
             if c.get("item") == item and c.get("run", 0) == last:
                 out += wrap(phrase.of_compare_record(c), " " * 6, " " * 4)

@@ -105,7 +105,7 @@ TEMPLATES: Dict[str, str] = {
     "numa:tie": "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}), within +-{to"
                 "l}",
     "numa:faster": "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})",
-    "numa:none": "one node: nothing to compare",
+    "numa:none": "one node: where pre-zeroing runs cannot matter",
     "numa:STRADDLES": "open: remote {ratio} {rci} of local ({n})",
     "numa:NO_REMOTE": "not decided: no usable remote cell beside a local one",
     "trust:none": "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left_out}/{cell"
@@ -319,8 +319,13 @@ def template_key(rec: Record) -> str:
     return key if key in TEMPLATES else "%s:none" % form
 
 
+def label(rec: Record) -> str:
+    """The item's label: the record's own (an old record's item key)."""
+    return str(rec.get("label") or rec.get("item") or "?")
+
+
 def _label(rec: Record) -> str:
-    return (INDENT + "%-*s " % (LABEL, rec.get("label") or rec.get("item") or "?"))
+    return INDENT + "%-*s " % (LABEL, label(rec))
 
 
 def _cut(line: str) -> str:
@@ -328,13 +333,12 @@ def _cut(line: str) -> str:
 
 
 def _old_lines(rec: Record) -> List[str]:
-    """A record from before the change: from its answer, figure and ratio
-    when it has them, else its stored text; marked either way."""
-    fields = [_field(rec, k) for k in ("answer", "fig", "ratio", "base")]
-    if rec.get("decided") is True and None not in fields:
-        ci = _field(rec, "ci")
-        return [_cut(_label(rec) + "%s %s%s: %s %s (old record)" % (
-            fields[0], fields[1], " " + ci if ci else "", fields[2], fields[3]))]
+    """A record from before the change: its answer and headline figure when
+    it has them (nothing more: its ratios' meaning changed), else its stored
+    text; marked either way."""
+    answer, fig, ci = (_field(rec, k) for k in ("answer", "fig", "ci"))
+    if rec.get("decided") is True and answer and fig:
+        return [_cut(_label(rec) + "%s %s%s (old record)" % (answer, fig, " " + ci if ci else ""))]
     text = rec.get("text") if rec.get("decided") is True else rec.get("reason") or rec.get("text")
     return [_cut(_label(rec) + "(old record) " + str(text or "no text"))]
 
@@ -357,6 +361,12 @@ def item_lines(rec: Record) -> List[str]:
     if cont:
         lines.append(INDENT + " " * (LABEL + 1) + cont)
     return lines
+
+
+def item_text(rec: Record) -> str:
+    """item_lines() without the label column, one string ("; " before a
+    continuation line): for tables that give the label a column of its own."""
+    return "; ".join(line[len(INDENT) + LABEL + 1:] for line in item_lines(rec))
 
 
 def header(rec: Record) -> str:

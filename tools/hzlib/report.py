@@ -103,7 +103,7 @@ def grid_section(rs):
     head = ["strategy"] + [results.human_size(c) for c in g.chunks]
     rows = []
     for s, gb, xr in g.rows:
-        flags: list = []
+        flags = []
         for r in by[s].values():  # the row's flags: each of its cells'
             flags += [f for f in row_flags(r, rs) if f not in flags]
         rows.append(([s] + ["%s\n%s" % (gb[i], xr[i]) if gb[i] else ""

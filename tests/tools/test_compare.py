@@ -48,7 +48,7 @@ class CompareResultSets(unittest.TestCase):
         self.assertEqual(sum(1 for k in self.rows if k.startswith("clear ")), 9)
 
     def test_fault_medians_and_tail(self):
-        sa, sb, v = self.rows["fault policy=idle bytes=2M median service_ns"]
+        sa, sb, v = self.rows["fault self-test policy=idle bytes=2M median service_ns"]
         # 6 faults a side, the faults' times the samples: B's are A's doubled,
         # but one miss a side (388 us, 776 us) spreads the pairwise ratios over
         # [0.105..38.0]: twice as slow is undecided here.
@@ -60,13 +60,13 @@ class CompareResultSets(unittest.TestCase):
         self.assertEqual((sa.lo, sa.hi, sa.ci), (19800, 388000, True))
         # Pre-zeroed faults clear nothing (clear_ns 0): no ratio of samples,
         # the spread rule.
-        sa, sb, v = self.rows["fault policy=idle bytes=2M median clear_ns"]
+        sa, sb, v = self.rows["fault self-test policy=idle bytes=2M median clear_ns"]
         self.assertEqual((sa.times, v, cs.judge(sa, sb, False).verdict_text()),
                          (None, "noise", "noise (spread rule)"))
         # A handful of faults per side: a "p99" would be their maximum.
-        self.assertNotIn("fault policy=idle bytes=2M p99 service_ns", self.rows)
+        self.assertNotIn("fault self-test policy=idle bytes=2M p99 service_ns", self.rows)
         self.assertEqual(sa.n, 6)
-        sa, sb, v = self.rows["fault policy=none bytes=2M median service_ns"]
+        sa, sb, v = self.rows["fault self-test policy=none bytes=2M median service_ns"]
         self.assertEqual((sa.value, sb.value, v), (401200, 401200, "undecided"))
 
     def test_prezero_generic_rows(self):
@@ -85,13 +85,14 @@ class CompareResultSets(unittest.TestCase):
         rs = results.ResultSet("odd", recs)
         lines, n = compare.compare(rs, rs)
         self.assertEqual(n, 3)  # clear x, fault median service_ns (no p99 of 1), prezero gbps
-        self.assertEqual(lines[-3].split()[-6:], ["1.000", "1.000", "1.000", "noise", "(spread",
-                                                  "rule)"])
+        self.assertTrue(lines[-3].endswith("1.000  1.000  B gives 1.00x the GB/s of A "
+                                           "(noise, spread rule)"), lines[-3])
         # one fault a side: its time is a sample, too few for a verdict
-        self.assertEqual(lines[-2].split()[-6:], ["5", "5", "1.000", "[1.000..1.000]", "too",
-                                                  "few", "samples"][-6:])
+        self.assertTrue(lines[-2].endswith("5      5  B takes 1.00x [1.00..1.00] the time of A "
+                                           "(too few samples)"), lines[-2])
         # no spread on either side, but no difference either
-        self.assertEqual(lines[-1].split()[-4:], ["1.000", "noise", "(spread", "rule)"])
+        self.assertTrue(lines[-1].endswith("B gives 1.00x the gbps of A (noise, spread rule)"),
+                        lines[-1])
 
     def test_faultclear_rows(self):
         def side(ns, lo_hi, noisy=False):
@@ -160,8 +161,22 @@ class CompareResultSets(unittest.TestCase):
     def test_fault_rows_say_n(self):
         lines, _ = compare.compare(self.a, self.b)
         row = next(line for line in lines
-                   if line.startswith("fault policy=idle bytes=2M median service_ns"))
+                   if line.startswith("fault self-test policy=idle bytes=2M median service_ns"))
         self.assertIn("(n=6/6)", row)
+
+    def test_fault_rows_keep_scenarios_apart(self):
+        """The fault self-test's faults and a run=policies workload's of the
+        same (policy, bytes) are rows of their own (they were pooled: n=22)."""
+        recs = ([{"t": "fault", "v": 1, "policy": "none", "bytes": 1 << 30,
+                  "service_ns": 100 + i} for i in range(6)]
+                + [{"t": "fault", "v": 1, "workload": "vm_boot", "policy": "none",
+                    "bytes": 1 << 30, "service_ns": 300 + i} for i in range(16)])
+        rs = results.ResultSet("s", recs)
+        rows = {label: (sa.n, sa.value) for label, sa, _, _ in cr.fault_rows(rs, rs)
+                if "median service_ns" in label}
+        self.assertEqual(rows, {
+            "fault self-test policy=none bytes=1G median service_ns": (6, 102),
+            "fault workload=vm_boot policy=none bytes=1G median service_ns": (16, 307)})
 
     def test_fault_p99_needs_100_samples(self):
         def side(n, scale):
@@ -170,11 +185,11 @@ class CompareResultSets(unittest.TestCase):
                                            for i in range(n)])
         rows = {label: (sa, sb) for label, sa, sb, _ in cr.fault_rows(side(100, 10),
                                                                       side(100, 20))}
-        sa, sb = rows["fault policy=none bytes=1G p99 service_ns"]
+        sa, sb = rows["fault self-test policy=none bytes=1G p99 service_ns"]
         self.assertEqual((sa.value, sb.value, sa.n, sb.n), (990, 1980, 100, 100))
         rows = [r[0] for r in cr.fault_rows(side(99, 10), side(100, 20))]
-        self.assertIn("fault policy=none bytes=1G median service_ns", rows)
-        self.assertNotIn("fault policy=none bytes=1G p99 service_ns", rows)
+        self.assertIn("fault self-test policy=none bytes=1G median service_ns", rows)
+        self.assertNotIn("fault self-test policy=none bytes=1G p99 service_ns", rows)
 
     def test_few_faults_get_no_verdict(self):
         def side(ns):
@@ -183,15 +198,17 @@ class CompareResultSets(unittest.TestCase):
         # Two faults a side, 3x apart: no interval of a median exists below 6.
         rows = {label: cs.verdict(sa, sb, hib) for label, sa, sb, hib in
                 cr.fault_rows(side([100, 110]), side([300, 320]))}
-        self.assertEqual(rows["fault policy=none bytes=1G median service_ns"], "too few samples")
+        self.assertEqual(rows["fault self-test policy=none bytes=1G median service_ns"],
+                         "too few samples")
         rows = {label: cs.verdict(sa, sb, hib) for label, sa, sb, hib in
                 cr.fault_rows(side([100, 110, 105, 101, 108]),
                               side([300, 320, 310, 305, 315, 301]))}
-        self.assertEqual(rows["fault policy=none bytes=1G median service_ns"], "too few samples")
+        self.assertEqual(rows["fault self-test policy=none bytes=1G median service_ns"],
+                         "too few samples")
         rows = {label: cs.verdict(sa, sb, hib) for label, sa, sb, hib in
                 cr.fault_rows(side([100, 110, 105, 101, 108, 102]),
                               side([300, 320, 310, 305, 315, 301]))}
-        self.assertEqual(rows["fault policy=none bytes=1G median service_ns"], "slower")
+        self.assertEqual(rows["fault self-test policy=none bytes=1G median service_ns"], "slower")
 
     def test_p99_needs_an_interval(self):
         def side(n, scale):
@@ -201,7 +218,7 @@ class CompareResultSets(unittest.TestCase):
         for n, want in ((100, "too few samples"), (367, "too few samples"), (368, "slower")):
             rows = {label: cs.verdict(sa, sb, hib) for label, sa, sb, hib in
                     cr.fault_rows(side(n, 10), side(n, 20))}
-            self.assertEqual(rows["fault policy=none bytes=1G p99 service_ns"], want, n)
+            self.assertEqual(rows["fault self-test policy=none bytes=1G p99 service_ns"], want, n)
 
     def test_quantile_interval_ranks(self):
         # The median's ranks are lib/stats.h stats_median_ci95()'s (tests/unit/test_stats.c).
@@ -257,17 +274,17 @@ class CompareCommand(unittest.TestCase):
         self.assertEqual(out[4], "   machine: AMD EPYC 9654 96-Core Processor, bare metal")
         self.assertEqual(out[5],
                          '   config:  cmdline "run=default", boot iso, hugezero 3f2a9c1b7d4e')
-        self.assertEqual(out[6], "rule: B/A Hodges-Lehmann ratio of the samples (time per byte) "
-                                 "with its Moses interval (z 2.361), two-sample (different runs: "
-                                 "rounds do not pair), widened where a side is serially "
+        self.assertEqual(out[6], "rule: Hodges-Lehmann ratio of B's samples over A's (time per "
+                                 "byte) with its Moses interval (z 2.361), two-sample (different "
+                                 "runs: rounds do not pair), widened where a side is serially "
                                  "dependent, 0 ns samples left out as bad; tolerance ±5%; rows "
                                  "marked (spread rule) lack samples on a side")
-        self.assertEqual(out[7].split(), ["measurement", "A", "B", "B/A", "verdict", "flags"])
+        self.assertEqual(out[7].split(), ["measurement", "A", "B", "B", "against", "A", "flags"])
         row = [line for line in out
                if line.startswith("clear rep_stosb chunk=2M bytes=1G cache=warm threads=1")]
         # records without samples_ns: the spread rule, labelled
-        self.assertEqual(row[0].split()[-6:], ["17.459", "21.347", "1.223", "faster", "(spread",
-                                               "rule)"])
+        self.assertTrue(row[0].endswith("17.459      21.347  B gives 1.22x the GB/s of A "
+                                        "(faster, spread rule)"), row[0])
         self.assertEqual(out[-1], "only in A: clear avx512_nt chunk=4K bytes=1G cache=warm "
                                   "threads=1 GB/s")
 
@@ -280,11 +297,11 @@ class CompareCommand(unittest.TestCase):
         for line in body:
             if " service_ns " in line or (" clear_ns " in line and " policy=none " in line):
                 # the faults' own times: one slow fault of 6 leaves it undecided
-                self.assertRegex(line, r" 1\.000 \[0\.[0-9]+\.\.[0-9.]+\]  undecided$")
+                self.assertRegex(line, r" B takes 1\.00x \[0\.[0-9]+\.\.[0-9.]+\] the time of A "
+                                       r"\(undecided\)$")
                 continue
-            verdict = line.split()[-3:]
-            self.assertIn(line.split()[-4], ("1.000", "-"), line)
-            self.assertEqual(verdict, ["noise", "(spread", "rule)"], line)
+            self.assertRegex(line, r"(B (gives|takes) 1\.00x the .* of A|B against A: no ratio) "
+                                   r"\(noise, spread rule\)$")
 
     def test_nothing_in_common_exits_1(self):
         rc, out = self.hz(hztest.fixture("malformed.log"), hztest.fixture("clean.log"))
@@ -292,7 +309,7 @@ class CompareCommand(unittest.TestCase):
         self.assertEqual(out[6:8], ["no matching clear, fault or prezero records on both sides",
                                     "only in B: clear rep_stosb chunk=4K bytes=1G cache=warm "
                                     "threads=1 GB/s"])
-        self.assertIn("only in B: fault policy=idle bytes=2M", out)
+        self.assertIn("only in B: fault self-test policy=idle bytes=2M", out)
 
 
 if __name__ == "__main__":

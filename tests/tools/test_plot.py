@@ -7,7 +7,7 @@ import tempfile
 import unittest
 
 import hztest
-from hzlib import plot, results
+from hzlib import gnuplot, plot, results
 
 
 @unittest.skipUnless(plot.terminal(), "gnuplot with a png terminal is not installed")
@@ -128,6 +128,28 @@ class Plots(unittest.TestCase):
         self.assertLess(margin, len(first))  # not the whole unrotated length
         self.assertEqual(plot._left_margin("x" * 40, False), 22)
         self.assertEqual(plot._left_margin("short", True), 10)
+
+    def test_titles_fit_the_plot(self):
+        """Every title line (the machine's name included, however long) is
+        at most gnuplot.TITLE_COLUMNS: it ran off the right edge."""
+        rs = results.load(hztest.fixture("results-verdict"))
+        rs.header()["cpu"]["brand"] = "Intel(R) Xeon(R) Platinum 8480+ " * 3
+        scripts = []
+        real = gnuplot.run
+        gnuplot.run = lambda script, work: scripts.append(script)
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                plot.plot_all(rs, d)
+        finally:
+            gnuplot.run = real
+        titles = [re.search(r'^set title "(.*)"$', s, re.M).group(1) for s in scripts]
+        self.assertEqual(len(titles), 5)
+        for t in titles:
+            lines = t.split("\\n")
+            self.assertLessEqual(max(len(line) for line in lines), gnuplot.TITLE_COLUMNS, t)
+            self.assertIn("Intel(R) Xeon(R)", t)
+        wrapped = gnuplot.fit("a " * 200, 50)
+        self.assertEqual(wrapped.replace("\n", " "), ("a " * 200).strip())
 
     def test_vmstart_scaling(self):
         recs = [{"t": "vmstart", "v": 1, "policy": p, "threads": t, "bytes": 2 << 30,

@@ -167,13 +167,34 @@ class Streaming(unittest.TestCase):
         self.assertEqual(out.getvalue(), "boot\n[clear 50% eta 12s]\r\x1b[K[clear 75% eta 6s]"
                                          "\r\x1b[Knext line\n")
 
-    def test_not_a_tty_prints_every_line(self):
+    def test_records_only_with_records_on(self):
+        for records, want in ((False, "tail\n"),
+                              (True, '@hz {"t":"progress","v":1,"phase":"x","pct":1,"eta_s":1}\n'
+                                     '@hz {"t":"x","v":1}\ntail\n')):
+            out = io.StringIO()
+            c = qemurun.Console(out, records=records)
+            c.feed(b'@hz {"t":"progress","v":1,"phase":"x","pct":1,"eta_s":1}\r\n'
+                   b'@hz {"t":"x","v":1}\r\ntail')
+            c.close()
+            self.assertEqual(out.getvalue(), want)
+
+    def test_repeated_lines_are_shown_once_with_a_count(self):
+        feed = (b"a\r\n" + b"pool of 6 x 1024 MiB frames, dirtied\r\n" * 3
+                + b'@hz {"t":"x","v":1}\r\n' + b"pool of 6 x 1024 MiB frames, dirtied\r\n" * 82
+                + b"b\r\nb\r\nc\r\n")
         out = io.StringIO()
         c = qemurun.Console(out)
-        c.feed(b'@hz {"t":"progress","v":1,"phase":"x","pct":1,"eta_s":1}\r\ntail')
+        c.feed(feed)
         c.close()
-        self.assertEqual(out.getvalue(),
-                         '@hz {"t":"progress","v":1,"phase":"x","pct":1,"eta_s":1}\ntail\n')
+        self.assertEqual(out.getvalue(), "a\npool of 6 x 1024 MiB frames, dirtied (x85)\n"
+                                         "b (x2)\nc\n")
+        tty = FakeTTY()  # a terminal sees the first copy at once, then its count in place
+        c = qemurun.Console(tty)
+        c.feed(b"a\r\nb\r\n")
+        self.assertEqual(tty.getvalue(), "a\nb\n")
+        c.feed(b"b\r\nb\r\nc\r\n")
+        c.close()
+        self.assertEqual(tty.getvalue(), "a\nb\n\x1b[1A\r\x1b[Kb (x3)\nc\n")
 
     def test_timeout_kills_and_output_is_kept(self):
         with tempfile.TemporaryDirectory() as d:

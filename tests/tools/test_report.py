@@ -11,7 +11,7 @@ import tempfile
 import unittest
 
 import hztest
-from hzlib import compare, plot, report, report_pair, report_text, results
+from hzlib import compare, plot, report, report_pair, report_text, results, verdict_text
 
 VERDICT_SET = hztest.fixture("results-verdict")
 
@@ -73,33 +73,46 @@ class SingleReport(unittest.TestCase):
         cls.rs = results.load(VERDICT_SET)
         cls.page = render(cls.rs)
 
-    def test_verdict_opens_the_page_in_contract_order(self):
-        items = [r["item"] for r in self.rs.of_type("verdict")]
-        self.assertEqual(items, ["clear_1g", "clear_2m", "nontemporal", "fault", "idle", "vmstart",
-                                 "numa", "trust"])
-        self.assertEqual(self.page.ids, ["verdict", "plots", "clear", "faults", "policies",
-                                         "smp", "checks", "facts"])
-        # records written before the label: the item key stands for it
-        labels = [c[0] for _, c in self.page.rows if c and c[0] in items]
-        self.assertEqual(labels[:len(items)], items)  # a policy table has an "idle" row too
+    def test_the_answers_open_the_page(self):
+        """The verdict block as the console prints it, then the strategy x
+        call size table, then the plots and the tables."""
+        self.assertEqual(self.page.ids, ["verdict", "grid", "plots", "clear", "faults",
+                                         "policies", "smp", "checks", "facts"])
         text = "".join(self.page.text)
-        first = text.index("avx512_nt/1G 86.5 GB/s [82.2..86.7] (old record)")
-        self.assertLess(first, text.index("Clear cells"))
+        block = "\n".join(verdict_text.block_lines(self.rs.of_type("verdict")))
+        self.assertIn(block, text)
+        self.assertLess(text.index(block), text.index("Clear: strategy x call size"))
+        grid = self.page.rows_of(("strategy", "4K", "2M", "32M", "1G"))
+        self.assertEqual(grid[0][1][:2], ["avx512_nt", "24.2 [24.2..24.3]\n0.811x"])
+        self.assertEqual(len(grid), 12)
 
-    def test_undecided_items_say_so_with_the_reason(self):
-        rows = {c[0]: c for _, c in self.page.rows if c}
-        self.assertEqual(rows["vmstart"][1], "(old record) not decided: too noisy (smp_peak "
-                         "avx512_nt 2 threads: noisy, interval...from smp_fill/rep_stosb/2, "
-                         "smp_peak")
-        self.assertTrue(rows["clear_2m"][1].startswith("(old record) not measured in this run"))
-        self.assertEqual(rows["clear_1g"][2], "86.5 GB/s [82.2..86.7]; 2.89x rep_stosb/4K (29.9)")
-        self.assertIn("worst_cv_pct: 29.34; worst_cells: clear/avx512_nt/2M/warm/1G/2T;",
-                      rows["trust"][1])
+    def test_grid_rows_carry_their_cells_flags(self):
+        page = render(results.load(hztest.fixture("results-tcg-faultclear")))
+        rows = page.rows_of(("strategy", "4K", "2M"))
+        self.assertEqual([(cls, c[0], c[-1]) for cls, c in rows],
+                         [("flagged", "avx_nt", "noisy steal not-cold TCG"),
+                          ("flagged", "rep_stosb", "noisy steal not-cold TCG")])
+        self.assertEqual(rows[1][1][2], "0.0790 [0.0600..0.844]\n0.630x [0.0735..8.55]?")
+
+    def test_what_the_answers_rest_on_is_collapsed(self):
+        """Each verdict record's fields, its comparisons and cells sit in a
+        <details>, closed."""
+        text = report.single(self.rs, [])
+        start = text.index('<details class="behind">')
+        end = text.index("</details>", start)
+        self.assertLess(start, text.index('id="grid"'))
+        behind = Page(text[start:end])
+        kv = [c for _, c in behind.rows if len(c) == 2]
+        vm = next(c for c in kv if c[0] == "reason" and c[1].startswith("not decided: too noisy"))
+        self.assertEqual(vm[1], "not decided: too noisy (smp_peak avx512_nt 2 threads: noisy, "
+                                "interval 94.3..165.8 GB/s)")
+        self.assertIn(["worst_cv_pct", "29.34"], kv)
+        self.assertIn("cells: smp_fill/rep_stosb/2, smp_peak", "".join(behind.text))
 
     def test_no_verdict_records_is_said_plainly(self):
         page = render(results.load(hztest.fixture("results-a")))
         self.assertIn("No verdict: this result set has no verdict records", "".join(page.text))
-        self.assertEqual(page.ids[:2], ["verdict", "plots"])
+        self.assertEqual(page.ids[:3], ["verdict", "grid", "plots"])
 
     def test_noisy_cells_are_flagged_in_every_table(self):
         clear = self.page.rows_of(("strategy", "chunk", "repeats", "GB/s"))
@@ -127,12 +140,20 @@ class SingleReport(unittest.TestCase):
         self.assertEqual(pol[0][1][-1], "unverified ring0-emulated")
         rs.header()["tcg"] = True
         page = render(rs)
-        timed = (page.rows_of(("strategy", "chunk", "repeats")) + page.rows_of(("policy", "page"))
+        timed = (page.rows_of(("strategy", "chunk", "repeats"))
+                 + page.rows_of(("faults of", "policy", "page"))
                  + page.rows_of(("workload", "policy")) + page.rows_of(("strategy", "threads")))
         self.assertGreater(len(timed), 80)
         self.assertEqual([c for cls, c in timed if "TCG" not in c[-1].split() or cls != "flagged"],
                          [])
         self.assertIn("QEMU TCG: no figure on this page is a hardware timing", "".join(page.text))
+
+    def test_fault_rows_by_scenario(self):
+        rows = self.page.rows_of(("faults of", "policy", "page", "faults"))
+        self.assertEqual([c[:4] for _, c in rows],
+                         [["self-test", "none", "1G", "2"], ["vm_boot", "none", "1G", "2"],
+                          ["vm_boot", "boot", "1G", "2"], ["vm_boot", "on_free", "1G", "2"],
+                          ["vm_boot", "idle", "1G", "2"], ["vm_boot", "batch=2", "1G", "2"]])
 
     def test_vmstart_cells_and_model_lines(self):
         from test_vmstart import RECS  # the run=vmstart records make bench's lines are tested on
@@ -181,7 +202,11 @@ class SingleReport(unittest.TestCase):
                         self.fail("%s.%s = %r: %s: %s" % (t, k, v, type(e).__name__, e))
 
     def test_machine_and_config_facts(self):
-        kv = {c[0]: c[1] for _, c in self.page.rows if len(c) == 2}
+        html_text = report.single(self.rs, [])
+        facts = html_text[html_text.index('<h2 id="facts">'):]
+        self.assertTrue(facts.startswith('<h2 id="facts">Machine and configuration</h2>'
+                                         "<details><summary>"))
+        kv = {c[0]: c[1] for _, c in Page(facts).rows if len(c) == 2}
         self.assertEqual(kv["cpu.brand"], "AMD EPYC")
         self.assertEqual(kv["microcode"], "0x1000065")
         self.assertIn("clzero", kv["features present"].split())
@@ -228,10 +253,11 @@ class Command(unittest.TestCase):
             with open(os.path.join(d, "report-results-a-vs-results-b.html")) as f:
                 page = Page(f.read())
         want = compare.table(results.load(a), results.load(b))
-        got = page.rows_of(("measurement", "A", "B", "B/A", "verdict"))
-        self.assertEqual([c[:5] for _, c in got], [list(r[:5]) for r in want])
-        self.assertEqual([c[5] for _, c in got], [r[5] for r in want])
-        self.assertIn("noise (spread rule)", [c[4] for _, c in got])  # no samples_ns there
+        got = page.rows_of(("measurement", "A", "B", "B against A"))
+        self.assertEqual([c[:4] for _, c in got], [list(r[:4]) for r in want])
+        self.assertEqual([c[4] for _, c in got], [r[4] for r in want])
+        # no samples_ns there: the spread rule, said
+        self.assertIn("B gives 1.22x the GB/s of A (faster, spread rule)", [c[3] for _, c in got])
         self.assertIn("No verdict for A", "".join(page.text))
         self.assertIn("No verdict for B", "".join(page.text))
 
@@ -239,19 +265,20 @@ class Command(unittest.TestCase):
         # Records with samples_ns: the page's verdicts are hz compare's words.
         a, b = hztest.fixture("results-kvm-a"), hztest.fixture("results-kvm-b")
         page = Page(report_pair.compare_section(results.load(a), results.load(a)))
-        got = [c for _, c in page.rows_of(("measurement", "A", "B", "B/A", "verdict"))]
-        self.assertEqual([c[4] for c in got], [r[4] for r in compare.table(results.load(a),
+        got = [c for _, c in page.rows_of(("measurement", "A", "B", "B against A"))]
+        self.assertEqual([c[3] for c in got], [r[3] for r in compare.table(results.load(a),
                                                                            results.load(a))])
-        self.assertEqual(got[0][3:5], ["1.000", "too few samples"])  # first_touch: one sample
+        # first_touch: one sample
+        self.assertEqual(got[0][3], "B gives 1.00x the GB/s of A (too few samples)")
         # a run against itself on a host with 45 % steal: the samples' own
         # spread leaves every cell undecided at +-5 %
-        self.assertEqual([c[4] for c in got[1:]], ["undecided"] * 4)
-        self.assertEqual(got[1][3], "1.000 [0.738..1.355]")
+        self.assertEqual([c[3].split()[-1] for c in got[1:]], ["(undecided)"] * 4)
+        self.assertEqual(got[1][3], "B gives 1.00x [0.738..1.35] the GB/s of A (undecided)")
         self.assertIn("Hodges-Lehmann", "".join(page.text))
         page = Page(report_pair.compare_section(results.load(a), results.load(b)))
-        self.assertEqual([c[4] for _, c in page.rows_of(("measurement", "A", "B", "B/A",
-                                                         "verdict"))][1:],
-                         ["slower", "undecided", "undecided", "slower"])
+        self.assertEqual([c[3].split()[-1] for _, c in page.rows_of(("measurement", "A", "B",
+                                                                     "B against A"))][1:],
+                         ["(slower)", "(undecided)", "(undecided)", "(slower)"])
 
     def test_a_vs_b_verdicts_side_by_side(self):
         with tempfile.TemporaryDirectory() as d:
@@ -260,9 +287,10 @@ class Command(unittest.TestCase):
             self.assertEqual((p.returncode, p.stdout.decode().strip()), (0, out))
             with open(out) as f:
                 page = Page(f.read())
-        rows = {c[0]: c for _, c in page.rows if len(c) == 3}
-        self.assertEqual(rows["clear_1g"][1], "-")
-        self.assertTrue(rows["clear_1g"][2].startswith("avx512_nt/1G 86.5 GB/s"))
+        text = "".join(page.text)
+        self.assertIn("No verdict for A", text)
+        self.assertIn("\n".join(verdict_text.block_lines(
+            results.load(VERDICT_SET).of_type("verdict"))), text)
         differs = {c[0] for cls, c in page.rows if cls == "flagged" and c[-1] == "differs"}
         self.assertIn("header: cpu.brand", differs)
         self.assertNotIn("header: version", differs)
@@ -316,7 +344,7 @@ class TextReport(unittest.TestCase):
     """hz report --text: plain text for a mailing-list reply."""
 
     def text(self, name):
-        return report_text.text(results.load(hztest.fixture(name)))
+        return report_text.text(results.load(hztest.fixture(name)))  # --full
 
     def test_long_quoted_word_pastes_back(self):
         """A kernel command line longer than a line is split so that a shell
@@ -325,7 +353,7 @@ class TextReport(unittest.TestCase):
         'aa=rep_stos\\ and the kernel refused the option)."""
         cmdline = ("backing=4k run=clear strategies=rep_stosb chunks=4K,64K aa=rep_stosb "
                    "ab_delay=rep_stosb:20 tolerance=5 clear_samples=1 it's=quoted x=y")
-        lines = report_text._command_lines(["printf", "%s|", "-append", cmdline], "  ")
+        lines = report_text.command_lines(["printf", "%s|", "-append", cmdline], "  ")
         self.assertGreater(len(lines), 2)
         self.assertTrue(all(len(line) <= report_text.WIDTH for line in lines))
         out = subprocess.run(["sh", "-c", "\n".join(lines)], stdout=subprocess.PIPE,
@@ -344,9 +372,13 @@ class TextReport(unittest.TestCase):
 
     def test_verdict_key_table_and_machine(self):
         lines = self.text("results-verdict").splitlines()
-        self.assertIn("  clear_1g: avx512_nt/1G 86.5 GB/s [82.2..86.7] (old record)", lines)
-        self.assertIn("  vmstart: (old record) not decided: too noisy (smp_peak avx512_nt 2 "
-                      "threads:", lines)
+        # records from before issue 29: rendered from their fields, then their whole text
+        self.assertIn("  clear_1g     avx512_nt/1G 86.5 GB/s [82.2..86.7] (old record)", lines)
+        self.assertIn("    stored text: clear a 1 GiB page with avx512_nt in 1 GiB calls: "
+                      "86.5 GB/s", lines)
+        self.assertIn("    stored text: not decided: too noisy (smp_peak avx512_nt 2 threads: "
+                      "noisy,", lines)
+        self.assertIn("    cells: smp_fill/rep_stosb/2, smp_peak", lines)
         rows = {ln.split()[1]: ln for ln in lines if ln.startswith("  cold ")}
         # records without samples_ns: ratio of medians, marked
         self.assertEqual(rows["avx512_nt/1G"].split()[2:],
@@ -379,7 +411,8 @@ class TextReport(unittest.TestCase):
         self.assertEqual(words, ["tools/hz", "run", "--boot", "direct", "--accel", "kvm", "--cpu",
                                  "host,+invtsc,-arch-capabilities,host-cache-info=on", "-m",
                                  "4G", "--smp", "2", "--", "run=clear",
-                                 "strategies=rep_stosb,avx512_nt", "chunks=4K,1G", "backing=4k"])
+                                 "strategies=rep_stosb,avx512_nt", "chunks=4K,1G"])  # hz run
+        # adds backing=4k itself (qemu.with_backing)
         meta = results.load(hztest.fixture("results-kvm-a")).meta
         self.assertEqual(shlex.split(qemu_part.replace("\\\n", " ")), meta["qemu_argv"])
         self.assertIn("  git checkout a059a646fdaf && make -j2   # built from a tree with local "
@@ -387,13 +420,13 @@ class TextReport(unittest.TestCase):
 
     def test_command(self):
         d = hztest.fixture("results-kvm-a")
-        p = subprocess.run([hztest.HZ, "report", "--text", d], stdout=subprocess.PIPE,
+        p = subprocess.run([hztest.HZ, "report", "--text", "--full", d], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=60)
         self.assertEqual((p.returncode, p.stdout.decode()),
                          (0, report_text.text(results.load(d))))
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "reply.txt")
-            p = subprocess.run([hztest.HZ, "report", "--text", d, "-o", out],
+            p = subprocess.run([hztest.HZ, "report", "--text", "--full", d, "-o", out],
                                stdout=subprocess.PIPE, timeout=60)
             self.assertEqual((p.returncode, p.stdout.decode().strip()), (0, out))
             with open(out) as f:
@@ -402,10 +435,10 @@ class TextReport(unittest.TestCase):
                                stderr=subprocess.PIPE, timeout=60)
             self.assertEqual(p.returncode, 2)
             self.assertIn("cannot write", p.stderr.decode())
-        p = subprocess.run([hztest.HZ, "report", "--text", d, d], stderr=subprocess.PIPE,
+        p = subprocess.run([hztest.HZ, "report", "--full", d], stderr=subprocess.PIPE,
                            timeout=60)
         self.assertEqual((p.returncode, p.stderr.decode()),
-                         (2, "hz: report --text takes one result set\n"))
+                         (2, "hz: report --full goes with --text\n"))
 
 
 if __name__ == "__main__":
@@ -424,5 +457,5 @@ class TextCompareLine(unittest.TestCase):
                          "b": "clear/clzero/2M", "ratio": 0.31, "lo": 0.28, "hi": 0.35,
                          "outcome": "faster", "tol_pct": 5.0, "na": 10, "nb": 18}]
         text = "\n".join(report_text.verdict_block(RS()))
-        self.assertIn("clear/clzero/2M vs clear/rep_stosb/4K: B/A time 0.31", text)
-        self.assertIn("(n=18/10)", text)
+        self.assertIn("clear/clzero/2M takes 0.310x [0.280..0.350] the time of "
+                      "clear/rep_stosb/4K\n      (faster), n=18/10", text)

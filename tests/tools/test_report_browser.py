@@ -6,9 +6,12 @@ Every capture waits until the page is built (document.readyState is
 "complete") and document.fonts.ready has resolved. Asserts that the page
 rendered: the verdict heading and sentences are strings of the layout tree
 with a non-empty box (DOMSnapshot: text laid out, not only present in the
-DOM), the screenshot has the window's size, the verdict sentences are in the
-DOM, and the PDF has more than one page. A report whose text is not laid out
-fails the same check (test_unrendered_text_is_caught)."""
+DOM), the answers (the verdict block and the strategy x call size table)
+come before the first plot on the screen, no raw record field name is laid
+out until the <details> are opened, the screenshot has the window's size
+and is not blank, the verdict lines are in the DOM, and the PDF has more
+than one page. A report whose text is not laid out fails the same check
+(test_unrendered_text_is_caught)."""
 
 import base64
 import fcntl
@@ -22,6 +25,7 @@ import subprocess
 import tempfile
 import time
 import unittest
+import zlib
 
 import hztest
 from hzlib import plot, report, results, verdict_text
@@ -159,9 +163,38 @@ class Browser(unittest.TestCase):
 
     def test_verdict_text_is_laid_out(self):
         self.assertIn(HEADING, self.text)
-        for r in self.rs.of_type("verdict"):
-            shown = verdict_text.item_text(r)
-            self.assertTrue(any(shown in t for t in self.text), r["item"])
+        for line in verdict_text.block_lines(self.rs.of_type("verdict")):
+            self.assertTrue(any(line.strip() in t for t in self.text), line)
+
+    def test_answers_before_the_first_plot(self):
+        tops = self.cdp.evaluate(
+            "['pre.answers', 'table.grid', 'img'].map(s => "
+            "document.querySelector(s).getBoundingClientRect().top)")
+        self.assertLess(tops[0], tops[1])
+        self.assertLess(tops[1], tops[2])
+        self.assertLess(tops[0], HEIGHT)  # the answers are above the fold
+
+    def test_no_raw_field_name_until_the_details_open(self):
+        raw = {k for r in self.rs.of_type("verdict") for k in r if "_" in k} | {"seq:"}
+        self.assertIn("worst_cv_pct", raw)
+        shown = [t for t in self.text if any(k in t for k in raw)]
+        self.assertEqual(shown, [])
+        self.cdp.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        opened = self.cdp.laid_out_text()
+        self.cdp.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
+        self.assertIn("worst_cv_pct", opened)
+        self.assertTrue(any("clear_page" in t and "rep_stosb" in t for t in opened))
+
+    def test_screenshot_is_not_blank(self):
+        with open(self.shot, "rb") as f:
+            png = f.read()
+        idat = b"".join(png[i + 8:i + 8 + int.from_bytes(png[i:i + 4], "big")]
+                        for i in (m.start() - 4 for m in re.finditer(b"IDAT", png)))
+        pixels = zlib.decompress(idat)
+        # a blank page is one colour: its rows are the same few bytes
+        self.assertGreater(len(set(pixels)), 64)
+        rows = {pixels[i:i + WIDTH * 3] for i in range(0, len(pixels), WIDTH * 3 + 1)}
+        self.assertGreater(len(rows), 100)
 
     def test_unrendered_text_is_caught(self):
         # The same report with its text not laid out (as when a stylesheet or a font fails):
@@ -180,9 +213,8 @@ class Browser(unittest.TestCase):
 
     def test_verdict_text_in_the_dom(self):
         self.assertIn('<h2 id="verdict">%s</h2>' % HEADING, self.dom)
-        for r in self.rs.of_type("verdict"):
-            shown = verdict_text.item_text(r)
-            self.assertIn(html.escape(shown, quote=False), self.dom, r["item"])
+        for line in verdict_text.block_lines(self.rs.of_type("verdict")):
+            self.assertIn(html.escape(line, quote=False), self.dom, line)
         self.assertLess(self.dom.index("Verdict: how"), self.dom.index("Clear cells"))
 
     @unittest.skipUnless(plot.terminal(), "gnuplot with a png terminal is not installed")

@@ -41,7 +41,11 @@ class RunEndToEnd(unittest.TestCase):
                          os.path.realpath(os.path.join(self.dir, "report.html")))
         self.assertEqual(os.path.realpath(lines[-2]), os.path.realpath(self.dir))
         self.assertRegex(lines[-3], r"^hz: exit status 0 \(pass\), \d+ records, accel tcg, ")
-        self.assertIn("@hz {\"t\":\"header\"", self.p.stdout.decode())  # streamed live
+        out = self.p.stdout.decode()
+        self.assertIn("hugezero: starting\n", out)  # the human console, streamed live
+        self.assertNotIn("@hz {", out)  # records only with --records, always in serial.log
+        with open(os.path.join(self.dir, "serial.log"), "rb") as f:
+            self.assertIn(b'@hz {"t":"header"', f.read())
         self.assertRegex(os.path.basename(self.dir), r"^\d{8}T\d{6}Z-direct$")
 
     def test_results_folder(self):
@@ -131,3 +135,26 @@ class BadRunArguments(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class UnwritablePaths(unittest.TestCase):
+    """A path that cannot be written ends in one clear line and exit 2 (hz
+    parse -o, hz plot -o) or hz run's no-status code, never a traceback."""
+
+    def test_each_command_says_which_path(self):
+        with tempfile.NamedTemporaryFile() as f:
+            bad = os.path.join(f.name, "sub")  # below a file: no folder can be made there
+            for argv, rc, want in (
+                    (["parse", hztest.fixture("clean.log"), "-o", bad], 2,
+                     "hz: parse: cannot write into -o %s: Not a directory\n" % bad),
+                    (["plot", hztest.fixture("results-verdict"), "-o", bad], 2,
+                     "hz: plot: cannot write into %s: Not a directory\n" % bad),
+                    (["run", "--accel", "tcg", "--results", bad, "--", "run=none"], 125,
+                     "hz: --results %s: cannot make a results folder there: Not a directory\n"
+                     % bad)):
+                p = subprocess.run([hztest.HZ] + argv, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, timeout=120)
+                err = p.stderr.decode()
+                self.assertEqual(p.returncode, rc, err)
+                self.assertTrue(err.endswith(want), err)
+                self.assertNotIn("Traceback", err)

@@ -7,12 +7,8 @@ import subprocess
 import sys
 
 from . import (BUILD, ROOT, compare, hugepages, lava, loadcheck, plot, probe, qemu, qemurun,
-               records as rec, report, report_pair, report_text, results, runner, steal)
-
-
-def _print_diags(diags):
-    for d in diags:
-        print(d, file=sys.stderr)
+               records as rec, report, results, runner, steal)
+from .cli_report import cmd_plot, cmd_report, load_all, print_diags
 
 
 def _linux_bench(outdir, args):
@@ -28,7 +24,7 @@ def _linux_bench(outdir, args):
     with open(log, "wb") as f:
         f.write(p.stdout)
     recs, diags = rec.extract(p.stdout, log)
-    _print_diags(diags)
+    print_diags(diags)
     results.write_jsonl(os.path.join(outdir, "linux.jsonl"), recs)
     print("hz: linux-bench exit %d, %d records in linux.jsonl" % (p.returncode, len(recs)),
           file=sys.stderr)
@@ -90,20 +86,24 @@ def _run(a, huge):
                               hugepages=huge, machine=a.machine, kernel=a.kernel,
                               extra=a.qemu_arg, modules=a.module)
         outdir = None
-        outdir = runner.new_results_dir(a.results, a.boot)
-        console = None if a.quiet else qemurun.Console()
+        try:
+            outdir = runner.new_results_dir(a.results, a.boot)
+        except OSError as e:
+            raise qemu.ConfigError("--results %s: cannot make a results folder there: %s"
+                                   % (a.results, e.strerror or e))
+        console = None if a.quiet else qemurun.Console(records=a.records)
         load = a.load if a.load is not None else (2 if a.load_check else 0)
         if load:
             print("hz: %d busy thread(s) beside the guest (--load)" % load, file=sys.stderr)
         out = runner.boot(cfg, outdir, a.timeout, console,
                           say=lambda text: print("hz: " + text, file=sys.stderr, flush=True),
-                          busy_threads=load, tell_backing=True)
+                          busy_threads=load, tell_backing=True, hugepages=a.hugepages)
     except qemu.ConfigError as e:
         print("hz: %s" % e, file=sys.stderr)
         if outdir and not os.path.exists(os.path.join(outdir, "serial.log")):
             shutil.rmtree(outdir)  # nothing ran: leave no empty results folder
         return runner.NO_STATUS
-    _print_diags(out.diags)
+    print_diags(out.diags)
     if a.quiet:  # the console was not shown: a bad option still says which and why
         for r in out.records:
             if r.get("t") == "config":
@@ -172,12 +172,17 @@ def cmd_parse(a):
         return 2
     raw = []
     recs, diags = rec.extract(data, a.log, raw)
-    _print_diags(diags)
+    print_diags(diags)
     problems = rec.check_stream(recs, raw, diags, a.log)
-    _print_diags(problems)
+    print_diags(problems)
     nruns = len(rec.runs(recs))
     if a.out:
-        names = results.write_records(a.out, recs)
+        try:
+            names = results.write_records(a.out, recs)
+        except OSError as e:
+            print("hz: parse: cannot write into -o %s: %s" % (a.out, e.strerror or e),
+                  file=sys.stderr)
+            return 2
         print("hz: %d records in %d run(s) -> %s" % (len(recs), nruns,
               ", ".join(os.path.join(a.out, n) for n in names)), file=sys.stderr)
     else:
@@ -190,23 +195,8 @@ def cmd_parse(a):
     return 0 if recs else 1
 
 
-def _load_all(paths):
-    """The result sets at paths (their diagnostics printed), or None after
-    printing why one cannot be read."""
-    try:
-        sets = [results.load(p) for p in paths]
-    except (OSError, ValueError) as e:
-        print("hz: %s" % e, file=sys.stderr)
-        return None
-    _print_diags([d for rs in sets for d in rs.diags + rs.stream_problems])
-    for rs in sets:
-        if rs.stream_warning():
-            print("hz: " + rs.stream_warning(), file=sys.stderr)
-    return sets
-
-
 def cmd_compare(a):
-    sets = _load_all(a.paths)
+    sets = load_all(a.paths)
     if sets is None:
         return 2
     lines, n = (compare.compare(*sets, tol_pct=a.tolerance) if len(sets) == 2
@@ -242,80 +232,11 @@ def cmd_lava_fetch(a):
     except (lava.LavaError, OSError) as e:
         print("hz: lava-fetch: %s" % e, file=sys.stderr)
         return 2
-    _print_diags(diags)
+    print_diags(diags)
     print("hz: job %s: %d records, %d LAVA test cases" % (a.job_id, len(recs), len(cases)),
           file=sys.stderr)
     print(outdir)
     return 0 if recs else 1
-
-
-def cmd_plot(a):
-    try:
-        rs = results.load(a.path)
-    except (OSError, ValueError) as e:
-        print("hz: %s" % e, file=sys.stderr)
-        return 2
-    _print_diags(rs.diags)
-    out = a.out or (a.path if os.path.isdir(a.path) else os.path.dirname(a.path) or ".")
-    try:
-        files, msgs = plot.plot_all(rs, out)
-    except RuntimeError as e:
-        print("hz: %s" % e, file=sys.stderr)
-        return 1
-    for m in msgs:
-        print("hz: plot: %s" % m, file=sys.stderr)
-    for f in files:
-        print(f)
-    return 0 if files else 1
-
-
-def cmd_report(a):
-    if len(a.paths) > 2:
-        print("hz: report takes one or two result sets (for more: hz compare A B C...)",
-              file=sys.stderr)
-        return 2
-    if a.text and len(a.paths) != 1:
-        print("hz: report --text takes one result set", file=sys.stderr)
-        return 2
-    sets = _load_all(a.paths)
-    if sets is None:
-        return 2
-    if a.text:
-        return _write_text(report_text.text(sets[0]), a.out)
-    if len(sets) == 1:
-        p = a.paths[0]
-        out = a.out or os.path.join(p if os.path.isdir(p) else os.path.dirname(p) or ".",
-                                    "report.html")
-    else:
-        out = a.out or report_pair.default_path(*a.paths)
-    if os.path.isdir(out):
-        print("hz: report: -o %s is a folder; give the HTML file to write" % out, file=sys.stderr)
-        return 2
-    try:
-        msgs = (report.write(sets[0], out) if len(sets) == 1 else
-                report_pair.write(sets[0], sets[1], out))
-    except OSError as e:
-        print("hz: report: cannot write %s: %s" % (out, e.strerror or e), file=sys.stderr)
-        return 2
-    for m in msgs:
-        print("hz: plot: %s" % m, file=sys.stderr)
-    print(out)
-    return 0
-
-
-def _write_text(text, out):
-    """hz report --text: to stdout, or to the file out."""
-    if not out:
-        sys.stdout.write(text)
-        return 0
-    try:
-        with open(out, "w", encoding="ascii") as f:
-            f.write(text)
-    except OSError as e:
-        print("hz: report: cannot write %s: %s" % (out, e.strerror or e), file=sys.stderr)
-        return 2
-    print(out)
-    return 0
 
 
 def _positive(kind):
@@ -372,6 +293,9 @@ def parser():
                    help="extra QEMU argument, e.g. --qemu-arg -drive --qemu-arg file=d.img "
                         "(repeatable; values may start with '-')")
     r.add_argument("-q", "--quiet", action="store_true", help="do not stream the console")
+    r.add_argument("--records", action="store_true",
+                   help="show the @hz record lines on the console too (always in serial.log "
+                        "and records.jsonl)")
     r.add_argument("--load", type=_positive(int), metavar="N",
                    help="run N busy-loop threads beside the guest (a deliberately loaded host)")
     r.add_argument("--load-check", action="store_true",
@@ -423,8 +347,12 @@ def parser():
     rp.add_argument("-o", dest="out", help="output file (default RESULTS/report.html; "
                     "A B: ./report-A-vs-B.html; --text: stdout)")
     rp.add_argument("--text", action="store_true",
-                    help="plain text for a mailing-list reply (80 columns, no tabs): verdict, "
-                         "key table, machine facts, the command that reproduces the run")
+                    help="plain text for a mailing-list reply, at most 40 lines of 80 columns: "
+                         "machine facts, the verdict, strategy x call size, the command that "
+                         "reproduces the run (A B: B against A, item by item and cell by cell)")
+    rp.add_argument("--full", action="store_true",
+                    help="with --text: everything (every comparison, the key table, machine "
+                         "facts, QEMU's command line; A B: hz compare's table)")
     rp.set_defaults(func=cmd_report)
     return p
 

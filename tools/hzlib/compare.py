@@ -2,8 +2,10 @@
 
 compare(A, B) prints each side's machine and configuration, then one row
 per measurement found on both sides (compare_rows.py says which records
-pair up and what each side's statistic is) with A, B, B/A and the verdict
-(compare_stat.py: with samples on both sides, the Hodges-Lehmann ratio and
+pair up and what each side's statistic is) with A, B and the comparison in
+phrase.py's one form ("B takes 0.333x [0.320..0.350] the time of A
+(faster)", "B gives 3x [..] the GB/s of A (faster)"), whose word is the
+verdict (compare_stat.py: with samples on both sides, the Hodges-Lehmann ratio and
 its Moses interval decide faster / slower / tie (+-X) / undecided at the
 tolerance X, `--tolerance PCT`, default 5; rows without samples keep the
 older spread rule and say so), then the cells found on one side only.
@@ -18,34 +20,59 @@ pre-zeroed (`boot` policy) fault p50, and the all-CPU fill s/TiB.
 
 import statistics
 
-from . import decide, results
+from . import decide, phrase, results
 from .compare_rows import all_rows, one_sided
-from .compare_stat import SPREAD, TOL_PCT, flags_text, judge, num
+from .compare_stat import SPREAD, TOL_PCT, Judgement, flags_text, judge, num
 
-TABLE_HEAD = ("measurement", "A", "B", "B/A", "verdict", "flags")
+TABLE_HEAD = ("measurement", "A", "B", "B against A", "flags")
 
 
 def _fmt(v):
     return "%.3f" % v if isinstance(v, float) else str(v)
 
 
+def word(j: Judgement) -> str:
+    """A Judgement's outcome for phrase.comparison: 'slower', 'tie at
+    ±5%', 'noise, spread rule'."""
+    if j.cmp is None:
+        return "%s, %s" % (j.word, SPREAD)
+    if j.word == decide.TIE:
+        return "tie at ±%g%%" % j.tol_pct
+    return j.word
+
+
+def quantity(label, higher_is_better):
+    """What a row's ratio is a ratio of, for phrase.comparison: phrase.TIME
+    for times (lower is better), else the label's unit (GB/s, gain) or
+    member (hit_pct, gbps)."""
+    if not higher_is_better:
+        return phrase.TIME
+    return "GB/s" if label.endswith("GB/s") else label.split()[-1]
+
+
+def judged_rows(a, b, tol_pct=TOL_PCT):
+    """[(label, Stat A, Stat B, Judgement, quantity)] of every matching row."""
+    return [(label, sa, sb, judge(sa, sb, hib, tol_pct), quantity(label, hib))
+            for label, sa, sb, hib in all_rows(a, b)]
+
+
 def table(a, b, tol_pct=TOL_PCT):
     """Every matching row as text cells, in TABLE_HEAD order (hz compare's
-    table; hz report A B shows the same rows). B/A is the ratio of the
-    row's values, with its interval when samples decided the row."""
+    table; hz report A B shows the same rows). The comparison is the row's
+    B over A of its value, with its interval when samples decided it."""
     out = []
-    for label, sa, sb, hib in all_rows(a, b):
-        j = judge(sa, sb, hib, tol_pct)
+    for label, sa, sb, j, what in judged_rows(a, b, tol_pct):
         if label.startswith("fault "):  # a latency statistic: say how many faults it covers
             label += " (n=%d/%d)" % (sa.n, sb.n)
-        out.append((label, _fmt(sa.value), _fmt(sb.value), j.ratio_text(), j.verdict_text(),
+        out.append((label, _fmt(sa.value), _fmt(sb.value),
+                    phrase.comparison("B", "A", j.ratio, j.lo, j.hi, word(j), what),
                     flags_text(sa, sb)))
     return out
 
 
 def rule_text(tol_pct=TOL_PCT):
-    """'B/A Hodges-Lehmann ratio ... tolerance ±5%'."""
-    return ("B/A Hodges-Lehmann ratio of the samples (time per byte) with its Moses interval "
+    """'Hodges-Lehmann ratio of B's samples over A's ... tolerance ±5%'."""
+    return ("Hodges-Lehmann ratio of B's samples over A's (time per byte) with its Moses interval "
             "(z %g), %s (%s: rounds do not pair), widened where a side is serially dependent, "
             "0 ns samples left out as bad; tolerance ±%g%%"
             % (decide.Z_X1000 / 1000, decide.TWO_SAMPLE, decide.APART, tol_pct))
@@ -70,11 +97,11 @@ def compare(a, b, tol_pct=TOL_PCT):
     else:
         out.append(rule_line(tol_pct))
         cells = [TABLE_HEAD] + rows
-        widths = [max(len(r[i]) for r in cells) for i in range(6)]
+        widths = [max(len(r[i]) for r in cells) for i in range(5)]
         for r in cells:
             out.append("  ".join([r[0].ljust(widths[0])] +
-                                 [r[i].rjust(widths[i]) for i in range(1, 4)] +
-                                 [r[4].ljust(widths[4]), r[5]]).rstrip())
+                                 [r[i].rjust(widths[i]) for i in range(1, 3)] +
+                                 [r[3].ljust(widths[3]), r[4]]).rstrip())
     for side, labels in zip("AB", only):
         out += ["only in %s: %s" % (side, label) for label in labels]
     return out, len(rows)

@@ -8,7 +8,8 @@ Rows (each [(label, Stat A, Stat B, higher_is_better)]):
            when the records have it (docs/results.md); else (older records)
            the GB/s range bytes/max_ns .. bytes/min_ns and cv_pct. Flags: a
            side's records marked noisy, steal_high or cache_verified:false.
-  fault    per pre-zero policy (and page size, `bytes`): median and 99th
+  fault    per scenario (the self-test, or run=policies' `workload`), pre-zero
+           policy and page size (`bytes`): median and 99th
            percentile of service_ns and median clear_ns over the fault
            records; the medians' samples are the faults' own times (one per
            record); spread: the statistic's 95 % order-statistic interval
@@ -71,8 +72,12 @@ def clear_label(k):
 
 
 def fault_label(k):
-    return "fault policy=%s" % k[0] + (" bytes=%s" % results.human_size(k[1])
-                                       if k[1] is not None else "")
+    """'fault self-test policy=none bytes=1G', 'fault workload=vm_boot ...':
+    the fault self-test's faults (no workload) and each run=policies
+    workload's are rows of their own, never pooled."""
+    return "fault %s policy=%s" % ("workload=%s" % k[0] if k[0] is not None else "self-test",
+                                   k[1]) + (" bytes=%s" % results.human_size(k[2])
+                                            if k[2] is not None else "")
 
 
 def vmstart_label(k):
@@ -186,7 +191,7 @@ def faultclear_rows(a, b):
 
 
 def fault_rows(a, b):
-    """[(label, Stat A, Stat B, False)]: per (policy, bytes) on both sides
+    """[(label, Stat A, Stat B, False)]: per (workload, policy, bytes) on both sides
     the faults' median service_ns and clear_ns, with the faults' times as
     samples, and their p99 with enough faults (module comment)."""
     ga = group(a.of_type("fault"), lambda r: key(r, FAULT_KEY))
@@ -195,7 +200,7 @@ def fault_rows(a, b):
     for k in ga:
         if k not in gb:
             continue
-        nbytes = k[1] if num(k[1]) else 1
+        nbytes = k[2] if num(k[2]) else 1
         for member, what, pick, q, min_n in (
                 ("service_ns", "median", statistics.median_low, 0.5, 1),
                 ("service_ns", "p99", lambda v: percentile(v, 99), 0.99, P99_MIN_N),

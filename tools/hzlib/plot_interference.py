@@ -40,8 +40,9 @@ def plot_interference(rs, outdir, work, machine):
     script = ("set terminal %s size 1500,900 noenhanced font 'sans,9'\nset output %s\n"
               "set multiplot layout 2,3 title %s\n"
               % (gnuplot.terminal(), gnuplot.quote(out),
-                 gnuplot.quote("victim slowdown vs background zeroer rate (median, 95% interval)\n"
-                               + machine)))
+                 gnuplot.quote(gnuplot.fit("victim slowdown vs background zeroer rate (median, "
+                                           "95% interval)\n" + machine,
+                                           gnuplot.MULTIPLOT_TITLE_COLUMNS))))
     noisy_any = False
     for vi, victim in enumerate(victims):
         plots = []

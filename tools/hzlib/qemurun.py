@@ -17,33 +17,63 @@ from . import ROOT, records as rec
 
 
 class Console:
-    """Live console: prints each finished line without escape sequences; on
-    a terminal, `progress` records become one line rewritten in place."""
+    """Live console for a person (hz run): prints each finished line of the
+    kernel without escape sequences. `@hz` record lines are left out (they
+    are in serial.log and records.jsonl) unless records is true; on a
+    terminal, `progress` records become one status line rewritten in place.
+    A line repeated in a row is shown once, with "(xN)": on a terminal the
+    first copy at once and rewritten with its count when the run of copies
+    ends; elsewhere (a pipe, a log) each line when the next different one
+    comes or the console closes."""
 
-    def __init__(self, out=None):
+    def __init__(self, out=None, records=False):
         self.out = out or sys.stdout
         self.tty = self.out.isatty()
+        self.records = records
         self.partial = b""
         self.status_shown = False
+        self.last, self.count = None, 0
 
     def _clear_status(self):
         if self.status_shown:
             self.out.write("\r\x1b[K")
             self.status_shown = False
 
+    def _flush_repeats(self):
+        """Say how often the last line came, when it came more than once
+        (terminal), or print it now (elsewhere)."""
+        if self.last is None:
+            return
+        text = self.last + (" (x%d)" % self.count if self.count > 1 else "")
+        if not self.tty:
+            self.out.write(text + "\n")
+        elif self.count > 1:
+            self._clear_status()
+            self.out.write("\x1b[1A\r\x1b[K" + text + "\n")
+        self.last, self.count = None, 0
+
     def _line(self, raw):
         text = raw.decode("utf-8", errors="replace")
-        if self.tty and rec.MARK in text:
+        if rec.MARK in text:
             prog = [r for r in rec.records_in_line(text) if r["t"] == "progress"]
-            if prog:
+            if self.tty and prog:
                 p = prog[-1]
                 self._clear_status()
                 self.out.write("[%s %s%% eta %ss]" % (p.get("phase", "?"), p.get("pct", "?"),
                                                       p.get("eta_s", "?")))
                 self.status_shown = True
                 return
-        self._clear_status()
-        self.out.write(rec.clean_line(text) + "\n")
+            if not self.records:
+                return
+        text = rec.clean_line(text)
+        if text == self.last:
+            self.count += 1
+            return
+        self._flush_repeats()
+        self.last, self.count = text, 1
+        if self.tty:
+            self._clear_status()
+            self.out.write(text + "\n")
 
     def feed(self, data):
         lines = (self.partial + data).split(b"\n")
@@ -56,6 +86,7 @@ class Console:
         if self.partial:
             self._line(self.partial)
             self.partial = b""
+        self._flush_repeats()
         self._clear_status()
         self.out.flush()
 

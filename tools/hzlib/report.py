@@ -1,10 +1,14 @@
 """hz report: one self-contained HTML page per result set (issue 13).
 
-report.html opens with the verdict (the kernel's `verdict` records: how this
-machine should zero memory, docs/results.md), then the plots (plot.py's
-gnuplot PNGs, embedded as data: URIs), the key tables (clear cells, faults,
+report.html opens with the answers: the verdict block as the console prints
+it (verdict_text.block_lines from the `verdict` records, docs/results.md),
+with what each answer rests on (record fields, the `compare` records in
+phrase.py's sentence, the cells) collapsed in a <details>; then the
+strategy x call size table (clear_grid.py), the plots (plot.py's gnuplot
+PNGs, embedded as data: URIs), the key tables (clear cells, faults,
 pre-zero policies, SMP scaling and fill, checks) and the machine and
-configuration facts (the header, tsc and measure records, meta.json). The
+configuration facts (the header, tsc and measure records, meta.json),
+collapsed. The
 page loads nothing from elsewhere, so it opens from a mail attachment or a
 LAVA artefact store, and it prints to PDF (@media print: no backgrounds
 needed, tables wrap instead of overflowing).
@@ -19,13 +23,8 @@ import json
 import os
 import tempfile
 
-from . import report_tables, results, verdict_text
-from .report_html import draw_plots, esc, figure, fmt, interval, kv_table, num, page, tcg
-
-# verdict members shown in the figure columns; the rest of a trust record is listed.
-_VERDICT_MEMBERS = {"t", "v", "run", "item", "decided", "text", "answer", "figure", "unit",
-                    "lo", "hi", "baseline", "baseline_figure", "ratio", "cells", "reason",
-                    "model", "profile"}
+from . import clear_grid, phrase, report_tables, results, verdict_text
+from .report_html import draw_plots, esc, figure, kv_table, page, row_flags, table, tcg
 
 
 def verdicts(rs):
@@ -48,36 +47,36 @@ def item_text(r) -> str:
     return verdict_text.item_text(r)
 
 
-def verdict_cell(r):
-    """The HTML of one verdict record: its sentence, or NOT DECIDED and why."""
-    body = esc(item_text(r))
-    if r.get("decided") is True and r.get("model") is True:
-        body += " <i>(model: extrapolated, not measured at 16 threads)</i>"
-    extra = ["%s: %s" % (k, ", ".join(map(str, v)) if isinstance(v, list) else
-                         json.dumps(v) if isinstance(v, (dict, bool)) or v is None else v)
-             for k, v in r.items() if k not in _VERDICT_MEMBERS]
-    if extra:
-        body += '<div class="cells">%s</div>' % esc("; ".join(extra))
-    if isinstance(r.get("cells"), list) and r["cells"]:
-        body += '<div class="cells">from %s</div>' % esc(", ".join(map(str, r["cells"])))
-    return body
+def _field_text(v):
+    if isinstance(v, list):
+        return ", ".join(json.dumps(x) if isinstance(x, dict) else str(x) for x in v)
+    return json.dumps(v) if isinstance(v, (dict, bool)) or v is None else str(v)
 
 
-def verdict_figure(r):
-    """'86.7 GB/s [80.4..86.9]; 2.95x rep_stosb/4K (29.4)' or ''."""
-    if r.get("decided") is not True or num(r.get("figure")) is None:
-        return ""
-    parts = [fmt(r["figure"], "%.4g"), str(r.get("unit") or "")]
-    if num(r.get("lo")) is not None and num(r.get("hi")) is not None:
-        parts.append(interval(r["lo"], r["hi"], "%.4g"))
-    text = " ".join(p for p in parts if p)
-    if r.get("baseline") is not None:
-        text += "; %sx %s (%s)" % (fmt(r.get("ratio"), "%.3g"), r["baseline"],
-                                   fmt(r.get("baseline_figure"), "%.4g"))
-    return text
+def behind(rs, run, items):
+    """What each answer of one run rests on, collapsed: per item its record
+    fields, the comparisons it made (`compare` records, phrase.py's
+    sentence) and the cells it used."""
+    out = ["<details class=\"behind\"><summary>What each answer rests on: the verdict "
+           "records' fields, every comparison and the cells used</summary>"]
+    compares = [c for c in rs.of_type("compare") if c.get("run", 0) == run]
+    for item in item_order(items):
+        r = items[item]
+        out.append("<h4>%s</h4>" % esc(r.get("label") or item))
+        out.append(kv_table([(k, _field_text(v)) for k, v in r.items()
+                             if k not in ("t", "v", "run", "cells")]))
+        said = [phrase.of_compare_record(c) for c in compares if c.get("item") == item]
+        if said:
+            out.append("<ul class=\"cmp\">%s</ul>" % "".join("<li>%s</li>" % esc(t)
+                                                             for t in said))
+        if isinstance(r.get("cells"), list) and r["cells"]:
+            out.append('<p class="cells">cells: %s</p>' % esc(", ".join(map(str, r["cells"]))))
+    return "".join(out) + "</details>"
 
 
 def verdict_section(rs):
+    """The answers: each run's verdict block as the console prints it
+    (verdict_text.block_lines), then what they rest on, collapsed."""
     by_run = verdicts(rs)
     out = ['<h2 id="verdict">Verdict: how this machine should zero memory</h2>']
     if not by_run:
@@ -88,20 +87,34 @@ def verdict_section(rs):
     for run in sorted(by_run):
         if len(by_run) > 1:
             out.append("<h3>run %s</h3>" % esc(run))
-        profiles = sorted({str(r["profile"]) for r in by_run[run].values() if r.get("profile")})
-        out.append("<p>From the cells of %s; every item is decided by a Hodges-Lehmann ratio "
-                   "interval against the run's tolerance (docs/validation.md), never by a "
-                   "cell's spread.</p>" % esc(", ".join("run=" + p for p in profiles)
-                                              or "this run"))
-        out.append('<table class="verdict"><tbody>')
-        for item in item_order(by_run[run]):
-            r = by_run[run][item]
-            cls = "" if r.get("decided") is True else ' class="undecided"'
-            out.append("<tr><th>%s</th><td%s>%s</td><td class=\"n\">%s</td></tr>"
-                       % (esc(verdict_text.label(r)), cls, verdict_cell(r),
-                          esc(verdict_figure(r))))
-        out.append("</tbody></table>")
+        recs = [r for r in rs.of_type("verdict") if r.get("run", 0) == run]
+        out.append('<pre class="answers">%s</pre>' % esc("\n".join(
+            verdict_text.block_lines(recs))))
+        out.append(behind(rs, run, by_run[run]))
     return "".join(out)
+
+
+def grid_section(rs):
+    """The strategy x call size table (clear_grid.py)."""
+    g = clear_grid.grid(rs)
+    if g is None:
+        return ""
+    by = clear_grid.cells(rs)[2]
+    head = ["strategy"] + [results.human_size(c) for c in g.chunks]
+    rows = []
+    for s, gb, xr in g.rows:
+        flags = []
+        for r in by[s].values():  # the row's flags: each of its cells'
+            flags += [f for f in row_flags(r, rs) if f not in flags]
+        rows.append(([s] + ["%s\n%s" % (gb[i], xr[i]) if gb[i] else ""
+                            for i in range(len(g.chunks))], flags))
+    return ('<h2 id="grid">Clear: strategy x call size</h2><p>One CPU, %s target, %s cache: '
+            "each cell's median GB/s [95 %% interval] and, below it, x clear_page: its speed "
+            "over %s in 4 KiB calls (Linux's clear_page) in the same cache state, the "
+            "Hodges-Lehmann ratio [Moses interval]; ~ a tie at the tolerance, ? undecided. "
+            "A row's flags are those of any of its cells.</p>"
+            % (esc(results.human_size(g.target)), esc(g.cache), clear_grid.BASELINE[0])
+            + table(head, rows, numeric=tuple(range(1, len(head))), cls="grid"))
 
 
 def fact_pairs(rec, drop=()):
@@ -126,7 +139,8 @@ FACT_SOURCES = (("header record", "header", ("t", "v", "run")),
 
 
 def facts_section(rs):
-    out = ['<h2 id="facts">Machine and configuration</h2>']
+    out = ['<h2 id="facts">Machine and configuration</h2><details><summary>the header, tsc, '
+           "measure and smp records and meta.json, field by field</summary>"]
     for title, t, drop in FACT_SOURCES:
         recs = rs.of_type(t)
         if recs:
@@ -136,7 +150,7 @@ def facts_section(rs):
                    % kv_table(fact_pairs(rs.meta, ("qemu_argv",))))
     else:
         out.append("<p>No meta.json (records from a capture, not from hz run).</p>")
-    return "".join(out)
+    return "".join(out) + "</details>"
 
 
 def banners(rs, prefix=""):
@@ -159,7 +173,7 @@ def single(rs, pngs, plot_msgs=()):
     body = ["<h1>hugezero report</h1><p class=\"sub\">%s</p><p class=\"sub\">%s</p>"
             "<p class=\"sub\">results: %s</p>" % (esc(results.machine(rs)),
                                                   esc(results.config(rs)), esc(rs.name)),
-            banners(rs), verdict_section(rs), '<h2 id="plots">Plots</h2>']
+            banners(rs), verdict_section(rs), grid_section(rs), '<h2 id="plots">Plots</h2>']
     body += [figure(p) for p in sorted(pngs, key=os.path.basename)] or ["<p>No plots.</p>"]
     body += ["<p>%s</p>" % esc(m) for m in plot_msgs]
     body += [section(rs) for section in report_tables.SECTIONS] + [facts_section(rs)]

@@ -34,10 +34,12 @@ td.flags { font-weight: bold; color: #8a3b00; }
 tr.flagged td { background: #fff4d6; }
 tr.flagged td:first-child { border-left: 4px solid #c77700; }
 .banner { border: 2px solid #b00; padding: .4em .6em; margin: .6em 0; font-weight: bold; }
-.verdict th { width: 11em; }
-.verdict td.undecided { color: #900; }
-.verdict td.undecided b { text-transform: uppercase; }
 .cells { color: #555; font-size: 11px; }
+pre.answers { font-size: 13px; line-height: 1.35; background: #f6f6f6; padding: .5em .7em;
+              border: 1px solid #ccc; overflow-x: auto; margin: .4em 0; }
+details { margin: .3em 0 .8em; } details > summary { cursor: pointer; color: #333; }
+details h4 { margin: .8em 0 .2em; font-size: 1em; }
+table.grid td { white-space: pre-line; }
 figure { margin: .6em 0 1em; } figure img { max-width: 100%; height: auto; border: 1px solid #ccc; }
 figcaption { font-size: 12px; color: #444; }
 .pair { display: flex; gap: 8px; } .pair figure { flex: 1; min-width: 0; }

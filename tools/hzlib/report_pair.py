@@ -1,10 +1,10 @@
 """hz report A B: two result sets side by side on one self-contained page.
 
 For a lab comparing two machines, or one machine under two firmware
-settings: the two verdicts item by item, hz compare's table (compare.table:
-the same rows, B/A ratios with their Hodges-Lehmann intervals and the same
-verdict words: faster, slower, tie (+-X), undecided, too few samples; rows
-without samples say "(spread rule)"), the plots of each set in pairs,
+settings: the two verdict blocks (as the console prints them), hz compare's table (compare.table:
+the same rows, each comparison in phrase.py's one form with its
+Hodges-Lehmann interval and verdict word: faster, slower, tie at +-X,
+undecided, too few samples; rows without samples say "spread rule"), the plots of each set in pairs,
 and the machine and configuration facts with the differing ones marked.
 The page is built from report.py's and report_html.py's pieces.
 """
@@ -35,34 +35,20 @@ def _sides_table(a, b):
 
 
 def verdict_section(a, b):
-    va, vb = report.verdicts(a), report.verdicts(b)
-    out = ['<h2 id="verdict">Verdicts side by side</h2>']
-    for side, v, rs in (("A", va, a), ("B", vb, b)):
+    """Each side's verdict block as the console prints it
+    (verdict_text.block_lines), A above B."""
+    out = ['<h2 id="verdict">Verdicts, A then B</h2>']
+    for side, rs in (("A", a), ("B", b)):
+        v = report.verdicts(rs)
         if not v:
             out.append('<p class="banner">No verdict for %s (%s): it has no <code>verdict</code> '
                        "records.</p>" % (side, report_html.esc(rs.name)))
-    if not va and not vb:
-        return "".join(out)
-    # the last run of each side (a reboot loop has several)
-    ia = va[max(va)] if va else {}
-    ib = vb[max(vb)] if vb else {}
-    out.append('<table class="verdict"><thead><tr><th>item</th><th>A</th><th>B</th></tr>'
-               "</thead><tbody>")
-    for item in report.item_order({**ib, **ia}):
-        cells = []
-        for side in (ia, ib):
-            r = side.get(item)
-            if r is None:
-                cells.append('<td class="undecided">-</td>')
-                continue
-            cls = "" if r.get("decided") is True else ' class="undecided"'
-            fig = report.verdict_figure(r)
-            fig = "<div><b>%s</b></div>" % report_html.esc(fig) if fig else ""
-            cells.append("<td%s>%s%s</td>" % (cls, report.verdict_cell(r), fig))
-        out.append("<tr><th>%s</th>%s</tr>"
-                   % (report_html.esc(verdict_text.label(ia.get(item) or ib[item])),
-                      "".join(cells)))
-    out.append("</tbody></table>")
+            continue
+        last = max(v)  # the last run of a reboot loop
+        recs = [r for r in rs.of_type("verdict") if r.get("run", 0) == last]
+        out.append('<h3>%s: %s</h3><pre class="answers">%s</pre>' % (
+            side, report_html.esc(rs.name),
+            report_html.esc("\n".join(verdict_text.block_lines(recs)))))
     return "".join(out)
 
 
@@ -70,7 +56,7 @@ def compare_section(a, b):
     rows = compare.table(a, b)
     head = ('<h2 id="compare">Measurements (hz compare)</h2><p>%s: "faster"/"slower" only when '
             "the whole interval lies beyond the tolerance, \"tie\" when it lies inside it, "
-            '"undecided" otherwise; "too few samples" below %d a side. Rows marked (%s) '
+            '"undecided" otherwise; "too few samples" below %d a side. Rows that say %s '
             "lack samples on a side and keep the older rule: faster/slower only where the "
             'runs\' own intervals do not overlap, else "noise". Flags say which side carries '
             "them.</p>" % (report_html.esc(compare.rule_text()), decide.MIN_N,
@@ -79,10 +65,10 @@ def compare_section(a, b):
         return head + "<p>No matching clear, fault or prezero records on both sides.</p>"
     extra = " ".join("TCG(%s)" % s for s, rs in (("A", a), ("B", b)) if report_html.tcg(rs))
     out = []
-    for label, va, vb, ratio, verdict, flags in rows:
+    for label, va, vb, said, flags in rows:
         words = [w for w in (flags + " " + extra).split() if w]
-        out.append(([label, va, vb, ratio, verdict], words))
-    return head + report_html.table(compare.TABLE_HEAD[:5], out, numeric=(1, 2, 3))
+        out.append(([label, va, vb, said], words))
+    return head + report_html.table(compare.TABLE_HEAD[:4], out, numeric=(1, 2))
 
 
 def _fact_map(rs):

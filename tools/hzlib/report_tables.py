@@ -61,9 +61,10 @@ def fault_section(rs):
         return ""
     groups = {}
     for r in recs:
-        groups.setdefault((str(r.get("policy")),) + schema.key(r, ("bytes",)), []).append(r)
+        groups.setdefault((r.get("workload") or "self-test", str(r.get("policy")))
+                          + schema.key(r, ("bytes",)), []).append(r)
     rows = []
-    for (policy, nbytes), grp in groups.items():
+    for (scenario, policy, nbytes), grp in groups.items():
         svc = sorted(r["service_ns"] for r in grp)
         med = [_median_low([r[m] for r in grp if num(r.get(m)) is not None])
                for m in ("clear_ns", "access_ns")]
@@ -71,7 +72,7 @@ def fault_section(rs):
         for r in grp:
             flags += [f for f in row_flags(r, rs) if f not in flags]
         tail = compare_stat.percentile(svc, 99) if len(svc) >= compare_stat.P99_MIN_N else svc[-1]
-        rows.append(([policy, results.human_size(nbytes), len(svc),
+        rows.append(([scenario, policy, results.human_size(nbytes), len(svc),
                       sum(1 for r in grp if r.get("prezeroed") is True),
                       fmt(statistics.median_low(svc) / 1e3, "%.1f"),
                       ("p99 " if len(svc) >= compare_stat.P99_MIN_N else "max ")
@@ -79,10 +80,11 @@ def fault_section(rs):
                       fmt(med[0] / 1e3 if med[0] is not None else None, "%.1f"),
                       fmt(med[1] / 1e3 if med[1] is not None else None, "%.1f")], flags))
     return ('<h2 id="faults">Demand faults</h2><p>Service time: #PF entry to just before iretq; '
-            "access: the faulting access as the program saw it (microseconds).</p>" +
-            table(("policy", "page", "faults", "pre-zeroed", "median service us",
+            "access: the faulting access as the program saw it (microseconds). One row per "
+            "scenario: the fault self-test, or a run=policies workload.</p>" +
+            table(("faults of", "policy", "page", "faults", "pre-zeroed", "median service us",
                    "tail us", "median clear us", "median access us"), rows,
-                  numeric=(2, 3, 4, 5, 6, 7)))
+                  numeric=(3, 4, 5, 6, 7, 8)))
 
 
 def ms(ns, spec="%.2f"):

@@ -1,8 +1,13 @@
-"""hz report --text DIR: one result set as plain text for a mailing-list reply.
+"""hz report --text --full DIR: all of one result set as plain text (the
+short form, for a mailing-list reply, is report_short.py).
 
 ASCII only, at most WIDTH (80) columns, no tabs, in four blocks:
-  verdict   the kernel's `verdict` records, item by item (their labels), and
-            the `compare` records behind them when the run has them;
+  verdict   the kernel's `verdict` records, item by item, as the console
+            prints them (verdict_text.item_lines), each with the `compare`
+            records behind it when the run has them, in phrase.py's one
+            sentence ("X takes 1.43x [..] the time of Y (slower), n=18/10"),
+            and the cells it used; a record written before issue 29 also
+            gives its whole stored sentence;
   key table the single-thread clear cells of the largest target: strategy/
             chunk, median GB/s with its 95 % interval, and the ratio against
             Linux's clear_page (rep_stosb in 4 KiB calls, same cache state)
@@ -14,23 +19,25 @@ ASCII only, at most WIDTH (80) columns, no tabs, in four blocks:
             hypervisor and accelerator, caches (header `cache`), guest RAM
             backing, TSC, steal (the run's and the worst cell's);
   reproduce the commit and the hz run command rebuilt from meta.json (boot,
-            accelerator, -cpu, memory, CPUs, hugepages, load, the kernel
-            command line), and the QEMU command line hz ran, verbatim.
+            accelerator, -cpu, memory, CPUs, --hugepages as given, load, the
+            kernel command line less the backing= hz run adds itself), and
+            the QEMU command line hz ran, verbatim.
 """
 
 import shlex
 import textwrap
 from typing import List
 
-from . import compare_rows, compare_stat, interference, report, results, steal, verdict_text
+from . import (clear_grid, compare_rows, compare_stat, interference, phrase, qemu, report,
+               results, steal, verdict_text)
 from .compare_stat import num
 
 WIDTH = 80
-BASELINE = ("rep_stosb", 4096)  # Linux's clear_page: REP STOSB, one 4 KiB page per call
+BASELINE = clear_grid.BASELINE
 ROW = "  %-5s %-16s %-17s %-18s %s"  # cache, cell, GB/s [lo..hi], ratio [lo..hi], outcome
 
 
-def _ascii(text) -> str:
+def ascii_text(text) -> str:
     return (str(text).replace("\u00b1", "+-").replace("\u2013", "-").replace("\u00d7", "x")
             .replace("\t", " ").encode("ascii", "replace").decode())
 
@@ -38,25 +45,34 @@ def _ascii(text) -> str:
 def wrap(text, indent="", first=None, width=WIDTH) -> List[str]:
     """text wrapped to width columns (long words broken), first line
     prefixed by first (default indent), the others by indent."""
-    return textwrap.wrap(_ascii(text), width, initial_indent=indent if first is None else first,
+    return textwrap.wrap(ascii_text(text), width, initial_indent=indent if first is None else first,
                          subsequent_indent=indent, break_on_hyphens=False) or [first or indent]
 
 
 def verdict_block(rs) -> List[str]:
+    """The verdict of the last run (a reboot loop has several), item by
+    item: its lines (verdict_text.item_lines, as the console prints them),
+    then its `compare` records in phrase.py's sentence and the cells it
+    used."""
     out = ["Verdict"]
     by_run = report.verdicts(rs)
     if not by_run:
         return out + ["  no verdict records (a run that stopped early, or made before them)"]
-    items = by_run[max(by_run)]  # the last run of a reboot loop
+    last = max(by_run)
+    items = by_run[last]
     for item in report.item_order(items):
         r = items[item]
-        out += wrap(report.item_text(r), " " * 4, "  %s: " % verdict_text.label(r))
+        for line in verdict_text.item_lines(r):
+            body = line.lstrip(" ")
+            out += wrap(body, " " * 6, " " * (len(line) - len(body)))
+        if "label" not in r:  # an old record: its whole stored sentence too
+            out += wrap("stored text: %s" % (r.get("text") or r.get("reason") or "-"),
+                        " " * 6, " " * 4)
         for c in rs.of_type("compare"):
-            if c.get("item") == item and c.get("run", 0) == max(by_run):
-                out += wrap("%s vs %s: B/A time %s [%s..%s], %s at +-%s%% (n=%s/%s)" % (
-                    c.get("b"), c.get("a"), c.get("ratio"), c.get("lo"), c.get("hi"),
-                    c.get("outcome"), c.get("tol_pct"), c.get("nb"), c.get("na")), " " * 6,
-                    " " * 4)
+            if c.get("item") == item and c.get("run", 0) == last:
+                out += wrap(phrase.of_compare_record(c), " " * 6, " " * 4)
+        if isinstance(r.get("cells"), list) and r["cells"]:
+            out += wrap("cells: " + ", ".join(map(str, r["cells"])), " " * 6, " " * 4)
     return out
 
 
@@ -188,17 +204,22 @@ def reproduce(rs) -> List[str]:
     words += ["-m", str(m.get("mem") or "4G"), "--smp", str(m.get("smp") or 1)]
     if "-machine" in argv and argv[argv.index("-machine") + 1] != "q35":
         words += ["--machine", argv[argv.index("-machine") + 1]]
-    if str(m.get("guest_ram") or "").startswith("hugetlbfs"):
+    if m.get("hugepages"):  # as hz run was given it (make run: auto)
+        words += ["--hugepages", str(m["hugepages"])]
+    elif str(m.get("guest_ram") or "").startswith("hugetlbfs"):  # older meta.json
         words.append("--hugepages")
     if m.get("busy_threads"):
         words += ["--load", str(m["busy_threads"])]
-    return words + ["--"] + shlex.split(m.get("cmdline") or "")
+    args = shlex.split(m.get("cmdline") or "")
+    if args and args[-1] == "backing=" + qemu.KERNEL_BACKING.get(m.get("guest_ram"), "unknown"):
+        args.pop()  # the word hz run adds itself (qemu.with_backing)
+    return words + ["--"] + args
 
 
-def _command_lines(words, indent="    ") -> List[str]:
+def command_lines(words, indent="    ") -> List[str]:
     """A shell command broken with backslashes to fit WIDTH."""
     out, line = [], indent
-    for w in (shlex.quote(_ascii(w)) for w in words):
+    for w in (shlex.quote(ascii_text(w)) for w in words):
         if len(line) + len(w) + 3 > WIDTH and line.strip():
             out.append(line + " \\")
             line = indent + "  "
@@ -238,10 +259,10 @@ def reproduce_block(rs) -> List[str]:
     clean = str(commit).replace("-dirty", "")
     out += ["  git checkout %s && make -j2%s" % (clean, "   # built from a tree with local "
                                                  "changes" if clean != commit else "")]
-    out += _command_lines(words, "  ")
+    out += command_lines(words, "  ")
     if rs.meta.get("qemu_cmdline"):
         out.append("  QEMU ran (hz run builds it):")
-        out += _command_lines(shlex.split(rs.meta["qemu_cmdline"]), "    ")
+        out += command_lines(shlex.split(rs.meta["qemu_cmdline"]), "    ")
     return out
 
 
@@ -253,5 +274,5 @@ def text(rs) -> str:
     blocks = [head, verdict_block(rs), key_table(rs)]
     blocks += [b for b in [interference_block(rs)] if b]
     blocks += [machine_block(rs), reproduce_block(rs)]
-    lines = [_ascii(ln).rstrip() for b in blocks for ln in b + [""]]
+    lines = [ascii_text(ln).rstrip() for b in blocks for ln in b + [""]]
     return "\n".join(lines).rstrip("\n") + "\n"

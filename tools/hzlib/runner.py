@@ -138,7 +138,8 @@ def new_results_dir(base, boot):
             path = os.path.join(base, "%s-%s-%d" % (stamp, boot, n))
 
 
-def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_backing=False):
+def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_backing=False,
+         hugepages=None):
     """Boot cfg once; write serial.log, qemu.stderr, records.jsonl,
     summary.csv and meta.json into outdir (host_load: the host's load
     average and busy/steal shares during the boot, loadcheck.host_load).
@@ -148,7 +149,8 @@ def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_back
     note before a probe). Raises qemu.ConfigError (probe.KvmUnusable
     included) when the run cannot be set up. With tell_backing the kernel
     arguments get backing= (docs/options.md), how the guest RAM is backed,
-    unless they give it."""
+    unless they give it. hugepages: hz run's --hugepages as given (yes,
+    auto or None), kept in meta.json for the command that reproduces the run."""
     choice = probe.choose(cfg, say)
     os.makedirs(outdir, exist_ok=True)
     accel = choice.accel
@@ -189,7 +191,8 @@ def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_back
         "qemu_version": qemu.version(), "host_cpu": host_cpu(),
         "host_kernel": platform.release(), "cmdline": cfg.args, "boot": cfg.boot,
         "accel": accel, "cpu_model": choice.cpu, "cpu_fallback_reason": choice.reason,
-        "mem": cfg.mem, "guest_ram": ram[0], "qemu_rss_bytes": memory.get("Rss"),
+        "mem": cfg.mem, "guest_ram": ram[0], "hugepages": hugepages,
+        "qemu_rss_bytes": memory.get("Rss"),
         "qemu_thp_bytes": memory.get("AnonHugePages"), "smp": cfg.smp, "timeout_s": timeout,
         "started_utc": started.strftime("%Y-%m-%dT%H:%M:%SZ"), "elapsed_s": round(elapsed, 3),
         "qemu_exit": rc, "timed_out": timed_out, "exit_status": status,

@@ -161,7 +161,7 @@ def hz_run(outdir, args, mem, smp=1):
 def gbps(r):
     """The headline figure of a clear record: its median (older records
     without one: gbps)."""
-    return float(r.get("gbps_median", r["gbps"]))
+    return float(r["gbps_median"] if "gbps_median" in r else r["gbps"])
 
 
 def best_clear(recs, threads=1):
@@ -376,7 +376,7 @@ def main(argv):
     if not hz_best:
         sys.exit("bench: the kernel produced no verified clear record")
     faults, _ = hz_run(out / "fault", ["run=fault", "fault_pages=4",
-                                           "zero=" + hz_best["strategy"]], "6G")
+                                       "zero=" + hz_best["strategy"]], "6G")
 
     ncpu = len(os.sched_getaffinity(0))
     linux = linux_bench(out / "linux.log", ["--repeats", str(PILOT_REPEATS)] +

@@ -12,11 +12,11 @@ ratio is decided from the block ratios (tools/hzlib/blocks.py):
      record of N threads and Linux's best all-thread strategy).
 """
 
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from . import blocks, decide, records
 
-Record = Dict[str, object]
+Record = Dict[str, Any]
 
 
 def _size(n: int) -> str:
@@ -53,8 +53,9 @@ def hz_args(hz_best: Record, lx_all: Optional[Record], fault: bool, repeats: int
             "chunks=" + _size(int(hz_best["chunk"])), "repeats=%d" % repeats,
             "max_rounds=%d" % repeats]
     if lx_all:
-        args += ["smp_strategies=%s" % lx_all["strategy"], "smp_chunk=" + _size(int(lx_all["chunk"])),
-                 "smp_fill=none", "smp_repeats=%d" % repeats, "smp_max_rounds=%d" % repeats]
+        args += ["smp_strategies=%s" % lx_all["strategy"],
+                 "smp_chunk=" + _size(int(lx_all["chunk"])), "smp_fill=none",
+                 "smp_repeats=%d" % repeats, "smp_max_rounds=%d" % repeats]
     if fault:
         args += ["fault_pages=4", "fault_rounds=%d" % repeats, "zero=%s" % hz_best["strategy"]]
     return args
@@ -65,7 +66,7 @@ def lx_args(lx_best: Record, lx_all: Optional[Record], repeats: int, threads: in
     pilot's best single-thread and all-thread cells, `repeats` repeats."""
     cells = [lx_best] + ([lx_all] if lx_all else [])
     strategies = sorted({str(c["strategy"]) for c in cells})
-    chunks = sorted({int(c["chunk"]) for c in cells})  # type: ignore[call-overload]
+    chunks = sorted({int(c["chunk"]) for c in cells})
     return (["--strategies", ",".join(strategies), "--chunks", ",".join(_size(c) for c in chunks),
              "--repeats", str(repeats)] + (["--threads", str(threads)] if lx_all else []))
 

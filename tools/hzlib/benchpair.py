@@ -115,7 +115,7 @@ def ratio_text(name: str, p: blocks.Paired, what: str, target: str, speed: bool)
         ratio, lo, hi = 1 / ratio, 1 / hi, 1 / lo
     word = "tie" if p.outcome == decide.TIE else \
         "hugezero " + p.outcome if p.outcome in (decide.FASTER, decide.SLOWER) else p.outcome
-    span = "min..max" if p.j == 1 else "%d-th lowest..highest" % p.j
+    span = "min..max" if p.j == 1 else "ranks %d..%d" % (p.j, p.n + 1 - p.j)
     return "%s (%s): %.2f [%.2f..%.2f] %s (±%g%%; median of %d block ratios, %s, %.1f%% " \
         "coverage; target %s)" % (name, what, ratio, lo, hi, word, decide.TOL_X100 / 100, p.n,
                                   span, p.cover_x1e4 / 100, target)

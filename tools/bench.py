@@ -249,8 +249,10 @@ def ratio_line(put, name, what, target, speed, per_block, note):
         + "  [%s]" % note)
 
 
-def ratios(out, put, hz_best, faults, linux, ncpu):
-    """The pilot's picks, the alternating blocks and the P1, P2, P4 lines."""
+def ratios(out, put, hz, hz_best, faults, linux, ncpu):
+    """The pilot's picks, the alternating blocks and the P1, P2, P4 lines.
+    P4's cell is Linux's best all-thread cell among the strategies the
+    pilot run=clear verified (hz), so that hugezero can run it too."""
     lx_best = best_clear(linux)
     lx_fault = next((r for r in linux if r.get("t") == "linux_fault"), None)
     lx_header = next((r for r in linux if r.get("t") == "header"), {})
@@ -262,9 +264,12 @@ def ratios(out, put, hz_best, faults, linux, ncpu):
         "[%s pages]" % (PILOT_REPEATS, lx_best["strategy"], lx_best["cache"], lx_best["chunk"],
                         gbps(lx_best), lx_header.get("page_size", "?")))
     threads = max((r.get("threads", 1) for r in linux if r.get("t") == "clear"), default=1)
-    lx_all = best_clear(linux, threads) if threads > 1 else None
+    ours = {r.get("strategy") for r in hz if r.get("t") == "clear" and r.get("verified")}
+    lx_all = best_clear([r for r in linux if r.get("strategy") in ours], threads) \
+        if threads > 1 else None
     if lx_all:
-        put("Linux user-space best, %d pinned threads (median of the pilot's %d): %s %s at chunk "
+        put("Linux user-space best, %d pinned threads, of hugezero's strategies (median of the "
+            "pilot's %d): %s %s at chunk "
             "%s: %.3f GB/s" % (threads, PILOT_REPEATS, lx_all["strategy"], lx_all["cache"],
                                lx_all["chunk"], gbps(lx_all)))
     fault = bool(lx_fault) and lx_fault.get("page_bytes") == 1 << 30
@@ -393,7 +398,7 @@ def main(argv):
     put("clear rounds: %s (stop: %s, seed %s), %s of %s cells noisy; steal %s%% (%s)" % (
         run.get("rounds"), run.get("stop"), run.get("seed"), run.get("noisy_cells"),
         run.get("cells"), summ.get("steal_pct", "?"), summ.get("steal_method", "not measured")))
-    ratios(out, put, hz_best, faults, linux, ncpu)
+    ratios(out, put, hz, hz_best, faults, linux, ncpu)
     cpu = next((r.get("cpu") for r in hz if r.get("t") == "header"), None) or {}
     for line in validation.report(cpu, validation.ours(hz + faults)):
         put(line)

@@ -185,6 +185,29 @@ class BlockCells(unittest.TestCase):
         self.assertEqual(benchpair.p1_block(hz[1:], lx, hz_best, lx_best), 0)
         self.assertEqual(benchpair.decide_blocks([0, 1000000, 0]).n, 1)
 
+    def test_p4_cell_is_one_hugezero_ran(self):
+        hz = [cell(BASE, strategy="movnti", bytes=64 << 20),
+              dict(cell(BASE, strategy="avx_nt"), verified=False)]
+        lx = [dict(cell(BASE, strategy="clzero"), gbps_median=30.0),
+              dict(cell(BASE, strategy="avx512_nt", threads=2), gbps_median=60.0),
+              dict(cell(BASE, strategy="avx_nt", threads=2), gbps_median=50.0),
+              dict(cell(BASE, strategy="movnti", threads=2), gbps_median=40.0)]
+        seen = []
+
+        def run_blocks(out, hz_best, lx_best, lx_all, fault, threads):
+            seen.append((hz_best["strategy"], lx_best["strategy"], lx_all["strategy"], fault))
+            return [([], {}, [])]
+        saved, bench.run_blocks = bench.run_blocks, run_blocks
+        out = []
+        try:
+            bench.ratios(pathlib.Path("/nonexistent"), out.append, hz, hz[0], [], lx, 2)
+        finally:
+            bench.run_blocks = saved
+        # avx512_nt and avx_nt are faster on Linux, but hugezero verified neither
+        self.assertEqual(seen, [("movnti", "clzero", "movnti", False)])
+        self.assertIn("P4 all-thread clear (hugezero / Linux GB/s, 2 threads): not computed",
+                      "\n".join(out))
+
     def test_block_options(self):
         hz_best = cell(BASE, strategy="avx_nt", chunk=2 << 20)
         lx_all = cell(BASE, strategy="movq_unroll", threads=2, chunk=4096)

@@ -241,10 +241,10 @@ def run_blocks(out, hz_best, lx_best, lx_all, fault, threads):
     return done
 
 
-def ratio_line(put, name, what, target, speed, per_block, note):
+def ratio_line(put, name, what, target, speed, per_block, note, tcg=False):
     """One P line from the block ratios (benchpair.ratio_text), or why not."""
     p = benchpair.decide_blocks(per_block)
-    put((benchpair.ratio_text(name, p, what, target, speed) if p.n else
+    put((benchpair.ratio_text(name, p, what, target, speed, tcg) if p.n else
          "%s (%s): not computed (no block gave both sides' samples)" % (name, what))
         + "  [%s]" % note)
 
@@ -276,15 +276,16 @@ def ratios(out, put, hz, hz_best, faults, linux, ncpu):
     done = run_blocks(out, hz_best, lx_best, lx_all, fault, ncpu)
     note = "%d blocks of %d rounds a side, hugezero then linux-bench; %s" % (
         BLOCKS, BLOCK_REPEATS, boot_note(done[0][1]))
+    tcg = done[0][1].get("accel") == "tcg"
     ratio_line(put, "P1 best clear", "hugezero / Linux GB/s", ">= 1.0", True,
-               [benchpair.p1_block(hz, lx, hz_best, lx_best) for hz, _, lx in done], note)
+               [benchpair.p1_block(hz, lx, hz_best, lx_best) for hz, _, lx in done], note, tcg)
     if lx_all:
         smp = [r for hz, _, _ in done for r in hz]
         skew = start_skew(smp, threads)
         ratio_line(put, "P4 all-thread clear", "hugezero / Linux GB/s, %d threads" % threads,
                    ">= 1.0", True, [benchpair.p4_block(hz, lx, lx_all) for hz, _, lx in done],
                    "hugezero median start skew %s of the wall; %s" % (
-                       "%.2f%%" % skew if skew is not None else "?", note))
+                       "%.2f%%" % skew if skew is not None else "?", note), tcg)
     pair = fault_pair(faults, lx_fault)
     if not fault or not pair:
         why = "no 1 GiB hugetlb page for linux-bench" if lx_fault else "no linux_fault record"
@@ -299,7 +300,7 @@ def ratios(out, put, hz, hz_best, faults, linux, ncpu):
     ratio_line(put, "P2 1 GiB fault", "hugezero / Linux time", "<= 0.45", False,
                [benchpair.p2_block(hz, lx) for hz, _, lx in done],
                note + ("; hugezero's ring 0 emulated: its fault is mostly hypervisor time"
-                       if emulated else ""))
+                       if emulated else ""), tcg)
 
 
 def load():

@@ -238,6 +238,9 @@ class Lines(unittest.TestCase):
         for ratios, name, what, target, speed, want in cases:
             self.assertEqual(benchpair.ratio_text(name, blocks.paired(ratios), what, target,
                                                   speed), want)
+        p = blocks.paired([896000, 892035, 914063, 894066, 895991, 905973])
+        self.assertIn(": 1.12 [1.09..1.12] no outcome (TCG: emulator timings) (±5%; median of 6",
+                      benchpair.ratio_text("P1", p, "x", "y", True, tcg=True))
         p = blocks.paired([1000000 + 1000 * i for i in range(12)])
         self.assertIn("median of 12 block ratios, ranks 3..10, 96.1% coverage",
                       benchpair.ratio_text("P4", p, "x", "y", True))

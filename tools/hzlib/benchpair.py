@@ -105,16 +105,18 @@ def decide_blocks(ratios_x1e6: Sequence[int]) -> blocks.Paired:
     return blocks.paired([r for r in ratios_x1e6 if r > 0])
 
 
-def ratio_text(name: str, p: blocks.Paired, what: str, target: str, speed: bool) -> str:
+def ratio_text(name: str, p: blocks.Paired, what: str, target: str, speed: bool,
+               tcg: bool = False) -> str:
     """'P1 best clear (hugezero / Linux GB/s): 1.23 [1.10..1.35] hugezero
     faster (±5%; 6 blocks, min..max, 96.9% coverage; target >= 1.0)'. With
     speed the time ratios are inverted (GB/s), so "faster" still means
-    hugezero is faster."""
+    hugezero is faster. With tcg (hugezero ran under TCG) no outcome is
+    given, as the kernel gives no speed verdict there."""
     ratio, lo, hi = p.ratio_x1e6 / decide.ONE, p.lo_x1e6 / decide.ONE, p.hi_x1e6 / decide.ONE
     if speed:
         ratio, lo, hi = 1 / ratio, 1 / hi, 1 / lo
-    word = "tie" if p.outcome == decide.TIE else \
-        "hugezero " + p.outcome if p.outcome in (decide.FASTER, decide.SLOWER) else p.outcome
+    word = "no outcome (TCG: emulator timings)" if tcg else "tie" if p.outcome == decide.TIE \
+        else "hugezero " + p.outcome if p.outcome in (decide.FASTER, decide.SLOWER) else p.outcome
     span = "min..max" if p.j == 1 else "ranks %d..%d" % (p.j, p.n + 1 - p.j)
     return "%s (%s): %.2f [%.2f..%.2f] %s (±%g%%; median of %d block ratios, %s, %.1f%% " \
         "coverage; target %s)" % (name, what, ratio, lo, hi, word, decide.TOL_X100 / 100, p.n,

@@ -5,24 +5,26 @@
    tools/hzlib/probe.py through `hz run`) with the default clear suite
    (run=clear), and takes the best single-thread GB/s on the large target.
 2. Boots it again for 1 GiB demand faults zeroed with that best strategy.
-3. Runs tools/linux-bench (the same strategies in Linux user space on a
-   1 GiB hugetlb page, warm and cold, and with --threads set to every CPU
-   this process may use) in the same session. Linux there runs one
-   virtualization layer above hugezero (the summary says so).
-4. Prints the two ratios of the clear-strategies issue as Hodges-Lehmann
-   ratios with their Moses intervals and the outcome at +-5 %
-   (tools/hzlib/decide.py, the rule of lib/compare.h):
+3. Runs tools/linux-bench once as a pilot (every strategy and chunk, warm
+   and cold, --repeats 3, and with --threads set to every CPU this process
+   may use) in the same session, to pick Linux's best single-thread and
+   all-thread cells. Linux there runs one virtualization layer above
+   hugezero (the summary says so).
+4. Runs BLOCKS alternating blocks (hugezero, linux-bench, hugezero, ...;
+   tools/hzlib/benchpair.py): per block one hugezero boot of just the picked
+   cells (run=clear of the best cell, run=smp of Linux's best all-thread
+   strategy and chunk, run=fault when Linux has a 1 GiB page) and one
+   linux-bench of just its picked cells, BLOCK_REPEATS rounds each. Each
+   ratio is the median of the block ratios (each block's Hodges-Lehmann
+   ratio) with its sign-test interval and the outcome at +-5 %
+   (tools/hzlib/blocks.py), so host drift between the sides lies inside it:
      P1 hugezero best single-thread GB/s / Linux best user-space GB/s  (target >= 1.0)
-        from the two cells' samples_ns (time per byte)
      P2 hugezero 1 GiB fault / Linux 1 GiB hugetlb fault                 (target <= 0.45)
-     P4 hugezero all-thread GB/s / linux-bench --threads N GB/s         (target >= 1.0)
-        run=smp on every CPU with Linux's best all-thread strategy and
-        chunk, and the median start skew of its cells
         like with like: the faulting access as the program sees it,
         without mmap (hugezero access_ns of each zeroing fault, Linux
         touch_samples_ns of each repeat)
-   linux-bench runs with --repeats 10, so each side has at least the 6
-   samples a verdict needs.
+     P4 hugezero all-thread GB/s / linux-bench --threads N GB/s         (target >= 1.0)
+        with the median start skew of hugezero's all-thread cells
 5. Sets the REP STOSQ extent curve and the 1 GiB fault GB/s beside the
    published figures of docs/validation.md (tools/hzlib/validation.py).
 6. Boots it for run=faultclear (every fault_clear= model x rep_stosb,
@@ -51,7 +53,8 @@ mounted for each boot and given back after it, also on failure, SIGINT,
 SIGTERM or SIGHUP. Otherwise the bench says what to run and marks every
 figure "4 KiB-backed". linux-bench gets a 1 GiB page the same way.
 Everything lands under results/bench-<UTC time>/ (summary.txt is the printed
-summary). These are figures, not tests.
+summary). These are figures, not tests. `tools/bench.py --ratios-only` stops
+after step 5 (the ratios and the validation block, without steps 6-10).
 """
 import json
 import os
@@ -63,10 +66,12 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from hzlib import (answers, decide, faultclear, hugepages, interference, probe,  # noqa: E402
-                   qemu, records, steal, validation, vmstart)
+from hzlib import (answers, benchpair, blocks, faultclear, hugepages,  # noqa: E402
+                   interference, probe, qemu, records, steal, validation, vmstart)
 
-LINUX_REPEATS = 10  # linux-bench --repeats: at least decide.MIN_N samples per cell
+PILOT_REPEATS = 3  # the pilot linux-bench's --repeats: it only picks the cells
+BLOCKS = 6  # block pairs (hugezero, linux-bench); their min..max covers the median 96.9 %
+BLOCK_REPEATS = 5  # rounds of every cell in one block, on each side
 
 SAID = set()  # advice printed once per bench, not once per boot
 
@@ -156,14 +161,16 @@ def hz_run(outdir, args, mem, smp=1):
 def gbps(r):
     """The headline figure of a clear record: its median (older records
     without one: gbps)."""
-    return float(r.get("gbps_median", r["gbps"]))
+    return float(r["gbps_median"] if "gbps_median" in r else r["gbps"])
 
 
 def best_clear(recs, threads=1):
+    """The fastest verified cell of `threads` threads on the large target
+    (the most bytes: a 1 GiB frame, clear_bytes, 64 MiB under TCG)."""
     rows = [r for r in recs if r.get("t") == "clear" and r.get("threads", 1) == threads
-            and r.get("verified") and r.get("cache") != "first_touch"
-            and r.get("bytes", 0) >= (256 << 20)]
-    return max(rows, key=gbps, default=None)
+            and r.get("verified") and r.get("cache") != "first_touch"]
+    big = max((r.get("bytes", 0) for r in rows), default=0)
+    return max((r for r in rows if r.get("bytes", 0) == big), key=gbps, default=None)
 
 
 def fault_pair(faults, lx_fault):
@@ -181,57 +188,6 @@ def fault_pair(faults, lx_fault):
             any(r.get("emulated_ring0") for r in recs))
 
 
-def hl_ratio(base, base_bytes, ours, our_bytes, speed):
-    """hugezero (ours) against Linux (base) by decide.compare: (ratio, lo,
-    hi, outcome, n ours, n base), the ratio hugezero / Linux of GB/s
-    (speed: the inverse of the time-per-byte ratio) or of time; outcome
-    "faster" means hugezero is faster. None when a side has no samples."""
-    if not base or not ours:
-        return None
-    c = decide.compare(base, base_bytes, ours, our_bytes)
-    if speed:
-        def inv(x):
-            return 1 / x if x else float("inf")
-        return inv(c.ratio), inv(c.hi), inv(c.lo), c.outcome, c.nb, c.na
-    return c.ratio, c.lo, c.hi, c.outcome, c.nb, c.na
-
-
-def p1(hz_best, lx_best):
-    """P1: the best hugezero cell against the best Linux cell (hl_ratio of
-    their samples_ns, GB/s), or None when one lacks samples (older
-    records)."""
-    return hl_ratio(lx_best.get("samples_ns"), lx_best.get("bytes"),
-                    hz_best.get("samples_ns"), hz_best.get("bytes"), True)
-
-
-def p2(faults, lx_fault):
-    """P2: hugezero's 1 GiB faults that zeroed in the fault (access_ns, run
-    order) against Linux's 1 GiB hugetlb faulting writes (touch_samples_ns),
-    hl_ratio of time; None when a side lacks them."""
-    acc = [r["access_ns"] for r in records.zeroing_faults(faults, 1 << 30)
-           if r.get("access_ns")]
-    if not lx_fault or lx_fault.get("page_bytes") != 1 << 30:
-        return None
-    return hl_ratio(lx_fault.get("touch_samples_ns"), 1 << 30, acc, 1 << 30, False)
-
-
-def p4(hz_smp, lx_all):
-    """P4: hugezero's all-thread clear (run=smp's `clear` record of the most
-    threads, same strategy as Linux's best all-thread cell) against
-    linux-bench --threads N's, both wall time from the first CPU's start to
-    the last CPU's end (GB/s, hl_ratio of samples_ns); None when a side has
-    no such cell or no samples."""
-    if not lx_all:
-        return None
-    rows = [r for r in hz_smp if r.get("t") == "clear" and r.get("verified")
-            and r.get("threads") == lx_all.get("threads")
-            and r.get("strategy") == lx_all.get("strategy")]
-    if not rows:
-        return None
-    return hl_ratio(lx_all.get("samples_ns"), lx_all.get("bytes"),
-                    rows[0].get("samples_ns"), rows[0].get("bytes"), True)
-
-
 def start_skew(hz_smp, threads):
     """The median start skew of run=smp's `threads`-thread cells as % of
     their wall (smp_scale start_skew_pct), or None."""
@@ -239,15 +195,6 @@ def start_skew(hz_smp, threads):
                and r.get("threads") == threads and isinstance(r.get("start_skew_pct"),
                                                               (int, float)))
     return v[(len(v) - 1) // 2] if v else None
-
-
-def ratio_text(name, r, what, target):
-    """'P1 ...: 1.23 [1.10..1.35] hugezero faster (±5%, n=14/10; target >= 1.0)'."""
-    ratio, lo, hi, outcome, n_hz, n_lx = r
-    word = "tie (±%g%%)" % (decide.TOL_X100 / 100) if outcome == decide.TIE else \
-        "hugezero " + outcome if outcome in (decide.FASTER, decide.SLOWER) else outcome
-    return "%s (%s): %.2f [%.2f..%.2f] %s (Hodges-Lehmann, n=%d/%d; target %s)" % (
-        name, what, ratio, lo, hi, word, n_hz, n_lx, target)
 
 
 def layers_note(lx_header):
@@ -263,118 +210,106 @@ def layers_note(lx_header):
             "layer above hugezero, its guest")
 
 
-def linux_bench(lb):
-    """Run linux-bench with a 1 GiB hugetlb page for it when one is free or
-    can be reserved (root), putting the pool back afterwards."""
+def linux_bench(outfile, args):
+    """Run build/tools/linux-bench with args and a 1 GiB hugetlb page for it
+    when one is free or can be reserved (root), putting the pool back
+    afterwards; its output goes to outfile, its records are returned."""
     r = None
-    n = len(os.sched_getaffinity(0))
+    cmd = [str(ROOT / "build/tools/linux-bench")] + args
     try:
         r = reserve(hugepages.SZ_1G, hugepages.SZ_1G, mount=False)
-        return run_group([str(lb), "--repeats", str(LINUX_REPEATS)] +
-                         (["--threads", str(n)] if n > 1 else []))
+        print("bench: " + " ".join(cmd), flush=True)
+        proc = run_group(cmd)
     finally:
         give_back(r)
+    outfile.write_text(proc.stdout + proc.stderr)
+    return records.extract(proc.stdout)[0]
+
+
+def run_blocks(out, hz_best, lx_best, lx_all, fault, threads):
+    """The alternating blocks (blocks.order): per block one hugezero boot of
+    benchpair.hz_args and one linux-bench of benchpair.lx_args; a list of
+    (hugezero records, its meta.json, linux records) per block."""
+    done = []
+    for side, i in blocks.order(BLOCKS):
+        if side == "hugezero":
+            hz, meta = hz_run(out / ("block%d" % i), benchpair.hz_args(
+                hz_best, lx_all, fault, BLOCK_REPEATS), "6G", smp=threads if lx_all else 1)
+        else:
+            done.append((hz, meta, linux_bench(out / ("linux-block%d.log" % i), benchpair.lx_args(
+                lx_best, lx_all, BLOCK_REPEATS, threads))))
+    return done
+
+
+def ratio_line(put, name, what, target, speed, per_block, note, tcg=False):
+    """One P line from the block ratios (benchpair.ratio_text), or why not."""
+    p = benchpair.decide_blocks(per_block)
+    put((benchpair.ratio_text(name, p, what, target, speed, tcg) if p.n else
+         "%s (%s): not computed (no block gave both sides' samples)" % (name, what))
+        + "  [%s]" % note)
+
+
+def ratios(out, put, hz, hz_best, faults, linux, ncpu):
+    """The pilot's picks, the alternating blocks and the P1, P2, P4 lines.
+    P4's cell is Linux's best all-thread cell among the strategies the
+    pilot run=clear verified (hz), so that hugezero can run it too."""
+    lx_best = best_clear(linux)
+    lx_fault = next((r for r in linux if r.get("t") == "linux_fault"), None)
+    lx_header = next((r for r in linux if r.get("t") == "header"), {})
+    put(layers_note(lx_header))
+    if not lx_best:
+        put("Linux user-space: no verified clear record (see linux.log): no ratios")
+        return
+    put("Linux user-space best (median of the pilot's %d): %s %s at chunk %s: %.3f GB/s  "
+        "[%s pages]" % (PILOT_REPEATS, lx_best["strategy"], lx_best["cache"], lx_best["chunk"],
+                        gbps(lx_best), lx_header.get("page_size", "?")))
+    threads = max((r.get("threads", 1) for r in linux if r.get("t") == "clear"), default=1)
+    ours = {r.get("strategy") for r in hz if r.get("t") == "clear" and r.get("verified")}
+    lx_all = best_clear([r for r in linux if r.get("strategy") in ours], threads) \
+        if threads > 1 else None
+    if lx_all:
+        put("Linux user-space best, %d pinned threads, of hugezero's strategies (median of the "
+            "pilot's %d): %s %s at chunk "
+            "%s: %.3f GB/s" % (threads, PILOT_REPEATS, lx_all["strategy"], lx_all["cache"],
+                               lx_all["chunk"], gbps(lx_all)))
+    fault = bool(lx_fault) and lx_fault.get("page_bytes") == 1 << 30
+    done = run_blocks(out, hz_best, lx_best, lx_all, fault, ncpu)
+    note = "%d blocks of %d rounds a side, hugezero then linux-bench; %s" % (
+        BLOCKS, BLOCK_REPEATS, boot_note(done[0][1]))
+    tcg = done[0][1].get("accel") == "tcg"
+    ratio_line(put, "P1 best clear", "hugezero / Linux GB/s", ">= 1.0", True,
+               [benchpair.p1_block(hz, lx, hz_best, lx_best) for hz, _, lx in done], note, tcg)
+    if lx_all:
+        smp = [r for hz, _, _ in done for r in hz]
+        skew = start_skew(smp, threads)
+        ratio_line(put, "P4 all-thread clear", "hugezero / Linux GB/s, %d threads" % threads,
+                   ">= 1.0", True, [benchpair.p4_block(hz, lx, lx_all) for hz, _, lx in done],
+                   "hugezero median start skew %s of the wall; %s" % (
+                       "%.2f%%" % skew if skew is not None else "?", note), tcg)
+    pair = fault_pair(faults, lx_fault)
+    if not fault or not pair:
+        why = "no 1 GiB hugetlb page for linux-bench" if lx_fault else "no linux_fault record"
+        put("P2: not computed (%s; hugezero faults: %s)" % (why, ", ".join(
+            "%.1f ms" % (r["access_ns"] / 1e6) for r in faults
+            if r.get("t") == "fault" and r.get("access_ns") is not None) or "none"))
+        return
+    hz_med, n, lx_ns, emulated = pair
+    put("hugezero 1 GiB fault (zero=%s): access median %.1f ms of %d; Linux 1 GiB hugetlb "
+        "fault: faulting write median %.1f ms of %s (no mmap; the pilots)"
+        % (hz_best["strategy"], hz_med / 1e6, n, lx_ns / 1e6, lx_fault.get("repeats")))
+    ratio_line(put, "P2 1 GiB fault", "hugezero / Linux time", "<= 0.45", False,
+               [benchpair.p2_block(hz, lx) for hz, _, lx in done],
+               note + ("; hugezero's ring 0 emulated: its fault is mostly hypervisor time"
+                       if emulated else ""), tcg)
 
 
 def load():
     return "load average %.2f %.2f %.2f" % os.getloadavg()
 
 
-def main():
-    def stop(signum, frame):  # SIGTERM/SIGHUP unwind like SIGINT: pages go back
-        raise SystemExit(128 + signum)
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGHUP, stop)
-    out = ROOT / "results" / time.strftime("bench-%Y%m%dT%H%M%SZ", time.gmtime())
-    out.mkdir(parents=True)
-    summary = []
-
-    def put(line):
-        summary.append(line)
-
-    load_before = load()
-    print("bench: host %s before the runs (other work on the host makes figures noisy)"
-          % load_before, flush=True)
-    problem = probe.kvm_problem()
-    if problem:
-        print("bench: KVM unusable (%s): running under TCG, figures are emulator timings" % problem)
-
-    hz, meta = hz_run(out / "clear", ["run=clear"], "6G")
-    hz_best = best_clear(hz)
-    if not hz_best:
-        sys.exit("bench: the kernel produced no verified clear record")
-    faults, fmeta = hz_run(out / "fault", ["run=fault", "fault_pages=4",
-                                           "zero=" + hz_best["strategy"]], "6G")
-
-    proc = linux_bench(ROOT / "build/tools/linux-bench")
-    (out / "linux.log").write_text(proc.stdout + proc.stderr)
-    linux = records.extract(proc.stdout)[0]
-    lx_best = best_clear(linux)
-    lx_fault = next((r for r in linux if r.get("t") == "linux_fault"), None)
-    lx_header = next((r for r in linux if r.get("t") == "header"), {})
-    lx_page = lx_header.get("page_size", "?")
-
-    put("host: %s; %s; %s, -cpu %s" % (probe.host_cpu_string(probe.host_cpu()),
-                                       meta.get("qemu_version"), meta.get("accel"),
-                                       meta.get("cpu_model")))
-    put("hugezero best single-thread (median): %s %s at chunk %s: %.3f GB/s [%s..%s]%s  [%s]" % (
-        hz_best["strategy"], hz_best["cache"], hz_best["chunk"], gbps(hz_best),
-        hz_best.get("gbps_lo", "?"), hz_best.get("gbps_hi", "?"),
-        " NOISY" if hz_best.get("noisy") else "", boot_note(meta)))
-    run = next((r for r in hz if r.get("t") == "clear_run"), {})
-    summ = next((r for r in hz if r.get("t") == "summary"), {})
-    put("clear rounds: %s (stop: %s, seed %s), %s of %s cells noisy; steal %s%% (%s)" % (
-        run.get("rounds"), run.get("stop"), run.get("seed"), run.get("noisy_cells"),
-        run.get("cells"), summ.get("steal_pct", "?"), summ.get("steal_method", "not measured")))
-    put(layers_note(lx_header))
-    if lx_best:
-        put("Linux user-space best (median): %s %s at chunk %s: %.3f GB/s  [%s pages]" % (
-            lx_best["strategy"], lx_best["cache"], lx_best["chunk"], gbps(lx_best), lx_page))
-        r1 = p1(hz_best, lx_best)
-        put((ratio_text("P1 best clear", r1, "hugezero / Linux GB/s", ">= 1.0") if r1 else
-             "P1 best clear (hugezero / Linux GB/s): %.2f, ratio of medians: a side has no "
-             "samples_ns (target >= 1.0)" % (gbps(hz_best) / gbps(lx_best)))
-            + "  [%s]" % boot_note(meta))
-    else:
-        put("Linux user-space: no verified clear record (see linux.log)")
-    threads = max((r.get("threads", 1) for r in linux if r.get("t") == "clear"), default=1)
-    lx_all = best_clear(linux, threads) if threads > 1 else None
-    if lx_all:
-        put("Linux user-space best, %d pinned threads (median): %s %s at chunk %s: %.3f GB/s" % (
-            threads, lx_all["strategy"], lx_all["cache"], lx_all["chunk"], gbps(lx_all)))
-        smp, smeta = hz_run(out / "smp", ["run=smp", "smp_strategies=" + lx_all["strategy"],
-                                          "smp_chunk=%dK" % (lx_all["chunk"] // 1024),
-                                          "smp_fill=none"], "6G", smp=threads)
-        r4 = p4(smp, lx_all)
-        skew = start_skew(smp, threads)
-        put((ratio_text("P4 all-thread clear", r4, "hugezero / Linux GB/s, %d threads" % threads,
-                        ">= 1.0") if r4 else
-             "P4 all-thread clear: not computed (no %d-thread %s cell with samples on a side)"
-             % (threads, lx_all["strategy"]))
-            + "; hugezero median start skew %s of the wall  [%s]"
-            % ("%.2f%%" % skew if skew is not None else "?", boot_note(smeta)))
-    pair = fault_pair(faults, lx_fault)
-    if pair:
-        hz_med, n, lx_ns, emulated = pair
-        put("hugezero 1 GiB fault (zero=%s): access median %.1f ms of %d; Linux 1 GiB hugetlb "
-            "fault: faulting write median %.1f ms of %s (no mmap)"
-            % (hz_best["strategy"], hz_med / 1e6, n, lx_ns / 1e6, lx_fault.get("repeats")))
-        r2 = p2(faults, lx_fault)
-        put((ratio_text("P2 1 GiB fault", r2, "hugezero / Linux time", "<= 0.45") if r2 else
-             "P2 1 GiB fault (hugezero / Linux time): %.2f, ratio of medians: Linux gave no "
-             "touch_samples_ns (target <= 0.45)" % (hz_med / lx_ns))
-            + "  [%s%s]" % (boot_note(fmeta), "; hugezero's ring 0 emulated: its fault is "
-                            "mostly hypervisor time" if emulated else ""))
-    else:
-        why = "no 1 GiB hugetlb page for linux-bench" if lx_fault else "no linux_fault record"
-        put("P2: not computed (%s; hugezero faults: %s)" % (why, ", ".join(
-            "%.1f ms" % (r["access_ns"] / 1e6) for r in faults
-            if r.get("t") == "fault" and r.get("access_ns") is not None) or "none"))
-
-    cpu = next((r.get("cpu") for r in hz if r.get("t") == "header"), None) or {}
-    for line in validation.report(cpu, validation.ours(hz + faults)):
-        put(line)
-
+def scenarios(out, put, hz, faults, hz_best, ncpu):
+    """The boots past the ratios: run=faultclear, run=policies, run=vmstart,
+    run=interference, and the verdict of all the boots as one."""
     fc, fcmeta = hz_run(out / "faultclear", ["run=faultclear"], "6G")
     lines = faultclear.report(fc)
     put("run=faultclear  [%s]:" % boot_note(fcmeta) if lines else
@@ -401,7 +336,6 @@ def main():
     else:
         put("policies: no prezero records (see %s)" % (out / "policies"))
 
-    ncpu = len(os.sched_getaffinity(0))
     vm, vmeta = hz_run(out / "vmstart", ["run=vmstart", "zero=" + hz_best["strategy"]], "8G",
                        smp=ncpu)
     lines = vmstart.report(vm)
@@ -418,6 +352,60 @@ def main():
     for line in answers.lines([("clear", hz), ("fault", faults), ("faultclear", fc),
                                ("policies", pol), ("vmstart", vm), ("interference", inter)]):
         put(line)
+
+
+def main(argv):
+    ratios_only = argv == ["--ratios-only"]
+    if argv and not ratios_only:
+        sys.exit("usage: tools/bench.py [--ratios-only]")
+
+    def stop(signum, frame):  # SIGTERM/SIGHUP unwind like SIGINT: pages go back
+        raise SystemExit(128 + signum)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, stop)
+    out = ROOT / "results" / time.strftime("bench-%Y%m%dT%H%M%SZ", time.gmtime())
+    out.mkdir(parents=True)
+    summary = []
+
+    def put(line):
+        summary.append(line)
+
+    load_before = load()
+    print("bench: host %s before the runs (other work on the host makes figures noisy)"
+          % load_before, flush=True)
+    problem = probe.kvm_problem()
+    if problem:
+        print("bench: KVM unusable (%s): running under TCG, figures are emulator timings" % problem)
+
+    hz, meta = hz_run(out / "clear", ["run=clear"], "6G")
+    hz_best = best_clear(hz)
+    if not hz_best:
+        sys.exit("bench: the kernel produced no verified clear record")
+    faults, _ = hz_run(out / "fault", ["run=fault", "fault_pages=4",
+                                       "zero=" + hz_best["strategy"]], "6G")
+
+    ncpu = len(os.sched_getaffinity(0))
+    linux = linux_bench(out / "linux.log", ["--repeats", str(PILOT_REPEATS)] +
+                        (["--threads", str(ncpu)] if ncpu > 1 else []))
+    put("host: %s; %s; %s, -cpu %s" % (probe.host_cpu_string(probe.host_cpu()),
+                                       meta.get("qemu_version"), meta.get("accel"),
+                                       meta.get("cpu_model")))
+    put("hugezero best single-thread (median): %s %s at chunk %s: %.3f GB/s [%s..%s]%s  [%s]" % (
+        hz_best["strategy"], hz_best["cache"], hz_best["chunk"], gbps(hz_best),
+        hz_best.get("gbps_lo", "?"), hz_best.get("gbps_hi", "?"),
+        " NOISY" if hz_best.get("noisy") else "", boot_note(meta)))
+    run = next((r for r in hz if r.get("t") == "clear_run"), {})
+    summ = next((r for r in hz if r.get("t") == "summary"), {})
+    put("clear rounds: %s (stop: %s, seed %s), %s of %s cells noisy; steal %s%% (%s)" % (
+        run.get("rounds"), run.get("stop"), run.get("seed"), run.get("noisy_cells"),
+        run.get("cells"), summ.get("steal_pct", "?"), summ.get("steal_method", "not measured")))
+    ratios(out, put, hz, hz_best, faults, linux, ncpu)
+    cpu = next((r.get("cpu") for r in hz if r.get("t") == "header"), None) or {}
+    for line in validation.report(cpu, validation.ours(hz + faults)):
+        put(line)
+
+    if not ratios_only:
+        scenarios(out, put, hz, faults, hz_best, ncpu)
     put("host %s before, %s after" % (load_before, load()))
     text = "bench results (%s)\n" % out + "".join("  %s\n" % line for line in summary)
     (out / "summary.txt").write_text(text)
@@ -426,6 +414,6 @@ def main():
 
 if __name__ == "__main__":
     try:
-        main()
+        main(sys.argv[1:])
     except KeyboardInterrupt:  # the huge pages went back on the way out
         sys.exit("bench: interrupted")

@@ -185,6 +185,16 @@ bool clear_evict(const void *p, size_t bytes, uint32_t line);
  * first non-zero byte. bytes 0 is true. Any alignment. */
 bool clear_verify_zero(const void *p, size_t bytes, size_t *first);
 
+/*
+ * clear_verify_zero() and then clear_dirty(p, bytes, seed) in one pass:
+ * each 64-byte line is read and checked, then written with the pattern
+ * while it is still in L1, so the check of one clear and the dirtying for
+ * the next cost about one pass, not two. Returns what clear_verify_zero()
+ * would have (with *first, may be NULL, the lowest non-zero offset); the
+ * range is dirty afterwards either way. Any alignment and size.
+ */
+bool clear_verify_dirty(void *p, size_t bytes, uint64_t seed, size_t *first);
+
 /* Guard bytes around a target: fill with `value`, and check they still all
  * equal it (false and *first = offset of the first changed byte). */
 void clear_guard_fill(void *p, size_t bytes, uint8_t value);

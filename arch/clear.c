@@ -147,6 +147,18 @@ void clear_dirty(void *p, size_t bytes, uint64_t seed)
         *b++ = dirty_byte(a++, seed);
 }
 
+void clear_dirty_fast(void *p, size_t bytes, uint64_t seed)
+{
+    uint8_t *b = p;
+    size_t head = (size_t)(-(uintptr_t)p % 8);
+    if (head > bytes)
+        head = bytes;
+    clear_dirty(b, head, seed);
+    size_t words = (bytes - head) / 8;
+    rep_stosq(b + head, dirty_word(0, seed), words);
+    clear_dirty(b + head + words * 8, bytes - head - words * 8, seed);
+}
+
 bool clear_dirty_check(const void *p, size_t bytes, uint64_t seed, size_t *first)
 {
     const uint8_t *b = p;

@@ -165,6 +165,16 @@ int clear_checked(const struct clear_strategy *s, void *dst, size_t bytes);
  */
 void clear_dirty(void *p, size_t bytes, uint64_t seed);
 
+/*
+ * The same promise (no byte zero, the data derived from seed) at the speed
+ * of the CPU's fast string stores: one repeated 8-byte word written with
+ * REP STOSQ (arch/x86.h; the ends as clear_dirty() writes them). For
+ * untimed dirtying of large targets; where the lines must end up in the
+ * cache (a warm cell), use clear_dirty(): large string stores may bypass
+ * it. Not what clear_dirty_check() checks. Any alignment and size.
+ */
+void clear_dirty_fast(void *p, size_t bytes, uint64_t seed);
+
 /* True when [p, p + bytes) still holds exactly what clear_dirty(p, bytes,
  * seed) wrote; else false and *first = offset of the first byte that
  * differs. Any alignment and size; bytes 0 is true. */

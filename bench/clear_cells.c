@@ -99,7 +99,8 @@ static void mem(struct work *w, enum memop_op op)
  * target that pass (of any cell: they share the arena) left dirty skips
  * its own dirtying: the eviction flushes the tail of its target and of
  * whatever was written last, and the probe checks it is cold. A warm cell
- * always dirties its own target just before (that is what makes it warm).
+ * always dirties its own target just before with plain stores (that is
+ * what makes it warm); a cold one with the fast string stores.
  * Untimed repeats record nothing. */
 static int last_cell = -1; /* the cell whose repeat ran last */
 
@@ -115,7 +116,7 @@ static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
                            .delay_pct = c->delay_pct}};
     uint64_t s0 = steal_ns(0), t0 = rdtsc();
     if (!cold || !inside(&dirty_known, c->dst, c->bytes)) {
-        mem(&w, MEMOP_DIRTY);
+        mem(&w, cold ? MEMOP_DIRTY : MEMOP_DIRTY_CACHED);
         written = (struct span){c->dst, c->bytes};
     }
     if (cold) {

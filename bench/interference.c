@@ -115,7 +115,7 @@ static void victim_one(void *arg)
 {
     (void)arg;
     const struct if_victim *v = run.list[run.vi];
-    uint64_t sink = 0, sub[IF_SUBSAMPLES], s0 = steal_ns(st.vcpu), begin = rdtsc();
+    uint64_t sink = 0, sub[IF_SUBSAMPLES], s0 = steal_ns(st.vcpu), begin = rdtsc(), timed = 0;
     if (v->warm)
         sink += v->chase ? interf_chase(v->start, v->bytes / INTERF_LINE)
                          : interf_read(v->ext, v->next, v->bytes, 1);
@@ -124,7 +124,9 @@ static void victim_one(void *arg)
         sink += v->chase ? interf_chase(v->start, v->work)
                          : interf_read(v->ext, v->next, v->bytes, (unsigned)v->work);
         sub[k] = tsc_stop() - t0;
+        timed += sub[k];
     }
+    scenario_timed(timed);
     run.sink += sink;
     run.ns[run.vi] = tsc_to_ns(stats_median_copy(sub, IF_SUBSAMPLES, sub));
     run.steal[run.vi] = stats_pct_x100(steal_ns(st.vcpu) - s0, tsc_to_ns(rdtsc() - begin));

@@ -1,8 +1,9 @@
 /*
  * kernel/calibrate.h - this machine's own rates, measured once at boot
  * before the first scenario, so the plan (lib/plan.h) is priced here and
- * not with the development machine's model: one dirtying pass, one clear
- * and one zero check over the clear scenario's large target size (a 1 GiB
+ * not with the development machine's model: one dirtying pass, one clear,
+ * one zero check and one check-and-dirty pass (run=clear's) over the clear
+ * scenario's large target size (a 1 GiB
  * frame; 16 MiB under TCG, where emulated passes are slow), and one demand
  * fault on a 2 MiB frame (mm/demand.h). Well under a second under KVM.
  */
@@ -18,9 +19,10 @@ struct calibration {
     bool ok;                 /* every part measured */
     const char *why;         /* when !ok: what could not be measured (constant string) */
     uint64_t bytes;          /* bytes of the dirty, clear and check passes */
-    uint64_t dirty_ns;       /* clear_dirty() over them (arch/clear.h) */
+    uint64_t dirty_ns;       /* clear_dirty_fast() over them (arch/clear.h) */
     uint64_t clear_ns;       /* one rep_stosb call over them, fenced */
     uint64_t check_ns;       /* clear_verify_zero() over them */
+    uint64_t check_dirty_ns; /* clear_verify_dirty() over them */
     uint64_t fault_ns;       /* one 2 MiB demand fault, the faulting load as timed */
     uint64_t fault_clear_ns; /* of which the clear inside the fault */
     uint64_t took_ns;        /* the whole calibration, set-up included */
@@ -35,10 +37,11 @@ struct calibration {
 void calibrate_run(struct calibration *c);
 
 /*
- * The plan model priced with c (lib/plan.h): a pass at the mean rate of
- * the three passes, the fault's fixed cost (its time less its clear), the
- * multi-CPU rate and per-repeat cost scaled from `base` as the development
- * machine's model has them, base->boot_ms for the boot. c not ok: *base.
+ * The plan model priced with c (lib/plan.h): each pass kind at its own
+ * measured rate, a pass of no named kind at the mean of the dirty, clear
+ * and check rates, the fault's fixed cost (its time less its clear), the
+ * multi-CPU rate scaled from `base` as the development machine's model
+ * has it; base's per-repeat cost and boot. c not ok: *base.
  */
 void calibrate_machine(const struct calibration *c, const struct plan_machine *base,
                        struct plan_machine *m);

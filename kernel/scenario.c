@@ -33,7 +33,7 @@ static uint64_t planned_ms[MAX_SCENARIOS], took_ms[MAX_SCENARIOS];
 static bool priced[MAX_SCENARIOS], done[MAX_SCENARIOS];
 static uint64_t timed_cyc; /* of the running scenario: scenario_timed() */
 
-void scenario_timed(uint64_t cycles) { timed_cyc += cycles; }
+void scenario_timed(uint64_t cycles) { __atomic_fetch_add(&timed_cyc, cycles, __ATOMIC_RELAXED); }
 
 const struct plan_profile *scenario_profile(void) { return plan_profile_get(profile_id); }
 const char *scenario_run_name(void) { return run_name; }

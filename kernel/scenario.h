@@ -54,8 +54,8 @@ void scenarios_run(uint64_t kmain_tsc);
 /* Add `cycles` TSC cycles spent inside a timed region whose figure a
  * scenario keeps (a fenced tsc_start()/tsc_stop() interval, arch/tsc.h;
  * for work on several CPUs at once the interval's wall time, once) to the
- * running scenario's duty cycle: its timed time over its wall time. Boot
- * CPU, CPL 0, between the scenario's measured regions. */
+ * running scenario's duty cycle: its timed time over its wall time. Any
+ * CPU, any CPL (an atomic add), outside the timed region itself. */
 void scenario_timed(uint64_t cycles);
 
 /* Print the scenario list (for `help`). */

@@ -72,6 +72,8 @@ void memop_run(void *arg)
 {
     struct memop *m = arg;
     if (m->op == MEMOP_DIRTY) {
+        clear_dirty_fast(m->p, m->bytes, m->seed);
+    } else if (m->op == MEMOP_DIRTY_CACHED) {
         clear_dirty(m->p, m->bytes, m->seed);
     } else if (m->op == MEMOP_VERIFY) {
         m->zero = memop_verify_zero(m->p, m->bytes, m->check, &m->first);

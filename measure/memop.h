@@ -46,12 +46,18 @@ bool memop_verify_zero(const volatile void *p, uint64_t bytes, enum memop_check 
 
 /* One piece of memory work: the argument of memop_run(). */
 struct memop {
-    enum memop_op { MEMOP_DIRTY, MEMOP_CLEAR, MEMOP_VERIFY, MEMOP_VERIFY_DIRTY } op;
+    enum memop_op {
+        MEMOP_DIRTY,        /* clear_dirty_fast(): string stores, may bypass the cache */
+        MEMOP_DIRTY_CACHED, /* clear_dirty(): plain stores, the lines end in the cache */
+        MEMOP_CLEAR,
+        MEMOP_VERIFY,
+        MEMOP_VERIFY_DIRTY
+    } op;
     void *p;
     uint64_t bytes;
     const struct clear_strategy *s; /* MEMOP_CLEAR: the strategy ... */
     uint64_t chunk;                 /* ... and bytes per call (0: one call) */
-    uint64_t seed;                  /* MEMOP_DIRTY, MEMOP_VERIFY_DIRTY: clear_dirty() pattern seed */
+    uint64_t seed;                  /* MEMOP_DIRTY*, MEMOP_VERIFY_DIRTY: the pattern's seed */
     enum memop_check check;         /* MEMOP_VERIFY: how (MEMOP_VERIFY_DIRTY: every byte) */
     unsigned delay_pct;             /* MEMOP_CLEAR: the A/B control (docs/validation.md): after the
                                        clear, spin on the TSC for delay_pct % of its own cycles inside

@@ -4,8 +4,10 @@
  * not with the development machine's model: one dirtying pass, one clear,
  * one zero check and one check-and-dirty pass (run=clear's) over the clear
  * scenario's large target size (a 1 GiB
- * frame; 16 MiB under TCG, where emulated passes are slow), and one demand
- * fault on a 2 MiB frame (mm/demand.h). Well under a second under KVM.
+ * frame; 16 MiB under TCG, where emulated passes are slow), after one
+ * untimed dirtying pass (the host backs a page at its first touch, which
+ * the scenarios' pools pay once at set-up, never per repeat), and one
+ * demand fault on a 2 MiB frame (mm/demand.h). Well under a second under KVM.
  */
 #ifndef HZ_KERNEL_CALIBRATE_H
 #define HZ_KERNEL_CALIBRATE_H

@@ -30,7 +30,8 @@ static enum plan_profile_id profile_id = PLAN_DEFAULT;
 static struct calibration cal;
 static struct plan_machine machine; /* plan_machine_dev priced with cal */
 static uint64_t planned_ms[MAX_SCENARIOS], took_ms[MAX_SCENARIOS];
-static bool priced[MAX_SCENARIOS], done[MAX_SCENARIOS];
+static bool priced[MAX_SCENARIOS];
+static size_t run_order[MAX_SCENARIOS], nrun; /* the scenarios run, in order */
 static uint64_t timed_cyc; /* of the running scenario: scenario_timed() */
 
 void scenario_timed(uint64_t cycles) { __atomic_fetch_add(&timed_cyc, cycles, __ATOMIC_RELAXED); }
@@ -161,6 +162,7 @@ static void rec_calibration(struct rec *r)
     rec_u64(r, "cal_dirty_ns", cal.dirty_ns);
     rec_u64(r, "cal_clear_ns", cal.clear_ns);
     rec_u64(r, "cal_check_ns", cal.check_ns);
+    rec_u64(r, "cal_check_dirty_ns", cal.check_dirty_ns);
     rec_u64(r, "cal_fault_ns", cal.fault_ns);
     rec_u64(r, "cal_fault_clear_ns", cal.fault_clear_ns);
     rec_u64(r, "cal_ns", cal.took_ns);
@@ -211,7 +213,8 @@ static void scenario_done(const struct scenario *s, size_t i, uint64_t wall_cyc)
     uint64_t wall = tsc_to_ns(wall_cyc), timed = tsc_to_ns(timed_cyc);
     uint64_t duty_x10 = wall ? timed * 1000 / wall : 0;
     took_ms[i] = wall / 1000000;
-    done[i] = true;
+    if (nrun < MAX_SCENARIOS)
+        run_order[nrun++] = i;
     rec_begin(&r, buf, sizeof(buf), "scenario");
     rec_str(&r, "name", s->name);
     rec_u64(&r, "wall_ms", took_ms[i]);
@@ -229,15 +232,16 @@ static void scenario_done(const struct scenario *s, size_t i, uint64_t wall_cyc)
 }
 
 /* The `plan_check` record and line: each priced scenario's plan against
- * what it took (actual / plan in percent). */
+ * what it took (actual / plan in percent), in run order. */
 static void plan_check(void)
 {
     char buf[HZ_RECORD_MAX], key[32], line[400];
     struct rec r;
-    size_t n = (size_t)(__stop_hz_scenarios - __start_hz_scenarios), len = 0;
+    size_t len = 0;
     rec_begin(&r, buf, sizeof(buf), "plan_check");
-    for (size_t i = 0; i < n && i < MAX_SCENARIOS; i++) {
-        if (!done[i] || !priced[i])
+    for (size_t k = 0; k < nrun; k++) {
+        size_t i = run_order[k];
+        if (!priced[i])
             continue;
         const char *name = __start_hz_scenarios[i].name;
         uint64_t pct = planned_ms[i] ? took_ms[i] * 100 / planned_ms[i] : 0;
@@ -273,6 +277,14 @@ void scenarios_run(uint64_t kmain_tsc)
         scenario_done(next, (size_t)(next - __start_hz_scenarios), rdtsc() - t0);
     }
     plan_check();
+}
+
+bool scenario_selected(const char *name)
+{
+    const struct scenario *s = find(name, strlen(name));
+    if (!s || run_name[0] == 'n')
+        return false;
+    return explicit_choice ? chosen[s - __start_hz_scenarios] : s->in_default;
 }
 
 void scenarios_print_help(void)

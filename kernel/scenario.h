@@ -58,6 +58,10 @@ void scenarios_run(uint64_t kmain_tsc);
  * CPU, any CPL (an atomic add), outside the timed region itself. */
 void scenario_timed(uint64_t cycles);
 
+/* True when the run selects scenario `name` (run=default and run=full:
+ * the default scenarios; run=none: none). After options_parse(). */
+bool scenario_selected(const char *name);
+
 /* Print the scenario list (for `help`). */
 void scenarios_print_help(void);
 

@@ -50,6 +50,8 @@ TYPES: Dict[str, RecordType] = {t.name: t for t in (
     RecordType("crash"),
     RecordType("memmap"),
     RecordType("plan"),
+    RecordType("scenario", values=("name", "wall_ms", "timed_ms", "duty_pct", "plan_ms")),
+    RecordType("plan_check"),
     RecordType("verdict", values=("item", "decided", "text", "answer", "figure", "unit", "lo",
                                   "hi", "ratio", "ratio_lo", "ratio_hi", "outcome", "reason")),
     RecordType("compare", values=("item", "a", "b", "ratio", "lo", "hi", "outcome")),

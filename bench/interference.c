@@ -379,8 +379,9 @@ static void interference_scenario(void)
  * load at IF_PLAN_LOAD_NS, a read at the check rate) plus the zeroers'
  * re-dirtying of their share (at most all of it) and the fixed cost of a
  * repeat; from the same cache sizes, cells and rounds the run uses. A
- * model: the chases' latency is not calibrated. */
-#define IF_PLAN_LOAD_NS 100
+ * model: the chases' latency is not calibrated, it is the one the chase
+ * sizing assumes (if_sizes(): 600 ns a load under nested paging). */
+#define IF_PLAN_LOAD_NS 600
 static void interference_plan(const struct plan_profile *p, const struct plan_machine *m,
                               struct plan_part *out)
 {

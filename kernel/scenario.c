@@ -32,7 +32,7 @@ static struct plan_machine machine; /* plan_machine_dev priced with cal */
 static uint64_t planned_ms[MAX_SCENARIOS], took_ms[MAX_SCENARIOS];
 static bool priced[MAX_SCENARIOS];
 static size_t run_order[MAX_SCENARIOS], nrun; /* the scenarios run, in order */
-static uint64_t timed_cyc; /* of the running scenario: scenario_timed() */
+static uint64_t timed_cyc;                    /* of the running scenario: scenario_timed() */
 
 void scenario_timed(uint64_t cycles) { __atomic_fetch_add(&timed_cyc, cycles, __ATOMIC_RELAXED); }
 
@@ -223,9 +223,9 @@ static void scenario_done(const struct scenario *s, size_t i, uint64_t wall_cyc)
     if (priced[i])
         rec_u64(&r, "plan_ms", planned_ms[i]);
     record_emit(&r);
-    kprintf("== scenario %s: %s, timed %s (duty %llu.%llu%%)", s->name,
-            fmt_ns(a, sizeof(a), wall), fmt_ns(b, sizeof(b), timed),
-            (unsigned long long)(duty_x10 / 10), (unsigned long long)(duty_x10 % 10));
+    kprintf("== scenario %s: %s, timed %s (duty %llu.%llu%%)", s->name, fmt_ns(a, sizeof(a), wall),
+            fmt_ns(b, sizeof(b), timed), (unsigned long long)(duty_x10 / 10),
+            (unsigned long long)(duty_x10 % 10));
     if (priced[i])
         kprintf("; plan %s", fmt_ns(c, sizeof(c), planned_ms[i] * 1000000));
     kprintf("\n");

@@ -391,8 +391,9 @@ static void interference_scenario(void)
     if_release_victims();
 }
 
-/* The `.plan` hook: the runs the scenario makes (residency, the peaks'
- * holds, the rounds of every cell), each the victims' own work (a chase
+/* The `.plan` hook: the runs the scenario makes (residency, the host
+ * check's rounds, the peaks' holds, the rounds of every cell: as if the
+ * host check let it go on), each the victims' own work (a chase
  * load at IF_PLAN_LOAD_NS, a read at the check rate) plus the zeroers'
  * re-dirtying of their share (at most all of it) and the fixed cost of a
  * repeat; from the same cache sizes, cells and rounds the run uses. A
@@ -421,7 +422,7 @@ static void interference_plan(const struct plan_profile *p, const struct plan_ma
     unsigned cells = 2 + zeroers * IF_RATES; /* the victims alone, the spin control */
     unsigned nr = (unsigned)(opt_rounds ? opt_rounds : cpu_is_tcg() ? 2 : 10);
     uint64_t hold_us = cpu_is_tcg() ? 20000 : 200000;
-    out->ms = (IF_RES_ROUNDS * (victims_us + refs_us) +
+    out->ms = (IF_RES_ROUNDS * (victims_us + refs_us) + 2 * IF_HOST_ROUNDS * victims_us +
                IF_PEAK_ROUNDS * (uint64_t)(zeroers + 1) * (hold_us + dirty_us) +
                (uint64_t)nr * cells * (victims_us + dirty_us)) /
               1000;

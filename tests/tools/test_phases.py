@@ -30,6 +30,13 @@ class PhaseLine(unittest.TestCase):
         self.assertIn("fault 2.00 s", line)
         self.assertNotIn("clear", line)
 
+    def test_unfinished(self):
+        """No summary (QEMU timed out inside a scenario): the rest is not
+        the verdict's time."""
+        line = phases.phase_line(recs(("clear", 5000))[:-1], 60.0, 1.0)
+        self.assertIn("clear 5.00 s, unfinished 53.1 s;", line)
+        self.assertNotIn("verdict", line)
+
     def test_rest_never_negative(self):
         """Kernel clocks that add up to more than QEMU's time say 0 ns, not a
         negative verdict time."""

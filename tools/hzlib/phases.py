@@ -9,7 +9,8 @@ QEMU start is QEMU's launch to the first console byte (memory
 pre-allocation, firmware, loader), kernel start the plan record's
 kstart_ms (kmain to the plan, calibration included), each scenario its
 `scenario` record's wall_ms, and verdict and exit what is left of QEMU's
-whole time.
+whole time; without a `summary` record (a timeout, a crash) what is left
+is called "unfinished": the scenario that was running, and what came after.
 """
 
 from typing import Any, Dict, List, Optional
@@ -34,6 +35,7 @@ def phase_line(recs: List[Dict[str, Any]], elapsed_s: float,
               for r in after if r.get("t") == "scenario"]
     total = int(elapsed_s * 1e9)
     rest = total - sum(ns for _, ns in parts)
-    parts.append(("verdict and exit", max(rest, 0)))
+    ended = any(r.get("t") == "summary" for r in after)
+    parts.append(("verdict and exit" if ended else "unfinished", max(rest, 0)))
     return "phases: %s; QEMU %s in all" % (
         ", ".join("%s %s" % (name, fmt_ns(ns)) for name, ns in parts), fmt_ns(total))

@@ -199,6 +199,23 @@ static void test_support_decision(void **state)
     assert_string_equal(why("movdir64b", &env), "ok");
 }
 
+/* A dirtying routine writes a non-zero byte at every offset of [p, p + n)
+ * and nothing outside it, for every start alignment and length. */
+static void check_fill(void (*fill)(void *, size_t, uint64_t))
+{
+    uint8_t *p = buf + GUARD;
+    for (size_t off = 0; off < 9; off++) {
+        for (size_t n = 0; n < 150; n += 13) {
+            clear_guard_fill(buf, GUARD + off + n + GUARD, 0);
+            fill(p + off, n, 7);
+            for (size_t i = 0; i < n; i++)
+                assert_int_not_equal(p[off + i], 0);
+            assert_true(clear_verify_zero(buf, GUARD + off, NULL));
+            assert_true(clear_verify_zero(p + off + n, GUARD, NULL));
+        }
+    }
+}
+
 /* On this host: supported exactly when CPUID has every needed bit (and if a
  * bit is absent, that is the name reported). */
 static void test_support_host(void **state)
@@ -238,16 +255,7 @@ static void test_helpers(void **state)
     }
 
     /* dirty: every byte non-zero, exactly [p, p + n), same seed same bytes */
-    for (size_t off = 0; off < 9; off++) {
-        for (size_t n = 0; n < 150; n += 13) {
-            clear_guard_fill(buf, GUARD + off + n + GUARD, 0);
-            clear_dirty(p + off, n, 7);
-            for (size_t i = 0; i < n; i++)
-                assert_int_not_equal(p[off + i], 0);
-            assert_true(clear_verify_zero(buf, GUARD + off, NULL));
-            assert_true(clear_verify_zero(p + off + n, GUARD, NULL));
-        }
-    }
+    check_fill(clear_dirty);
     uint8_t a[64], b[64];
     clear_dirty(p, 64, 7);
     memcpy(a, p, 64);
@@ -306,16 +314,7 @@ static void test_check_and_dirty(void **state)
         assert_int_equal(first, k);
         assert_true(clear_dirty_check(p + 3, 197, 5, &first)); /* dirty all the same */
     }
-    for (size_t off = 0; off < 9; off++) {
-        for (size_t n = 0; n < 150; n += 13) {
-            clear_guard_fill(buf, GUARD + off + n + GUARD, 0);
-            clear_dirty_fast(p + off, n, 7);
-            for (size_t i = 0; i < n; i++)
-                assert_int_not_equal(p[off + i], 0);
-            assert_true(clear_verify_zero(buf, GUARD + off, NULL));
-            assert_true(clear_verify_zero(p + off + n, GUARD, NULL));
-        }
-    }
+    check_fill(clear_dirty_fast);
     clear_dirty_fast(p, 64, 7);
     memcpy(a, p, 64);
     clear_dirty_fast(p, 64, 8);

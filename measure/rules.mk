@@ -12,4 +12,4 @@ HOST_TESTS += smp_split clear_record memop fault_clear
 HOST_SRCS_fault_clear := measure/fault_clear.c measure/memop.c lib/cmdline.c lib/fmt.c lib/compare.c lib/stats.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
 HOST_SRCS_smp_split := measure/split.c
 HOST_SRCS_memop := measure/memop.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
-HOST_SRCS_clear_record := measure/clear_record.c lib/record.c lib/stats.c lib/fmt.c
+HOST_SRCS_clear_record := measure/clear_record.c lib/record.c lib/stats.c lib/fmt.c lib/compare.c

@@ -147,6 +147,18 @@ void clear_dirty(void *p, size_t bytes, uint64_t seed)
         *b++ = dirty_byte(a++, seed);
 }
 
+void clear_dirty_fast(void *p, size_t bytes, uint64_t seed)
+{
+    uint8_t *b = p;
+    size_t head = (size_t)(-(uintptr_t)p % 8);
+    if (head > bytes)
+        head = bytes;
+    clear_dirty(b, head, seed);
+    size_t words = (bytes - head) / 8;
+    rep_stosq(b + head, dirty_word(0, seed), words);
+    clear_dirty(b + head + words * 8, bytes - head - words * 8, seed);
+}
+
 bool clear_dirty_check(const void *p, size_t bytes, uint64_t seed, size_t *first)
 {
     const uint8_t *b = p;
@@ -206,6 +218,37 @@ found:
     if (first)
         *first = i;
     return false;
+}
+
+bool clear_verify_dirty(void *p, size_t bytes, uint64_t seed, size_t *first)
+{
+    uint8_t *b = p;
+    uintptr_t a = (uintptr_t)p;
+    size_t i = 0, bad = SIZE_MAX;
+    for (; i < bytes && (a + i) % 64; i++) {
+        if (b[i] && bad == SIZE_MAX)
+            bad = i;
+        b[i] = dirty_byte(a + i, seed);
+    }
+    for (; bytes - i >= 64; i += 64) { /* one line: read it, then write it while it is in L1 */
+        word_t *w = (word_t *)(b + i);
+        if ((w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) && bad == SIZE_MAX)
+            for (size_t k = 0; k < 64; k++)
+                if (b[i + k]) {
+                    bad = i + k;
+                    break;
+                }
+        for (unsigned k = 0; k < 8; k++)
+            w[k] = dirty_word((a + i) / 8 + k, seed);
+    }
+    for (; i < bytes; i++) {
+        if (b[i] && bad == SIZE_MAX)
+            bad = i;
+        b[i] = dirty_byte(a + i, seed);
+    }
+    if (bad != SIZE_MAX && first)
+        *first = bad;
+    return bad == SIZE_MAX;
 }
 
 void clear_guard_fill(void *p, size_t bytes, uint8_t value)

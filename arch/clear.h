@@ -165,6 +165,16 @@ int clear_checked(const struct clear_strategy *s, void *dst, size_t bytes);
  */
 void clear_dirty(void *p, size_t bytes, uint64_t seed);
 
+/*
+ * The same promise (no byte zero, the data derived from seed) at the speed
+ * of the CPU's fast string stores: one repeated 8-byte word written with
+ * REP STOSQ (arch/x86.h; the ends as clear_dirty() writes them). For
+ * untimed dirtying of large targets; where the lines must end up in the
+ * cache (a warm cell), use clear_dirty(): large string stores may bypass
+ * it. Not what clear_dirty_check() checks. Any alignment and size.
+ */
+void clear_dirty_fast(void *p, size_t bytes, uint64_t seed);
+
 /* True when [p, p + bytes) still holds exactly what clear_dirty(p, bytes,
  * seed) wrote; else false and *first = offset of the first byte that
  * differs. Any alignment and size; bytes 0 is true. */
@@ -184,6 +194,16 @@ bool clear_evict(const void *p, size_t bytes, uint32_t line);
 /* True when [p, p + bytes) is all zero; otherwise false, *first = offset of the
  * first non-zero byte. bytes 0 is true. Any alignment. */
 bool clear_verify_zero(const void *p, size_t bytes, size_t *first);
+
+/*
+ * clear_verify_zero() and then clear_dirty(p, bytes, seed) in one pass:
+ * each 64-byte line is read and checked, then written with the pattern
+ * while it is still in L1, so the check of one clear and the dirtying for
+ * the next cost about one pass, not two. Returns what clear_verify_zero()
+ * would have (with *first, may be NULL, the lowest non-zero offset); the
+ * range is dirty afterwards either way. Any alignment and size.
+ */
+bool clear_verify_dirty(void *p, size_t bytes, uint64_t seed, size_t *first);
 
 /* Guard bytes around a target: fill with `value`, and check they still all
  * equal it (false and *first = offset of the first changed byte). */

@@ -62,6 +62,12 @@ static inline void clflushopt(const volatile void *p)
 {
     __asm__ volatile("clflushopt %0" ::"m"(*(const volatile char *)p) : "memory");
 }
+/* REP STOSQ: store `val` to `count` 8-byte words from dst up (DF clear,
+ * as the ABI leaves it; SDM Vol. 2B "STOS"). Legal at any CPL. */
+static inline void rep_stosq(void *dst, uint64_t val, uint64_t count)
+{
+    __asm__ volatile("rep stosq" : "+D"(dst), "+c"(count) : "a"(val) : "memory");
+}
 static inline void sfence(void) { __asm__ volatile("sfence" ::: "memory"); }
 static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
 

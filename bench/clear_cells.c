@@ -10,6 +10,7 @@
 #include "arch/x86.h"
 #include "bench/clear_race.h"
 #include "kernel/progress.h"
+#include "kernel/scenario.h"
 #include "measure/clear_record.h"
 #include "measure/memop.h"
 #include "mm/paging.h"
@@ -32,6 +33,28 @@ struct work {
     uint64_t gaps, polled_cyc;    /* W_GAPS: TSC cycles of gaps seen, of time polled */
 };
 
+/* A byte range of the arena: what the last pass wrote, what is known dirty. */
+struct span {
+    uint8_t *p;
+    uint64_t bytes;
+};
+
+static struct span dirty_known; /* all of it non-zero: left so by the last check-and-dirty */
+static struct span written;     /* what the last pass wrote (the cold eviction flushes its tail) */
+
+static bool inside(const struct span *in, const uint8_t *p, uint64_t bytes)
+{
+    return in->p && p >= in->p && p + bytes <= in->p + in->bytes;
+}
+
+/* The tail of [p, p + bytes) that can still be cached after a sequential
+ * pass over it: the last 2 x LLC bytes (the read buffer's size). */
+static void flush_tail(uint8_t *p, uint64_t bytes)
+{
+    uint64_t tail = cur->nevict * PAGE_SIZE_2M, skip = bytes > tail ? bytes - tail : 0;
+    clear_evict(p + skip, bytes - skip, EVICT_LINE);
+}
+
 static void work_fn(void *arg)
 {
     struct work *w = arg;
@@ -40,14 +63,13 @@ static void work_fn(void *arg)
     case W_MEMOP:
         memop_run(&w->m);
         break;
-    case W_EVICT: { /* the tail the dirtying pass wrote last: all that can still be cached */
-        uint64_t tail = cur->nevict * PAGE_SIZE_2M,
-                 skip = w->m.bytes > tail ? w->m.bytes - tail : 0;
-        clear_evict(dst + skip, w->m.bytes - skip, EVICT_LINE);
+    case W_EVICT: /* the tails the passes wrote last: all that can still be cached */
+        flush_tail(dst, w->m.bytes);
+        if (written.p != dst || written.bytes != w->m.bytes)
+            flush_tail(written.p, written.bytes);
         for (size_t i = 0; i < cur->nevict; i++)
             evict_read((const void *)(uintptr_t)cur->evict_frames[i], PAGE_SIZE_2M);
         break;
-    }
     case W_PROBE:
         w->cold_cyc = evict_probe(dst, w->m.bytes);
         w->warm_cyc = evict_probe(dst, w->m.bytes);
@@ -72,7 +94,14 @@ static void mem(struct work *w, enum memop_op op)
 }
 
 /* One repeat of cell c: dirty, (cold: evict and probe), timed clear with
- * the steal time around it, verify. Untimed repeats record nothing. */
+ * the steal time around it, then the exact zero check fused with the
+ * dirtying for the next repeat (MEMOP_VERIFY_DIRTY). A cold cell whose
+ * target that pass (of any cell: they share the arena) left dirty skips
+ * its own dirtying: the eviction flushes the tail of its target and of
+ * whatever was written last, and the probe checks it is cold. A warm cell
+ * always dirties its own target just before with plain stores (that is
+ * what makes it warm); a cold one with the fast string stores.
+ * Untimed repeats record nothing. */
 static int last_cell = -1; /* the cell whose repeat ran last */
 
 static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
@@ -86,18 +115,26 @@ static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
                            .check = MEMOP_EXACT,
                            .delay_pct = c->delay_pct}};
     uint64_t s0 = steal_ns(0), t0 = rdtsc();
-    mem(&w, MEMOP_DIRTY);
+    if (!cold || !inside(&dirty_known, c->dst, c->bytes)) {
+        mem(&w, cold ? MEMOP_DIRTY : MEMOP_DIRTY_CACHED);
+        written = (struct span){c->dst, c->bytes};
+    }
     if (cold) {
         work(&w, W_EVICT);
         work(&w, W_PROBE);
     }
     mem(&w, MEMOP_CLEAR);
     uint64_t cyc = w.m.cycles;
-    mem(&w, MEMOP_VERIFY);
+    w.m.seed = pattern + 0x100; /* the next repeat's data differs from this one's */
+    mem(&w, MEMOP_VERIFY_DIRTY);
+    written = (struct span){c->dst, c->bytes};
+    if (!inside(&dirty_known, c->dst, c->bytes))
+        dirty_known = written;
     uint64_t stolen = steal_ns(0) - s0, span = rdtsc() - t0;
     c->ok &= w.m.zero;
     if (!timed || c->n >= CLEAR_MAX_ROUNDS)
         return;
+    scenario_timed(cyc);
     uint64_t ns = tsc_to_ns(cyc);
     if (cold)
         c->ratio_x100[c->n] = w.warm_cyc ? (uint32_t)(w.cold_cyc * 100 / w.warm_cyc) : 0;
@@ -150,6 +187,7 @@ enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *
     for (size_t i = 0; i < cs->n; i++)
         series[i] = (struct ilv_series){cs->cell[i].ns, &cs->cell[i].n};
     cur = cs;
+    dirty_known = written = (struct span){0, 0}; /* nothing known before the first pass */
     progress_begin("clear", rule->max_rounds + 1);
     enum ilv_verdict v = ilv_run(&run, done);
     progress_step(rule->max_rounds + 1);

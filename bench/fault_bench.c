@@ -56,13 +56,14 @@ static long fault_pass(struct fault_env *env, size_t n, bool prezero)
     }
     for (size_t p = 0; p < n; p++) {
         volatile uint64_t *va = demand_page(p, env->frame_bytes);
-        uint64_t first;
+        uint64_t first, acc = 0;
         /* the faulting access: a read, like a first touch */
-        if (demand_touch(smp_cpu_index(), p, &first, 0) < 0) {
+        if (demand_touch(smp_cpu_index(), p, &first, &acc) < 0) {
             result_fail("fault.demand", "no frame for the fault on page %zu: %s", p,
                         demand_error());
             return -1;
         }
+        scenario_timed(acc);
         if (first != 0 || !fault_verify_zero(va, env->frame_bytes))
             bad++;
         *va = 0x5a5a5a5a5a5a5a5aull; /* written through the new mapping */

@@ -126,6 +126,7 @@ static bool run_cell(struct fc_cell *c, size_t pages, unsigned round)
         c->unnested += demand_sample(i)->clear_cyc > demand_sample(i)->service_cyc;
         c->clear_ns[c->n] = tsc_to_ns(demand_sample(i)->clear_cyc);
         c->ns[c->n++] = tsc_to_ns(demand_sample(i)->service_cyc);
+        scenario_timed(demand_sample(i)->service_cyc);
     }
     bool untouched = true;
     for (uint32_t i = 0; i < env.nframes; i++)

@@ -119,7 +119,7 @@ static void victim_one(void *arg)
 {
     (void)arg;
     const struct if_victim *v = run.list[run.vi];
-    uint64_t sink = 0, sub[IF_SUBSAMPLES], s0 = steal_ns(st.vcpu), begin = rdtsc();
+    uint64_t sink = 0, sub[IF_SUBSAMPLES], s0 = steal_ns(st.vcpu), begin = rdtsc(), timed = 0;
     if (v->warm)
         sink += v->chase ? interf_chase(v->start, v->bytes / INTERF_LINE)
                          : interf_read(v->ext, v->next, v->bytes, 1);
@@ -131,7 +131,9 @@ static void victim_one(void *arg)
             for (uint64_t end = rdtsc() + (rdtsc() - t0); rdtsc() < end;)
                 cpu_relax();
         sub[k] = tsc_stop() - t0;
+        timed += sub[k];
     }
+    scenario_timed(timed);
     run.sink += sink;
     run.ns[run.vi] = tsc_to_ns(stats_median_copy(sub, IF_SUBSAMPLES, sub));
     run.steal[run.vi] = stats_pct_x100(steal_ns(st.vcpu) - s0, tsc_to_ns(rdtsc() - begin));
@@ -389,7 +391,45 @@ static void interference_scenario(void)
     if_release_victims();
 }
 
+/* The `.plan` hook: the runs the scenario makes (residency, the host
+ * check's rounds, the peaks' holds, the rounds of every cell: as if the
+ * host check let it go on), each the victims' own work (a chase
+ * load at IF_PLAN_LOAD_NS, a read at the check rate) plus the zeroers'
+ * re-dirtying of their share (at most all of it) and the fixed cost of a
+ * repeat; from the same cache sizes, cells and rounds the run uses. A
+ * model: the chases' latency is not calibrated, it is the one the chase
+ * sizing assumes (if_sizes(): 600 ns a load under nested paging). */
+#define IF_PLAN_LOAD_NS 600
+static void interference_plan(const struct plan_profile *p, const struct plan_machine *m,
+                              struct plan_part *out)
+{
+    static struct if_state q; /* sizes only */
+    unsigned zeroers = 0;
+    if (smp_online() < 2)
+        return;
+    uint64_t loads = if_sizes(&q, opt_l2, opt_llc), load_us = loads * IF_PLAN_LOAD_NS / 1000;
+    uint64_t read_mbps = m->check_mbps ? m->check_mbps : m->pass_mbps;
+    uint64_t share = (opt_share ? opt_share : cpu_is_tcg() ? 16ull << 20 : 1ull << 30);
+    uint64_t dirty_us = share / (m->dirty_mbps ? m->dirty_mbps : m->pass_mbps);
+    uint64_t victims_us = (6 + 6) * load_us + 5 * load_us / 4 +
+                          (5 * 4 * q.llc + 6 * 2 * q.llc) / read_mbps + m->cell_us;
+    uint64_t refs_us = 12 * load_us + (6 * 2 * q.l2 + 6 * 2 * q.llc / 8) / read_mbps;
+    for (unsigned i = 0; i < IF_ZEROERS; i++) {
+        const char *missing;
+        const struct clear_strategy *s = st.z[i].strategy ? clear_find(st.z[i].strategy) : 0;
+        zeroers += s && clear_supported(s, &missing);
+    }
+    unsigned cells = 2 + zeroers * IF_RATES; /* the victims alone, the spin control */
+    unsigned nr = (unsigned)(opt_rounds ? opt_rounds : cpu_is_tcg() ? 2 : 10);
+    uint64_t hold_us = cpu_is_tcg() ? 20000 : 200000;
+    out->ms = (IF_RES_ROUNDS * (victims_us + refs_us) + 2 * IF_HOST_ROUNDS * victims_us +
+               IF_PEAK_ROUNDS * (uint64_t)(zeroers + 1) * (hold_us + dirty_us) +
+               (uint64_t)nr * cells * (victims_us + dirty_us)) /
+              1000;
+    out->cells = cells;
+}
+
 HZ_SCENARIO(scenario_interference, .name = "interference", .run = interference_scenario,
-            .order = 60,
+            .plan = interference_plan, .order = 60,
             .help = "victims on one CPU while the others zero frames: residency, slowdown per "
                     "clear strategy and paced rate, the zeroer's CPU per GiB");

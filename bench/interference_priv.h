@@ -89,6 +89,13 @@ struct if_state {
 
 extern const unsigned if_rates[IF_RATES];
 
+/* The cache sizes the victims are sized by into st->l2, st->llc and
+ * st->cache_source (CPUID's, the interf_l2= / interf_llc= values l2_opt,
+ * llc_opt when not 0, fallbacks under TCG or without the leaves); returns
+ * the loads of one chase sample. Takes nothing: if_setup_victims() and
+ * the `.plan` hook share it. */
+uint64_t if_sizes(struct if_state *st, uint64_t l2_opt, uint64_t llc_opt);
+
 /* Size the victims and the references from CPUID's caches (or the
  * interf_l2= / interf_llc= values l2_opt, llc_opt; 0: CPUID), take their
  * memory and build the chases with `seed`; false with a `skip` record when

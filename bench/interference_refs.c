@@ -53,7 +53,7 @@ static void build_chases(void *arg)
     }
 }
 
-bool if_setup_victims(struct if_state *st, uint64_t opt_l2, uint64_t opt_llc, uint64_t seed)
+uint64_t if_sizes(struct if_state *st, uint64_t opt_l2, uint64_t opt_llc)
 {
     bool tcg = cpu_is_tcg();
     uint64_t l2 = tcg ? 0 : cpu_cache_bytes(2), llc = tcg ? 0 : cpu_llc_bytes();
@@ -62,10 +62,15 @@ bool if_setup_victims(struct if_state *st, uint64_t opt_l2, uint64_t opt_llc, ui
     st->llc = (opt_llc ? opt_llc : llc ? llc : tcg ? 1u << 20 : 8u << 20) & ~4095ull;
     if (opt_l2 || opt_llc)
         st->cache_source = "option";
+    return tcg ? 1u << 13 : 1u << 16; /* 40 ms per sample at 600 ns a load */
+}
+
+bool if_setup_victims(struct if_state *st, uint64_t opt_l2, uint64_t opt_llc, uint64_t seed)
+{
+    uint64_t loads = if_sizes(st, opt_l2, opt_llc);
     /* the LLC reference: past L2 (2 x L2, or LLC/8 when larger), well inside the LLC */
     uint64_t lref = 2 * st->l2 > st->llc / 8 ? 2 * st->l2 : (st->llc / 8) & ~4095ull;
     lref = lref < st->llc / 2 ? lref : (st->llc / 2) & ~4095ull;
-    uint64_t loads = tcg ? 1u << 13 : 1u << 16; /* 40 ms per sample at 600 ns a load */
     uint64_t size[IF_REGIONS] = {st->l2 / 2, st->llc / 2, 4 * st->llc, st->l2 / 4, lref}, off = 0;
     uint64_t need = size[0] + size[1] + size[2] + size[3] + size[4];
     if (smp_target_take(&vbuf, need, false, 0, 0) < 0 || vbuf.bytes < need) {

@@ -12,6 +12,7 @@
 #include "arch/trap.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
+#include "arch/x86.h"
 #include "boot/bootinfo.h"
 #include "kernel/exit.h"
 #include "kernel/header.h"
@@ -154,6 +155,7 @@ static void crash_exit(void) { hz_exit(HZ_CRASH); }
 
 void kmain(uint32_t proto, uint32_t info, uint32_t magic)
 {
+    uint64_t kmain_tsc = rdtsc(); /* the kernel's start: the plan record's kstart_ms */
     int boot_ok = parse_boot_info(proto, info, magic); /* before any output */
     console_early(bi.cmdline, &bi.map);                /* console=, checked against the map */
     console_init();                                    /* COM1 or console=, until ACPI */
@@ -210,7 +212,7 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     result_pass("boot.info");
     if (opt_selftest != SELFTEST_NONE)
         selftest(opt_selftest);
-    scenarios_run(); /* run=: after mm_init, fpu_init, TSC and ACPI */
+    scenarios_run(kmain_tsc); /* run=: after mm_init, fpu_init, TSC, ACPI and SMP */
 
     verdict_run_complete(); /* hz_exit's verdict is the whole run's, not an early end's */
 

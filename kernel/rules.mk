@@ -3,7 +3,7 @@
 # record, memory ownership, progress lines, SMP start-up and work dispatch.
 KERNEL_C += kernel/main.c kernel/options.c kernel/exit.c kernel/power.c \
 	kernel/verdict.c \
-	kernel/header.c kernel/ownership.c kernel/scenario.c kernel/smp.c kernel/smp_work.c \
+	kernel/header.c kernel/ownership.c kernel/scenario.c kernel/calibrate.c kernel/smp.c kernel/smp_work.c \
 	kernel/smp_report.c kernel/smp_pv.c kernel/smp_park.c kernel/smp_plan.c kernel/smp_start.c kernel/progress.c kernel/cpu_record.c kernel/lava.c
 
 HOST_TESTS += smp_plan smp_claim

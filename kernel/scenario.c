@@ -1,10 +1,15 @@
 /*
  * kernel/scenario.c - the `run=` option, the scenario registry, the run
  * profile and the planned duration printed at the start: the sum of the
- * selected scenarios' own `.plan` hooks (lib/plan.h).
+ * selected scenarios' own `.plan` hooks (lib/plan.h), priced with this
+ * machine's rates (kernel/calibrate.h); after each scenario its wall time
+ * and duty cycle, after the last the plan against what each took.
  */
 #include "kernel/scenario.h"
 #include "arch/cpu.h"
+#include "arch/tsc.h"
+#include "arch/x86.h"
+#include "kernel/calibrate.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
@@ -22,6 +27,14 @@ static const char *run_name = "default";
 static char run_text[160]; /* the list as given: "clear,fault" */
 static char ran[MAX_SCENARIOS * 16];
 static enum plan_profile_id profile_id = PLAN_DEFAULT;
+static struct calibration cal;
+static struct plan_machine machine; /* plan_machine_dev priced with cal */
+static uint64_t planned_ms[MAX_SCENARIOS], took_ms[MAX_SCENARIOS];
+static bool priced[MAX_SCENARIOS];
+static size_t run_order[MAX_SCENARIOS], nrun; /* the scenarios run, in order */
+static uint64_t timed_cyc;                    /* of the running scenario: scenario_timed() */
+
+void scenario_timed(uint64_t cycles) { __atomic_fetch_add(&timed_cyc, cycles, __ATOMIC_RELAXED); }
 
 const struct plan_profile *scenario_profile(void) { return plan_profile_get(profile_id); }
 const char *scenario_run_name(void) { return run_name; }
@@ -104,7 +117,7 @@ static uint64_t plan_sum(bool explicit, const struct plan_profile *p, struct rec
                          size_t cap, char *unpriced, size_t ucap)
 {
     size_t lt = 0, lu = 0;
-    uint64_t ms = plan_machine_dev.boot_ms;
+    uint64_t ms = machine.boot_ms;
     char key[32], cells[24];
     for (const struct scenario *s = next_after(FIRST_ORDER, explicit); s;
          s = next_after(s->order, explicit)) {
@@ -114,8 +127,12 @@ static uint64_t plan_sum(bool explicit, const struct plan_profile *p, struct rec
             continue;
         }
         struct plan_part part = {0, 0};
-        s->plan(p, &plan_machine_dev, &part);
+        s->plan(p, &machine, &part);
         ms += part.ms;
+        if (r) { /* the run's own plan: plan_check compares it */
+            planned_ms[s - __start_hz_scenarios] = part.ms;
+            priced[s - __start_hz_scenarios] = true;
+        }
         cells[0] = 0;
         if (part.cells)
             hz_snprintf(cells, sizeof(cells), "/%u cells", part.cells);
@@ -133,7 +150,27 @@ static uint64_t plan_sum(bool explicit, const struct plan_profile *p, struct rec
     return ms;
 }
 
-static void print_plan(void)
+/* The calibration's figures in the plan record (kernel/calibrate.h). */
+static void rec_calibration(struct rec *r)
+{
+    rec_bool(r, "calibrated", cal.ok);
+    if (!cal.ok) {
+        rec_str(r, "calibration_why", cal.why);
+        return;
+    }
+    rec_u64(r, "cal_bytes", cal.bytes);
+    rec_u64(r, "cal_dirty_ns", cal.dirty_ns);
+    rec_u64(r, "cal_clear_ns", cal.clear_ns);
+    rec_u64(r, "cal_check_ns", cal.check_ns);
+    rec_u64(r, "cal_check_dirty_ns", cal.check_dirty_ns);
+    rec_u64(r, "cal_fault_ns", cal.fault_ns);
+    rec_u64(r, "cal_fault_clear_ns", cal.fault_clear_ns);
+    rec_u64(r, "cal_ns", cal.took_ns);
+    rec_u64(r, "pass_mbps", machine.pass_mbps);
+    rec_u64(r, "fault_us", machine.fault_us);
+}
+
+static void print_plan(uint64_t kstart_ns)
 {
     char a[24], b[24], parts[160] = "", unpriced[96] = "", buf[HZ_RECORD_MAX];
     struct rec r;
@@ -147,6 +184,8 @@ static void print_plan(void)
     rec_u64(&r, "run_ms", run);
     rec_u64(&r, "default_ms", dflt);
     rec_u64(&r, "full_ms", full);
+    rec_u64(&r, "kstart_ms", kstart_ns / 1000000);
+    rec_calibration(&r);
     if (unpriced[0])
         rec_str(&r, "unpriced", unpriced);
     fmt_duration(a, sizeof(a), run);
@@ -156,24 +195,96 @@ static void print_plan(void)
             unpriced[0] ? " not priced, so longer" : "");
     if (!explicit_choice)
         kprintf("; run=%s: %s", profile_id == PLAN_DEFAULT ? "full" : "default", b);
-    kprintf("; priced with the development machine's model (docs/options.md)%s\n",
-            cpu_is_tcg() ? ", not TCG's speed" : "");
+    if (cal.ok)
+        kprintf("; priced with this machine's rates (a pass at %llu MB/s, a fault %llu us "
+                "besides its clear)%s\n",
+                (unsigned long long)machine.pass_mbps, (unsigned long long)machine.fault_us,
+                cpu_is_tcg() ? ", TCG's" : "");
+    else
+        kprintf("; priced with the development machine's model (calibration: %s)\n", cal.why);
     record_emit(&r);
 }
 
-void scenarios_run(void)
+/* The `scenario` record and line of scenario i, which took wall_cyc. */
+static void scenario_done(const struct scenario *s, size_t i, uint64_t wall_cyc)
 {
-    if (run_name[0] != 'n') {
-        print_plan();
-        verdict_arm();
+    char buf[HZ_RECORD_MAX], a[16], b[16], c[16];
+    struct rec r;
+    uint64_t wall = tsc_to_ns(wall_cyc), timed = tsc_to_ns(timed_cyc);
+    uint64_t duty_x10 = wall ? timed * 1000 / wall : 0;
+    took_ms[i] = wall / 1000000;
+    if (nrun < MAX_SCENARIOS)
+        run_order[nrun++] = i;
+    rec_begin(&r, buf, sizeof(buf), "scenario");
+    rec_str(&r, "name", s->name);
+    rec_u64(&r, "wall_ms", took_ms[i]);
+    rec_u64(&r, "timed_ms", timed / 1000000);
+    rec_fixed(&r, "duty_pct", duty_x10, 1);
+    if (priced[i])
+        rec_u64(&r, "plan_ms", planned_ms[i]);
+    record_emit(&r);
+    kprintf("== scenario %s: %s, timed %s (duty %llu.%llu%%)", s->name, fmt_ns(a, sizeof(a), wall),
+            fmt_ns(b, sizeof(b), timed), (unsigned long long)(duty_x10 / 10),
+            (unsigned long long)(duty_x10 % 10));
+    if (priced[i])
+        kprintf("; plan %s", fmt_ns(c, sizeof(c), planned_ms[i] * 1000000));
+    kprintf("\n");
+}
+
+/* The `plan_check` record and line: each priced scenario's plan against
+ * what it took (actual / plan in percent), in run order. */
+static void plan_check(void)
+{
+    char buf[HZ_RECORD_MAX], key[32], line[400];
+    struct rec r;
+    size_t len = 0;
+    rec_begin(&r, buf, sizeof(buf), "plan_check");
+    for (size_t k = 0; k < nrun; k++) {
+        size_t i = run_order[k];
+        if (!priced[i])
+            continue;
+        const char *name = __start_hz_scenarios[i].name;
+        uint64_t pct = planned_ms[i] ? took_ms[i] * 100 / planned_ms[i] : 0;
+        hz_snprintf(key, sizeof(key), "%s_plan_ms", name);
+        rec_u64(&r, key, planned_ms[i]);
+        hz_snprintf(key, sizeof(key), "%s_ms", name);
+        rec_u64(&r, key, took_ms[i]);
+        if (len < sizeof(line))
+            len += (size_t)hz_snprintf(line + len, sizeof(line) - len, "%s%s %llu%%",
+                                       len ? ", " : "", name, (unsigned long long)pct);
     }
+    record_emit(&r);
+    if (len)
+        kprintf("plan check (actual / plan): %s\n", line);
+}
+
+void scenarios_run(uint64_t kmain_tsc)
+{
+    if (run_name[0] == 'n')
+        return;
+    calibrate_run(&cal);
+    calibrate_machine(&cal, &plan_machine_dev, &machine);
+    print_plan(tsc_to_ns(rdtsc() - kmain_tsc));
+    verdict_arm();
     for (const struct scenario *next = next_after(FIRST_ORDER, explicit_choice); next;
          next = next_after(next->order, explicit_choice)) {
         kprintf("== scenario %s: %s\n", next->name, next->help);
         size_t len = strlen(ran);
         hz_snprintf(ran + len, sizeof(ran) - len, "%s%s", len ? "," : "", next->name);
+        timed_cyc = 0;
+        uint64_t t0 = rdtsc();
         next->run();
+        scenario_done(next, (size_t)(next - __start_hz_scenarios), rdtsc() - t0);
     }
+    plan_check();
+}
+
+bool scenario_selected(const char *name)
+{
+    const struct scenario *s = find(name, strlen(name));
+    if (!s || run_name[0] == 'n')
+        return false;
+    return explicit_choice ? chosen[s - __start_hz_scenarios] : s->in_default;
 }
 
 void scenarios_print_help(void)

@@ -42,10 +42,25 @@ const char *scenario_run_name(void);
 const char *scenario_ran(void);
 
 /* Run the scenarios `run=` selected, lowest order first. Before the first,
- * prints the planned duration of this run (the sum of its scenarios'
- * `.plan` hooks) and, for run=default and run=full, of the other profile
- * too, on this machine (lib/plan.h), and a `plan` record. */
-void scenarios_run(void);
+ * measures this machine's rates (kernel/calibrate.h) and prints the planned
+ * duration of this run (the sum of its scenarios' `.plan` hooks priced
+ * with them) and, for run=default and run=full, of the other profile too
+ * (lib/plan.h), and a `plan` record whose kstart_ms is the time since
+ * kmain_tsc (the TSC at kmain's entry). After each scenario a `scenario`
+ * record and line (wall time, time in timed regions, duty cycle, plan);
+ * after the last a `plan_check` record and line. run=none: nothing. */
+void scenarios_run(uint64_t kmain_tsc);
+
+/* Add `cycles` TSC cycles spent inside a timed region whose figure a
+ * scenario keeps (a fenced tsc_start()/tsc_stop() interval, arch/tsc.h;
+ * for work on several CPUs at once the interval's wall time, once) to the
+ * running scenario's duty cycle: its timed time over its wall time. Any
+ * CPU, any CPL (an atomic add), outside the timed region itself. */
+void scenario_timed(uint64_t cycles);
+
+/* True when the run selects scenario `name` (run=default and run=full:
+ * the default scenarios; run=none: none). After options_parse(). */
+bool scenario_selected(const char *name);
 
 /* Print the scenario list (for `help`). */
 void scenarios_print_help(void);

@@ -12,8 +12,11 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
+#include "kernel/options.h"
+#include "kernel/scenario.h"
 #include "kernel/smp_priv.h"
 #include "lib/cmdline.h"
+#include "lib/kstring.h"
 #include "lib/print.h"
 #include "lib/record.h"
 #include "lib/results.h"
@@ -30,8 +33,9 @@
 static uint64_t opt_rounds = SMP_PARK_ROUNDS;
 HZ_OPTION(opt_park_rounds, .name = "smp_park_rounds", .kind = OPT_U64, .dest = &opt_rounds,
           .max = SMP_PARK_MAX_ROUNDS, .accepted = "0..50000",
-          .help = "park/wake rounds at start-up (`park` record; default 200; 10000 for the "
-                  "stress, about 13 s under nested KVM; at most 30 s; 0: none)");
+          .help = "park/wake rounds at start-up (`park` record; default 200 with run=smp or "
+                  "run=none, else 20; 10000 for the stress, about 13 s under nested KVM; at most "
+                  "30 s; 0: none)");
 
 static uint64_t lat_ns[SMP_PARK_MAX_ROUNDS];
 
@@ -136,14 +140,18 @@ void smp_park_stress(void)
     for (unsigned i = 1; i < smp_ncpu; i++)
         if (smp_percpu[i].info.state == SMP_CPU_ONLINE)
             aps[n++] = i;
-    if (!n || !opt_rounds)
+    uint64_t rounds = opt_rounds;
+    if (!option_given("smp_park_rounds") && !scenario_selected("smp") &&
+        strcmp(scenario_run_name(), "none") != 0)
+        rounds = SMP_PARK_QUICK_ROUNDS;
+    if (!n || !rounds)
         return;
     struct park_tally t = {.cpus = n};
     uint64_t hz = tsc_info()->hz ? tsc_info()->hz : 4000000000ull;
     uint64_t resend = mul_div_u64(SMP_WAKE_RESEND_US, hz, 1000000);
     uint64_t giveup = mul_div_u64(SMP_PARK_GIVEUP_MS, hz, 1000);
     uint64_t budget = mul_div_u64(SMP_PARK_BUDGET_MS, hz, 1000), start = rdtsc();
-    for (uint64_t k = 0; k < opt_rounds; k++) {
+    for (uint64_t k = 0; k < rounds; k++) {
         if (rdtsc() - start > budget) {
             t.budget_hit = true;
             break;

@@ -128,10 +128,14 @@ const char *smp_idle_why(void);
  * a no-op and waiting for its acknowledgement, re-sending the wake after
  * SMP_WAKE_RESEND_US; then the `park` record and smp.park. Call on the BSP
  * after start-up; nothing with no AP online or smp_park_rounds=0. The
- * default is short (every SMP boot runs it: ~0.3 s under nested KVM, where
- * a round takes ~1.3 ms); smp_park_rounds=10000 is the stress.
+ * default is short: SMP_PARK_ROUNDS (~0.3 s under nested KVM, where a round
+ * takes ~1.3 ms) when the run selects run=smp or nothing (run=none: the
+ * boot check), else SMP_PARK_QUICK_ROUNDS, a wake check in proportion to a
+ * run that does not measure the SMP paths; smp_park_rounds=10000 is the
+ * stress.
  */
 #define SMP_PARK_ROUNDS 200
+#define SMP_PARK_QUICK_ROUNDS 20
 void smp_park_stress(void);
 
 extern struct tramp_slot smp_slots[HZ_MAX_CPUS]; /* by CPU index; the trampoline's table */

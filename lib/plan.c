@@ -66,6 +66,12 @@ static uint64_t pass_us(uint64_t bytes, unsigned passes, uint64_t mbps)
     return mbps ? bytes * passes / mbps : 0;
 }
 
+/* The rate of a pass kind: its own when measured, else the mean pass. */
+static uint64_t rate(uint64_t kind_mbps, const struct plan_machine *m)
+{
+    return kind_mbps ? kind_mbps : m->pass_mbps;
+}
+
 /* The small target holds the chunk sizes below it: 4K and 2M. */
 static unsigned small_chunks(const struct plan_profile *p, const struct plan_facts *f)
 {
@@ -92,8 +98,10 @@ static uint64_t rounds_us(uint64_t round_us, unsigned min, unsigned max, unsigne
     return round_us * (1 + min + (extra < most ? extra : most));
 }
 
-/* bench/clear_cells.c: per repeat of a large-target cell dirty, CLFLUSHOPT
- * sweep, clear, zero check; the small-target cells cost their fixed part.
+/* bench/clear_cells.c: per repeat of a large-target (cold) cell the clear
+ * and the zero check fused with the next repeat's dirtying (the eviction
+ * sweeps 2 x LLC, in the fixed part); a small-target cell also dirties
+ * its target first.
  * One warm-up round, the minimum rounds, then the race (bench/clear_race.h):
  * rounds of only the cells still undecided, up to the cap, while the budget
  * lasts. Priced as if every cell stayed in the race, so it is an upper
@@ -101,8 +109,12 @@ static uint64_t rounds_us(uint64_t round_us, unsigned min, unsigned max, unsigne
 static uint64_t clear_us(const struct plan_profile *p, uint64_t big, uint64_t small,
                          const struct plan_facts *f, const struct plan_machine *m)
 {
-    uint64_t round_us = big * (pass_us(f->big_bytes, 4, m->pass_mbps) + m->cell_us) +
-                        small * (pass_us(f->small_bytes, 4, m->pass_mbps) + m->cell_us);
+    uint64_t big_us = pass_us(f->big_bytes, 1, rate(m->clear_mbps, m)) +
+                      pass_us(f->big_bytes, 1, rate(m->check_dirty_mbps, m));
+    uint64_t small_us = pass_us(f->small_bytes, 1, rate(m->dirty_mbps, m)) +
+                        pass_us(f->small_bytes, 1, rate(m->clear_mbps, m)) +
+                        pass_us(f->small_bytes, 1, rate(m->check_dirty_mbps, m));
+    uint64_t round_us = big * (big_us + m->cell_us) + small * (small_us + m->cell_us);
     return rounds_us(round_us, p->clear_min_rounds, p->clear_max_rounds, p->clear_budget_s);
 }
 
@@ -112,9 +124,10 @@ static uint64_t clear_us(const struct plan_profile *p, uint64_t big, uint64_t sm
 static uint64_t fault_us(const struct plan_profile *p, const struct plan_facts *f,
                          const struct plan_machine *m)
 {
-    uint64_t frame = pass_us(f->frame_bytes, 1, m->pass_mbps);
-    return f->frames * frame +
-           (uint64_t)p->fault_rounds * f->frames * 2 * (2 * frame + m->fault_us + m->cell_us);
+    uint64_t dirty = pass_us(f->frame_bytes, 1, rate(m->dirty_mbps, m));
+    uint64_t clear = pass_us(f->frame_bytes, 1, rate(m->clear_mbps, m));
+    return f->frames * dirty +
+           (uint64_t)p->fault_rounds * f->frames * 2 * (dirty + clear + m->fault_us + m->cell_us);
 }
 
 /* prezero/prezero.c: per policy the pool's dirtying pass, the lead idle,
@@ -125,7 +138,8 @@ static uint64_t policies_us(const struct plan_profile *p, const struct plan_fact
     if (!f->frames)
         return 0;
     uint64_t one = (uint64_t)p->lead_idle_ms * 1000 +
-                   f->frames * (pass_us(f->frame_bytes, 2, m->pass_mbps) + m->fault_us);
+                   f->frames * (pass_us(f->frame_bytes, 1, rate(m->dirty_mbps, m)) +
+                                pass_us(f->frame_bytes, 1, rate(m->clear_mbps, m)) + m->fault_us);
     return p->policies * one;
 }
 

@@ -76,15 +76,21 @@ struct plan_facts {
 /* Prices of the model. A pass is one CPU streaming through memory once:
  * a dirtying pass, a CLFLUSHOPT sweep, a clear, or a zero check. */
 struct plan_machine {
-    uint64_t pass_mbps;     /* one CPU's pass rate, 10^6 bytes/s (> 0) */
-    uint64_t smp_pass_mbps; /* all CPUs together, 10^6 bytes/s (> 0) */
-    uint64_t fault_us;      /* one demand fault's fixed cost, besides its clear */
-    uint64_t boot_ms;       /* QEMU start, boot, SMP start-up and exit */
-    uint64_t cell_us;       /* fixed cost of one timed repeat (probe, steal reads, switches) */
+    uint64_t pass_mbps; /* one CPU's pass rate, 10^6 bytes/s (> 0) */
+    /* one CPU's rate of each pass kind, 10^6 bytes/s; 0: pass_mbps */
+    uint64_t dirty_mbps;       /* untimed dirtying (arch/clear.h clear_dirty_fast) */
+    uint64_t clear_mbps;       /* a clear (REP STOSB, one call) */
+    uint64_t check_mbps;       /* an exact zero check */
+    uint64_t check_dirty_mbps; /* run=clear's check fused with the next dirtying */
+    uint64_t smp_pass_mbps;    /* all CPUs together, 10^6 bytes/s (> 0) */
+    uint64_t fault_us;         /* one demand fault's fixed cost, besides its clear */
+    uint64_t boot_ms;          /* QEMU start, boot, SMP start-up and exit */
+    uint64_t cell_us;          /* fixed cost of one timed repeat (probe, steal reads, switches) */
 };
 
 /* The development machine (AMD EPYC Zen 4 guest under nested PVM KVM, 2
- * vCPUs, anonymous guest RAM), fitted to its measured runs (docs/options.md). */
+ * vCPUs, anonymous guest RAM), fitted to its measured runs (docs/options.md):
+ * the model used when the boot calibration (kernel/calibrate.h) fails. */
 extern const struct plan_machine plan_machine_dev;
 
 /* Planned milliseconds, per scenario and in total (boot included). */

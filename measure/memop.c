@@ -72,9 +72,15 @@ void memop_run(void *arg)
 {
     struct memop *m = arg;
     if (m->op == MEMOP_DIRTY) {
+        clear_dirty_fast(m->p, m->bytes, m->seed);
+    } else if (m->op == MEMOP_DIRTY_CACHED) {
         clear_dirty(m->p, m->bytes, m->seed);
     } else if (m->op == MEMOP_VERIFY) {
         m->zero = memop_verify_zero(m->p, m->bytes, m->check, &m->first);
+    } else if (m->op == MEMOP_VERIFY_DIRTY) {
+        size_t at = 0;
+        m->zero = clear_verify_dirty(m->p, (size_t)m->bytes, m->seed, &at);
+        m->first = at;
     } else {
         uint64_t t0 = tsc_start();
         memop_clear(m->s, m->p, m->bytes, m->chunk);

@@ -46,21 +46,27 @@ bool memop_verify_zero(const volatile void *p, uint64_t bytes, enum memop_check 
 
 /* One piece of memory work: the argument of memop_run(). */
 struct memop {
-    enum memop_op { MEMOP_DIRTY, MEMOP_CLEAR, MEMOP_VERIFY } op;
+    enum memop_op {
+        MEMOP_DIRTY,        /* clear_dirty_fast(): string stores, may bypass the cache */
+        MEMOP_DIRTY_CACHED, /* clear_dirty(): plain stores, the lines end in the cache */
+        MEMOP_CLEAR,
+        MEMOP_VERIFY,
+        MEMOP_VERIFY_DIRTY
+    } op;
     void *p;
     uint64_t bytes;
     const struct clear_strategy *s; /* MEMOP_CLEAR: the strategy ... */
     uint64_t chunk;                 /* ... and bytes per call (0: one call) */
-    uint64_t seed;                  /* MEMOP_DIRTY: clear_dirty() pattern seed */
-    enum memop_check check;         /* MEMOP_VERIFY: how */
+    uint64_t seed;                  /* MEMOP_DIRTY*, MEMOP_VERIFY_DIRTY: the pattern's seed */
+    enum memop_check check;         /* MEMOP_VERIFY: how (MEMOP_VERIFY_DIRTY: every byte) */
     unsigned delay_pct;             /* MEMOP_CLEAR: the A/B control (docs/validation.md): after the
                                        clear, spin on the TSC for delay_pct % of its own cycles inside
                                        the timed interval (0: none) */
     /* results */
     uint64_t cycles;       /* MEMOP_CLEAR: TSC cycles, tsc_start() to tsc_stop() (arch/tsc.h) */
     uint64_t clear_cycles; /* MEMOP_CLEAR: of them the clear's own, before any delay */
-    bool zero;             /* MEMOP_VERIFY: read back zero */
-    uint64_t first;        /* MEMOP_VERIFY, !zero: offset of the non-zero byte found */
+    bool zero;             /* MEMOP_VERIFY(_DIRTY): read back zero */
+    uint64_t first;        /* MEMOP_VERIFY(_DIRTY), !zero: offset of the non-zero byte found */
 };
 
 /*
@@ -69,6 +75,8 @@ struct memop {
  * with tsc_start()/tsc_stop() (MFENCE; LFENCE; RDTSC; LFENCE), so
  * non-temporal stores are drained inside the interval; a delay_pct spin
  * starts after that drain, so cycles >= clear_cycles (100 + delay_pct) / 100.
+ * MEMOP_VERIFY_DIRTY is the exact check and then the dirtying for the next
+ * clear in one pass (arch/clear.h clear_verify_dirty()).
  */
 void memop_run(void *arg);
 

@@ -36,6 +36,7 @@ bool smp_series_add(struct smp_series *s, const struct smp_job *j, bool timed)
         s->end_skew_ns[s->n] = tsc_to_ns(j->end_skew_cyc);
         s->late_starts += j->late_starts;
         s->ns[s->n++] = tsc_to_ns(j->wall_cyc);
+        scenario_timed(j->wall_cyc);
         s->steal_ns += j->steal_ns;
         s->steal_base_ns += j->steal_base_ns;
         if (j->steal_base_ns) /* the summary's and the trust verdict's share (arch/steal.h) */

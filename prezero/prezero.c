@@ -324,6 +324,7 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r)
         fault_pool_teardown(&pz_env);
         return -1;
     }
+    scenario_timed(r->ns.total); /* the workload's own time, in TSC cycles still */
     tally_to_ns(&r->ns);
     r->cpu_max_ns = P > 1 ? tsc_to_ns(pz_team_cpu_max()) : r->ns.populate;
     uint64_t sample_hits = collect_samples(r);

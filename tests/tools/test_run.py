@@ -40,7 +40,11 @@ class RunEndToEnd(unittest.TestCase):
         self.assertEqual(os.path.realpath(lines[-1]),
                          os.path.realpath(os.path.join(self.dir, "report.html")))
         self.assertEqual(os.path.realpath(lines[-2]), os.path.realpath(self.dir))
-        self.assertRegex(lines[-3], r"^hz: exit status 0 \(pass\), \d+ records, accel tcg, ")
+        self.assertRegex(lines[-4], r"^hz: exit status 0 \(pass\), \d+ records, accel tcg, ")
+        # the phase line: every phase of run=default, in the order they ran
+        self.assertRegex(lines[-3], r"^hz: phases: QEMU start [0-9.]+ [mun]?s, kernel start "
+                                    r"[0-9.]+ [mun]?s, clear .*, fault .*, policies .*, "
+                                    r"vmstart .*, verdict and exit .*; QEMU [0-9.]+ s in all$")
         out = self.p.stdout.decode()
         self.assertIn("hugezero: starting\n", out)  # the human console, streamed live
         self.assertNotIn("@hz {", out)  # records only with --records, always in serial.log
@@ -90,6 +94,8 @@ class RunEndToEnd(unittest.TestCase):
         self.assertEqual((meta["cpu_model"], meta["cpu_fallback_reason"], meta["guest_ram"]),
                          ("max", None, "anonymous 4K"))
         self.assertGreater(meta["qemu_rss_bytes"] or 0, 0)  # sampled while QEMU ran
+        self.assertGreater(meta["first_output_s"], 0)  # the first console byte, timed
+        self.assertLess(meta["first_output_s"], meta["elapsed_s"])
         self.assertIn("-append 'fault_pages=8 backing=4k'", meta["qemu_cmdline"])
         argv = meta["qemu_argv"]
         self.assertIn(["-name", "hz-test-run"], [argv[i:i + 2] for i in range(len(argv))])

@@ -199,6 +199,23 @@ static void test_support_decision(void **state)
     assert_string_equal(why("movdir64b", &env), "ok");
 }
 
+/* A dirtying routine writes a non-zero byte at every offset of [p, p + n)
+ * and nothing outside it, for every start alignment and length. */
+static void check_fill(void (*fill)(void *, size_t, uint64_t))
+{
+    uint8_t *p = buf + GUARD;
+    for (size_t off = 0; off < 9; off++) {
+        for (size_t n = 0; n < 150; n += 13) {
+            clear_guard_fill(buf, GUARD + off + n + GUARD, 0);
+            fill(p + off, n, 7);
+            for (size_t i = 0; i < n; i++)
+                assert_int_not_equal(p[off + i], 0);
+            assert_true(clear_verify_zero(buf, GUARD + off, NULL));
+            assert_true(clear_verify_zero(p + off + n, GUARD, NULL));
+        }
+    }
+}
+
 /* On this host: supported exactly when CPUID has every needed bit (and if a
  * bit is absent, that is the name reported). */
 static void test_support_host(void **state)
@@ -238,16 +255,7 @@ static void test_helpers(void **state)
     }
 
     /* dirty: every byte non-zero, exactly [p, p + n), same seed same bytes */
-    for (size_t off = 0; off < 9; off++) {
-        for (size_t n = 0; n < 150; n += 13) {
-            clear_guard_fill(buf, GUARD + off + n + GUARD, 0);
-            clear_dirty(p + off, n, 7);
-            for (size_t i = 0; i < n; i++)
-                assert_int_not_equal(p[off + i], 0);
-            assert_true(clear_verify_zero(buf, GUARD + off, NULL));
-            assert_true(clear_verify_zero(p + off + n, GUARD, NULL));
-        }
-    }
+    check_fill(clear_dirty);
     uint8_t a[64], b[64];
     clear_dirty(p, 64, 7);
     memcpy(a, p, 64);
@@ -276,6 +284,41 @@ static void test_evict_keeps_content(void **state)
     assert_true(clear_evict(p, sizeof(want), 0));
     assert_memory_equal(want, p, sizeof(want));
     assert_true(clear_evict(p, 0, 64)); /* nothing to do */
+}
+
+/* clear_verify_dirty: the exact zero check, then clear_dirty's bytes, in
+ * one pass at any alignment and length; the lowest non-zero byte is found
+ * though the pass goes on to dirty the rest. clear_dirty_fast: no byte
+ * zero, exactly [p, p + n), its data follows the seed. */
+static void test_check_and_dirty(void **state)
+{
+    uint8_t *p = buf + GUARD, a[64];
+    size_t first;
+    for (size_t off = 0; off < 70; off += 7) {
+        for (size_t n = 0; n < 300; n += 37) {
+            clear_guard_fill(buf, GUARD + off + n + GUARD, 0);
+            first = 12345;
+            assert_true(clear_verify_dirty(p + off, n, 9, &first));
+            assert_int_equal(first, 12345);                        /* not written when all zero */
+            assert_true(clear_dirty_check(p + off, n, 9, &first)); /* clear_dirty's bytes */
+            assert_true(clear_verify_zero(buf, GUARD + off, NULL));
+            assert_true(clear_verify_zero(p + off + n, GUARD, NULL));
+        }
+    }
+    for (size_t k = 0; k < 197; k += 17) {
+        clear_guard_fill(p, 200, 0);
+        p[3 + k] = 1;
+        if (k + 70 < 197)
+            p[3 + k + 70] = 2; /* a later one does not hide the first */
+        assert_false(clear_verify_dirty(p + 3, 197, 5, &first));
+        assert_int_equal(first, k);
+        assert_true(clear_dirty_check(p + 3, 197, 5, &first)); /* dirty all the same */
+    }
+    check_fill(clear_dirty_fast);
+    clear_dirty_fast(p, 64, 7);
+    memcpy(a, p, 64);
+    clear_dirty_fast(p, 64, 8);
+    assert_memory_not_equal(a, p, 64);
 }
 
 static int group_setup(void **state)
@@ -312,6 +355,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_support_host);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_helpers);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_evict_keeps_content);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_check_and_dirty);
     for (size_t i = 0; i < clear_strategy_count; i++) {
         void *s = (void *)&clear_strategies[i];
         snprintf(names[2 * i], sizeof(names[0]), "zeroes.%s", clear_strategies[i].name);

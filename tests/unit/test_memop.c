@@ -131,6 +131,28 @@ static void test_run_steps(void **state)
     m.op = MEMOP_VERIFY;
     memop_run(&m);
     assert_true(m.zero);
+
+    /* run=clear's check fused with the next dirtying: a cleared target
+     * reads zero and is left dirty (plain stores, as MEMOP_DIRTY_CACHED);
+     * a byte the clear missed is found at its offset. */
+    m.op = MEMOP_VERIFY_DIRTY;
+    m.seed = 9;
+    memop_run(&m);
+    assert_true(m.zero);
+    size_t at;
+    assert_true(clear_dirty_check(buf, n, 9, &at));
+    m.op = MEMOP_CLEAR;
+    m.delay_pct = 0;
+    memop_run(&m);
+    buf[n - 5] = 3;
+    m.op = MEMOP_VERIFY_DIRTY;
+    memop_run(&m);
+    assert_false(m.zero);
+    assert_int_equal(m.first, n - 5);
+    m.op = MEMOP_DIRTY_CACHED;
+    m.seed = 4;
+    memop_run(&m);
+    assert_true(clear_dirty_check(buf, n, 4, &at));
     assert_string_equal(memop_check_name(MEMOP_EXACT), "full");
     assert_string_equal(memop_check_name(MEMOP_SAMPLED), "sampled");
     free(buf);

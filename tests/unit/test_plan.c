@@ -80,9 +80,10 @@ static void test_race_priced(void **state)
     assert_int_equal(p->clear_min_rounds, 10);
     struct plan_estimate d;
     plan_estimate(p, &dev, &fixture, &d);
-    /* a round: 12 cells x (4 passes of 1 GiB at 25 GB/s + 3 ms) = 2.097 s */
-    uint64_t round_ms = 12 * ((4ull << 30) / 25000 + 3000) / 1000;
-    assert_int_equal(round_ms, 2097);
+    /* a round: 12 cells x (2 passes of 1 GiB at 25 GB/s: the clear and the
+     * check fused with the next dirtying, + 3 ms) = 1.067 s */
+    uint64_t round_ms = 12 * ((2ull << 30) / 25000 + 3000) / 1000;
+    assert_int_equal(round_ms, 1066);
     assert_true(d.clear_ms >= 11 * round_ms + p->clear_budget_s * 1000 - round_ms);
     assert_true(d.clear_ms <= 11 * round_ms + p->clear_budget_s * 1000 + round_ms);
     assert_true(d.clear_ms < (1 + p->clear_max_rounds) * round_ms); /* the cap never binds */
@@ -91,6 +92,33 @@ static void test_race_priced(void **state)
     plan_estimate(&slow, &dev, &fixture, &d);
     assert_true(d.clear_ms >= (1 + slow.clear_max_rounds) * round_ms - 1);
     assert_true(d.clear_ms <= (1 + slow.clear_max_rounds) * (round_ms + 1));
+}
+
+/* A calibrated machine (kernel/calibrate.h) prices each pass kind at its
+ * own rate: a slower clear lengthens the clear and fault parts by what its
+ * passes take, a slower dirtying only the parts that dirty untimed. */
+static void test_pass_kinds(void **state)
+{
+    const struct plan_profile *p = plan_profile_get(PLAN_DEFAULT);
+    struct plan_machine m = fixture;
+    struct plan_estimate a, b;
+    m.clear_mbps = m.dirty_mbps = m.check_dirty_mbps = m.pass_mbps;
+    plan_estimate(p, &dev, &m, &a);
+    plan_estimate(p, &dev, &fixture, &b);
+    assert_int_equal(a.clear_ms, b.clear_ms); /* the same rates named or not */
+    assert_int_equal(a.fault_ms, b.fault_ms);
+    m.clear_mbps = m.pass_mbps / 2;
+    plan_estimate(p, &dev, &m, &b);
+    assert_true(b.clear_ms > a.clear_ms);
+    /* fault: 10 rounds x 2 frames x 2 kinds of fault, each fault's clear of
+     * 1 GiB 43 ms longer at half the rate (integer rounding: +-1 ms) */
+    uint64_t more = (uint64_t)p->fault_rounds * dev.frames * 2 * ((1ull << 30) / 25000) / 1000;
+    assert_true(b.fault_ms - a.fault_ms + 1 >= more && b.fault_ms - a.fault_ms <= more + 1);
+    m.clear_mbps = m.pass_mbps;
+    m.dirty_mbps = m.pass_mbps / 2;
+    plan_estimate(p, &dev, &m, &b);
+    assert_int_equal(b.clear_ms, a.clear_ms); /* no untimed dirtying pass on the cold target */
+    assert_true(b.fault_ms > a.fault_ms && b.policies_ms > a.policies_ms);
 }
 
 static void test_scales_with_machine(void **state)
@@ -169,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_clear_cells),
         cmocka_unit_test(test_default_within_budget),
         cmocka_unit_test(test_race_priced),
+        cmocka_unit_test(test_pass_kinds),
         cmocka_unit_test(test_scales_with_machine),
         cmocka_unit_test(test_parts),
         cmocka_unit_test(test_smp_part),

@@ -6,8 +6,8 @@ import shutil
 import subprocess
 import sys
 
-from . import (BUILD, ROOT, compare, hugepages, lava, loadcheck, plot, probe, qemu, qemurun,
-               records as rec, report, results, runner, steal)
+from . import (BUILD, ROOT, compare, hugepages, lava, loadcheck, phases, plot, probe, qemu,
+               qemurun, records as rec, report, results, runner, steal)
 from .cli_report import cmd_plot, cmd_report, load_all, print_diags
 
 
@@ -141,6 +141,9 @@ def _run(a, huge):
     report.write(rs, page, files)
     print("hz: exit status %d (%s), %d records, accel %s, %.1f s"
           % (out.status, out.status_name, len(out.records), out.accel, out.elapsed))
+    line = phases.phase_line(out.records, out.elapsed, out.meta.get("first_output_s"))
+    if line:
+        print("hz: " + line)
     hl = out.meta.get("host_load")
     if hl:
         print("hz: host: load average %.2f -> %.2f, CPUs %s%% busy, %s"

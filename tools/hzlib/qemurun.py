@@ -189,12 +189,15 @@ class SerialTap:
             os.close(self.fd)
 
 
-def run_qemu(argv, timeout, serial_path, stderr_path, console=None, memory=None, tap=None):
+def run_qemu(argv, timeout, serial_path, stderr_path, console=None, memory=None, tap=None,
+             marks=None):
     """Run argv, copying stdout to serial_path (and console) and stderr to
     stderr_path. Returns (exit status, or None when QEMU had to be killed
     because the guest was stuck; timed_out; elapsed seconds). With a dict
     `memory`, memory_sample() fills it about once a second. With a
-    SerialTap, the console comes from it instead of stdout."""
+    SerialTap, the console comes from it instead of stdout. With a dict
+    `marks`, marks["first_output_s"] is the seconds from QEMU's launch to
+    the first console byte."""
     start = time.monotonic()
     timed_out = stuck = False
     sampled = 0.0
@@ -203,6 +206,8 @@ def run_qemu(argv, timeout, serial_path, stderr_path, console=None, memory=None,
                                 stderr=subprocess.PIPE, cwd=ROOT)
 
         def serial(data):
+            if marks is not None and data and "first_output_s" not in marks:
+                marks["first_output_s"] = time.monotonic() - start
             log.write(data)
             log.flush()
             if console:

@@ -171,11 +171,11 @@ def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_back
                if kind != "stdio" else None)
         started = datetime.datetime.now(datetime.timezone.utc)
         host0 = loadcheck.host_sample()
-        memory = {}
+        memory, marks = {}, {}
         with loadcheck.BusyLoad(busy_threads):
             rc, timed_out, elapsed = qemurun.run_qemu(
                 argv, timeout, os.path.join(outdir, "serial.log"),
-                os.path.join(outdir, "qemu.stderr"), console, memory, tap)
+                os.path.join(outdir, "qemu.stderr"), console, memory, tap, marks)
         host_load = loadcheck.host_load(host0, loadcheck.host_sample())
     log, raw = os.path.join(outdir, "serial.log"), []
     with open(log, "rb") as f:
@@ -195,6 +195,8 @@ def boot(cfg, outdir, timeout, console=None, say=None, busy_threads=0, tell_back
         "qemu_rss_bytes": memory.get("Rss"),
         "qemu_thp_bytes": memory.get("AnonHugePages"), "smp": cfg.smp, "timeout_s": timeout,
         "started_utc": started.strftime("%Y-%m-%dT%H:%M:%SZ"), "elapsed_s": round(elapsed, 3),
+        "first_output_s": (round(marks["first_output_s"], 3)
+                           if "first_output_s" in marks else None),
         "qemu_exit": rc, "timed_out": timed_out, "exit_status": status,
         "status_name": STATUS_NAMES.get(status, str(status)),
         "commit": header.get("commit") or git_commit(), "source": "hugezero",

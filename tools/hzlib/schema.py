@@ -50,6 +50,8 @@ TYPES: Dict[str, RecordType] = {t.name: t for t in (
     RecordType("crash"),
     RecordType("memmap"),
     RecordType("plan"),
+    RecordType("scenario", values=("name", "wall_ms", "timed_ms", "duty_pct", "plan_ms")),
+    RecordType("plan_check"),
     RecordType("verdict", values=("item", "label", "form", "decided", "answer", "figure", "unit",
                                   "lo", "hi", "ratio", "ratio_lo", "ratio_hi", "n_min", "n_max",
                                   "outcome", "reason", "args")),

@@ -25,6 +25,7 @@
 #define NUMA_MAX_RANGES 16 /* memory ranges per node */
 #define NUMA_LOCAL 10      /* the distance of a node to itself (SLIT normalisation) */
 #define NUMA_REMOTE 20     /* the distance assumed between two nodes without a SLIT (as Linux) */
+#define NUMA_UNREACHABLE 255 /* SLIT: locality j cannot be reached from i (ACPI 6.5 §5.2.17) */
 
 /* One enabled SRAT Memory Affinity range, bytes [base, base + length). */
 struct numa_range {

@@ -140,8 +140,16 @@ static void matrix(const struct numa_run *r, size_t s, size_t e)
         for (size_t i = s; i < e;) {
             unsigned cpu = r->cell[i].p.cpu;
             len = (size_t)hz_snprintf(line, sizeof(line), "numa:   %6u", cpu);
-            for (; i < e && r->cell[i].p.cpu == cpu && len < sizeof(line); i++) {
+            for (unsigned m = 0; m < r->t->n && len < sizeof(line); m++) {
                 const struct numa_cell *c = &r->cell[i];
+                if (!cols[m])
+                    continue;
+                if (i >= e || c->p.cpu != cpu || c->p.mem != m) { /* no cell: SLIT 255 */
+                    len += (size_t)hz_snprintf(line + len, sizeof(line) - len, " %30s ",
+                                               pass ? "-" : "unreachable (SLIT 255)");
+                    continue;
+                }
+                i++;
                 if (!pass) {
                     gb(a, sizeof(a), c->gbps_x1000);
                     gb(b, sizeof(b), c->gbps_lo_x1000);

@@ -72,7 +72,9 @@ static void mem(struct work *w, enum memop_op op)
 }
 
 /* One repeat of cell c: dirty, (cold: evict and probe), timed clear with
- * the steal time around it, verify. Untimed repeats record nothing. */
+ * the steal time around it, verify; the SMI count around it all and its
+ * TSC span for measure/time_lost.h. Untimed repeats record nothing (their
+ * span only sets the cell's fastest). */
 static int last_cell = -1; /* the cell whose repeat ran last */
 
 static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
@@ -85,6 +87,8 @@ static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
                            .seed = pattern,
                            .check = MEMOP_EXACT,
                            .delay_pct = c->delay_pct}};
+    uint64_t smi0, smi1;
+    bool smi = timed && tl_smi_read(&smi0);
     uint64_t s0 = steal_ns(0), t0 = rdtsc();
     mem(&w, MEMOP_DIRTY);
     if (cold) {
@@ -96,8 +100,12 @@ static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
     mem(&w, MEMOP_VERIFY);
     uint64_t stolen = steal_ns(0) - s0, span = rdtsc() - t0;
     c->ok &= w.m.zero;
+    tl_repeat(&c->lost, tsc_to_ns(span), timed && c->n < CLEAR_MAX_ROUNDS);
     if (!timed || c->n >= CLEAR_MAX_ROUNDS)
         return;
+    smi = smi && tl_smi_read(&smi1);
+    c->lost.smi_known = smi && (c->n == 0 || c->lost.smi_known);
+    c->lost.smi += c->lost.smi_known ? (uint32_t)(smi1 - smi0) : 0; /* bits 31:0 count */
     uint64_t ns = tsc_to_ns(cyc);
     if (cold)
         c->ratio_x100[c->n] = w.warm_cyc ? (uint32_t)(w.cold_cyc * 100 / w.warm_cyc) : 0;

@@ -8,6 +8,12 @@ its Moses interval decide faster / slower / tie (+-X) / undecided at the
 tolerance X, `--tolerance PCT`, default 5; rows without samples keep the
 older spread rule and say so), then the cells found on one side only.
 
+When A and B ran on different machines (another QEMU -cpu string, another
+CPU model from the header's CPUID identification, another host CPU in
+meta.json), B/A measures the machines as well as the code: differences()
+names what differs, a WARNING line heads the table and every row's flags
+say `machine(A,B)`; `hz compare --strict` refuses such a pair (status 2).
+
 With more than two result sets (one per machine, `hz compare A B C ...`),
 fleet() prints one row per set instead: the machine, the run's status and
 check counts, and the headline figures the LAVA measurement cases also carry
@@ -29,17 +35,43 @@ def _fmt(v):
     return "%.3f" % v if isinstance(v, float) else str(v)
 
 
+def _cpu_id(rs):
+    """'GenuineIntel family 6 model 143 stepping 8 (brand)' from the header, or None."""
+    cpu = rs.header().get("cpu")
+    if not isinstance(cpu, dict) or not cpu.get("vendor"):
+        return None
+    return "%s family %s model %s stepping %s (%s)" % (
+        cpu.get("vendor"), cpu.get("family"), cpu.get("model"), cpu.get("stepping"),
+        cpu.get("brand") or "no brand")
+
+
+def differences(a, b):
+    """What tells A's machine from B's: ['-cpu: X vs Y', 'CPU: ...', 'host:
+    ...'] for the QEMU -cpu string (meta.json cpu_model), the CPU model the
+    guest saw (header cpu) and the host's CPU (meta.json host_cpu), each
+    only when both sides name it; [] for the same machine as far as known."""
+    out = []
+    for what, get in (("-cpu", lambda rs: rs.meta.get("cpu_model")), ("CPU", _cpu_id),
+                      ("host", lambda rs: rs.meta.get("host_cpu"))):
+        va, vb = get(a), get(b)
+        if va and vb and va != vb:
+            out.append("%s: %s vs %s" % (what, va, vb))
+    return out
+
+
 def table(a, b, tol_pct=TOL_PCT):
     """Every matching row as text cells, in TABLE_HEAD order (hz compare's
     table; hz report A B shows the same rows). B/A is the ratio of the
-    row's values, with its interval when samples decided the row."""
+    row's values, with its interval when samples decided the row; the
+    flags end with machine(A,B) when differences() finds any."""
     out = []
+    other = " machine(A,B)" if differences(a, b) else ""
     for label, sa, sb, hib in all_rows(a, b):
         j = judge(sa, sb, hib, tol_pct)
         if label.startswith("fault "):  # a latency statistic: say how many faults it covers
             label += " (n=%d/%d)" % (sa.n, sb.n)
         out.append((label, _fmt(sa.value), _fmt(sb.value), j.ratio_text(), j.verdict_text(),
-                    flags_text(sa, sb)))
+                    (flags_text(sa, sb) + other).strip()))
     return out
 
 
@@ -66,6 +98,10 @@ def compare(a, b, tol_pct=TOL_PCT):
     if not rows:
         out.append("no matching clear, fault or prezero records on both sides")
     else:
+        diff = differences(a, b)
+        if diff:
+            out.append("WARNING: A and B ran on different machines (%s): B/A compares the "
+                       "machines too, not the code alone" % "; ".join(diff))
         out.append(rule_line(tol_pct))
         cells = [TABLE_HEAD] + rows
         widths = [max(len(r[i]) for r in cells) for i in range(6)]

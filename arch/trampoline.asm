@@ -59,6 +59,9 @@ pm32:
     lea esp, [ebx + TRAMP_STACK_TOP] ; for the CPU's pushes if a fault comes
     lidt [ebx + TRAMP_PARAMS + TRAMP_P_IDT32_LIMIT]
     mov dword [ebx + TRAMP_PARAMS + TRAMP_P_STAGE], TRAMP_STAGE_PROT
+    cmp dword [ebx + TRAMP_PARAMS + TRAMP_P_SELFTEST_STAGE], TRAMP_STAGE_PROT
+    je selftest_pm
+.selftest_done:
     mov eax, [ebx + TRAMP_PARAMS + TRAMP_P_CR4]
     mov cr4, eax                ; PAE (and PGE as on the boot CPU)
     mov eax, [ebx + TRAMP_PARAMS + TRAMP_P_CR3]
@@ -72,6 +75,17 @@ pm32:
     mov cr0, eax                ; IA-32e mode (compatibility): 16-byte gates from here
     lidt [ebx + TRAMP_PARAMS + TRAMP_P_IDT64_LIMIT] ; 32-bit base; the upper half is 0
     jmp far [ebx + TRAMP_PARAMS + TRAMP_P_LM_OFF] ; TRAMP_CS64:smp_ap_entry64
+
+; smp_selftest=pm_fault (kernel/smp.c): the AP whose CPUID APIC ID is
+; TRAMP_P_SELFTEST raises #UD in protected mode, which fault32 must report.
+; Every other AP goes on. In: EBX = page base. Clobbers EAX, ECX, EDX, EDI.
+selftest_pm:
+    mov edi, ebx
+    TRAMP_CPUID_APIC_ID
+    mov ebx, edi
+    cmp edx, [ebx + TRAMP_PARAMS + TRAMP_P_SELFTEST]
+    jne pm32.selftest_done
+    ud2
 
 ; The 32-bit fault gates point here: stub v is 8 bytes at smp_tramp_fault32
 ; + 8 * v. In: EBX = page base, CL = vector (the stub's). Records
@@ -151,8 +165,8 @@ smp_ap_entry64:
     mov gs, ax                  ; GS base is set in C (per-CPU block)
     mov ebx, ebx                ; zero-extend the page base
     mov dword [rbx + TRAMP_PARAMS + TRAMP_P_STAGE], TRAMP_STAGE_LONG
-    cmp dword [rbx + TRAMP_PARAMS + TRAMP_P_SELFTEST], TRAMP_NO_SELFTEST
-    jne selftest_x2apic_early
+    cmp dword [rbx + TRAMP_PARAMS + TRAMP_P_SELFTEST_STAGE], TRAMP_STAGE_LONG
+    je selftest_x2apic_early
 .selftest_done:
     mov ecx, 0x1b               ; IA32_APIC_BASE (SDM Vol. 3A §11.4.4)
     rdmsr

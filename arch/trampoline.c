@@ -32,6 +32,7 @@ void tramp_fault_setup(uint64_t page, struct tramp_params *p)
     p->idt64_limit = (uint16_t)(sizeof(idt64) - 1);
     p->idt64_base = (uint32_t)(uintptr_t)idt64;
     p->selftest = TRAMP_NO_SELFTEST;
+    p->selftest_stage = TRAMP_STAGE_NONE;
     p->stray_fault = 0;
     tramp_fault_params = p;
 }

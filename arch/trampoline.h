@@ -57,9 +57,10 @@
 #define TRAMP_P_IDT32_BASE 0x3c  /* u32: ... in the page (LIDT reads 6 bytes at LIMIT) */
 #define TRAMP_P_IDT64_LIMIT 0x42 /* u16: IDTR of the 64-bit fault IDT ... */
 #define TRAMP_P_IDT64_BASE 0x44  /* u32: ... (below 4 GiB: loaded in compatibility mode) */
-#define TRAMP_P_SELFTEST 0x48    /* u32: APIC ID of the AP that reads MSR 0x802 before EXTD */
+#define TRAMP_P_SELFTEST 0x48    /* u32: APIC ID of the AP that faults on purpose ... */
 #define TRAMP_P_STRAY_FAULT 0x4c /* u32: TRAMP_FAULT() of the last AP that faulted slotless */
-#define TRAMP_PARAMS_SIZE 0x50
+#define TRAMP_P_SELFTEST_STAGE 0x50 /* u32: ... in this stage: PROT (UD2), LONG (MSR 0x802) */
+#define TRAMP_PARAMS_SIZE 0x54
 
 /* One slot per AP the BSP starts: the AP with this APIC ID claims it. */
 #define TRAMP_S_APIC_ID 0x00 /* u32: the APIC ID the MADT lists */
@@ -125,7 +126,7 @@ struct tramp_params {
     uint32_t idt32_base;
     uint16_t pad2, idt64_limit;
     uint32_t idt64_base;
-    uint32_t selftest, stray_fault;
+    uint32_t selftest, stray_fault, selftest_stage;
 } __attribute__((packed));
 
 struct tramp_slot {
@@ -156,6 +157,8 @@ _Static_assert(offsetof(struct tramp_params, idt64_limit) == TRAMP_P_IDT64_LIMIT
 _Static_assert(offsetof(struct tramp_params, idt64_base) == TRAMP_P_IDT64_BASE, "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, selftest) == TRAMP_P_SELFTEST, "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, stray_fault) == TRAMP_P_STRAY_FAULT, "trampoline layout");
+_Static_assert(offsetof(struct tramp_params, selftest_stage) == TRAMP_P_SELFTEST_STAGE,
+               "trampoline layout");
 _Static_assert(sizeof(struct tramp_params) == TRAMP_PARAMS_SIZE, "trampoline layout");
 _Static_assert(offsetof(struct tramp_slot, apic_id) == TRAMP_S_APIC_ID, "slot layout");
 _Static_assert(offsetof(struct tramp_slot, claim) == TRAMP_S_CLAIM, "slot layout");
@@ -181,8 +184,8 @@ extern const uint8_t smp_ap_entry64[];
  * Make the trampoline copied to `page` (4 KiB-aligned, below 1 MiB,
  * identity-mapped) ready for faults (arch/trampoline.c): the 32-bit gates
  * at page + TRAMP_IDT32, the 64-bit gates in the kernel image, both IDTRs
- * in the parameter block p (inside that page), and p->selftest =
- * TRAMP_NO_SELFTEST. Call after copying [smp_trampoline,
+ * in the parameter block p (inside that page), and no self-test
+ * (p->selftest = TRAMP_NO_SELFTEST, p->selftest_stage = TRAMP_STAGE_NONE). Call after copying [smp_trampoline,
  * smp_trampoline_end) and before the first START-UP.
  */
 void tramp_fault_setup(uint64_t page, struct tramp_params *p);

@@ -47,13 +47,14 @@ HZ_OPTION(opt_batch_def, .name = "smp_batch", .kind = OPT_U64, .dest = &opt_batc
           .max = HZ_MAX_CPUS, .accepted = "1.." STR(HZ_MAX_CPUS),
           .help = "APs sent INIT-SIPI-SIPI together (default: all; 1: one at a time)");
 static int opt_smp_selftest;
-static const char *const selftest_choices[] = {"none", "late", "x2apic_early", 0};
+static const char *const selftest_choices[] = {"none", "late", "x2apic_early", "pm_fault", 0};
 HZ_OPTION(opt_selftest_def, .name = "smp_selftest", .kind = OPT_ENUM, .dest = &opt_smp_selftest,
-          .choices = selftest_choices, .accepted = "none|late|x2apic_early",
+          .choices = selftest_choices, .accepted = "none|late|x2apic_early|pm_fault",
           .help = "late: close the last AP's slot before its START-UP, as for an AP that timed "
                   "out: it must halt as a stray, never take a slot; x2apic_early: the last AP "
                   "reads MSR 0x802 before it sets EXTD (#GP in xAPIC mode): it must report the "
-                  "fault and halt, the run goes on (smp.start fails either way)");
+                  "fault and halt, the run goes on; pm_fault: the last AP raises #UD in protected "
+                  "mode, likewise (smp.start fails in every case)");
 static int opt_apic;
 static const char *const apic_choices[] = {"auto", "x2apic", 0};
 HZ_OPTION(opt_apic_def, .name = "apic", .kind = OPT_ENUM, .dest = &opt_apic,
@@ -310,8 +311,10 @@ static unsigned start_all(const struct bootinfo *bi, const struct acpi_madt *m, 
         return a.planned;
     start_log.batch = start_log.batch < n ? start_log.batch : n;
     start_log.late_k = opt_smp_selftest == 1 && n ? plan_k[n - 1] : SIZE_MAX;
-    if (opt_smp_selftest == 2 && n)
+    if (opt_smp_selftest >= 2 && n) { /* x2apic_early, pm_fault: the last AP faults */
         params->selftest = m->cpu[plan_k[n - 1]].apic_id;
+        params->selftest_stage = opt_smp_selftest == 2 ? TRAMP_STAGE_LONG : TRAMP_STAGE_PROT;
+    }
     kprintf("smp: AP trampoline at 0x%llx (START-UP vector 0x%02llx); starting %u APs, %u at a "
             "time\n",
             (unsigned long long)start_log.tramp_page,

@@ -22,24 +22,24 @@
 #include "mm/memmap.h"
 
 #define NUMA_MAX_NODES 8
-#define NUMA_MAX_RANGES 16 /* memory ranges per node */
-#define NUMA_LOCAL 10      /* the distance of a node to itself (SLIT normalisation) */
-#define NUMA_REMOTE 20     /* the distance assumed between two nodes without a SLIT (as Linux) */
+#define NUMA_MAX_RANGES 16   /* memory ranges per node */
+#define NUMA_LOCAL 10        /* the distance of a node to itself (SLIT normalisation) */
+#define NUMA_REMOTE 20       /* the distance assumed between two nodes without a SLIT (as Linux) */
 #define NUMA_UNREACHABLE 255 /* SLIT: locality j cannot be reached from i (ACPI 6.5 §5.2.17) */
 
 /* One enabled SRAT Memory Affinity range, bytes [base, base + length). */
 struct numa_range {
     uint64_t base, length;
     bool hotpluggable, nonvolatile; /* Memory Affinity Flags bits 1 and 2 */
-    uint64_t present; /* bytes present: length, or for a hot-pluggable range those the
-                         boot memory map lists (numa_mark_present) */
+    uint64_t present;               /* bytes present: length, or for a hot-pluggable range those the
+                                       boot memory map lists (numa_mark_present) */
 };
 
 struct numa_node {
-    uint32_t domain;    /* SRAT proximity domain (0 for the one node without an SRAT) */
-    unsigned ncpus;     /* enabled CPUs (SRAT; the MADT's enabled CPUs without an SRAT) */
-    uint64_t mem_bytes; /* sum of its enabled ranges, present bytes after numa_init (one
-                           node without an SRAT: 0, numa_init: the usable bytes) */
+    uint32_t domain;       /* SRAT proximity domain (0 for the one node without an SRAT) */
+    unsigned ncpus;        /* enabled CPUs (SRAT; the MADT's enabled CPUs without an SRAT) */
+    uint64_t mem_bytes;    /* sum of its enabled ranges, present bytes after numa_init (one
+                              node without an SRAT: 0, numa_init: the usable bytes) */
     uint64_t absent_bytes; /* numa_init: bytes of its hot-pluggable ranges that are absent */
     struct numa_range range[NUMA_MAX_RANGES]; /* ascending base */
     size_t nrange;

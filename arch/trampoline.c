@@ -23,8 +23,8 @@ void tramp_fault_setup(uint64_t page, struct tramp_params *p)
     for (unsigned v = 0; v < FAULT_VECTORS; v++) {
         uint64_t a = stubs32 + 8 * v; /* below 1 MiB */
         /* offset 15:0, selector; P, DPL 0, 32-bit interrupt gate (0x8e), offset 31:16 */
-        idt32[v] = (a & 0xffff) | ((uint64_t)TRAMP_CS32 << 16) | (0x8eull << 40) |
-                   ((a >> 16) << 48);
+        idt32[v] =
+            (a & 0xffff) | ((uint64_t)TRAMP_CS32 << 16) | (0x8eull << 40) | ((a >> 16) << 48);
         idt64[v] = idt_gate_make((uint64_t)(uintptr_t)smp_tramp_fault64 + 16 * v, 0);
     }
     p->idt32_limit = FAULT_VECTORS * 8 - 1;

@@ -39,26 +39,26 @@
 #define TRAMP_PARAMS 0x0f00    /* offset of struct tramp_params in the page */
 
 /* Offsets inside struct tramp_params. */
-#define TRAMP_P_CR3 0x00       /* u32: kernel PML4 physical address (< 4 GiB) */
-#define TRAMP_P_CR4 0x04       /* u32: CR4 value to load (PAE, maybe PGE) */
-#define TRAMP_P_EFER 0x08      /* u32: bits ORed into IA32_EFER (LME, maybe NXE) */
-#define TRAMP_P_STAGE 0x0c     /* u32: written by the AP, TRAMP_STAGE_* (last writer wins) */
-#define TRAMP_P_SLOTS 0x10     /* u64: address of struct tramp_slot[TRAMP_P_NSLOTS] */
-#define TRAMP_P_NSLOTS 0x18    /* u32: slots in the table */
-#define TRAMP_P_X2APIC 0x1c    /* u32: 1 when the BSP runs its APIC in x2APIC mode */
-#define TRAMP_P_LM_OFF 0x20    /* u32: far pointer (m16:32) to smp_ap_entry64 ... */
-#define TRAMP_P_LM_SEL 0x24    /* u16: ... with selector TRAMP_CS64 */
-#define TRAMP_P_PM_OFF 0x28    /* u32: far pointer to the 32-bit code, set by the AP */
-#define TRAMP_P_PM_SEL 0x2c    /* u16 */
-#define TRAMP_P_GDT_LIMIT 0x2e /* u16: GDTR limit ... */
-#define TRAMP_P_GDT_BASE 0x30  /* u32: ... and base: LGDT reads 6 bytes at LIMIT */
-#define TRAMP_P_STRAYS 0x34    /* u32: APs that found no OPEN slot (locked increment) */
-#define TRAMP_P_IDT32_LIMIT 0x3a /* u16: IDTR of the 32-bit fault IDT at TRAMP_IDT32 ... */
-#define TRAMP_P_IDT32_BASE 0x3c  /* u32: ... in the page (LIDT reads 6 bytes at LIMIT) */
-#define TRAMP_P_IDT64_LIMIT 0x42 /* u16: IDTR of the 64-bit fault IDT ... */
-#define TRAMP_P_IDT64_BASE 0x44  /* u32: ... (below 4 GiB: loaded in compatibility mode) */
-#define TRAMP_P_SELFTEST 0x48    /* u32: APIC ID of the AP that faults on purpose ... */
-#define TRAMP_P_STRAY_FAULT 0x4c /* u32: TRAMP_FAULT() of the last AP that faulted slotless */
+#define TRAMP_P_CR3 0x00            /* u32: kernel PML4 physical address (< 4 GiB) */
+#define TRAMP_P_CR4 0x04            /* u32: CR4 value to load (PAE, maybe PGE) */
+#define TRAMP_P_EFER 0x08           /* u32: bits ORed into IA32_EFER (LME, maybe NXE) */
+#define TRAMP_P_STAGE 0x0c          /* u32: written by the AP, TRAMP_STAGE_* (last writer wins) */
+#define TRAMP_P_SLOTS 0x10          /* u64: address of struct tramp_slot[TRAMP_P_NSLOTS] */
+#define TRAMP_P_NSLOTS 0x18         /* u32: slots in the table */
+#define TRAMP_P_X2APIC 0x1c         /* u32: 1 when the BSP runs its APIC in x2APIC mode */
+#define TRAMP_P_LM_OFF 0x20         /* u32: far pointer (m16:32) to smp_ap_entry64 ... */
+#define TRAMP_P_LM_SEL 0x24         /* u16: ... with selector TRAMP_CS64 */
+#define TRAMP_P_PM_OFF 0x28         /* u32: far pointer to the 32-bit code, set by the AP */
+#define TRAMP_P_PM_SEL 0x2c         /* u16 */
+#define TRAMP_P_GDT_LIMIT 0x2e      /* u16: GDTR limit ... */
+#define TRAMP_P_GDT_BASE 0x30       /* u32: ... and base: LGDT reads 6 bytes at LIMIT */
+#define TRAMP_P_STRAYS 0x34         /* u32: APs that found no OPEN slot (locked increment) */
+#define TRAMP_P_IDT32_LIMIT 0x3a    /* u16: IDTR of the 32-bit fault IDT at TRAMP_IDT32 ... */
+#define TRAMP_P_IDT32_BASE 0x3c     /* u32: ... in the page (LIDT reads 6 bytes at LIMIT) */
+#define TRAMP_P_IDT64_LIMIT 0x42    /* u16: IDTR of the 64-bit fault IDT ... */
+#define TRAMP_P_IDT64_BASE 0x44     /* u32: ... (below 4 GiB: loaded in compatibility mode) */
+#define TRAMP_P_SELFTEST 0x48       /* u32: APIC ID of the AP that faults on purpose ... */
+#define TRAMP_P_STRAY_FAULT 0x4c    /* u32: TRAMP_FAULT() of the last AP that faulted slotless */
 #define TRAMP_P_SELFTEST_STAGE 0x50 /* u32: ... in this stage: PROT (UD2), LONG (MSR 0x802) */
 #define TRAMP_PARAMS_SIZE 0x54
 
@@ -110,7 +110,7 @@
 #define TRAMP_STACK_TOP 0x0f00 /* the shared scratch stack: [0x0e00, 0x0f00) */
 #define TRAMP_FAULT(stage, vector) (((stage) << 8) | (vector))
 #define TRAMP_FAULT_STAGE(f) (((f) >> 8) & 0xff)
-#define TRAMP_FAULT_VECTOR(f) ((f) & 0xff)
+#define TRAMP_FAULT_VECTOR(f) ((f)&0xff)
 #define TRAMP_NO_SELFTEST 0xffffffff /* TRAMP_P_SELFTEST: no AP runs the fault self-test */
 
 struct tramp_params {
@@ -151,12 +151,17 @@ _Static_assert(offsetof(struct tramp_params, pm_off) == TRAMP_P_PM_OFF, "trampol
 _Static_assert(offsetof(struct tramp_params, pm_sel) == TRAMP_P_PM_SEL, "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, gdt_limit) == TRAMP_P_GDT_LIMIT, "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, gdt_base) == TRAMP_P_GDT_BASE, "trampoline layout");
-_Static_assert(offsetof(struct tramp_params, idt32_limit) == TRAMP_P_IDT32_LIMIT, "trampoline layout");
-_Static_assert(offsetof(struct tramp_params, idt32_base) == TRAMP_P_IDT32_BASE, "trampoline layout");
-_Static_assert(offsetof(struct tramp_params, idt64_limit) == TRAMP_P_IDT64_LIMIT, "trampoline layout");
-_Static_assert(offsetof(struct tramp_params, idt64_base) == TRAMP_P_IDT64_BASE, "trampoline layout");
+_Static_assert(offsetof(struct tramp_params, idt32_limit) == TRAMP_P_IDT32_LIMIT,
+               "trampoline layout");
+_Static_assert(offsetof(struct tramp_params, idt32_base) == TRAMP_P_IDT32_BASE,
+               "trampoline layout");
+_Static_assert(offsetof(struct tramp_params, idt64_limit) == TRAMP_P_IDT64_LIMIT,
+               "trampoline layout");
+_Static_assert(offsetof(struct tramp_params, idt64_base) == TRAMP_P_IDT64_BASE,
+               "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, selftest) == TRAMP_P_SELFTEST, "trampoline layout");
-_Static_assert(offsetof(struct tramp_params, stray_fault) == TRAMP_P_STRAY_FAULT, "trampoline layout");
+_Static_assert(offsetof(struct tramp_params, stray_fault) == TRAMP_P_STRAY_FAULT,
+               "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, selftest_stage) == TRAMP_P_SELFTEST_STAGE,
                "trampoline layout");
 _Static_assert(sizeof(struct tramp_params) == TRAMP_PARAMS_SIZE, "trampoline layout");
@@ -185,8 +190,8 @@ extern const uint8_t smp_ap_entry64[];
  * identity-mapped) ready for faults (arch/trampoline.c): the 32-bit gates
  * at page + TRAMP_IDT32, the 64-bit gates in the kernel image, both IDTRs
  * in the parameter block p (inside that page), and no self-test
- * (p->selftest = TRAMP_NO_SELFTEST, p->selftest_stage = TRAMP_STAGE_NONE). Call after copying [smp_trampoline,
- * smp_trampoline_end) and before the first START-UP.
+ * (p->selftest = TRAMP_NO_SELFTEST, p->selftest_stage = TRAMP_STAGE_NONE). Call after copying
+ * [smp_trampoline, smp_trampoline_end) and before the first START-UP.
  */
 void tramp_fault_setup(uint64_t page, struct tramp_params *p);
 

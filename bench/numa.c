@@ -342,8 +342,7 @@ static void numa_scenario(void)
     kprintf("numa: %u node(s) (%s%s%s), %zu variant(s) x 1 and all threads of a node: %zu cells, "
             ">= %llu interleaved rounds; under QEMU every node is the same host memory\n",
             run.t->n, run.t->from_srat ? "SRAT" : run.t->why, run.t->from_srat ? "" : ": one node",
-            run.t->slit ? ", SLIT" : "",
-            (size_t)run.nvariants, n, (unsigned long long)opt_repeats);
+            run.t->slit ? ", SLIT" : "", (size_t)run.nvariants, n, (unsigned long long)opt_repeats);
     char rows[64] = "", cols[64] = "";
     for (unsigned k = 0, lr = 0, lc = 0; k < run.t->n; k++) {
         if (pn[k].ncpus)

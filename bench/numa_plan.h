@@ -55,9 +55,9 @@ unsigned nplan_threads(unsigned ncpus, unsigned out[2]);
  * every variant, every thread index, every node with CPUs (rows, in index
  * order) and every node with memory (columns, in index order) that the
  * row's `unreachable` does not exclude, one cell, in that nesting (variant
- * outermost). A remote cell's rivals are the other remote cells of its row. Returns NPLAN_OK with *ncells, or an
- * error: NPLAN_EINVAL, NPLAN_ENOCPU, NPLAN_ENOMEM, NPLAN_ETOOMANY (then
- * *ncells is the number needed and out is untouched).
+ * outermost). A remote cell's rivals are the other remote cells of its row. Returns NPLAN_OK with
+ * *ncells, or an error: NPLAN_EINVAL, NPLAN_ENOCPU, NPLAN_ENOMEM, NPLAN_ETOOMANY (then *ncells is
+ * the number needed and out is untouched).
  */
 int nplan_build(const struct nplan_node *node, unsigned n, unsigned nvariants,
                 struct nplan_cell *out, size_t cap, size_t *ncells);

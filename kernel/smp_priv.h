@@ -66,18 +66,18 @@ enum smp_limit_by {
 };
 
 struct smp_start_log {
-    uint8_t fate[ACPI_CPUS_MAX];  /* enum smp_fate, per MADT entry */
-    int16_t cpu[ACPI_CPUS_MAX];   /* CPU index given, -1 none */
-    uint8_t stage[ACPI_CPUS_MAX]; /* SMP_FATE_FAILED: last trampoline stage reached */
+    uint8_t fate[ACPI_CPUS_MAX];   /* enum smp_fate, per MADT entry */
+    int16_t cpu[ACPI_CPUS_MAX];    /* CPU index given, -1 none */
+    uint8_t stage[ACPI_CPUS_MAX];  /* SMP_FATE_FAILED: last trampoline stage reached */
     uint16_t fault[ACPI_CPUS_MAX]; /* SMP_FATE_FAILED: TRAMP_FAULT(stage, vector) it reported */
-    uint64_t tramp_page;          /* physical address of the trampoline; 0 when none */
-    unsigned limit;               /* most CPUs to run, the BSP included */
-    enum smp_limit_by limit_by;   /* where `limit` comes from */
-    unsigned batch;               /* APs sent INIT-SIPI-SIPI together (smp_batch=) */
-    unsigned strays;              /* APs that ran the trampoline and found no open slot */
-    uint32_t stray_fault;         /* TRAMP_FAULT() of the last stray that faulted, 0 none */
-    uint64_t start_ns;            /* first INIT to the last AP online (0: none started) */
-    size_t late_k;                /* smp_selftest=late: the entry whose slot starts CLOSED */
+    uint64_t tramp_page;           /* physical address of the trampoline; 0 when none */
+    unsigned limit;                /* most CPUs to run, the BSP included */
+    enum smp_limit_by limit_by;    /* where `limit` comes from */
+    unsigned batch;                /* APs sent INIT-SIPI-SIPI together (smp_batch=) */
+    unsigned strays;               /* APs that ran the trampoline and found no open slot */
+    uint32_t stray_fault;          /* TRAMP_FAULT() of the last stray that faulted, 0 none */
+    uint64_t start_ns;             /* first INIT to the last AP online (0: none started) */
+    size_t late_k;                 /* smp_selftest=late: the entry whose slot starts CLOSED */
 };
 
 /*

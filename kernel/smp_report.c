@@ -94,7 +94,8 @@ static void limit_note(const struct smp_start_log *log, unsigned nlimit, unsigne
 void smp_report(const struct smp_start_log *log, const struct acpi_madt *m, const char *apic_note,
                 unsigned tried)
 {
-    unsigned enabled = 0, failed = 0, faulted = 0, online = smp_online(), nlimit = 0, nomem = 0, noaddr = 0;
+    unsigned enabled = 0, failed = 0, faulted = 0, online = smp_online(), nlimit = 0, nomem = 0,
+             noaddr = 0;
     bool bsp_listed = false;
     char why[160];
     for (size_t k = 0; m->present && k < m->ncpu; k++) {

@@ -230,9 +230,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_nodes),     cmocka_unit_test(test_memory_only_node),
         cmocka_unit_test(test_cpu_only_node), cmocka_unit_test(test_one_node),
-        cmocka_unit_test(test_unreachable),
-        cmocka_unit_test(test_eight_nodes),   cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_threads),       cmocka_unit_test(test_groups),
+        cmocka_unit_test(test_unreachable),   cmocka_unit_test(test_eight_nodes),
+        cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,9 +20,9 @@ static void test_rule(void **state)
     struct time_lost t = {0};
     assert_int_equal(tl_repeat(&t, 5000 * MS, false), 0); /* warm-up: no history */
     assert_int_equal(t.fastest_ns, 5000 * MS);
-    assert_int_equal(tl_repeat(&t, 30 * MS, true), 0); /* faster: the new fastest */
-    assert_int_equal(tl_repeat(&t, 54 * MS, true), 0); /* 1.8 x: a slow phase, no gap */
-    assert_int_equal(tl_repeat(&t, 61 * MS, true), 31 * MS); /* > 2 x, +31 ms */
+    assert_int_equal(tl_repeat(&t, 30 * MS, true), 0);           /* faster: the new fastest */
+    assert_int_equal(tl_repeat(&t, 54 * MS, true), 0);           /* 1.8 x: a slow phase, no gap */
+    assert_int_equal(tl_repeat(&t, 61 * MS, true), 31 * MS);     /* > 2 x, +31 ms */
     assert_int_equal(tl_repeat(&t, 5030 * MS, true), 5000 * MS); /* a 5 s SIGSTOP */
     assert_int_equal(t.gaps, 2);
     assert_int_equal(t.gap_total_ns, 5031 * MS);

@@ -63,17 +63,8 @@ const char *clear_record(char *buf, size_t cap, const struct clear_result *c)
         rec_fixed(&r, "steal_pct", clear_steal_x100(c), 2);
         rec_bool(&r, "steal_high", clear_steal_x100(c) > CLEAR_STEAL_FLAG_X100);
     }
-    if (c->lost) {
-        if (c->lost->smi_known)
-            rec_u64(&r, "smi", c->lost->smi);
-        else
-            rec_str(&r, "smi", 0);
-        rec_obj_begin(&r, "gaps");
-        rec_u64(&r, "count", c->lost->gaps);
-        rec_u64(&r, "total_ns", c->lost->gap_total_ns);
-        rec_u64(&r, "max_ns", c->lost->gap_max_ns);
-        rec_obj_end(&r);
-    }
+    if (c->lost)
+        tl_rec_members(&r, c->lost);
     if (c->cache_check != CACHE_UNCHECKED) {
         rec_bool(&r, "cache_verified", c->cache_check == CACHE_VERIFIED);
         rec_fixed(&r, "cold_ratio", c->cold_ratio_x100, 2);

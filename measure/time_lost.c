@@ -4,6 +4,7 @@
  * MSR_SMI_COUNT read and the run's `time_lost` record.
  */
 #include "measure/time_lost.h"
+#include "lib/record.h"
 
 uint64_t tl_repeat(struct time_lost *t, uint64_t span_ns, bool timed)
 {
@@ -20,13 +21,25 @@ uint64_t tl_repeat(struct time_lost *t, uint64_t span_ns, bool timed)
     return gap;
 }
 
+void tl_rec_members(struct rec *r, const struct time_lost *t)
+{
+    if (t->smi_known)
+        rec_u64(r, "smi", t->smi);
+    else
+        rec_str(r, "smi", 0);
+    rec_obj_begin(r, "gaps");
+    rec_u64(r, "count", t->gaps);
+    rec_u64(r, "total_ns", t->gap_total_ns);
+    rec_u64(r, "max_ns", t->gap_max_ns);
+    rec_obj_end(r);
+}
+
 #ifndef HZ_HOSTED
 #include "arch/cpu.h"
 #include "arch/msr.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/print.h"
-#include "lib/record.h"
 
 #define MSR_SMI_COUNT 0x34u
 

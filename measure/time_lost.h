@@ -43,13 +43,19 @@ struct time_lost {
  */
 uint64_t tl_repeat(struct time_lost *t, uint64_t span_ns, bool timed);
 
+struct rec;
+/* The members `smi` (the count, or null when !t->smi_known) and `gaps`
+ * (an object: count, total_ns, max_ns) into record r (docs/results.md
+ * `clear`). Portable. */
+void tl_rec_members(struct rec *r, const struct time_lost *t);
+
 /* Kernel only, CPL 0, boot CPU (after idt_init): MSR_SMI_COUNT into *v;
  * false where it cannot be read (not Intel, no MSRs, the RDMSR faulted:
  * probed once, the answer kept). */
 bool tl_smi_read(uint64_t *v);
 
 /* Kernel only: add cell `id` (its verdict id, e.g. clear/rep_stosb/2M/warm/
- * 1G) to the run's summary. */
+ * 1G; smp_fill/4T for a fill cell) to the run's summary. */
 void tl_run_add(const char *id, const struct time_lost *t);
 
 /* Kernel only: emit the `time_lost` record of run=`scenario` from the

@@ -119,6 +119,7 @@ fault32:
 .stray:
     lock inc dword [edi + TRAMP_PARAMS + TRAMP_P_STRAYS]
     mov [edi + TRAMP_PARAMS + TRAMP_P_STRAY_FAULT], ebp
+    mov [edi + TRAMP_PARAMS + TRAMP_P_STRAY_ID], edx
 .halt:
     cli
     hlt
@@ -201,8 +202,9 @@ smp_ap_entry64:
     xor ebp, ebp                ; end of frame-pointer chains
     call smp_ap_main
     jmp .dead
-.stray:
+.stray:                         ; EDX: the APIC ID it read
     lock inc dword [rbx + TRAMP_PARAMS + TRAMP_P_STRAYS]
+    mov [rbx + TRAMP_PARAMS + TRAMP_P_STRAY_ID], edx
 .dead:
     cli
     hlt
@@ -258,6 +260,7 @@ fault64:
 .stray:
     lock inc dword [rdi + TRAMP_P_STRAYS]
     mov [rdi + TRAMP_P_STRAY_FAULT], ebp
+    mov [rdi + TRAMP_P_STRAY_ID], edx
 .halt:
     cli
     hlt

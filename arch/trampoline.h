@@ -24,7 +24,8 @@
  * ID and claims it with LOCK CMPXCHG (OPEN -> TAKEN). Only then does it load
  * the slot's stack and call smp_ap_main(slot cpu). An AP whose slot is not
  * OPEN (the BSP closed it after a time-out, a duplicate, or a CPU not in the
- * table) counts itself in TRAMP_P_STRAYS and halts with interrupts off: it
+ * table) counts itself in TRAMP_P_STRAYS, writes the ID it read to
+ * TRAMP_P_STRAY_ID (last writer wins) and halts with interrupts off: it
  * never runs on a stack that is not its own. This is the scheme of Linux's
  * parallel AP bring-up (arch/x86/kernel/head_64.S, "find the CPU number by
  * APIC ID").
@@ -60,7 +61,8 @@
 #define TRAMP_P_SELFTEST 0x48       /* u32: APIC ID of the AP that faults on purpose ... */
 #define TRAMP_P_STRAY_FAULT 0x4c    /* u32: TRAMP_FAULT() of the last AP that faulted slotless */
 #define TRAMP_P_SELFTEST_STAGE 0x50 /* u32: ... in this stage: PROT (UD2), LONG (MSR 0x802) */
-#define TRAMP_PARAMS_SIZE 0x54
+#define TRAMP_P_STRAY_ID 0x54       /* u32: APIC ID of the last AP that found no OPEN slot */
+#define TRAMP_PARAMS_SIZE 0x58
 
 /* One slot per AP the BSP starts: the AP with this APIC ID claims it. */
 #define TRAMP_S_APIC_ID 0x00 /* u32: the APIC ID the MADT lists */
@@ -103,7 +105,8 @@
  * since its APIC may be the very thing that faulted; it writes
  * TRAMP_FAULT(stage, vector) into the mailbox of the slot with that ID
  * (TRAMP_S_FAULT, whatever the slot's claim), or, with no such slot, counts
- * itself in TRAMP_P_STRAYS and writes TRAMP_P_STRAY_FAULT; then it halts
+ * itself in TRAMP_P_STRAYS and writes TRAMP_P_STRAY_FAULT and
+ * TRAMP_P_STRAY_ID; then it halts
  * with interrupts off. No fault of an AP resets the machine.
  */
 #define TRAMP_IDT32 0x0d00     /* offset of the 32-bit fault IDT: 32 gates of 8 bytes */
@@ -126,7 +129,7 @@ struct tramp_params {
     uint32_t idt32_base;
     uint16_t pad2, idt64_limit;
     uint32_t idt64_base;
-    uint32_t selftest, stray_fault, selftest_stage;
+    uint32_t selftest, stray_fault, selftest_stage, stray_id;
 } __attribute__((packed));
 
 struct tramp_slot {
@@ -164,6 +167,7 @@ _Static_assert(offsetof(struct tramp_params, stray_fault) == TRAMP_P_STRAY_FAULT
                "trampoline layout");
 _Static_assert(offsetof(struct tramp_params, selftest_stage) == TRAMP_P_SELFTEST_STAGE,
                "trampoline layout");
+_Static_assert(offsetof(struct tramp_params, stray_id) == TRAMP_P_STRAY_ID, "trampoline layout");
 _Static_assert(sizeof(struct tramp_params) == TRAMP_PARAMS_SIZE, "trampoline layout");
 _Static_assert(offsetof(struct tramp_slot, apic_id) == TRAMP_S_APIC_ID, "slot layout");
 _Static_assert(offsetof(struct tramp_slot, claim) == TRAMP_S_CLAIM, "slot layout");

@@ -335,6 +335,7 @@ static unsigned start_all(const struct bootinfo *bi, const struct acpi_madt *m, 
     start_log.start_ns = tsc_to_ns(last - t0);
     start_log.strays = __atomic_load_n(&params->strays, __ATOMIC_ACQUIRE);
     start_log.stray_fault = __atomic_load_n(&params->stray_fault, __ATOMIC_ACQUIRE);
+    start_log.stray_id = __atomic_load_n(&params->stray_id, __ATOMIC_ACQUIRE);
     check_slots();
     check_apic_ids();
     return n;

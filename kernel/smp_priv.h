@@ -76,6 +76,7 @@ struct smp_start_log {
     unsigned batch;                /* APs sent INIT-SIPI-SIPI together (smp_batch=) */
     unsigned strays;               /* APs that ran the trampoline and found no open slot */
     uint32_t stray_fault;          /* TRAMP_FAULT() of the last stray that faulted, 0 none */
+    uint32_t stray_id;             /* APIC ID the last stray read (valid when strays) */
     uint64_t start_ns;             /* first INIT to the last AP online (0: none started) */
     size_t late_k;                 /* smp_selftest=late: the entry whose slot starts CLOSED */
 };

@@ -121,6 +121,14 @@ void smp_report(const struct smp_start_log *log, const struct acpi_madt *m, cons
         kprintf("smp: %u APs started in %llu us, %u at a time%s\n", tried - failed,
                 (unsigned long long)(log->start_ns / 1000), log->batch,
                 log->strays ? "; some CPUs found no open slot and halted" : "");
+    bool listed = false; /* the last stray's ID is in the MADT: its slot was closed */
+    for (size_t k = 0; log->strays && m->present && k < m->ncpu; k++)
+        listed |= m->cpu[k].apic_id == log->stray_id;
+    if (log->strays)
+        kprintf("smp: the last CPU that found no open slot has APIC ID %u: %s\n", log->stray_id,
+                listed ? "its slot was closed (given up, or a duplicate)"
+                       : "no MADT entry lists that ID (its APIC or CPUID says another ID "
+                         "than the firmware's table)");
     if (log->stray_fault)
         kprintf("smp: a CPU with no slot faulted (stage %s, vector %u %s) and halted\n",
                 smp_stage_name((uint8_t)TRAMP_FAULT_STAGE(log->stray_fault)),
@@ -158,6 +166,10 @@ void smp_report(const struct smp_start_log *log, const struct acpi_madt *m, cons
     rec_u64(&r, "batch", log->batch);
     rec_u64(&r, "strays", log->strays);
     rec_u64(&r, "faulted", faulted);
+    if (log->strays) {
+        rec_u64(&r, "stray_apic_id", log->stray_id);
+        rec_bool(&r, "stray_in_madt", listed);
+    }
     if (log->stray_fault) {
         rec_str(&r, "stray_stage", smp_stage_name((uint8_t)TRAMP_FAULT_STAGE(log->stray_fault)));
         rec_u64(&r, "stray_vector", TRAMP_FAULT_VECTOR(log->stray_fault));

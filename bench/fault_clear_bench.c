@@ -234,9 +234,9 @@ static void run_size(uint64_t fb)
     kprintf("faultclear: %u rounds (stop: %s); fault service time in us, median [95%% "
             "interval], GB/s = frame / median%s\n",
             done, ilv_verdict_name(why), tsc_reliable() ? "" : " -- UNRELIABLE clock");
-    kprintf("  %8s %-16s %-10s %4s %9s %20s %9s %9s %6s %8s %18s  %s\n", "frame", "model",
-            "strategy", "n", "median", "95% interval", "min", "max", "cv%", "GB/s", "GB/s interval",
-            "flags");
+    kprintf("  %8s %-16s %-13s %-14s %-10s %4s %9s %20s %9s %9s %6s %8s %18s  %s\n", "frame",
+            "model", "linux", "preempt=", "strategy", "n", "median", "95% interval", "min", "max",
+            "cv%", "GB/s", "GB/s interval", "flags");
     size_t bad = 0, noisy = 0, unnested = 0;
     for (size_t i = 0; i < FC_CELLS; i++)
         if (cells[i].s) {
@@ -257,8 +257,10 @@ static void run_size(uint64_t fb)
     record_emit(&r);
     fc_emit_gain(cells, fb);
     if (env.frame_bytes == PAGE_SIZE_1G) /* docs/prezero.md "Published anchors" */
-        kprintf("faultclear: published, 1 GiB: Milan hugetlb 17.3 -> 42.2 GB/s (2.44x), "
-                "Icelake 8.0 -> 11.3 GB/s (1.41x); Milan REP STOSQ 1 GiB extent 38.1 GB/s\n");
+        kprintf("faultclear: published, 1 GiB: Milan hugetlb (series v8) preempt=full/lazy "
+                "17.3 -> 42.2 GB/s (2.44x), preempt=none/voluntary in 8 MiB batches "
+                "17.1 -> 18.0 GB/s (1.05x); Icelake 8.0 -> 11.3 GB/s (1.41x, preemption "
+                "model not stated); Milan REP STOSQ 1 GiB extent 38.1 GB/s\n");
     else
         kprintf("faultclear: published, 2 MiB: Genoa THP 11.8 GB/s hot-last vs 23.6 GB/s "
                 "address order; Milan REP STOSQ 2 MiB extent 15.1, 4 KiB 13.7 GB/s\n");

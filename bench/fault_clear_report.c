@@ -6,6 +6,7 @@
  * intervals) as a `faultclear_gain` record and two console lines; Linux's
  * clear_page strategy's cells go to the verdict (kernel/verdict.h).
  */
+#include "arch/cpu.h"
 #include "arch/steal.h"
 #include "arch/user.h"
 #include "bench/fault_clear_priv.h"
@@ -48,11 +49,14 @@ void fc_emit_cell(struct fc_cell *c, uint64_t fb)
      * with another fault's clear in fc_emit_gain()'s service - clear */
     uint64_t clear_median = stats_median_copy(c->clear_ns, c->n, scratch);
     fault_clear_name(&c->m, model, sizeof(model));
+    struct fault_clear_linux lx = fault_clear_linux(&c->m, fb);
     fmt_fixed(g, sizeof(g), stats_gbps_x1000(fb, st->median), 3);
     fmt_fixed(lo, sizeof(lo), stats_gbps_x1000(fb, st->ci_hi), 3);
     fmt_fixed(hi, sizeof(hi), stats_gbps_x1000(fb, st->ci_lo), 3);
     rec_begin(&r, buf, sizeof(buf), "faultclear");
     rec_str(&r, "model", model);
+    rec_str(&r, "kernel", lx.kernel);
+    rec_str(&r, "preempt", lx.preempt);
     rec_str(&r, "strategy", c->s->name);
     rec_u64(&r, "bytes", fb);
     rec_u64(&r, "n", st->n);
@@ -82,17 +86,19 @@ void fc_emit_cell(struct fc_cell *c, uint64_t fb)
     rec_bool(&r, "verified", c->bad == 0);
     rec_bool(&r, "emulated_ring0", user_ring0_emulated());
     record_emit(&r);
-    kprintf("  %4llu MiB %-16s %-10s %4zu %9llu %9llu..%-9llu %9llu %9llu %6llu %8s %8s..%-8s%s\n",
-            (unsigned long long)(fb >> 20), model, c->s->name, st->n,
+    kprintf("  %4llu MiB %-16s %-13s %-14s %-10s %4zu %9llu %9llu..%-9llu %9llu %9llu %6llu %8s "
+            "%8s..%-8s%s\n",
+            (unsigned long long)(fb >> 20), model, lx.kernel, lx.preempt, c->s->name, st->n,
             (unsigned long long)(st->median / 1000), (unsigned long long)(st->ci_lo / 1000),
             (unsigned long long)(st->ci_hi / 1000), (unsigned long long)(st->min / 1000),
             (unsigned long long)(st->max / 1000), (unsigned long long)(st->cv_x100 / 100), g, lo,
             hi, flags(c, f, sizeof(f)));
 }
 
-/* The linux_batch cell's service times with the clear taken out, per
- * strategy: what its faults would cost from a pre-zeroed frame. */
+/* The linux_batch and extent cells' service times with the clear taken
+ * out, per strategy: what their faults would cost from a pre-zeroed frame. */
 static uint64_t taken_out[FC_STRATS][FC_MAX_SAMPLES];
+static uint64_t taken_out_ext[FC_STRATS][FC_MAX_SAMPLES];
 static uint64_t gain_scratch[CMP_MAX_N * CMP_MAX_N + 2 * CMP_MAX_N];
 static char model_names[FAULT_CLEAR_NMODELS][32]; /* the verdict cells' models */
 
@@ -157,37 +163,92 @@ static void gain_fn(void *arg)
     fault_clear_gain(j->a->ns, j->a->n, j->b->ns, j->pre, j->b->n, j->tol, gain_scratch, &j->g);
 }
 
+/*
+ * The series' published Milan 1 GiB hugetlb demand faults (docs/validation.md
+ * "Published figures": v8 of the series, 2025-10-27, perf bench mem map -f
+ * demand), GB/s x 10, page at a time -> with the series, per preemption
+ * model; none/voluntary used 8 MiB batches, not the merged 32 MiB.
+ */
+static const struct published {
+    const char *preempt;
+    uint64_t before_x10, after_x10, batch;
+} milan[2] = {{"none/voluntary", 171, 180, 8ull << 20}, {"full/lazy", 173, 422, 0}};
+
+/* The published figure for this CPU family: Milan's for AMD family 0x19
+ * ("same CPU" for model 0x01), else NULL (no published figure per model). */
+static const char *published_cpu(void)
+{
+    const struct cpu_ident *id = cpu_ident();
+    if (strcmp(id->vendor, "AuthenticAMD") != 0 || id->family != 0x19)
+        return 0;
+    return id->model == 0x01 ? "milan" : "milan_family";
+}
+
+/* One gain (linux_4k over model b's time) and what is left for pre-zeroing
+ * in b's faults, on the console; pub: the published figure for b's
+ * preemption model on this CPU family, or NULL. */
+static void gain_lines(const struct fc_cell *a, const struct fc_cell *b, const struct gain_job *j,
+                       uint64_t fb, const struct published *pub, bool steal)
+{
+    char t[3][24], l[3][24], model[32], p[96] = "";
+    const struct fault_clear_gain *g = &j->g;
+    struct fault_clear_linux lx = fault_clear_linux(&b->m, fb);
+    fault_clear_name(&b->m, model, sizeof(model));
+    ratio_text(t[0], sizeof(t[0]), g->gain.ratio_x1e6);
+    ratio_text(t[1], sizeof(t[1]), g->gain.lo_x1e6);
+    ratio_text(t[2], sizeof(t[2]), g->gain.hi_x1e6);
+    fmt_fixed(l[0], sizeof(l[0]), (g->left_pct_x1000 + 50) / 100, 1);
+    fmt_fixed(l[1], sizeof(l[1]), (g->left_lo_x1000 + 50) / 100, 1);
+    fmt_fixed(l[2], sizeof(l[2]), (g->left_hi_x1000 + 50) / 100, 1);
+    if (pub) {
+        char r[16];
+        fmt_fixed(r, sizeof(r), pub->after_x10 * 1000 / pub->before_x10, 3);
+        hz_snprintf(p, sizeof(p), "; published %s, preempt=%s%s: %sx", published_cpu(),
+                    pub->preempt, pub->batch ? " in 8 MiB batches" : "", r);
+    }
+    kprintf("faultclear: %4llu MiB %-10s predicted clear_pages() gain under preempt=%s (linux_4k / "
+            "%s, a prediction): %sx [%s..%s] (95%% Moses interval, n = %zu+%zu, %s)%s%s\n",
+            (unsigned long long)(fb >> 20), a->s->name, lx.preempt, model, t[0], t[1], t[2],
+            g->gain.nb, g->gain.na, gain_word(g->gain.outcome), steal ? " steal" : "", p);
+    kprintf("faultclear: %4llu MiB %-10s left for pre-zeroing: the clear in %s %s fault is "
+            "%s%% [%s..%s] of its service time (95%% Moses interval)\n",
+            (unsigned long long)(fb >> 20), a->s->name, model[0] == 'e' ? "an" : "a", model, l[0],
+            l[1], l[2]);
+}
+
 /* The prediction per strategy (bench/fault_clear.h fault_clear_gain()):
- * linux_4k over linux_batch=32M time and what is left for pre-zeroing, at
- * 95 %. */
+ * linux_4k over linux_batch=32M time (the series under preempt=none/
+ * voluntary) and over extent time (under full/lazy on frames above 32 MiB),
+ * what is left for pre-zeroing, at 95 %. */
 void fc_emit_gain(const struct fc_cell *cells, uint64_t fb)
 {
+    bool pub = published_cpu() && fb > FAULT_CLEAR_BATCH_DEFAULT;
     for (int k = 0; k < FC_STRATS; k++) {
         const struct fc_cell *a = &cells[FAULT_CLEAR_LINUX_4K * FC_STRATS + k];
         const struct fc_cell *b = &cells[FAULT_CLEAR_LINUX_BATCH * FC_STRATS + k];
-        if (!a->s || !b->st.median)
+        const struct fc_cell *e = &cells[FAULT_CLEAR_EXTENT * FC_STRATS + k];
+        if (!a->s || !b->st.median || !e->st.median)
             continue;
         struct gain_job j = {.a = a, .b = b, .pre = taken_out[k], .tol = verdict_tolerance_x100()};
+        struct gain_job je = {
+            .a = a, .b = e, .pre = taken_out_ext[k], .tol = verdict_tolerance_x100()};
         user_run(smp_cpu_index(), gain_fn, &j);
-        const struct fault_clear_gain g = j.g;
+        user_run(smp_cpu_index(), gain_fn, &je);
+        const struct fault_clear_gain g = j.g, ge = je.g;
         if (strcmp(a->s->name, "rep_stosb") == 0)
             verdict_cells(a, b, taken_out[k], fb);
-        bool steal =
-            fc_steal_x100(a) > CLEAR_STEAL_FLAG_X100 || fc_steal_x100(b) > CLEAR_STEAL_FLAG_X100;
-        char buf[HZ_RECORD_MAX], t[3][24], l[3][24];
+        bool steal = fc_steal_x100(a) > CLEAR_STEAL_FLAG_X100 ||
+                     fc_steal_x100(b) > CLEAR_STEAL_FLAG_X100 ||
+                     fc_steal_x100(e) > CLEAR_STEAL_FLAG_X100;
+        char buf[HZ_RECORD_MAX];
         struct rec r;
-        ratio_text(t[0], sizeof(t[0]), g.gain.ratio_x1e6);
-        ratio_text(t[1], sizeof(t[1]), g.gain.lo_x1e6);
-        ratio_text(t[2], sizeof(t[2]), g.gain.hi_x1e6);
-        fmt_fixed(l[0], sizeof(l[0]), (g.left_pct_x1000 + 50) / 100, 1);
-        fmt_fixed(l[1], sizeof(l[1]), (g.left_lo_x1000 + 50) / 100, 1);
-        fmt_fixed(l[2], sizeof(l[2]), (g.left_hi_x1000 + 50) / 100, 1);
         rec_begin(&r, buf, sizeof(buf), "faultclear_gain");
         rec_str(&r, "kind", "prediction");
         rec_str(&r, "strategy", a->s->name);
         rec_u64(&r, "bytes", fb);
         rec_u64(&r, "linux_4k_median_ns", a->st.median);
         rec_u64(&r, "linux_batch_median_ns", b->st.median);
+        rec_str(&r, "preempt", fault_clear_linux(&b->m, fb).preempt);
         rec_fixed(&r, "gain", (g.gain.ratio_x1e6 + 500) / 1000, 3);
         rec_fixed(&r, "gain_lo", (g.gain.lo_x1e6 + 500) / 1000, 3);
         rec_fixed(&r, "gain_hi", (g.gain.hi_x1e6 + 500) / 1000, 3);
@@ -199,19 +260,32 @@ void fc_emit_gain(const struct fc_cell *cells, uint64_t fb)
         rec_fixed(&r, "left_pct", g.left_pct_x1000, 3);
         rec_fixed(&r, "left_lo_pct", g.left_lo_x1000, 3);
         rec_fixed(&r, "left_hi_pct", g.left_hi_x1000, 3);
+        rec_u64(&r, "extent_median_ns", e->st.median);
+        rec_str(&r, "full_preempt", fault_clear_linux(&e->m, fb).preempt);
+        rec_fixed(&r, "full_gain", (ge.gain.ratio_x1e6 + 500) / 1000, 3);
+        rec_fixed(&r, "full_gain_lo", (ge.gain.lo_x1e6 + 500) / 1000, 3);
+        rec_fixed(&r, "full_gain_hi", (ge.gain.hi_x1e6 + 500) / 1000, 3);
+        rec_str(&r, "full_gain_outcome", gain_word(ge.gain.outcome));
+        rec_fixed(&r, "full_left_pct", ge.left_pct_x1000, 3);
+        if (pub) {
+            rec_str(&r, "published_cpu", published_cpu());
+            rec_fixed(&r, "published_gain", milan[0].after_x10 * 1000 / milan[0].before_x10, 3);
+            rec_u64(&r, "published_batch_bytes", milan[0].batch);
+            rec_fixed(&r, "published_full_gain", milan[1].after_x10 * 1000 / milan[1].before_x10,
+                      3);
+        } else { /* no published figure per preemption model for this CPU or frame size */
+            rec_u64_opt(&r, "published_cpu", false, 0);
+            rec_u64_opt(&r, "published_gain", false, 0);
+            rec_u64_opt(&r, "published_batch_bytes", false, 0);
+            rec_u64_opt(&r, "published_full_gain", false, 0);
+        }
         rec_u64(&r, "clear_median_ns",
                 b->st.median ? stats_median_copy(b->clear_ns, b->n, scratch) : 0);
-        rec_u64(&r, "unnested", j.unnested);
-        rec_bool(&r, "noisy", stats_noisy(&a->st) || stats_noisy(&b->st));
+        rec_u64(&r, "unnested", j.unnested + je.unnested);
+        rec_bool(&r, "noisy", stats_noisy(&a->st) || stats_noisy(&b->st) || stats_noisy(&e->st));
         rec_bool(&r, "steal_high", steal);
         record_emit(&r);
-        kprintf("faultclear: %4llu MiB %-10s predicted clear_pages() gain (linux_4k / "
-                "linux_batch=32M, a prediction): %sx [%s..%s] (95%% Moses interval, n = %zu+%zu, "
-                "%s)%s\n",
-                (unsigned long long)(fb >> 20), a->s->name, t[0], t[1], t[2], g.gain.nb, g.gain.na,
-                gain_word(g.gain.outcome), steal ? " steal" : "");
-        kprintf("faultclear: %4llu MiB %-10s left for pre-zeroing: the clear in a linux_batch=32M "
-                "fault is %s%% [%s..%s] of its service time (95%% Moses interval)\n",
-                (unsigned long long)(fb >> 20), a->s->name, l[0], l[1], l[2]);
+        gain_lines(a, b, &j, fb, pub ? &milan[0] : 0, steal);
+        gain_lines(a, e, &je, fb, pub ? &milan[1] : 0, steal);
     }
 }

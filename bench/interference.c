@@ -24,7 +24,10 @@
  * beside the target and a miss over IF_MISS_PCT % is flagged. The zeroer's
  * CPU time is the TSC time inside its calls per GiB cleared.
  * Before the rounds, a residency phase (bench/interference_refs.c) classes
- * each victim L2 / LLC / DRAM against reference sets measured alongside.
+ * each victim L2 / LLC / DRAM against reference sets measured alongside,
+ * and the host check (bench/interference_host.c) stops the scenario within
+ * 30 s when the host cannot answer (the spin control alone slows the
+ * victims, or no LLC-sized victim is LLC-resident).
  * Victims and zeroers run at the measurement CPL (arch/user.h: CPL 3 where
  * ring 0 is emulated).
  *
@@ -108,6 +111,7 @@ static struct {
     uint64_t hold_cyc; /* > 0: no victims, hold the zeroers this long */
     uint64_t to_cyc;
     uint64_t cpg; /* the zeroers' TSC cycles in calls per GiB cleared (0: none) */
+    bool contend; /* interf_host=contend: each victim pass also yields its own time */
     volatile uint64_t sink;
 } run;
 
@@ -123,6 +127,9 @@ static void victim_one(void *arg)
         uint64_t t0 = tsc_start();
         sink += v->chase ? interf_chase(v->start, v->work)
                          : interf_read(v->ext, v->next, v->bytes, (unsigned)v->work);
+        if (run.contend) /* a tenant sharing this CPU: as long again, inside the timed pass */
+            for (uint64_t end = rdtsc() + (rdtsc() - t0); rdtsc() < end;)
+                cpu_relax();
         sub[k] = tsc_stop() - t0;
     }
     run.sink += sink;
@@ -272,29 +279,38 @@ static bool calibrate(void)
     return true;
 }
 
-static void rounds(unsigned nrounds)
+bool if_run_cell(struct if_cell *c, uint64_t seed, bool contend)
 {
-    static unsigned order[IF_MAX_CELLS];
+    if (c->rounds >= IF_MAX_ROUNDS)
+        return false;
     run.n = IF_VICTIMS;
     for (unsigned v = 0; v < IF_VICTIMS; v++)
         run.list[v] = &st.v[v];
+    run.contend = contend;
+    int64_t bps = run_once(c->z, c->rate_pct, seed);
+    run.contend = false;
+    if (bps < 0)
+        return false;
+    for (unsigned v = 0; v < IF_VICTIMS; v++) {
+        c->ns[v][c->rounds] = run.ns[v];
+        c->steal[v][c->rounds] = run.steal[v];
+        for (unsigned e = 0; e < PMU_EVENTS; e++)
+            c->pmu[v][e][c->rounds] = run.pmu[v][e];
+    }
+    c->piece = c->z ? paced_piece(c->z, c->rate_pct) : 0;
+    c->zcpg[c->rounds] = run.cpg;
+    c->zbps[c->rounds++] = (uint64_t)bps;
+    return true;
+}
+
+static void rounds(unsigned nrounds)
+{
+    static unsigned order[IF_MAX_CELLS];
     for (unsigned r = 0; r < nrounds; r++) {
         ilv_order(opt_seed, r, order, st.ncells);
-        for (unsigned i = 0; i < st.ncells; i++) {
-            struct if_cell *c = &st.cell[order[i]];
-            int64_t bps = run_once(c->z, c->rate_pct, r + 7);
-            if (bps < 0)
+        for (unsigned i = 0; i < st.ncells; i++)
+            if (!if_run_cell(&st.cell[order[i]], r + 7, false))
                 return;
-            for (unsigned v = 0; v < IF_VICTIMS; v++) {
-                c->ns[v][c->rounds] = run.ns[v];
-                c->steal[v][c->rounds] = run.steal[v];
-                for (unsigned e = 0; e < PMU_EVENTS; e++)
-                    c->pmu[v][e][c->rounds] = run.pmu[v][e];
-            }
-            c->piece = c->z ? paced_piece(c->z, c->rate_pct) : 0;
-            c->zcpg[c->rounds] = run.cpg;
-            c->zbps[c->rounds++] = (uint64_t)bps;
-        }
     }
 }
 
@@ -327,6 +343,7 @@ static void setup_cells(void)
 
 static void interference_scenario(void)
 {
+    uint64_t t0 = rdtsc();
     unsigned order[HZ_MAX_CPUS], online = smp_bench_order(order);
     if (online < 2) {
         result_skip("interference", "needs at least 2 online CPUs (victim + zeroer), %u online",
@@ -362,7 +379,7 @@ static void interference_scenario(void)
             st.vcpu, st.nzcpus, (unsigned long long)(st.l2 >> 10),
             (unsigned long long)(st.llc >> 10), st.cache_source,
             (unsigned long long)(st.share >> 20), st.ncells, nr, user_cpl());
-    if (if_residency(&st) && calibrate()) {
+    if (if_residency(&st) && if_host_check(&st, t0) && calibrate()) {
         rounds(nr);
         if_report(&st);
         if_rank(&st);

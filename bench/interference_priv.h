@@ -2,6 +2,7 @@
  * bench/interference_priv.h - the state the `interference` scenario's
  * kernel files share: bench/interference.c (set-up, runs, peaks, the
  * interleaved rounds), bench/interference_refs.c (the residency phase),
+ * bench/interference_host.c (can this host answer?),
  * bench/interference_report.c (the tables and records) and
  * bench/interference_rank.c (the ranking and the verdict's cells).
  */
@@ -28,6 +29,8 @@
 #define IF_RES_ROUNDS 7      /* interleaved runs of the residency phase */
 #define IF_MISS_PCT 10       /* achieved rate this far from the target: flagged */
 #define IF_BURST_PERIODS 100 /* the pacing bucket holds a piece and this many periods */
+#define IF_HOST_ROUNDS 6     /* host check rounds: CMP_MIN_N, the fewest a comparison takes */
+#define IF_HOST_BUDGET_S 25  /* no host check round starts this long past the start */
 
 /* A victim or a reference: a chase (ns per load) or a read (GB/s). */
 struct if_victim {
@@ -98,6 +101,23 @@ void if_release_victims(void);
  * their times per access into unit_x1000 of each (bench/interference.c).
  * False when the run failed (a result_fail said why). */
 bool if_run_alone(struct if_victim *const *list, unsigned n, uint64_t *ns_out);
+
+/* One run of every victim with cell c's zeroer (none for the victims alone)
+ * at its rate, appended to c's rounds; contend: each victim pass also
+ * spends its own length again inside its timed window, as a tenant
+ * sharing the victim's CPU would take it (interf_host=contend, a test
+ * aid). False when c is full or the run failed (a result_fail said why). */
+bool if_run_cell(struct if_cell *c, uint64_t seed, bool contend);
+
+/* Can this host answer? After the residency phase and before any zeroer:
+ * IF_HOST_ROUNDS interleaved rounds of the victims alone and with the spin
+ * control (cells 0 and 1; their rounds are emptied again afterwards),
+ * until 25 s past t0 (a TSC count at the scenario's start) at most. Emits
+ * the `interference_host` record and its console lines; false when the
+ * scenario must stop here (interf_host=stop or contend, and the spin control
+ * decidedly slows a victim or no LLC-sized victim is LLC-resident),
+ * with a `skip` record that says why (bench/interference_host.c). */
+bool if_host_check(struct if_state *st, uint64_t t0);
 
 /* The residency phase: IF_RES_ROUNDS interleaved runs of every victim and
  * reference alone; classes each victim, prints them and emits the

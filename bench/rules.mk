@@ -5,7 +5,8 @@
 KERNEL_C += bench/fault_bench.c bench/fault_clear_bench.c bench/fault_clear_report.c bench/bench_clear.c bench/clear_cells.c bench/clear_race.c bench/clear_table.c bench/clear_correctness.c \
 	bench/numa_plan.c bench/numa.c bench/numa_table.c bench/bench_smp.c bench/smp_scale.c bench/bench_smp_fill.c \
 	bench/interference.c bench/interference_work.c bench/interference_report.c \
-	bench/interference_pace.c bench/interference_residency.c bench/interference_refs.c bench/interference_rank.c
+	bench/interference_pace.c bench/interference_residency.c bench/interference_refs.c bench/interference_rank.c \
+	bench/interference_host.c
 
 HOST_TESTS += numa_plan
 HOST_SRCS_numa_plan := bench/numa_plan.c

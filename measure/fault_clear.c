@@ -53,6 +53,26 @@ void fault_clear_name(const struct fault_clear *m, char *buf, size_t n)
         hz_snprintf(buf, n, "linux_batch=%llu%c", (unsigned long long)v, units[u]);
 }
 
+struct fault_clear_linux fault_clear_linux(const struct fault_clear *m, uint64_t frame_bytes)
+{
+    const struct fault_clear_linux none = {"none", "-"};
+    bool gigantic = frame_bytes > FAULT_CLEAR_MAX_ORDER_BYTES;
+    switch (m->model) {
+    case FAULT_CLEAR_LINUX_4K:
+        return gigantic ? (struct fault_clear_linux){"before_series", "any"} : none;
+    case FAULT_CLEAR_LINUX_HOT_LAST:
+        return gigantic ? none : (struct fault_clear_linux){"before_series", "any"};
+    case FAULT_CLEAR_LINUX_BATCH:
+        if (m->batch != FAULT_CLEAR_BATCH_DEFAULT)
+            return none;
+        return (struct fault_clear_linux){"series",
+                                          frame_bytes > m->batch ? "none/voluntary" : "any"};
+    default:
+        return (struct fault_clear_linux){
+            "series", frame_bytes > FAULT_CLEAR_BATCH_DEFAULT ? "full/lazy" : "any"};
+    }
+}
+
 uint32_t fault_clear_hot_order(uint32_t nr, uint32_t t, uint32_t i)
 {
     uint32_t base, l, head;

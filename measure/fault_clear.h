@@ -18,7 +18,11 @@
  *   linux_batch=S   clear_pages() over contiguous, S-aligned extents of at
  *                   most S bytes in address order, a check point between
  *                   them (the January 2026 series; S defaults to 32 MiB,
- *                   the merged bound for cooperative-preemption kernels)
+ *                   PROCESS_PAGES_NON_PREEMPT_BATCH as merged in commit
+ *                   94962b2628; v5-v8 used 8 MiB)
+ *
+ * Which Linux build each model stands for depends on the frame size:
+ * fault_clear_linux() says (docs/prezero.md "Linux-faithful fault clearing").
  *
  * A check point models cond_resched() on a non-preemptible kernel with
  * nothing else to run: one load of a flag that is never set and a branch.
@@ -38,6 +42,11 @@
 #define FAULT_CLEAR_PAGE 4096ull                /* clear_page()'s unit: PAGE_SIZE on x86-64 */
 #define FAULT_CLEAR_UNIT (2ull << 20)           /* HPAGE_PMD_SIZE: process_huge_page's page */
 #define FAULT_CLEAR_BATCH_DEFAULT (32ull << 20) /* linux_batch's default bound */
+/* MAX_ORDER_NR_PAGES x 4 KiB on x86-64 (MAX_PAGE_ORDER 10, include/linux/
+ * mmzone.h): a folio above it is gigantic (clear_gigantic_page() before the
+ * series, one straight extent with it), one at or below it goes through
+ * process_huge_page() before the series. */
+#define FAULT_CLEAR_MAX_ORDER_BYTES (4ull << 20)
 
 enum fault_clear_model {
     FAULT_CLEAR_EXTENT,
@@ -63,6 +72,32 @@ int fault_clear_parse(const char *v, struct fault_clear *out, char *err, size_t 
 /* The model's name as records print it: "extent", "linux_4k",
  * "linux_hot_last", "linux_batch=32M" (size in K/M/G when exact). */
 void fault_clear_name(const struct fault_clear *m, char *buf, size_t n);
+
+/* The Linux build a model stands for on frames of a given size. */
+struct fault_clear_linux {
+    const char *kernel;  /* "before_series": before the clear_pages() series;
+                          * "series": with it as merged (94962b2628);
+                          * "none": no kernel build clears this way */
+    const char *preempt; /* the preemption models it holds under: "any",
+                          * "none/voluntary" (batches: cond_resched() needs
+                          * them), "full/lazy" (the whole folio in one extent);
+                          * "-" with kernel "none" */
+};
+
+/*
+ * What a Linux build does that model m stands for on frames of frame_bytes:
+ *   linux_4k        before_series/any above FAULT_CLEAR_MAX_ORDER_BYTES
+ *                   (clear_gigantic_page()), else none;
+ *   linux_hot_last  before_series/any at or below it (process_huge_page()),
+ *                   else none;
+ *   linux_batch=32M series/none-voluntary when the frame is above 32 MiB,
+ *                   else series/any (one extent either way); another size
+ *                   is none (v5-v8's 8 MiB was never merged);
+ *   extent          series/full-lazy above 32 MiB (preemptible models
+ *                   ignore the batch: one extent), else series/any.
+ * Static strings; never NULL.
+ */
+struct fault_clear_linux fault_clear_linux(const struct fault_clear *m, uint64_t frame_bytes);
 
 /*
  * The i-th (0-based) subpage process_huge_page() processes in a huge page

@@ -257,6 +257,16 @@ static void emit_sample(const char *workload, const char *policy, const struct d
     rec_str(&r, "policy", policy);
     rec_u64(&r, "page", s->page);
     rec_u64(&r, "bytes", demand_page_bytes());
+    /* the fault path: hugezero's own one-call extent, or a Linux-faithful
+     * model, and the Linux build it stands for (measure/fault_clear.h) */
+    const struct fault_clear *m = clear_override ? clear_override : &fault_clear;
+    struct fault_clear_linux lx = fault_clear_linux(m, demand_page_bytes());
+    char model[32];
+    fault_clear_name(m, model, sizeof(model));
+    rec_str(&r, "fault_clear", model);
+    rec_str(&r, "fault_path", m->model == FAULT_CLEAR_EXTENT ? "hugezero_extent" : "linux");
+    rec_str(&r, "kernel", lx.kernel);
+    rec_str(&r, "preempt", lx.preempt);
     rec_u64(&r, "service_ns", tsc_to_ns(s->service_cyc));
     rec_u64(&r, "clear_ns", tsc_to_ns(s->clear_cyc));
     rec_u64(&r, "service_cyc", s->service_cyc);

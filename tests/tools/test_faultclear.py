@@ -31,7 +31,8 @@ def run():
         recs.append(cell(M2, "rep_stosb", m, g))
     recs.append({"t": "faultclear_gain", "kind": "prediction", "strategy": "rep_stosb",
                  "bytes": G, "gain": 2.1, "gain_lo": 1.9, "gain_hi": 2.35, "noisy": False,
-                 "gain_cover_pct": 95.0})
+                 "gain_cover_pct": 95.0, "full_gain": 3.05, "full_gain_lo": 2.8,
+                 "full_gain_hi": 3.3})
     recs.append({"t": "faultclear_gain", "kind": "prediction", "strategy": "rep_stosb",
                  "bytes": M2, "gain": 0.827, "gain_lo": 0.7, "gain_hi": 1.0, "noisy": True,
                  "steal_high": True, "gain_cover_pct": 95.0, "left_pct": 93.25,
@@ -47,13 +48,14 @@ class Table(unittest.TestCase):
                          "per cell and round, 1 noisy cells".split())
         head, one, two = lines[2].split(), lines[3], lines[4]
         self.assertEqual(head, ["frame", "strategy", "extent", "linux_4k", "linux_hot_last",
-                                "linux_batch=32M", "predicted", "gain"])
+                                "linux_batch=32M", "predicted", "gain", "full/lazy", "gain"])
         self.assertEqual(one.split(), ["1", "GiB", "rep_stosb", "40.00", "[39.00..42.00]",
                                        "20.00", "[19.00..22.00]", "8.00", "[7.00..10.00]",
                                        "noisy", "42.00", "[41.00..44.00]", "2.10x",
-                                       "[1.90..2.35]", "95%"])
-        self.assertTrue(two.split()[-5:] == ["0.83x", "[0.70..1.00]", "95%", "noisy", "steal"],
-                        two)
+                                       "[1.90..2.35]", "95%", "3.05x", "[2.80..3.30]", "95%"])
+        self.assertTrue(two.split()[-6:] == ["0.83x", "[0.70..1.00]", "95%", "noisy", "steal",
+                                             "-"], two)
+        self.assertIn("preempt=full/lazy", lines[0])
         self.assertIn("[interval] and its coverage", lines[0])
         old = dict(run()[-1], gain_cover_pct=91.6)  # the former range of two median intervals
         self.assertEqual(faultclear._gain(old).split()[2], "91.6%")
@@ -63,14 +65,15 @@ class Table(unittest.TestCase):
         recs = [cell(G, "clzero", "extent", 10.0, gbps_lo=None, emulated_ring0=True)]
         lines = faultclear.table(recs)
         self.assertEqual(lines[2].split()[:4], ["1", "GiB", "clzero", "10.00"])
-        self.assertEqual(lines[2].split()[4:], ["-", "-", "-", "-"])
+        self.assertEqual(lines[2].split()[4:], ["-", "-", "-", "-", "-"])
         self.assertIn("emulated ring 0", lines[3])
         self.assertEqual(faultclear.report([{"t": "clear"}]), [])
 
     def test_anchors_come_from_docs_validation(self):
         lines = faultclear.anchors()
-        self.assertIn("milan 17.3 -> 42.2 GB/s (2.44x); icelake 8.0 -> 11.3 GB/s (1.41x)",
-                      lines[1])
+        self.assertIn("milan 17.3 -> 42.2 GB/s (2.44x, preempt=full/lazy); icelake 8.0 -> "
+                      "11.3 GB/s (1.41x, preemption model not stated); milan 17.1 -> 18.0 GB/s "
+                      "(1.05x, preempt=none/voluntary in 8 MiB batches)", lines[1])
         self.assertIn("genoa: hot-last 11.8 vs address order 23.6 GB/s (2.00x)", lines[2])
         self.assertIn("milan: 4K 13.7, 2M 15.1, 1G 38.1 GB/s", lines[3])
         rows = [r for r in validation.table() if r["anchor"] != "genoa"]
@@ -78,9 +81,14 @@ class Table(unittest.TestCase):
 
     def test_beside_sets_the_same_shapes_side_by_side(self):
         lines = faultclear.beside(run())
-        self.assertIn("linux_4k 20.00 [19.00..22.00] -> linux_batch=32M 42.00 [41.00..44.00] "
-                      "GB/s, gain 2.10x [1.90..2.35] 95% (published milan 2.44x, icelake 1.41x)",
+        self.assertIn("1 GiB, rep_stosb, preempt=none/voluntary: linux_4k 20.00 [19.00..22.00] "
+                      "-> linux_batch=32M 42.00 [41.00..44.00] GB/s, gain 2.10x [1.90..2.35] 95% "
+                      "(published milan, preempt=none/voluntary in 8 MiB batches: 1.05x)",
                       lines[0])
+        # the published 2.44x stands beside the same model: the whole folio in one extent
+        self.assertIn("1 GiB, rep_stosb, preempt=full/lazy: linux_4k 20.00 [19.00..22.00] -> "
+                      "extent 40.00 [39.00..42.00] GB/s, gain 3.05x [2.80..3.30] 95% "
+                      "(published milan, preempt=full/lazy: 2.44x)", lines.pop(1))
         self.assertIn("left for pre-zeroing: the clear in a linux_batch=32M fault, median "
                       "20.000 ms of its 25.000 ms service time (80%)", lines[1])
         # the kernel's own figure with its interval when the gain record has it

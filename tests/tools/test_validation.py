@@ -23,7 +23,8 @@ class Validation(unittest.TestCase):
         self.assertEqual(pub, {
             ("milan", "rep_stosq_4K"): 13.7, ("milan", "rep_stosq_2M"): 15.1,
             ("milan", "rep_stosq_1G"): 38.1, ("milan", "fault_1G_before"): 17.3,
-            ("milan", "fault_1G_after"): 42.2, ("icelake", "fault_1G_before"): 8.0,
+            ("milan", "fault_1G_after"): 42.2, ("milan", "fault_1G_vol_before"): 17.1,
+            ("milan", "fault_1G_vol_after"): 18.0, ("icelake", "fault_1G_before"): 8.0,
             ("icelake", "fault_1G_after"): 11.3, ("genoa", "thp_2M_hot_last"): 11.8,
             ("genoa", "thp_2M_address_order"): 23.6})
 

@@ -214,6 +214,35 @@ static void test_parse(void **state)
     }
 }
 
+/* Each model names the Linux build it stands for, by frame size: before the
+ * series 1 GiB went through clear_gigantic_page() (linux_4k) and 2 MiB
+ * through process_huge_page() (linux_hot_last); with it 1 GiB is cleared in
+ * 32 MiB batches under preempt=none/voluntary and in one extent under
+ * full/lazy, and 2 MiB in one extent under any model. */
+static void test_linux_labels(void **state)
+{
+    static const struct {
+        struct fault_clear m;
+        uint64_t bytes;
+        const char *kernel, *preempt;
+    } t[] = {
+        {{FAULT_CLEAR_LINUX_4K, 0}, 1ull << 30, "before_series", "any"},
+        {{FAULT_CLEAR_LINUX_4K, 0}, 2ull << 20, "none", "-"},
+        {{FAULT_CLEAR_LINUX_HOT_LAST, 0}, 2ull << 20, "before_series", "any"},
+        {{FAULT_CLEAR_LINUX_HOT_LAST, 0}, 1ull << 30, "none", "-"},
+        {{FAULT_CLEAR_LINUX_BATCH, 32ull << 20}, 1ull << 30, "series", "none/voluntary"},
+        {{FAULT_CLEAR_LINUX_BATCH, 32ull << 20}, 2ull << 20, "series", "any"},
+        {{FAULT_CLEAR_LINUX_BATCH, 8ull << 20}, 1ull << 30, "none", "-"},
+        {{FAULT_CLEAR_EXTENT, 0}, 1ull << 30, "series", "full/lazy"},
+        {{FAULT_CLEAR_EXTENT, 0}, 2ull << 20, "series", "any"},
+    };
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        struct fault_clear_linux l = fault_clear_linux(&t[i].m, t[i].bytes);
+        assert_string_equal(l.kernel, t[i].kernel);
+        assert_string_equal(l.preempt, t[i].preempt);
+    }
+}
+
 static uint64_t gain_scratch[CMP_MAX_N * CMP_MAX_N + 2 * CMP_MAX_N];
 
 /* Milan's published 1 GiB faults (17.3 -> 42.2 GB/s, docs/validation.md):
@@ -282,13 +311,10 @@ int main(void)
 {
     cpu_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hot_order_by_hand),
-        cmocka_unit_test(test_hot_order_is_permutation),
-        cmocka_unit_test(test_call_sequences),
-        cmocka_unit_test(test_models_zero_and_guard),
-        cmocka_unit_test(test_dirty_check),
-        cmocka_unit_test(test_parse),
-        cmocka_unit_test(test_gain),
+        cmocka_unit_test(test_hot_order_by_hand), cmocka_unit_test(test_hot_order_is_permutation),
+        cmocka_unit_test(test_call_sequences),    cmocka_unit_test(test_models_zero_and_guard),
+        cmocka_unit_test(test_dirty_check),       cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_linux_labels),      cmocka_unit_test(test_gain),
         cmocka_unit_test(test_gain_coverage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

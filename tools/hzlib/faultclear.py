@@ -8,8 +8,9 @@ hugezero's models, the Hodges-Lehmann ratio with its interval labelled by
 the coverage the record states, `gain_cover_pct`: 95 % Moses). anchors() gives the
 published figures of docs/validation.md (the one place they live) and
 beside() this run's figures of the same shape next to them: 1 GiB page at a
-time (linux_4k) -> contiguous (linux_batch=32M) against Milan's and
-Icelake's, 2 MiB hot-last against address order (linux_4k) against Genoa's,
+time (linux_4k) -> the series per preemption model (linux_batch=32M:
+preempt=none/voluntary; extent: preempt=full/lazy) against Milan's published
+figure for that model, 2 MiB hot-last against address order (linux_4k) against Genoa's,
 and what is left for pre-zeroing: the clear inside a linux_batch=32M fault.
 """
 
@@ -19,6 +20,11 @@ from . import compare_stat, validation
 from .schema import Record
 
 MODELS = ("extent", "linux_4k", "linux_hot_last", "linux_batch=32M")
+# The published 1 GiB fault figures per preemption model (docs/validation.md):
+# (label, figure before, figure after); icelake's state no model.
+PUBLISHED_1G = (("preempt=full/lazy", "fault_1G_before", "fault_1G_after"),
+                ("preempt=none/voluntary in 8 MiB batches", "fault_1G_vol_before",
+                 "fault_1G_vol_after"))
 G, M2 = 1 << 30, 2 << 20
 SIZE_NAMES: Dict[Any, str] = {G: "1 GiB", M2: "2 MiB"}
 # Linux's clear_page on a CPU with ERMS is clear_page_erms (REP STOSB): the
@@ -78,6 +84,12 @@ def _gain(g: Optional[Record]) -> str:
     return " ".join([head, _pct(cover)] + compare_stat.record_flags(g))
 
 
+def _full(g: Record) -> Record:
+    """g with its preempt=full/lazy gain (linux_4k / extent) as the gain."""
+    return dict(g, gain=g.get("full_gain"), gain_lo=g.get("full_gain_lo"),
+                gain_hi=g.get("full_gain_hi"))
+
+
 def table(recs: Sequence[Record]) -> List[str]:
     """The model table, one line per (frame size, strategy), or [] when the
     records hold no faultclear cell."""
@@ -85,21 +97,24 @@ def table(recs: Sequence[Record]) -> List[str]:
     if not cs:
         return []
     lines = ["faultclear: median fault service GB/s (frame / median) [95% interval] per "
-             "fault_clear= model; gain = linux_4k / linux_batch=32M time, a PREDICTION "
-             "[interval] and its coverage"]
+             "fault_clear= model; gain = linux_4k / linux_batch=32M time (the series under "
+             "preempt=none/voluntary), full/lazy gain = linux_4k / extent time (under "
+             "preempt=full/lazy), each a PREDICTION [interval] and its coverage"]
     for run in (r for r in recs if r.get("t") == "faultclear_run"):
         lines.append("  %s: %s rounds (stop: %s, seed %s), %s faults per cell and round, "
                      "%s noisy cells" % (SIZE_NAMES.get(run.get("bytes"), run.get("bytes")),
                                          run.get("rounds"), run.get("stop"), run.get("seed"),
                                          run.get("pages"), run.get("noisy_cells")))
-    rows: List[Tuple[str, ...]] = [("frame", "strategy") + MODELS + ("predicted gain",)]
+    rows: List[Tuple[str, ...]] = [("frame", "strategy") + MODELS +
+                                   ("predicted gain", "full/lazy gain")]
     keys = []
     for b, s, _ in cs:
         if (b, s) not in keys:
             keys.append((b, s))
     for b, s in keys:
         rows.append((SIZE_NAMES.get(b, str(b)), str(s)) +
-                    tuple(_gbps(cs.get((b, s, m))) for m in MODELS) + (_gain(gs.get((b, s))),))
+                    tuple(_gbps(cs.get((b, s, m))) for m in MODELS) +
+                    (_gain(gs.get((b, s))), _gain(_full(gs[(b, s)]) if (b, s) in gs else None)))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
     if any(c.get("emulated_ring0") for c in cs.values()):
@@ -116,13 +131,14 @@ def anchors(rows: Optional[Sequence[Record]] = None) -> List[str]:
     """The published fault-clearing figures, from docs/validation.md."""
     p = _pub(validation.table() if rows is None else rows)
     out = ["published (docs/validation.md):"]
-    one = ["%s %.1f -> %.1f GB/s (%.2fx)" % (a, p[(a, "fault_1G_before")],
-                                             p[(a, "fault_1G_after")],
-                                             p[(a, "fault_1G_after")] / p[(a, "fault_1G_before")])
-           for a in ("milan", "icelake") if (a, "fault_1G_before") in p
-           and (a, "fault_1G_after") in p]
+    one = ["%s %.1f -> %.1f GB/s (%.2fx, %s)" % (a, p[(a, b)], p[(a, f)], p[(a, f)] / p[(a, b)],
+                                                 label if a == "milan" else
+                                                 "preemption model not stated")
+           for label, b, f in PUBLISHED_1G for a in ("milan", "icelake")
+           if (a, b) in p and (a, f) in p]
     if one:
-        out.append("  1 GiB hugetlb faults, page at a time -> contiguous: " + "; ".join(one))
+        out.append("  1 GiB hugetlb faults, page at a time -> with clear_pages(): " +
+                   "; ".join(one))
     if ("genoa", "thp_2M_hot_last") in p and ("genoa", "thp_2M_address_order") in p:
         hot, addr = p[("genoa", "thp_2M_hot_last")], p[("genoa", "thp_2M_address_order")]
         out.append("  2 MiB THP faults, genoa: hot-last %.1f vs address order %.1f GB/s (%.2fx)"
@@ -140,13 +156,17 @@ def beside(recs: Sequence[Record], rows: Optional[Sequence[Record]] = None,
     cs, gs = cells(recs), gains(recs)
     p = _pub(validation.table() if rows is None else rows)
     out = []
-    a, b, g = cs.get((G, strategy, "linux_4k")), cs.get((G, strategy, "linux_batch=32M")), \
-        gs.get((G, strategy))
-    if a and b:
-        pub = ", ".join("%s %.2fx" % (n, p[(n, "fault_1G_after")] / p[(n, "fault_1G_before")])
-                        for n in ("milan", "icelake") if (n, "fault_1G_after") in p)
-        out.append("  here, 1 GiB, %s: linux_4k %s -> linux_batch=32M %s GB/s, gain %s "
-                   "(published %s)" % (strategy, _gbps(a), _gbps(b), _gain(g), pub))
+    a, g = cs.get((G, strategy, "linux_4k")), gs.get((G, strategy))
+    for model, (label, fb, fa), full in (("linux_batch=32M", PUBLISHED_1G[1], False),
+                                         ("extent", PUBLISHED_1G[0], True)):
+        b = cs.get((G, strategy, model))
+        if not (a and b):
+            continue
+        pub = "published milan, %s: %.2fx" % (label, p[("milan", fa)] / p[("milan", fb)]) \
+            if ("milan", fa) in p and ("milan", fb) in p else "nothing published per model"
+        gain = _gain(_full(g)) if full and g else _gain(g)
+        out.append("  here, 1 GiB, %s, %s: linux_4k %s -> %s %s GB/s, gain %s (%s)"
+                   % (strategy, label.split(" in ")[0], _gbps(a), model, _gbps(b), gain, pub))
     for size in (G, M2):
         c, gr = cs.get((size, strategy, "linux_batch=32M")), gs.get((size, strategy))
         if gr and _num(gr.get("left_pct")) is not None and _num(gr.get("left_lo_pct")) is not None \

@@ -4,8 +4,8 @@
  * `gaps` members, the `time_lost` record):
  *
  * - System Management Interrupts. Intel counts them in MSR_SMI_COUNT
- *   (MSR 34H, bits 31:0, read-only: SDM Vol. 4, Table 2-20 and the tables
- *   of later families); it is read around each timed repeat where the CPU
+ *   (MSR 34H, bits 31:0, read-only: SDM Vol. 4, the MSR tables of the
+ *   Nehalem and later families); it is read around each timed repeat where the CPU
  *   is Intel with MSRs (CPUID.01H:EDX[5]) and a guarded RDMSR of it
  *   succeeds (arch/msr.h). AMD has no such counter: smi_known stays false.
  * - Large TSC gaps. A repeat (its dirtying pass, eviction, timed clear and

@@ -1,8 +1,9 @@
 /*
  * arch/acpi.h - ACPI table discovery and parsing (ACPI 6.5 chapter 5): the
  * RSDP (§5.2.5), the RSDT/XSDT (§5.2.7/§5.2.8), MADT (§5.2.12), SRAT
- * (§5.2.16), SLIT (§5.2.17), FADT (§5.2.9), the DSDT's \_S5 package (§7.4.2.5) and the HPET
- * table (IA-PC HPET Specification 1.0a §3.2.4).
+ * (§5.2.16), SLIT (§5.2.17), FADT (§5.2.9), the DSDT's \_S5 package (§7.4.2.5), the HPET
+ * table (IA-PC HPET Specification 1.0a §3.2.4) and the SPCR (Microsoft "Serial Port Console
+ * Redirection Table", revisions 2-4; ACPI 6.5 §5.2.6 reserves its signature).
  *
  * The kernel is identity-mapped, so a table's physical address is used as a
  * pointer; host tests pass addresses of their own buffers. Every parser is a
@@ -333,6 +334,39 @@ struct acpi_hpet {
 /* Parse an HPET table (Length >= 56). Returns 0 or -1. */
 int acpi_hpet_parse(const void *p, size_t avail, struct acpi_hpet *out, struct acpi_diag *d);
 
+/* ---- SPCR, "SPCR" (Microsoft SPCR specification) ---- */
+
+#define ACPI_SPCR_WHY_LEN 96
+
+struct acpi_spcr {
+    bool present;                /* a usable 16550-compatible console was described */
+    bool rejected;               /* an SPCR was found and not used: why says so */
+    char why[ACPI_SPCR_WHY_LEN]; /* "" unless rejected */
+    uint8_t revision;
+    uint8_t interface_type; /* DBG2 serial subtype: 0, 1, 5 or 0x12 when present */
+    struct acpi_gas base;   /* Base Address: I/O (width 8) or memory (width 32) */
+    uint32_t baud;          /* from Configured Baud Rate; 0: keep the firmware's divisor (also for a
+                               UART clock other than 1.8432 MHz) */
+};
+
+/*
+ * Parse an SPCR at p (`avail` readable bytes; header checked with
+ * acpi_table_check). Layout (SPCR revision 2, 80 bytes): Interface Type u8
+ * at 36 (the DBG2 serial port subtypes: 0x00 full 16550, 0x01 16550 subset,
+ * 0x05 NVIDIA 16550, 0x12 16550 with its registers in the Generic Address
+ * Structure are 16550-compatible), Base Address GAS at 40, Configured Baud
+ * Rate u8 at 58 (0 as configured, 3 9600, 4 19200, 6 57600, 7 115200).
+ * Used only when Length >= 80, the type is 16550-compatible, the Base
+ * Address is not 0, and it is I/O space with Register Bit Width 8 (address
+ * up to 0xfff8) or system memory with width 32, 4-byte aligned, below 4 GiB
+ * (the registers the mmio32 driver reads, arch/serial.h), and the baud code
+ * is known. From revision 3, a UART Clock Frequency (u32 at 76) other than 0
+ * or 1843200 Hz makes baud 0: the driver's divisor assumes 1.8432 MHz, so
+ * the firmware's divisor is kept. Otherwise out->why and a diagnostic name the first fault,
+ * out->rejected is set and -1 returned. Returns 0 when out->present.
+ */
+int acpi_spcr_parse(const void *p, size_t avail, struct acpi_spcr *out, struct acpi_diag *d);
+
 /* ---- everything together ---- */
 
 struct acpi_info {
@@ -345,12 +379,13 @@ struct acpi_info {
     struct acpi_fadt fadt;
     struct acpi_s5 s5;
     struct acpi_hpet hpet;
+    struct acpi_spcr spcr; /* rejected also when every listed SPCR has a bad checksum */
     struct acpi_diag diag;
 };
 
 /*
  * Locate the RSDP (acpi_rsdp_locate), walk the root table, parse the first
- * valid MADT, SRAT, SLIT, FADT and HPET, list the FADT's DSDT and scan it for
+ * valid MADT, SRAT, SLIT, FADT, HPET and SPCR, list the FADT's DSDT and scan it for
  * \_S5. Tables with a bad checksum are not parsed. Returns 0 when ai->ok,
  * else -1 (everything else left empty). Pure: host-testable.
  */

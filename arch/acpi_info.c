@@ -1,6 +1,6 @@
 /*
  * arch/acpi_info.c - everything ACPI together: acpi_parse() finds the RSDP,
- * walks the root table and parses MADT, SRAT, SLIT, FADT (+ DSDT \_S5) and HPET
+ * walks the root table and parses MADT, SRAT, SLIT, FADT (+ DSDT \_S5), HPET and SPCR
  * (ACPI 6.5 §5.2); acpi_init() is the kernel's entry point; acpi_summary()
  * formats one line for the caller to print.
  */
@@ -59,6 +59,13 @@ int acpi_parse(struct acpi_info *ai, const struct bootinfo *bi, const struct acp
         acpi_slit_parse(acpi_ptr(t->addr), t->length, &ai->slit, d);
     else if (acpi_find_table(&ai->tables, "SLIT", 0) != NULL)
         ai->slit.rejected = true; /* listed, bad checksum: reported by the walk */
+    if ((t = usable(ai, "SPCR")) != NULL)
+        acpi_spcr_parse(acpi_ptr(t->addr), t->length, &ai->spcr, d);
+    else if ((t = acpi_find_table(&ai->tables, "SPCR", 0)) != NULL) {
+        ai->spcr.rejected = true; /* listed, bad checksum: reported by the walk */
+        hz_snprintf(ai->spcr.why, sizeof ai->spcr.why, "SPCR at 0x%llx: bad checksum",
+                    (unsigned long long)t->addr);
+    }
     if ((t = usable(ai, "HPET")) != NULL)
         acpi_hpet_parse(acpi_ptr(t->addr), t->length, &ai->hpet, d);
     if ((t = usable(ai, "FACP")) != NULL &&
@@ -146,6 +153,11 @@ size_t acpi_summary(const struct acpi_info *ai, char *buf, size_t cap)
         else
             put(buf, cap, &pos, ", S5 not found");
     }
+    if (ai->spcr.present)
+        put(buf, cap, &pos, "; SPCR %s 0x%llx", space_name(&ai->spcr.base),
+            (unsigned long long)ai->spcr.base.addr);
+    else if (ai->spcr.rejected)
+        put(buf, cap, &pos, "; SPCR rejected");
     if (ai->hpet.present)
         put(buf, cap, &pos, "; HPET 0x%llx", (unsigned long long)ai->hpet.base.addr);
     if (ai->diag.n)

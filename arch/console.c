@@ -1,14 +1,18 @@
 /*
- * arch/console.c - the serial console: the UART console= picks, the print
- * sink (lib/print.h) that writes to it.
+ * arch/console.c - the serial console: the UART console= picks (or, with
+ * console=auto, the SPCR's, a PCI UART's or COM1: arch/console_pick.h), the
+ * print sink (lib/print.h) that writes to it.
  */
 #include "arch/console.h"
+#include "arch/console_pick.h"
+#include "arch/pci.h"
 #include "arch/serial.h"
 #include "arch/x86.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/print.h"
+#include "mm/vm.h"
 
 #define GIVE_UP_TIMEOUTS 16 /* bytes in a row the transmitter did not take */
 
@@ -19,9 +23,12 @@
 
 static const struct uart com1 = COM1;
 static struct uart chosen = COM1;     /* console= */
+static bool chosen_auto = true;       /* console=auto (the default) */
 static struct uart uart;              /* in use */
 static char refused[CMDLINE_ERR_LEN]; /* why console= was not applied; "" if it was */
 static unsigned timeouts;             /* consecutive, under the print lock */
+static char source[CONSOLE_SOURCE_LEN] = "default COM1"; /* where `uart` came from */
+static char passed[CONSOLE_WHY_LEN];                     /* why console=auto left candidates out */
 
 /* The strict parse agrees with the early one: what was refused there is a
  * configuration error here. */
@@ -34,10 +41,10 @@ static int console_opt(const struct option *o, const char *value, char *err, siz
     return console_option_parse(value, err, errlen);
 }
 
-HZ_OPTION(
-    opt_console, .name = "console", .kind = OPT_CUSTOM, .parse = console_opt,
-    .accepted = "ttyS0..ttyS3[,baud] or mmio32,0xADDR[,baud]; baud 9600|19200|38400|57600|115200",
-    .help = "serial console (default ttyS0,115200)");
+HZ_OPTION(opt_console, .name = "console", .kind = OPT_CUSTOM, .parse = console_opt,
+          .accepted = "auto, ttyS0..ttyS3[,baud] or mmio32,0xADDR[,baud]; baud "
+                      "9600|19200|38400|57600|115200",
+          .help = "serial console (default auto: the ACPI SPCR's, a PCI UART's, or ttyS0,115200)");
 
 static int parse_baud(const char *s, uint32_t *baud)
 {
@@ -63,6 +70,11 @@ int console_option_parse(const char *value, char *err, size_t errlen)
         return -1;
     }
     memcpy(buf, value, n + 1);
+    if (strcmp(buf, "auto") == 0) {
+        chosen = com1;
+        chosen_auto = true;
+        return 0;
+    }
     char *comma = strchr(buf, ',');
     if (comma)
         *comma++ = 0;
@@ -95,6 +107,7 @@ int console_option_parse(const char *value, char *err, size_t errlen)
         return -1;
     }
     chosen = u;
+    chosen_auto = false;
     return 0;
 }
 
@@ -113,21 +126,6 @@ static void use(const struct uart *u)
 
 static bool is_com1(const struct uart *u) { return u->kind == UART_PIO && u->base == 0x3f8; }
 
-static void describe(const struct uart *u, char *buf, size_t cap)
-{
-    if (u->kind == UART_MMIO32)
-        hz_snprintf(buf, cap, "mmio32,0x%llx", (unsigned long long)u->base);
-    else
-        hz_snprintf(buf, cap, "I/O port 0x%llx", (unsigned long long)u->base);
-}
-
-/* RAM of any kind (ACPI 6.5 §15): a UART is never there. */
-static bool is_ram(uint32_t type)
-{
-    return type == MEM_USABLE || type == MEM_ACPI || type == MEM_NVS || type == MEM_BAD ||
-           type == MEM_PMEM;
-}
-
 void console_early(const char *cmdline, const struct memmap *map)
 {
     char val[64];
@@ -136,21 +134,16 @@ void console_early(const char *cmdline, const struct memmap *map)
         hz_snprintf(refused, sizeof(refused), "value longer than 63 bytes");
     if (found <= 0 || console_option_parse(val, refused, sizeof(refused)) < 0)
         return;
-    if (chosen.kind != UART_MMIO32)
+    if (chosen_auto)
         return;
+    char why[160];
     /* Registers 0..7, 4 bytes apart (arch/serial.h). */
-    uint64_t end = chosen.base + 32;
-    for (size_t i = 0; i < map->n; i++) {
-        const struct mem_range *r = &map->r[i];
-        if (is_ram(r->type) && chosen.base < r->end && r->base < end) {
-            hz_snprintf(refused, sizeof(refused),
-                        "mmio32,0x%llx is %s memory [0x%llx-0x%llx) in the memory map, not a UART",
-                        (unsigned long long)chosen.base, mem_type_name(r->type),
-                        (unsigned long long)r->base, (unsigned long long)r->end);
-            chosen = com1;
-            return;
-        }
+    if (chosen.kind == UART_MMIO32 && !console_not_ram(map, chosen.base, 32, why, sizeof why)) {
+        hz_snprintf(refused, sizeof(refused), "mmio32,%s, not a UART", why);
+        chosen = com1;
+        return;
     }
+    hz_snprintf(source, sizeof source, "console=");
 }
 
 static void put(char c);
@@ -158,15 +151,57 @@ static void put(char c);
 void console_init(void)
 {
     static const struct print_sink sink = {.put = put};
+    if (chosen.kind == UART_MMIO32)
+        vm_map_uncached(chosen.base, 32); /* below 4 GiB: console_option_parse */
     use(&chosen);
     print_set_sink(&sink);
     if (uart.present || is_com1(&uart))
         return;
     char what[40];
-    describe(&uart, what, sizeof(what));
+    console_describe(&uart, what, sizeof(what));
     hz_snprintf(refused, sizeof(refused),
                 "no UART answers at %s (scratch register and line status probe)", what);
+    hz_snprintf(source, sizeof source, "default COM1");
     use(&com1);
+}
+
+/* Probe candidate c (mapping an MMIO UART uncached first); true when it
+ * answered and is now in use. */
+static bool try_candidate(const struct console_candidate *c)
+{
+    struct uart u = c->u;
+    if (u.kind == UART_MMIO32 && vm_map_uncached(u.base, 32) < 0)
+        return false;
+    u.ops = uart_ops_for(u.kind);
+    uart_init(&u);
+    if (!u.present)
+        return false;
+    use(&c->u);
+    return true;
+}
+
+void console_auto(const struct acpi_info *ai, const struct memmap *map)
+{
+    if (!chosen_auto)
+        return;
+    struct console_choice ch;
+    console_pick(ai->ok ? &ai->spcr : NULL, pci_cfg_read, map, &ch);
+    size_t i = 0;
+    for (; i + 1 < ch.n && !try_candidate(&ch.c[i]); i++) {
+        char what[40], why[64];
+        console_describe(&ch.c[i].u, what, sizeof what);
+        hz_snprintf(why, sizeof why, "no UART answers at %s", what);
+        console_pass(&ch, ch.c[i].source, why);
+    }
+    if (i + 1 == ch.n)
+        use(&ch.c[i].u); /* COM1, the last, answering or not */
+    hz_snprintf(source, sizeof source, "%s", ch.c[i].source);
+    hz_snprintf(passed, sizeof passed, "%s", ch.passed);
+    char what[40];
+    console_describe(&uart, what, sizeof what);
+    kprintf("console: %s (%s)\n", what, source);
+    if (passed[0])
+        kprintf("console: passed over: %s\n", passed);
 }
 
 const char *console_refused(void) { return refused[0] ? refused : NULL; }
@@ -187,7 +222,7 @@ static void put(char c)
         return;
     }
     char what[40], line[120];
-    describe(&uart, what, sizeof(what));
+    console_describe(&uart, what, sizeof(what));
     hz_snprintf(line, sizeof(line),
                 "\r\nconsole: %s took no byte for %d bytes in a row: switched to ttyS0\r\n", what,
                 GIVE_UP_TIMEOUTS);
@@ -217,9 +252,12 @@ void console_rec_summary(struct rec *r)
 void console_rec_uart(struct rec *r)
 {
     char what[40];
-    describe(&uart, what, sizeof(what));
+    console_describe(&uart, what, sizeof(what));
     rec_obj_begin(r, "uart");
     rec_str(r, "port", what);
+    rec_str(r, "source", source);
+    if (passed[0])
+        rec_str(r, "passed", passed);
     rec_str(r, "fifo", uart.fifo);
     rec_u64(r, "fifo_depth", uart.fifo_depth);
     rec_u64(r, "wait_max_ms", UART_WAIT_US / 1000);

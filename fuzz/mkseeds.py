@@ -18,6 +18,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "boot"))
+
+import mkspcr  # noqa: E402
 
 # QEMU -m 8G E820 (base, length, type), as SeaBIOS reports it.
 E820 = [(0, 0x9fc00, 1), (0x9fc00, 0x400, 2), (0xf0000, 0x10000, 2),
@@ -158,6 +161,8 @@ SLIT_BAD_LENGTH = slit_table(2, [10, 20, 20])
 SLIT_ONE = slit_table(1, [10])
 FIXTURES = {os.path.join("tests", "boot", "fixtures", "slit-bad-length.bin"): SLIT_BAD_LENGTH,
             os.path.join("tests", "boot", "fixtures", "slit-one-locality.bin"): SLIT_ONE}
+FIXTURES.update({os.path.join("tests", "boot", "fixtures", name): data
+                 for name, data in mkspcr.FIXTURES.items()})
 
 
 def slit():
@@ -190,8 +195,16 @@ def mtrr():
             + struct.pack("<IIII", 0, 256, 0xff, 1)}
 
 
+def spcr():
+    # fuzz_spcr.c: flags, then the SPCR; the boot cases' tables and a revision-4 one.
+    seeds = {name[5:-4]: b"\0" + data for name, data in mkspcr.FIXTURES.items()}
+    seeds["rev4-mmio32"] = b"\0" + mkspcr.spcr(mkspcr.SPACE_MEM, 0xfe030000, length=88, rev=4)
+    seeds["fix-all"] = b"\x03" + mkspcr.spcr(mkspcr.SPACE_IO, 0x3f8, length=36)
+    return seeds
+
+
 SEEDS = {"cmdline": cmdline, "multiboot2": multiboot2, "pvh": pvh, "memmap": memmap,
-         "acpi": acpi, "slit": slit, "mtrr": mtrr}
+         "acpi": acpi, "slit": slit, "mtrr": mtrr, "spcr": spcr}
 
 
 def main():

@@ -18,7 +18,7 @@ FUZZ_PHYS := -DHZ_PHYS_OFFSET=0x2ff00000ull
 FUZZCFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -I. -DHZ_HOSTED $(FUZZ_PHYS) $(FUZZ_SAN) \
 	$(WARN) -MMD -MP
 
-FUZZ_TARGETS := cmdline multiboot2 pvh memmap acpi slit mtrr
+FUZZ_TARGETS := cmdline multiboot2 pvh memmap acpi slit mtrr spcr
 FUZZ_SRCS_cmdline := lib/cmdline.c lib/fmt.c
 FUZZ_SRCS_multiboot2 := boot/multiboot2.c boot/bootinfo.c mm/memmap.c mm/frames.c mm/frames_layout.c \
 	lib/fmt.c
@@ -28,6 +28,7 @@ FUZZ_SRCS_memmap := mm/memmap.c mm/frames.c mm/frames_layout.c lib/fmt.c
 FUZZ_SRCS_acpi := $(HOST_SRCS_acpi) boot/bootinfo.c mm/memmap.c
 FUZZ_SRCS_slit := $(HOST_SRCS_acpi) arch/numa.c boot/bootinfo.c mm/memmap.c
 FUZZ_SRCS_mtrr := mm/mtrr.c lib/fmt.c
+FUZZ_SRCS_spcr := $(HOST_SRCS_acpi) arch/console_pick.c arch/serial.c mm/memmap.c
 
 $(B)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -156,15 +156,16 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
 {
     int boot_ok = parse_boot_info(proto, info, magic); /* before any output */
     console_early(bi.cmdline, &bi.map);                /* console=, checked against the map */
-    console_init();                                    /* COM1 or console= */
+    console_init();                                    /* COM1 or console=, until ACPI */
     cpu_init();                                        /* CPUID table: before anything asks */
     gdt_init_cpu(0, 0);                                /* TSS with IST stacks, before the IDT */
     trap_set_crash_hook(crash_exit);                   /* a crash ends the run: status crash */
     idt_init();                                        /* crash reports from here on */
     unsigned fpu = fpu_init(); /* x87/SSE/AVX/AVX-512 state for strategies */
 
-    acpi_init(&bi);     /* silent: init_acpi() prints; reads the BIOS area at 0x40E */
-    numa_init(&bi.map); /* the topology, for the header */
+    acpi_init(&bi); /* silent: init_acpi() prints; reads the BIOS area at 0x40E */
+    console_auto(acpi_get(), &bi.map); /* console=auto: SPCR, PCI UART or COM1 */
+    numa_init(&bi.map);                /* the topology, for the header */
     kprintf("\nhugezero: starting\n");
     for (size_t i = 0; i < bi.ndiag; i++)
         kprintf("boot: %s\n", bi.diag[i]);

@@ -14,6 +14,7 @@ static struct frames *fr;
 static uint64_t *pml4;
 static struct vm_info info;
 static vm_mixed_fn mixed_fn;
+static uint64_t uc_base, uc_end; /* the device range vm_map_uncached() made UC */
 
 uint64_t vm_alloc_table(void)
 {
@@ -40,6 +41,8 @@ static uint64_t leaf_flags(uint64_t pa, uint64_t size)
         if (pa < kva(__data_start))
             return PTE_P | PTE_US | nx; /* rodata */
     }
+    if (size == PAGE_SIZE_4K && overlaps(pa, pa + size, uc_base, uc_end))
+        return PTE_P | PTE_RW | PTE_US | nx | pte_pat_flags(VM_PAT_UC, false);
     return PTE_P | PTE_RW | PTE_US | nx;
 }
 
@@ -52,7 +55,8 @@ static bool must_split(uint64_t base, uint64_t size, unsigned level)
         return true;
     if (base == 0) /* page 0 stays unmapped */
         return true;
-    if (overlaps(base, base + size, kva(__kernel_start), kva(__kernel_end)))
+    if (overlaps(base, base + size, kva(__kernel_start), kva(__kernel_end)) ||
+        overlaps(base, base + size, uc_base, uc_end))
         return true;
     if (mixed_fn && mixed_fn(base, size)) {
         if (level == PT_LEVEL_PDPT)
@@ -121,8 +125,8 @@ int vm_init(struct frames *f, const struct memmap *m, vm_mixed_fn mixed)
         pml4[va_pml4_index(base)] = pte_make_table(pdpt, PTE_P | PTE_RW | PTE_US);
     }
     write_cr3(root);
-    kprintf("vm: identity map of %llu GiB with %s pages (%u split for the kernel image, page 0 "
-            "or MTRR types; %u mixed-type), NX %s, %u page-table pages\n",
+    kprintf("vm: identity map of %llu GiB with %s pages (%u split for the kernel image, page 0, "
+            "an MMIO console or MTRR types; %u mixed-type), NX %s, %u page-table pages\n",
             (unsigned long long)(info.map_end >> 30), info.pages_1g ? "1 GiB" : "2 MiB",
             info.split_1g, info.mixed_1g, info.nx ? "on" : "unavailable", info.tables);
     if (!info.pages_1g)
@@ -157,6 +161,25 @@ uint64_t *vm_entry(uint64_t va, unsigned level, bool create)
 }
 
 void vm_flush_all(void) { write_cr3(read_cr3()); }
+
+int vm_map_uncached(uint64_t pa, uint64_t len)
+{
+    uint64_t base = pa & ~(PAGE_SIZE_4K - 1);
+    uint64_t end = (pa + len + PAGE_SIZE_4K - 1) & ~(PAGE_SIZE_4K - 1);
+    if (pml4 || len == 0 || end > (1ull << 32) || end <= base)
+        return -1;
+    uc_base = base;
+    uc_end = end;
+    /* boot/entry.asm's map: PML4[0] -> PDPT[0..3] -> 2 MiB PDEs. */
+    uint64_t *t = (uint64_t *)(uintptr_t)(read_cr3() & PTE_ADDR_4K);
+    for (unsigned l = PT_LEVEL_PML4; l > PT_LEVEL_PD; l--)
+        t = (uint64_t *)(uintptr_t)(t[va_index(base, l)] & PTE_ADDR_4K);
+    for (uint64_t a = base & ~(PAGE_SIZE_2M - 1); a < end; a += PAGE_SIZE_2M) {
+        t[va_pd_index(a)] |= pte_pat_flags(VM_PAT_UC, true);
+        invlpg((void *)(uintptr_t)a);
+    }
+    return 0;
+}
 
 int vm_set_exec(uint64_t base, uint64_t len)
 {

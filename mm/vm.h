@@ -8,7 +8,8 @@
  *     image (text read-only and executable, rodata read-only + NX, data/bss
  *     writable + NX) and for the first 2 MiB (page 0 left not present, so a
  *     NULL dereference faults); 2 MiB pages for a 1 GiB range the MTRRs
- *     give mixed memory types (SDM Vol. 3A §11.11.9);
+ *     give mixed memory types (SDM Vol. 3A §11.11.9); 4 KiB pages, UC,
+ *     for the registers of an MMIO console (vm_map_uncached);
  *   - everything else writable and NX (when the CPU has NX).
  * Page-table pages come from the 4 KiB frame allocator (mm/frames.h).
  */
@@ -62,6 +63,22 @@ uint64_t vm_alloc_table(void);
 
 /* Reload CR3: flush every non-global TLB entry (SDM Vol. 3A §4.10.4.1). */
 void vm_flush_all(void);
+
+/* PAT entry that PCD=1 PWT=1 selects: UC in the power-on IA32_PAT, which
+ * the kernel never changes (SDM Vol. 3A §11.12.4, Table 11-12). */
+#define VM_PAT_UC 3
+
+/*
+ * Map the device registers [pa, pa + len) (an MMIO UART) uncacheable in the
+ * identity map, whatever the MTRRs say of the range: before vm_init(), in
+ * boot/entry.asm's map (its 2 MiB pages over the range get PCD|PWT); and
+ * vm_init() then maps the range's 4 KiB pages UC, with 4 KiB pages around
+ * them. The caller checks the range is not RAM. One range is kept: a
+ * second call replaces it (the first one's 2 MiB boot pages stay UC until
+ * vm_init: slower, never wrong). Returns 0, or -1 after vm_init(), for len
+ * 0 or past 4 GiB.
+ */
+int vm_map_uncached(uint64_t pa, uint64_t len);
 
 /* Make [base, base + len) of the identity map executable (the AP start-up
  * trampoline below 1 MiB). Splits large pages as needed. Returns 0 or -1. */

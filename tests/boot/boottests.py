@@ -42,6 +42,7 @@ class Case:
         self.maxcpus = sec.getint("maxcpus", fallback=0)
         self.cpu = sec["cpu"] or None
         self.machine = sec.get("machine", "q35")
+        self.console = sec.get("console", "com1")
         self.qemu_args = shlex.split(sec.get("qemu_args", ""))
         self.modules = [os.path.join(ROOT, m) for m in sec.get("modules", "").split()]
         self.prealloc = sec.getboolean("prealloc")
@@ -60,6 +61,8 @@ class Case:
         self.numa = sec.get("numa", fallback="qemu" if "-numa" in self.qemu_args else "")
         if self.boot not in qemu.BOOTS or self.accel not in ("tcg", "kvm", "auto"):
             raise ValueError("%s: bad boot %r or accel %r" % (name, self.boot, self.accel))
+        if self.console not in qemu.CONSOLES:
+            raise ValueError("%s: bad console %r" % (name, self.console))
         for l in self.log:
             re.compile(l)
 
@@ -308,7 +311,7 @@ def run_case(case, outbase=OUTBASE):
     cfg = qemu.BootConfig(boot=case.boot, accel=case.accel, mem=case.mem, smp=case.smp,
                           cpu=case.cpu, args=case.args, prealloc=case.prealloc,
                           maxcpus=case.maxcpus, machine=case.machine, extra=case.qemu_args,
-                          modules=case.modules)
+                          modules=case.modules, console=case.console)
     outdir = os.path.join(outbase, case.name)
     try:
         out = runner.boot(cfg, outdir, case.timeout)

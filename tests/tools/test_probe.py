@@ -195,6 +195,13 @@ class MsrHint(unittest.TestCase):
         self.assertEqual(probe.msr_hint("error: failed to set MSR 0x10a to 0x69"),
                          "QEMU could not set MSR 0x10a (IA32_ARCH_CAPABILITIES): the hypervisor "
                          "below refuses it; add -arch-capabilities to -cpu")
+        self.assertEqual(probe.msr_hint("error: failed to set MSR 0x48d to 0xff00000016"),
+                         "QEMU could not set MSR 0x48d (IA32_VMX_*, a VMX capability MSR of "
+                         "nested virtualization): the hypervisor below refuses it; add -vmx to "
+                         "-cpu")
+        for msr in ("0x480", "0x492"):
+            self.assertIn("add -vmx", probe.msr_hint("failed to set MSR %s to 0x0" % msr))
+        self.assertNotIn("VMX", probe.msr_hint("failed to set MSR 0x493 to 0x0"))
         self.assertIn("(AMD PERF_CTL/PERF_CTR, a PMU counter)",
                       probe.msr_hint("failed to set MSR 0xc0010004 to 0x0"))
         self.assertEqual(probe.msr_hint("failed to set MSR 0x1b to 0x0"),

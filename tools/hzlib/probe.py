@@ -186,6 +186,8 @@ def candidates(cpu, known):
 # Table 2-2 and AMD APM Vol. 2 §13.2.
 MSR_HINTS = (
     (0x10a, 0x10a, "IA32_ARCH_CAPABILITIES", "-arch-capabilities"),
+    # IA32_VMX_BASIC (0x480) .. IA32_VMX_PROCBASED_CTLS3 (0x492): QEMU sets them for a vmx model.
+    (0x480, 0x492, "IA32_VMX_*, a VMX capability MSR of nested virtualization", "-vmx"),
     (0xc1, 0xc8, "IA32_PMCx, a PMU counter", "pmu=off"),
     (0x186, 0x18d, "IA32_PERFEVTSELx, a PMU event select", "pmu=off"),
     (0x309, 0x30b, "IA32_FIXED_CTRx, a PMU counter", "pmu=off"),

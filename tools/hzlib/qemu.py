@@ -11,8 +11,10 @@ its own grub.cfg and image, built by the lead's scripts (tools/mkiso.sh
 OUT.iso GRUBCFG, tools/mkpxe.sh OUTDIR GRUBCFG). QEMU's slirp network serves
 the PXE tree over TFTP (DHCP option 67 = bootfile).
 
-The console is the first UART (COM1, I/O 0x3f8) on QEMU's stdout; the kernel
-ends the run through isa-debug-exit at I/O port 0xf4 (docs/results.md).
+The console the host reads is the first UART (COM1, I/O 0x3f8) unless
+BootConfig.console puts it on COM2 (COM1 then goes nowhere) or on a
+pci-serial UART (no COM port at all), as lab servers do; the kernel ends the
+run through isa-debug-exit at I/O port 0xf4 (docs/results.md).
 """
 
 import copy
@@ -29,6 +31,11 @@ BOOTS = ("direct", "iso", "uefi", "pxe", "pxe-uefi")
 # How the host reads COM1 (qemurun.SerialTap): QEMU's stdout, a file, a pipe
 # (FIFOs NAME.in/NAME.out) or a Unix socket QEMU connects to.
 SERIALS = ("stdio", "file", "pipe", "socket")
+# Where that UART is (BootConfig.console): the QEMU arguments that attach
+# chardev ser0 to it.
+CONSOLES = {"com1": ["-serial", "chardev:ser0"],
+            "com2": ["-serial", "null", "-serial", "chardev:ser0"],
+            "pci": ["-device", "pci-serial,chardev=ser0"]}
 QEMU = "qemu-system-x86_64"
 
 # OVMF (code, vars template) pairs: Debian 12 (4 MiB and 2 MiB flash), Fedora, Arch.
@@ -55,8 +62,9 @@ class BootConfig:
     maxcpus 0: as many as smp (QEMU -smp N,maxcpus=M). modules: boot-module
     files, -initrd under direct boot (PVH takes one), GRUB module2 lines
     (string: the file name) on the firmware paths. serial_rate: bytes/s the
-    host reads COM1 at (SerialTap); 0: as fast as it comes. kernel None:
-    build/hugezero.elf. ConfigError on a bad combination."""
+    host reads COM1 at (SerialTap); 0: as fast as it comes. console: the
+    UART the host reads (CONSOLES). kernel None: build/hugezero.elf.
+    ConfigError on a bad combination."""
     boot: str = "direct"
     accel: str = "auto"
     mem: str = "4G"
@@ -72,6 +80,7 @@ class BootConfig:
     modules: List[str] = field(default_factory=list)
     serial: str = "stdio"
     serial_rate: int = 0
+    console: str = "com1"
 
     def __post_init__(self) -> None:
         if self.boot not in BOOTS:
@@ -87,6 +96,9 @@ class BootConfig:
         self.modules = list(self.modules)
         if self.serial not in SERIALS:
             raise ConfigError("unknown serial %r (one of %s)" % (self.serial, ", ".join(SERIALS)))
+        if self.console not in CONSOLES:
+            raise ConfigError("unknown console UART %r (one of %s)"
+                              % (self.console, ", ".join(CONSOLES)))
         if self.serial_rate < 0 or (self.serial_rate and self.serial in ("stdio", "file")):
             raise ConfigError("a serial read rate needs serial pipe or socket")
         if self.boot == "direct" and len(self.modules) > 1:
@@ -261,9 +273,9 @@ def command(cfg, media, accel, cpu, ram=None, folder=None):
             "-m", str(cfg.mem),
             "-smp", str(cfg.smp) + (",maxcpus=%d" % cfg.maxcpus if cfg.maxcpus else ""),
             "-display", "none", "-vga", "none", "-no-reboot", "-monitor", "none",
-            "-chardev", serial_chardev(getattr(cfg, "serial", "stdio"), folder or "."),
-            "-serial", "chardev:ser0",
-            "-device", "isa-debug-exit,iobase=0xf4,iosize=4"]
+            "-chardev", serial_chardev(getattr(cfg, "serial", "stdio"), folder or ".")] + \
+        CONSOLES[getattr(cfg, "console", "com1")] + \
+        ["-device", "isa-debug-exit,iobase=0xf4,iosize=4"]
     return argv + (ram or guest_ram(cfg, accel))[1] + media + split_cpu(cfg.extra)[0]
 
 

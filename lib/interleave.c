@@ -62,6 +62,30 @@ bool ilv_cell_stable(const uint64_t *v, size_t n, unsigned ci_x100, uint64_t *sc
     return stats_ci_within(&s, ci_x100);
 }
 
+void ilv_round_factors(const struct ilv_series *series, size_t ncells, uint64_t *factor_x1e6,
+                       size_t nrounds, uint64_t *scratch)
+{
+    uint64_t *med = scratch, *e = scratch + ncells, *tmp = scratch + 2 * ncells;
+    for (size_t c = 0; c < ncells; c++) {
+        size_t m = 0;
+        for (size_t i = 0; i < *series[c].n; i++)
+            if (series[c].v[i])
+                tmp[m++] = series[c].v[i];
+        stats_sort(tmp, m);
+        med[c] = m ? tmp[(m - 1) / 2] : 0;
+    }
+    for (size_t r = 0; r < nrounds; r++) {
+        size_t m = 0;
+        for (size_t c = 0; c < ncells; c++)
+            if (r < *series[c].n && series[c].v[r] && med[c])
+                e[m++] = stats_scale(series[c].v[r], 1000000u, med[c]);
+        stats_sort(e, m);
+        factor_x1e6[r] = m < ILV_FACTOR_MIN_CELLS ? 1000000u
+                         : m % 2                  ? e[m / 2]
+                                                  : e[m / 2 - 1] + (e[m / 2] - e[m / 2 - 1]) / 2;
+    }
+}
+
 /* Give every still active cell the reason v; returns v. */
 static enum ilv_verdict stop_all(const struct ilv_run *r, enum ilv_verdict v)
 {

@@ -87,6 +87,23 @@ struct ilv_series {
     const size_t *n;
 };
 
+/* Fewest cells in a round whose median residual is its shared factor. */
+#define ILV_FACTOR_MIN_CELLS 4
+
+/*
+ * Each round's shared factor x 10^6 into factor_x1e6[0..nrounds) (entry r -
+ * 1 for round r), for lib/compare.h cmp_compare_sides(): series[c] holds
+ * cell c's time of round i + 1 at v[i] (a cell that stopped early is
+ * shorter; 0 ns counts as missing). With m_c a cell's median (lower
+ * middle), a round's factor is the median (the two middles' mean, rounded
+ * down, for an even count) of v x 10^6 / m_c over the cells that ran it,
+ * or 10^6 when fewer than ILV_FACTOR_MIN_CELLS did (tools/hzlib/decide.py
+ * round_factors() is the same rule). scratch holds 2 ncells entries plus
+ * the longest series' length.
+ */
+void ilv_round_factors(const struct ilv_series *series, size_t ncells, uint64_t *factor_x1e6,
+                       size_t nrounds, uint64_t *scratch);
+
 /*
  * An interleaved run of ncells cells, for ilv_run(). The callbacks get arg.
  * repeat(arg, cell, round) runs one repeat of `cell`: round 0 is the

@@ -320,6 +320,8 @@ uint64_t stats_pct_x100(uint64_t part, uint64_t whole)
     return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
 }
 
+uint64_t stats_div_round(u128 num, u128 den) { return div_round_sat(num, den); }
+
 uint64_t stats_scale(uint64_t x, uint64_t mul, uint64_t div)
 {
     return div ? div_round_sat((u128)x * mul, div) : 0;
@@ -333,4 +335,36 @@ uint64_t stats_median_copy(const uint64_t *v, size_t n, uint64_t *scratch)
         scratch[i] = v[i];
     stats_sort(scratch, n);
     return scratch[(n - 1) / 2];
+}
+
+void stats_burst_of(const uint64_t *v, size_t n, unsigned tol_x100, uint64_t *scratch,
+                    struct stats_burst *b)
+{
+    size_t start = 0, run = 0;
+    *b = (struct stats_burst){0};
+    if (!n)
+        return;
+    for (size_t i = 0; i < n; i++)
+        scratch[i] = v[i];
+    stats_sort(scratch, n);
+    uint64_t q1 = scratch[(n - 1) / 4];
+    for (size_t i = 0; i < n; i++) {
+        if ((u128)v[i] * 10000u > (u128)q1 * (10000u + tol_x100)) {
+            start = run ? start : i;
+            if (++run > b->len) {
+                b->start = start;
+                b->len = run;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    if (b->len < STATS_BURST_MIN) {
+        *b = (struct stats_burst){0};
+        return;
+    }
+    for (size_t i = 0; i < b->len; i++)
+        scratch[i] = v[b->start + i];
+    stats_sort(scratch, b->len);
+    b->x1000 = stats_scale(scratch[(b->len - 1) / 2], 1000, q1);
 }

@@ -125,6 +125,32 @@ void stats_sort(uint64_t *v, size_t n);
  * saturates at UINT64_MAX; 0 for div 0. */
 uint64_t stats_scale(uint64_t x, uint64_t mul, uint64_t div);
 
+/* A run of consecutive slow samples (issue 30): start (0-based index), len
+ * (0: none named) and x1000, the run's median over the baseline. */
+struct stats_burst {
+    size_t start, len;
+    uint64_t x1000;
+};
+
+/* The shortest run stats_burst() names. */
+#define STATS_BURST_MIN 3
+
+/*
+ * The longest run of consecutive samples of v[0..n) (in time order, left
+ * alone) above q1 x (1 + tol_x100 / 10^4), q1 the lower quartile v[(n - 1)
+ * / 4] of the sorted samples (not the median: a burst may cover more than
+ * half of them); the first of equal runs. Named (len > 0) when at least
+ * STATS_BURST_MIN long; x1000 is the run's median (lower middle) / q1 x
+ * 1000 rounded to nearest. It changes no statistic: it says why a
+ * comparison stayed open. scratch holds n entries. n == 0: none.
+ */
+void stats_burst_of(const uint64_t *v, size_t n, unsigned tol_x100, uint64_t *scratch,
+                    struct stats_burst *b);
+
+/* num / den rounded to nearest (halves up) for any 128-bit num and den;
+ * saturates at UINT64_MAX; 0 for den 0. */
+uint64_t stats_div_round(unsigned __int128 num, unsigned __int128 den);
+
 /* floor(sqrt(v)) for any 128-bit v (bit-by-bit, integer only). */
 uint64_t stats_isqrt(unsigned __int128 v);
 

@@ -7,6 +7,34 @@
 #include "lib/record.h"
 #include "measure/evict.h"
 
+/* bad_samples, and of the good samples (in run order) dependent (with
+ * lag1_r and dep_factor) and burst (issue 30, docs/results.md `clear`). */
+static void clear_record_quality(struct rec *r, const struct clear_result *c)
+{
+    uint64_t tmp[CLEAR_RECORD_SAMPLES], good[CLEAR_RECORD_SAMPLES];
+    size_t all = c->nsamples < CLEAR_RECORD_SAMPLES ? c->nsamples : CLEAR_RECORD_SAMPLES, n = 0;
+    for (size_t i = 0; i < all; i++)
+        if (!cmp_bad_sample(c->samples[i], c->bytes, c->threads))
+            good[n++] = c->samples[i];
+    rec_u64(r, "bad_samples", all - n);
+    int r1;
+    unsigned f = cmp_lag1(good, n, tmp, &r1);
+    rec_bool(r, "dependent", f > 1000);
+    if (f > 1000) {
+        rec_fixed(r, "lag1_r", (uint64_t)r1, 3);
+        rec_fixed(r, "dep_factor", f, 3);
+    }
+    struct stats_burst b;
+    stats_burst_of(good, n, CMP_TOL_X100, tmp, &b);
+    if (b.len) {
+        rec_obj_begin(r, "burst");
+        rec_u64(r, "start", b.start); /* the index into the good samples */
+        rec_u64(r, "len", b.len);
+        rec_fixed(r, "x", b.x1000, 3);
+        rec_obj_end(r);
+    }
+}
+
 const char *clear_record(char *buf, size_t cap, const struct clear_result *c)
 {
     struct rec r;
@@ -55,6 +83,7 @@ const char *clear_record(char *buf, size_t cap, const struct clear_result *c)
     for (size_t i = 0; i < c->nsamples && i < CLEAR_RECORD_SAMPLES; i++)
         rec_u64(&r, 0, c->samples[i]);
     rec_arr_end(&r);
+    clear_record_quality(&r, c);
     if (c->steal_method) {
         bool gaps = c->steal_method[0] == 't';
         rec_str(&r, "steal_method", c->steal_method);

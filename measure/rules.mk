@@ -15,4 +15,4 @@ HOST_SRCS_time_lost := measure/time_lost.c lib/record.c lib/fmt.c
 HOST_SRCS_fault_clear := measure/fault_clear.c measure/memop.c lib/cmdline.c lib/fmt.c lib/compare.c lib/stats.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
 HOST_SRCS_smp_split := measure/split.c
 HOST_SRCS_memop := measure/memop.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
-HOST_SRCS_clear_record := measure/clear_record.c measure/time_lost.c lib/record.c lib/stats.c lib/fmt.c
+HOST_SRCS_clear_record := measure/clear_record.c measure/time_lost.c lib/record.c lib/stats.c lib/fmt.c lib/compare.c

@@ -266,8 +266,10 @@ class CompareCommand(unittest.TestCase):
                                  "EPYC 9654 96-Core Processor): B/A compares the machines too, "
                                  "not the code alone")
         self.assertEqual(out[7], "rule: B/A Hodges-Lehmann ratio of the samples (time per byte) "
-                                 "with its Moses interval (z 2.361), tolerance ±5%; rows marked "
-                                 "(spread rule) lack samples on a side")
+                                 "with its Moses interval (z 2.361), two-sample (different runs: "
+                                 "rounds do not pair), widened where a side is serially "
+                                 "dependent, 0 ns samples left out as bad; tolerance ±5%; rows "
+                                 "marked (spread rule) lack samples on a side")
         self.assertEqual(out[8].split(), ["measurement", "A", "B", "B/A", "verdict", "flags"])
         row = [line for line in out
                if line.startswith("clear rep_stosb chunk=2M bytes=1G cache=warm threads=1")]

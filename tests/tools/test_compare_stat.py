@@ -152,6 +152,17 @@ class HodgesLehmann(unittest.TestCase):
         self.assertIsNone(j.cmp)
         self.assertEqual((j.word, j.verdict_text()), ("slower", "slower (spread rule)"))
         self.assertEqual(j.ratio_text(), "0.333")
+        self.assertEqual(j.rule_note(), "spread rule: no samples in A")
+
+    def test_zero_sample_is_left_out_and_said(self):
+        # issue 30: a 0 ns sample is impossible; the row keeps the sample
+        # rule, leaves the zero out and says so
+        ra = _sampled(BASE)
+        ra["samples_ns"] = [0] + ra["samples_ns"][1:]
+        j = self.judge(ra, _sampled([3 * x for x in BASE]))
+        self.assertIsNotNone(j.cmp)
+        self.assertEqual((j.word, j.cmp.na, j.cmp.bad), ("slower", 9, (1, 0)))
+        self.assertEqual(j.rule_note(), "two-sample (different runs); 1 bad A")
 
     def test_fault_times_are_samples(self):
         def side(ns):
@@ -162,7 +173,7 @@ class HodgesLehmann(unittest.TestCase):
         rows = {label: cs.judge(sa, sb, hib) for label, sa, sb, hib in
                 cr.fault_rows(side(fa), side([x // 3 for x in fa]))}
         j = rows["fault policy=none bytes=1G median service_ns"]
-        self.assertEqual((j.word, j.ratio_text()), ("faster", "0.333 [0.333..0.334]"))
+        self.assertEqual((j.word, j.ratio_text()), ("faster", "0.333 [0.332..0.335]"))
         self.assertEqual((j.cmp.na, j.cmp.nb), (8, 8))
         self.assertEqual(rows["fault policy=none bytes=1G median clear_ns"].word, "faster")
 

@@ -49,7 +49,7 @@ static void test_record(void **state)
         "\"noisy\":true,\"peak_gbps\":10.737,\"too_few\":true,\"outliers\":{\"lo_mild\":0,"
         "\"lo_severe\":0,\"hi_mild\":1,\"hi_severe\":0},\"outlier_hi_x\":[1.18,1.18],"
         "\"outliers_many\":false,\"stop\":\"budget\","
-        "\"samples_ns\":[130000000,110000000,100000000]}");
+        "\"samples_ns\":[130000000,110000000,100000000],\"bad_samples\":0,\"dependent\":false}");
 
     struct clear_result z = {.strategy = "avx512_nt", .cache = "cold", .source = "hugezero"};
     assert_string_equal(
@@ -61,7 +61,7 @@ static void test_record(void **state)
         "\"ci_pct\":0.00,\"gbps_lo\":0.000,\"gbps_hi\":0.000,\"noisy\":false,"
         "\"peak_gbps\":0.000,\"too_few\":true,\"outliers\":{\"lo_mild\":0,\"lo_severe\":0,"
         "\"hi_mild\":0,\"hi_severe\":0},\"outlier_hi_x\":null,\"outliers_many\":false,"
-        "\"stop\":null,\"samples_ns\":[]}");
+        "\"stop\":null,\"samples_ns\":[],\"bad_samples\":0,\"dependent\":false}");
 
     /* A cold kernel cell with KVM steal time: 2 % stolen flags it. */
     struct clear_result k = {.strategy = "movnti",
@@ -87,6 +87,34 @@ static void test_record(void **state)
 }
 
 /* Under TCG a cold/warm ratio of 17.9 comes from the emulator: not cold. */
+/* Issue 30: an impossible sample counted, a run of slow samples named, a
+ * cell whose samples climb in run order marked dependent. */
+static void test_quality(void **state)
+{
+    static char line[4096];
+    /* 1 GiB on 1 CPU: 0 ns and 1 ms (1,074 GB/s) are impossible */
+    uint64_t v[12] = {1000000,   0,         100000000, 101000000, 99000000, 150000000,
+                      152000000, 149000000, 151000000, 100000000, 99500000, 100500000};
+    struct clear_result c = {.strategy = "rep_stosb",
+                             .cache = "warm",
+                             .source = "hugezero",
+                             .bytes = 1u << 30,
+                             .threads = 1,
+                             .samples = v,
+                             .nsamples = 12};
+    const char *l = clear_record(line, sizeof(line), &c);
+    assert_non_null(strstr(l, "\"bad_samples\":2,\"dependent\":false,"
+                              "\"burst\":{\"start\":3,\"len\":4,\"x\":1.500}"));
+    uint64_t up[20];
+    for (unsigned i = 0; i < 20; i++)
+        up[i] = 100000000 + 1000000 * i;
+    c.samples = up;
+    c.nsamples = 20;
+    l = clear_record(line, sizeof(line), &c);
+    assert_non_null(strstr(l, "\"bad_samples\":0,\"dependent\":true,\"lag1_r\":0.850,"
+                              "\"dep_factor\":12.333,"));
+}
+
 static void test_cache_check(void **state)
 {
     const char *why;
@@ -112,6 +140,7 @@ static void test_cache_check(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_record),
-                                       cmocka_unit_test(test_cache_check)};
+                                       cmocka_unit_test(test_cache_check),
+                                       cmocka_unit_test(test_quality)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

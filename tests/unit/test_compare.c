@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "lib/compare.h"
+#include "lib/interleave.h"
 #include "lib/stats.h"
 
 #define VECTORS "tests/vectors/compare.txt"
@@ -43,43 +44,101 @@ static enum cmp_outcome outcome_named(const char *s)
     return CMP_UNDECIDED;
 }
 
+#define MAXCELLS 8
+
+/* One case of the vectors file: its sides, the other cells of its run and
+ * the CPUs of each side. */
+struct vcase {
+    char name[64];
+    uint64_t v[MAXCELLS][MAXV], bytes[2];
+    size_t n[MAXCELLS], ncells;
+    unsigned z, tol, cpus[2];
+    struct cmp c;
+};
+
+/* Compare the case's B with its A, with round factors when it has cells. */
+static void run_case(struct vcase *k)
+{
+    static uint64_t factors[MAXV], fscratch[2 * MAXCELLS + MAXV];
+    struct ilv_series ser[MAXCELLS];
+    struct cmp_side a = {k->v[0], k->n[0], k->bytes[0], k->cpus[0]};
+    struct cmp_side b = {k->v[1], k->n[1], k->bytes[1], k->cpus[1]};
+    size_t rounds = k->n[0] > k->n[1] ? k->n[0] : k->n[1];
+    for (size_t c = 0; c < k->ncells; c++)
+        ser[c] = (struct ilv_series){k->v[c], &k->n[c]};
+    if (k->ncells > 2)
+        ilv_round_factors(ser, k->ncells, factors, rounds, fscratch);
+    cmp_compare_sides(&a, &b, k->ncells > 2 ? factors : NULL, rounds, CMP_WHY_APART, k->z, k->tol,
+                      scratch, &k->c);
+}
+
+static void check_line(struct vcase *k, char *line)
+{
+    unsigned long long r, lo, hi, kk, x;
+    unsigned rule, bad_a, bad_b, fa, fb, start, len;
+    int r1a, r1b;
+    char out[32], side;
+    if (sscanf(line, "expect %llu %llu %llu %llu %31s", &r, &lo, &hi, &kk, out) == 5) {
+        run_case(k);
+        print_message("%s\n", k->name);
+        assert_int_equal(k->c.ratio_x1e6, r);
+        assert_int_equal(k->c.lo_x1e6, lo);
+        assert_int_equal(k->c.hi_x1e6, hi);
+        assert_int_equal(k->c.k, kk);
+        assert_int_equal(k->c.outcome, outcome_named(out));
+    } else if (sscanf(line, "detail %u %u %u %u %u %d %d", &rule, &bad_a, &bad_b, &fa, &fb, &r1a,
+                      &r1b) == 7) {
+        assert_int_equal(k->c.rule, rule);
+        assert_int_equal(k->c.bad_a, bad_a);
+        assert_int_equal(k->c.bad_b, bad_b);
+        assert_int_equal(k->c.fa_x1000, fa);
+        assert_int_equal(k->c.fb_x1000, fb);
+        assert_int_equal(k->c.r1a_x1000, r1a);
+        assert_int_equal(k->c.r1b_x1000, r1b);
+    } else if (sscanf(line, "burst %c %u %u %llu", &side, &start, &len, &x) == 4) {
+        struct stats_burst bu;
+        stats_burst_of(k->v[side == 'b'], k->n[side == 'b'], k->tol, scratch, &bu);
+        assert_int_equal(bu.start, start);
+        assert_int_equal(bu.len, len);
+        assert_int_equal(bu.x1000, x);
+    } else {
+        fail_msg("bad line %s", line);
+    }
+}
+
 static void test_shared_vectors(void **state)
 {
     FILE *f = fopen(VECTORS, "r");
     assert_non_null(f);
     static char line[8192];
-    static uint64_t a[MAXV], b[MAXV];
-    uint64_t ab = 0, bb = 0;
-    size_t na = 0, nb = 0, cases = 0;
-    unsigned z = 0, tol = 0;
-    static char name[sizeof(line)];
+    static struct vcase k;
+    size_t cases = 0, with_cells = 0;
     while (fgets(line, sizeof(line), f)) {
         if (strncmp(line, "case ", 5) == 0) {
-            snprintf(name, sizeof(name), "%s", line + 5);
-        } else if (line[0] == 'a' && line[1] == ' ') {
-            na = parse_side(line, &ab, a);
-        } else if (line[0] == 'b' && line[1] == ' ') {
-            nb = parse_side(line, &bb, b);
-        } else if (line[0] == 'z' && line[1] == ' ') {
-            assert_int_equal(sscanf(line, "z %u tol %u", &z, &tol), 2);
-        } else if (strncmp(line, "expect ", 7) == 0) {
-            unsigned long long r, lo, hi, k;
-            char out[32];
-            assert_int_equal(sscanf(line, "expect %llu %llu %llu %llu %31s", &r, &lo, &hi, &k, out),
-                             5);
-            struct cmp c;
-            cmp_compare(a, na, ab, b, nb, bb, z, tol, scratch, &c);
-            print_message("%s", name);
-            assert_int_equal(c.ratio_x1e6, r);
-            assert_int_equal(c.lo_x1e6, lo);
-            assert_int_equal(c.hi_x1e6, hi);
-            assert_int_equal(c.k, k);
-            assert_int_equal(c.outcome, outcome_named(out));
+            memset(&k, 0, sizeof(k));
+            k.ncells = 2;
+            snprintf(k.name, sizeof(k.name), "%.60s", line + 5);
             cases++;
+        } else if ((line[0] == 'a' || line[0] == 'b') && line[1] == ' ') {
+            int s = line[0] == 'b';
+            k.n[s] = parse_side(line, &k.bytes[s], k.v[s]);
+        } else if (strncmp(line, "cell ", 5) == 0 && k.ncells < MAXCELLS) {
+            uint64_t unused;
+            k.n[k.ncells] = parse_side(line + 3, &unused, k.v[k.ncells]) + 1;
+            memmove(k.v[k.ncells] + 1, k.v[k.ncells], (k.n[k.ncells] - 1) * sizeof(uint64_t));
+            k.v[k.ncells][0] = unused;
+            with_cells += k.ncells++ == 2;
+        } else if (strncmp(line, "cpus ", 5) == 0) {
+            assert_int_equal(sscanf(line, "cpus %u %u", &k.cpus[0], &k.cpus[1]), 2);
+        } else if (line[0] == 'z' && line[1] == ' ') {
+            assert_int_equal(sscanf(line, "z %u tol %u", &k.z, &k.tol), 2);
+        } else if (line[0] != '#' && line[0] != '\n') {
+            check_line(&k, line);
         }
     }
     fclose(f);
-    assert_true(cases >= 15);
+    assert_true(cases >= 25);
+    assert_true(with_cells >= 1);
 }
 
 static void test_outcome_bounds(void **state)
@@ -100,12 +159,12 @@ static void test_outcome_bounds(void **state)
 static void test_moses_k(void **state)
 {
     /* z = 1.96, m = n = 10: the exact table value of Hollander & Wolfe is 24 */
-    assert_int_equal(cmp_moses_k(10, 10, 1960), 24);
-    assert_int_equal(cmp_moses_k(10, 10, 2500), 16); /* 50 - 2.5 x 13.229 = 16.93 */
-    assert_int_equal(cmp_moses_k(40, 40, 2500), 540);
-    assert_int_equal(cmp_moses_k(1, 1, 2500), 1);
-    assert_int_equal(cmp_moses_k(0, 10, 2500), 1);
-    assert_int_equal(cmp_moses_k(3, 3, 2500), 1); /* floor below 1 */
+    assert_int_equal(cmp_moses_k(10, 10, 1960, 1000, 1000), 24);
+    assert_int_equal(cmp_moses_k(10, 10, 2500, 1000, 1000), 16); /* 50 - 2.5 x 13.229 = 16.93 */
+    assert_int_equal(cmp_moses_k(40, 40, 2500, 1000, 1000), 540);
+    assert_int_equal(cmp_moses_k(1, 1, 2500, 1000, 1000), 1);
+    assert_int_equal(cmp_moses_k(0, 10, 2500, 1000, 1000), 1);
+    assert_int_equal(cmp_moses_k(3, 3, 2500, 1000, 1000), 1); /* floor below 1 */
 }
 
 static void test_swap_symmetry(void **state)

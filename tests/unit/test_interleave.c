@@ -153,6 +153,27 @@ static void test_stop_rule_on_fixtures(void **state)
     assert_memory_equal(v, stream_b, sizeof(v));        /* input untouched */
 }
 
+/* Round factors (issue 30): the median of sample / cell median over the
+ * cells of each round; an even count takes the middles' mean; a 0 ns sample
+ * or a cell that stopped is missing; fewer than 4 cells give 1.0. The same
+ * numbers as tools/hzlib/decide.py round_factors(). */
+static void test_round_factors(void **state)
+{
+    static const uint64_t v[6][4] = {
+        {1000, 1100, 1000, 1500}, {2000, 2300, 2000, 3000}, {500, 600}, {100, 125, 0},
+        {300, 390, 300},          {400, 540, 400}};
+    size_t n[6] = {4, 4, 2, 3, 3, 3};
+    struct ilv_series ser[6];
+    uint64_t f[4], scratch[2 * 6 + 4];
+    for (unsigned c = 0; c < 6; c++)
+        ser[c] = (struct ilv_series){v[c], &n[c]};
+    ilv_round_factors(ser, 6, f, 4, scratch);
+    assert_int_equal(f[0], 1000000);
+    assert_int_equal(f[1], 1225000); /* 1.1 1.15 1.2 | 1.25 1.3 1.35 */
+    assert_int_equal(f[2], 1000000); /* 4 cells: 500 stopped, 100's sample was 0 */
+    assert_int_equal(f[3], 1000000); /* 2 cells (1.5, 1.5): too few, 1.0 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_next),
         cmocka_unit_test(test_look_schedule),
         cmocka_unit_test(test_stop_rule_on_fixtures),
+        cmocka_unit_test(test_round_factors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

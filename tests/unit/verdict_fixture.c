@@ -20,16 +20,20 @@ uint64_t store[64][CMP_MAX_N];
 size_t ncells;
 
 /* n samples of cell c spread evenly over +-spread_pct % around median_ns,
- * `bursts` of them slowed 1.3x..1.8x (a shared host's bursts); c's samples
- * and stats. */
+ * in a zigzag run order (lowest, highest, second lowest, ...: no serial
+ * dependence, lib/compare.h), `bursts` of them slowed 1.3x..1.8x (a shared
+ * host's bursts); c's samples and stats. */
 void fill(struct vd_cell *c, uint64_t median_ns, unsigned spread_pct, size_t n, unsigned bursts)
 {
     uint64_t *s = store[c - cells], tmp[CMP_MAX_N];
-    for (size_t k = 0; k < n; k++)
-        s[k] = median_ns + (uint64_t)((int64_t)median_ns * (int64_t)spread_pct *
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i % 2 ? n - 1 - i / 2 : i / 2; /* the rank of run-order sample i */
+        s[i] = median_ns + (uint64_t)((int64_t)median_ns * (int64_t)spread_pct *
                                       (int64_t)(2 * k - (n - 1)) / (int64_t)(100 * (n - 1)));
+    }
     for (unsigned j = 0; j < bursts; j++) {
-        size_t i = (2 + j * n / bursts) % n;
+        size_t k = (2 + j * n / bursts) % n; /* the rank slowed; i its place in run order */
+        size_t i = 2 * k < n ? 2 * k : 2 * (n - 1 - k) + 1;
         s[i] = s[i] * (130 + 50 * j / (bursts > 1 ? bursts - 1 : 1)) / 100;
     }
     memcpy(tmp, s, n * sizeof(tmp[0]));

@@ -78,7 +78,9 @@ def table(a, b, tol_pct=TOL_PCT):
 def rule_text(tol_pct=TOL_PCT):
     """'B/A Hodges-Lehmann ratio ... tolerance ±5%'."""
     return ("B/A Hodges-Lehmann ratio of the samples (time per byte) with its Moses interval "
-            "(z %g), tolerance ±%g%%" % (decide.Z_X1000 / 1000, tol_pct))
+            "(z %g), %s (%s: rounds do not pair), widened where a side is serially dependent, "
+            "0 ns samples left out as bad; tolerance ±%g%%"
+            % (decide.Z_X1000 / 1000, decide.TWO_SAMPLE, decide.APART, tol_pct))
 
 
 def rule_line(tol_pct=TOL_PCT):

@@ -2,7 +2,9 @@
 
 The rule. When both sides carry their samples (`times`: a clear cell's
 `samples_ns`, one fault's service or clear time per fault record), the row
-is judged as lib/compare.h judges a comparison (tools/hzlib/decide.py): B/A
+is judged as lib/compare.h judges a comparison (tools/hzlib/decide.py) of
+cells from different runs (rule "two-sample": rounds of two runs do not
+pair), 0 ns samples left out as impossible and counted: B/A
 of time per byte as the Hodges-Lehmann estimate, the median of all pairwise
 ratios, with Moses' distribution-free interval (z = decide.Z_X1000), and
 the outcome at the tolerance X (`hz compare --tolerance PCT`, default 5):
@@ -15,9 +17,10 @@ its own value: for GB/s rows the inverse of the time ratio (interval
 Rows without samples on both sides (records older than samples_ns, and the
 statistics Hodges-Lehmann does not estimate: p99, gains, model figures,
 medians of records without samples) keep the spread rule and are labelled
-so (SPREAD): first each side's statistic must rest on at least MIN_SAMPLES
-samples (the repeats of a clear cell, the faults of a fault row, the
-record's repeats / n / lat_n / faults member), else "too few samples":
+so (SPREAD; Judgement.rule_note() names the sides that lack samples):
+first each side's statistic must rest on at least MIN_SAMPLES samples
+(the repeats of a clear cell, the faults of a fault row, the record's
+repeats / n / lat_n / faults member), else "too few samples":
 from 6 samples on the median has a distribution-free 95 % interval
 (lib/stats.h stats_median_ci95). A p99 row also needs enough faults for an
 interval of its own (quantile_ci95: 368 and more). A side that does not
@@ -86,6 +89,7 @@ class Judgement:
     hi: Optional[float] = None
     cmp: Optional[decide.Cmp] = None
     tol_pct: float = TOL_PCT
+    why: str = ""
 
     def verdict_text(self) -> str:
         """'tie (±5%)', 'slower', 'noise (spread rule)' for tables."""
@@ -94,6 +98,17 @@ class Judgement:
         if self.word == decide.TIE:
             return "tie (±%s%%)" % ("%g" % self.tol_pct)
         return self.word
+
+    def rule_note(self) -> str:
+        """Which rule judged the row and why: 'two-sample (different runs)',
+        with 'dependent B' and '1 bad A' when a side was widened or lost
+        impossible samples; 'spread rule: no samples in A' when it fell
+        back (module comment)."""
+        if self.cmp is None:
+            return "%s: %s" % (SPREAD, self.why) if self.why else SPREAD
+        notes = ["dependent %s" % side for side, f in zip("AB", self.cmp.f_x1000) if f > 1000]
+        notes += ["%d bad %s" % (n, side) for side, n in zip("AB", self.cmp.bad) if n]
+        return "; ".join(["%s (%s)" % (self.cmp.rule, self.cmp.why)] + notes)
 
     def ratio_text(self) -> str:
         """'0.333 [0.320..0.350]', '1.050' (spread rule) or '-'."""
@@ -225,7 +240,9 @@ def judge(sa: Stat, sb: Stat, higher_is_better: bool, tol_pct: float = TOL_PCT) 
             return Judgement(c.outcome, *_invert(c), cmp=c, tol_pct=tol_pct)
         return Judgement(c.outcome, c.ratio, c.lo, c.hi, c, tol_pct)
     ratio = sb.value / sa.value if sa.value else None
-    return Judgement(spread_verdict(sa, sb, higher_is_better), ratio, tol_pct=tol_pct)
+    why = "no samples in %s" % " and ".join(
+        side for side, st in (("A", sa), ("B", sb)) if st.times is None)
+    return Judgement(spread_verdict(sa, sb, higher_is_better), ratio, tol_pct=tol_pct, why=why)
 
 
 def verdict(sa: Stat, sb: Stat, higher_is_better: bool, tol_pct: float = TOL_PCT) -> str:
@@ -245,11 +262,12 @@ def flags_text(sa, sb):
 def times_of(recs: Sequence[dict], member: str = "samples_ns"):
     """Every sample of recs' `member` lists in order (at most decide.MAX_N;
     [] when the lists are empty), or None when one of recs lacks the list
-    or holds something other than positive numbers."""
+    or holds something other than numbers of at least 0 (a 0 ns sample is
+    kept: decide.compare leaves it out as impossible and counts it)."""
     out = []
     for r in recs:
         v = r.get(member)
-        if not isinstance(v, list) or not all(num(x) is not None and x > 0 for x in v):
+        if not isinstance(v, list) or not all(num(x) is not None and x >= 0 for x in v):
             return None
         out += v
     return out[:decide.MAX_N] if recs else None

@@ -60,6 +60,11 @@ uint64_t steal_area(unsigned cpu);
 /* True when CPU `cpu` enabled steal time (and has not turned it off). */
 bool steal_enabled(unsigned cpu);
 
+/* Why a run has no steal share (steal_total() false): its timed cells
+ * account it (steal_account()), and none ran. The `summary` and the
+ * verdict's trust item say so in these words (`steal_why`). */
+#define STEAL_UNKNOWN_WHY "no timed cell"
+
 /* True when KVM steal time is enabled on CPU 0 (steal_ns() is meaningful). */
 bool steal_available(void);
 

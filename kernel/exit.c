@@ -70,7 +70,8 @@ static _Noreturn void finish(enum hz_status s, const char *verdict, const char *
     if (steal_total(&base, &lost)) { /* the measured cells' share the host took */
         rec_str(&r, "steal_method", steal_method());
         rec_fixed(&r, "steal_pct", stats_pct_x100(lost, base), 2);
-    }
+    } else
+        rec_str(&r, "steal_why", STEAL_UNKNOWN_WHY);
     rec_str(&r, "verdict", verdict);
     if (why)
         rec_str(&r, "verdict_why", why);

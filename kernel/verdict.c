@@ -16,6 +16,7 @@
 #include "lib/kstring.h"
 #include "lib/print.h"
 #include "lib/record.h"
+#include "lib/verdict_text.h"
 
 static struct vd_cell cells[VERDICT_MAX_CELLS];
 static uint64_t cell_samples[VERDICT_MAX_CELLS][CMP_MAX_N]; /* verdict_add()'s copies */
@@ -87,10 +88,10 @@ static const char *hypervisor_name(void)
     return h;
 }
 
-/* Where the item came from (lib/verdict.h vd_item.source) and its extra
- * figures. */
+/* Where the item came from: its scenarios and cells' short ids. */
 static void emit_source(struct rec *r, const struct vd_item *it)
 {
+    char src[256];
     rec_bool(r, "measured", it->measured);
     rec_arr_begin(r, "measured_by");
     for (const char *p = it->measured_by; p && *p;) {
@@ -110,7 +111,13 @@ static void emit_source(struct rec *r, const struct vd_item *it)
             rec_str(r, 0, it->cell_run[i]);
     }
     rec_arr_end(r);
-    rec_str(r, "source", it->source[0] ? it->source : 0);
+    rec_str(r, "source", vd_item_source(it, src, sizeof(src)) ? src : 0);
+}
+
+/* The item's extra figures and template arguments. */
+static void emit_figures(struct rec *r, const struct vd_item *it)
+{
+    char sz[16];
     rec_arr_begin(r, "figures");
     for (unsigned i = 0; i < it->nextra; i++) {
         const struct vd_extra *e = &it->extra[i];
@@ -122,9 +129,48 @@ static void emit_source(struct rec *r, const struct vd_item *it)
         rec_fixed(r, "hi", e->hi_x1000, 3);
         rec_fixed(r, "cover_pct", e->cover_x100, 2);
         rec_str(r, "outcome", e->outcome >= 0 ? cmp_outcome_name((enum cmp_outcome)e->outcome) : 0);
+        rec_str(r, "chunk", e->chunk ? fmt_size(sz, sizeof(sz), e->chunk) : 0);
         rec_obj_end(r);
     }
     rec_arr_end(r);
+    rec_obj_begin(r, "args");
+    for (unsigned i = 0; i < it->nargs; i++) {
+        const struct vd_arg *a = &it->args[i];
+        if (a->s || a->size)
+            rec_str(r, a->key, a->s ? a->s : fmt_size(sz, sizeof(sz), a->u));
+        else
+            rec_u64(r, a->key, a->u);
+    }
+    rec_obj_end(r);
+}
+
+/* The trust item's members. */
+static void emit_trust(struct rec *r, const struct vd_trust *t, const struct vd_facts *f)
+{
+    rec_bool(r, "tcg", f->tcg);
+    rec_str(r, "hypervisor", f->hypervisor);
+    rec_str(r, "tsc_source", f->tsc_source);
+    rec_bool(r, "tsc_invariant", f->tsc_invariant);
+    rec_str(r, "backing", f->backing);
+    rec_u64(r, "cpl", (uint64_t)f->cpl);
+    rec_bool(r, "emulated_ring0", f->emulated_ring0);
+    if (f->steal_known)
+        rec_fixed(r, "steal_pct", f->steal_x100, 2);
+    else
+        rec_str(r, "steal_pct", 0);
+    rec_str(r, "steal_why", f->steal_known ? 0 : f->steal_why);
+    rec_str(r, "worst_steal_cell", t->worst_steal_cell[0] ? t->worst_steal_cell : 0);
+    rec_fixed(r, "worst_steal_pct", t->worst_steal_x100, 2);
+    rec_fixed(r, "worst_cv_pct", t->worst_cv_x100, 2);
+    rec_arr_begin(r, "worst_cells");
+    for (unsigned i = 0; i < t->nworst; i++)
+        rec_str(r, 0, t->worst[i]);
+    rec_arr_end(r);
+    rec_u64(r, "noisy_cells", t->noisy_cells);
+    rec_u64(r, "left_out_cells", t->left_out);
+    rec_u64(r, "outlier_cells", t->outlier_cells);
+    rec_u64(r, "cells_seen", t->cells);
+    rec_u64(r, "cells_dropped", dropped);
 }
 
 static void emit(const struct vd_item *it, const struct vd_trust *t, const struct vd_facts *f)
@@ -133,8 +179,11 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "verdict");
     rec_str(&r, "item", it->item);
+    rec_str(&r, "label", it->label);
+    rec_str(&r, "form", it->form);
     rec_bool(&r, "decided", it->decided);
-    rec_str(&r, "text", it->decided ? it->text : it->reason);
+    rec_str(&r, "outcome", it->outcome >= 0 ? cmp_outcome_name((enum cmp_outcome)it->outcome) : 0);
+    rec_str(&r, "reason", it->reason ? vd_reason_name(it->reason) : 0);
     rec_str(&r, "answer", it->answer[0] ? it->answer : 0);
     if (it->unit) {
         rec_fixed(&r, "figure", it->fig_x1000, 3);
@@ -152,19 +201,22 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
         rec_fixed(&r, "baseline_figure", it->base_x1000, 3);
     else
         rec_str(&r, "baseline_figure", 0);
-    if (it->baseline[0] && it->ratio_x1000) {
-        rec_fixed(&r, "ratio", it->ratio_x1000, 3);
-        rec_fixed(&r, "ratio_min", it->rmin_x1000, 3);
-        rec_fixed(&r, "ratio_max", it->rmax_x1000, 3);
-        rec_fixed(&r, "ratio_lo", it->rlo_x1000, 3);
-        rec_fixed(&r, "ratio_hi", it->rhi_x1000, 3);
+    static const char *const rk[] = {"ratio", "ratio_min", "ratio_max", "ratio_lo", "ratio_hi"};
+    const uint64_t rv[] = {it->ratio_x1000, it->rmin_x1000, it->rmax_x1000, it->rlo_x1000,
+                           it->rhi_x1000};
+    for (unsigned i = 0; i < 5; i++)
+        if (it->baseline[0] && it->ratio_x1000)
+            rec_fixed(&r, rk[i], rv[i], 3);
+        else
+            rec_str(&r, rk[i], 0);
+    if (it->n_max) {
+        rec_u64(&r, "n_min", it->n_min);
+        rec_u64(&r, "n_max", it->n_max);
     } else {
-        static const char *const none[] = {"ratio", "ratio_min", "ratio_max", "ratio_lo",
-                                           "ratio_hi"};
-        for (unsigned i = 0; i < 5; i++)
-            rec_str(&r, none[i], 0);
+        rec_str(&r, "n_min", 0);
+        rec_str(&r, "n_max", 0);
     }
-    rec_str(&r, "outcome", it->outcome >= 0 ? cmp_outcome_name((enum cmp_outcome)it->outcome) : 0);
+    rec_fixed(&r, "tol_pct", f->tol_x100 ? f->tol_x100 : CMP_TOL_X100, 2);
     rec_str(&r, "set", it->set);
     rec_arr_begin(&r, "cells");
     for (unsigned i = 0; i < it->ncells; i++)
@@ -176,38 +228,14 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
             rec_str(&r, 0, it->cells[i]);
         rec_arr_end(&r);
     }
-    rec_str(&r, "reason", it->decided ? 0 : it->reason);
     emit_source(&r, it);
-    if (it->item[0] == 'v' && it->decided) /* vmstart */
+    emit_figures(&r, it);
+    if (strcmp(it->item, "vmstart") == 0 && it->decided)
         rec_bool(&r, "model", it->model);
-    else if (it->item[0] == 'v')
+    else if (strcmp(it->item, "vmstart") == 0)
         rec_str(&r, "model", 0);
-    if (it->item[0] == 't') { /* trust */
-        rec_bool(&r, "tcg", f->tcg);
-        rec_str(&r, "hypervisor", f->hypervisor);
-        rec_str(&r, "tsc_source", f->tsc_source);
-        rec_bool(&r, "tsc_invariant", f->tsc_invariant);
-        rec_str(&r, "backing", f->backing);
-        rec_u64(&r, "cpl", (uint64_t)f->cpl);
-        rec_bool(&r, "emulated_ring0", f->emulated_ring0);
-        if (f->steal_known)
-            rec_fixed(&r, "steal_pct", f->steal_x100, 2);
-        else
-            rec_str(&r, "steal_pct", 0);
-        rec_str(&r, "worst_steal_cell", t->worst_steal_cell[0] ? t->worst_steal_cell : 0);
-        rec_fixed(&r, "worst_steal_pct", t->worst_steal_x100, 2);
-        rec_fixed(&r, "tol_pct", f->tol_x100, 2);
-        rec_fixed(&r, "worst_cv_pct", t->worst_cv_x100, 2);
-        rec_arr_begin(&r, "worst_cells");
-        for (unsigned i = 0; i < t->nworst; i++)
-            rec_str(&r, 0, t->worst[i]);
-        rec_arr_end(&r);
-        rec_u64(&r, "noisy_cells", t->noisy_cells);
-        rec_u64(&r, "left_out_cells", t->left_out);
-        rec_u64(&r, "outlier_cells", t->outlier_cells);
-        rec_u64(&r, "cells_seen", t->cells);
-        rec_u64(&r, "cells_dropped", dropped);
-    }
+    if (strcmp(it->item, "trust") == 0)
+        emit_trust(&r, t, f);
     rec_str(&r, "profile", f->run);
     record_emit(&r);
 }
@@ -228,7 +256,8 @@ void verdict_facts(struct vd_facts *f)
     if (steal_total(&base, &lost)) {
         f->steal_known = true;
         f->steal_x100 = stats_pct_x100(lost, base);
-    }
+    } else
+        f->steal_why = STEAL_UNKNOWN_WHY;
 }
 
 /* One `compare` record per comparison the verdict made. */
@@ -272,12 +301,13 @@ void verdict_report(void)
     verdict_facts(&f);
     struct decide_job job = {&f, items, &t, &log};
     user_run(0, decide_job, &job);
-    kprintf("\n== verdict: how this machine should zero memory (run=%s; decided by Hodges-Lehmann "
-            "ratio intervals at +-%llu%%)\n",
-            f.run, (unsigned long long)tolerance_opt);
-    for (unsigned i = 0; i < VD_NITEMS; i++)
-        kprintf("  %-12s: %s\n", items[i].label,
-                items[i].decided ? items[i].text : items[i].reason);
+    char line[VD_LINES_MAX];
+    vd_header_line(&f, line, sizeof(line));
+    kprintf("\n%s\n", line);
+    for (unsigned i = 0; i < VD_NITEMS; i++) {
+        vd_item_lines(&items[i], &f, &t, line, sizeof(line));
+        kprintf("%s", line);
+    }
     if (dropped)
         kprintf("  (%zu cells past the first %u were left out)\n", dropped, VERDICT_MAX_CELLS);
     if (log.lost)

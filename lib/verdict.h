@@ -21,18 +21,20 @@
  * comparison is every leading member against Linux's clear_page
  * (rep_stosb, 4 KiB calls) at the Bonferroni z for the set's size; its
  * outcome is that of the union of their intervals. An item is decided when
- * its main comparison comes out faster, slower or tie; "not decided" prints
- * the interval that straddles and the sample counts reached. Under TCG no
- * speed item is decided.
+ * its main comparison comes out faster, slower or tie; else its reason is
+ * VD_R_STRADDLES and the record keeps the interval and the sample counts
+ * reached. Under TCG no speed item is decided.
  *
- * Where an item came from (issue 24): every item names the scenario and
- * cells it used, "(run=clear: avx512_nt/2M cold, rep_stosb/4K cold)" at the
- * end of its text and reason and in vd_item.source; an item function only
- * calls vd_use_cell() (lib/verdict_priv.h) for each cell, and
- * verdict_decide() builds the rest. Which scenarios measure an item is one
- * table in lib/verdict.c (item_runs[]); when none of them ran (vd_facts.ran)
- * the item is not decided with "not measured: run=X measures it" and its
- * function is not called. Figures beside the main one (the fault item's
+ * Decisions are data (issue 29): each item's decide function fills a
+ * struct vd_item (outcome, answer, figures, the main comparison, extra
+ * figures, a reason code and its arguments, the cells used) and writes no
+ * text; lib/verdict_text.h renders it. Adding an item is its decide
+ * function, one row in lib/verdict.c's item table and rows in
+ * lib/verdict_text.c's template table (and tools/hzlib/verdict_text.py's).
+ * Which scenarios measure an item is in that item table; when none of them
+ * ran (vd_facts.ran) the item is VD_R_NOT_IN_RUN and its function is not
+ * called. Every item names the cells it used with vd_use_cell()
+ * (lib/verdict_priv.h). Figures beside the main one (the fault item's
  * clear_pages() gain, what is left for pre-zeroing) go in vd_item.extra
  * through vd_extra_add(), each with its interval and its coverage.
  *
@@ -51,7 +53,6 @@
 #include "lib/compare.h"
 #include "lib/stats.h"
 
-#define VD_TEXT_MAX 1024
 #define VD_ID_MAX 64
 #define VD_ITEM_CELLS 8 /* cells named per item */
 #define VD_WORST 3      /* worst-CV cells the trust item names */
@@ -121,68 +122,120 @@ struct vd_facts {
     int cpl;                /* privilege level of the measurements (0 or 3) */
     bool emulated_ring0;    /* the start-up probe found ring 0 emulated */
     bool steal_known;       /* steal_x100 was measured */
+    const char *steal_why;  /* when not: why ("no KVM steal time: bare metal", ...) */
     uint64_t steal_x100;    /* host steal share of the measured cells, percent x 100 */
     unsigned tol_x100;      /* the tolerance, percent x 100 (`tolerance=`); 0: CMP_TOL_X100 */
 };
 
-enum vd_item_id {
-    VD_CLEAR_1G,
-    VD_CLEAR_2M,
-    VD_NONTEMPORAL,
-    VD_FAULT_ITEM,
-    VD_IDLE,
-    VD_VMSTART,
-    VD_NUMA_ITEM,
-    VD_TRUST,
-    VD_NITEMS
+/*
+ * The items: one row each, X(id, key, label, form, runs, tcg, decide), in
+ * record order, which is the order they are decided in (the non-temporal
+ * and idle items read the 1 GiB item's leader). key is the record's `item`,
+ * label the console's, form the renderer's template family
+ * (lib/verdict_text.c), runs the scenarios that measure it (comma-separated,
+ * the main one first; "" for trust, which every run has), tcg whether it is
+ * decided under TCG, decide its function (lib/verdict_priv.h). Nothing else
+ * lists the items. A unit-test build appends its own with VD_EXTRA_ITEMS
+ * (tests/unit/test_verdict_item.c).
+ */
+#ifndef VD_EXTRA_ITEMS
+#define VD_EXTRA_ITEMS(X)
+#endif
+#define VD_ITEMS(X)                                                                                \
+    X(VD_CLEAR_1G, "clear_1g", "clear 1 GiB", "clear", "clear", false, vd_decide_clear_1g)         \
+    X(VD_CLEAR_2M, "clear_2m", "clear 2 MiB", "clear", "clear", false, vd_decide_clear_2m)         \
+    X(VD_NONTEMPORAL, "nontemporal", "non-temporal", "nontemporal", "clear", false,                \
+      vd_decide_nontemporal)                                                                       \
+    X(VD_FAULT_ITEM, "fault", "fault", "fault", "fault,faultclear", false, vd_decide_fault)        \
+    X(VD_IDLE, "idle", "idle zeroer", "idle", "interference,clear", false, vd_decide_idle)         \
+    X(VD_VMSTART, "vmstart", "VM start", "vmstart", "vmstart", false, vd_decide_vmstart)           \
+    X(VD_NUMA_ITEM, "numa", "NUMA", "numa", "numa", true, vd_decide_numa)                          \
+    X(VD_TRUST, "trust", "trust", "trust", "", true, vd_decide_trust)                              \
+    VD_EXTRA_ITEMS(X)
+
+#define VD_ITEM_ID(id, key, label, form, runs, tcg, decide) id,
+enum vd_item_id { VD_ITEMS(VD_ITEM_ID) VD_NITEMS };
+#undef VD_ITEM_ID
+
+/* Why an item is not decided (record member `reason`, docs/results.md
+ * `verdict`): VD_R_NONE when it is. Names by vd_reason_name(). */
+enum vd_reason {
+    VD_R_NONE,
+    VD_R_NOT_IN_RUN,   /* none of its scenarios ran */
+    VD_R_TCG,          /* emulator timings */
+    VD_R_STRADDLES,    /* the main comparison's interval straddles a tolerance bound */
+    VD_R_NO_CELL,      /* a scenario ran without the cell it needs (arg `need`) */
+    VD_R_LEFT_OUT,     /* every candidate left out (args cell, why, samples, more) */
+    VD_R_TARGET_SMALL, /* the largest cold target is below the page (arg target) */
+    VD_R_NO_BASELINE,  /* leaders not separated, no Linux clear_page cell */
+    VD_R_NO_PAIR,      /* no call size with a non-temporal and a temporal cell */
+    VD_R_RATE_MISS,    /* idle: the least harmful zeroer missed its rate */
+    VD_R_CEILING_OPEN, /* vmstart: no plateau, no bw_ceiling=: a lower bound */
+    VD_R_NO_REMOTE,    /* numa: no usable remote cell beside a local one */
+    VD_NREASONS
 };
 
-#define VD_SOURCE_MAX 256 /* vd_item.source */
-#define VD_EXTRAS 3       /* vd_item.extra */
+#define VD_EXTRAS 6 /* vd_item.extra */
+#define VD_ARGS 5   /* vd_item.args */
 
 /* A figure an item gives beside its main one (record member `figures`):
  * e.g. the fault item's predicted clear_pages() gain. */
 struct vd_extra {
     const char *name;            /* record key: "clear_pages_gain", "left_for_prezero" */
-    const char *unit;            /* "x" (a time ratio), "%" (a share of a fault's time) */
+    const char *unit;            /* "x" (a ratio), "%" (a share of a fault's time), "GB/s" */
     uint64_t x1000;              /* the estimate x 1000 */
     uint64_t lo_x1000, hi_x1000; /* its interval */
     unsigned cover_x100;         /* the interval's coverage, percent x 100 (its z) */
     int outcome;                 /* enum cmp_outcome of the comparison behind it; -1: none */
+    uint64_t chunk;              /* bytes per call it was measured at (nt_speedup); 0: none */
 };
 
+/* One argument of an item's template or reason (record member `args`):
+ * text s when not NULL, else the number u, written as a size ("2M") when
+ * `size`. */
+struct vd_arg {
+    const char *key; /* "chunk", "victim", ... (static) */
+    const char *s;   /* static, a cell's string, or vd_item.arg_cell */
+    uint64_t u;
+    bool size;
+};
+
+/* One item's decision: data only (issue 29). lib/verdict_text.c turns it
+ * into text; kernel/verdict.c writes it as a `verdict` record. */
 struct vd_item {
     const char *item;  /* "clear_1g", ... (record key `item`) */
-    const char *label; /* "1 GiB page", ... (console block) */
+    const char *label; /* "clear 1 GiB", ... (the console's label) */
+    const char *form;  /* the renderer's template family: "clear", "idle_cpu", ... */
     bool decided;
-    char text[VD_TEXT_MAX];      /* the sentence, with figures, intervals and the comparison */
-    char answer[32];             /* short answer ("avx512_nt/2M", "yes", "prezero pays"); "" =
-                                    null */
-    const char *unit;            /* "GB/s", "ms", "ms/GiB", "s/TiB"; NULL = no figure */
+    enum vd_reason reason;       /* VD_R_NONE when decided */
+    struct vd_arg args[VD_ARGS]; /* the template's and reason's arguments */
+    unsigned nargs;
+    char arg_cell[VD_ID_MAX];    /* a cell id an argument names */
+    char answer[32];             /* short answer ("avx512_nt/2M", "yes"); "" = null */
+    const char *unit;            /* "GB/s", "ms", "ms/GiB", "s"; NULL = no figure */
     uint64_t fig_x1000;          /* the best cell's median figure x 1000 ... */
     uint64_t lo_x1000, hi_x1000; /* ... and its 95 % interval (of the median) */
     char baseline[32];           /* what it is compared with, "" = none */
     uint64_t base_x1000;         /* baseline's median figure x 1000 (same unit) */
     /* The main comparison, as "how many times the baseline" in the figure's
-     * unit (clear, nontemporal, idle, vmstart: speed-up; fault: time ratio):
-     * Hodges-Lehmann estimate of the best cell, the range of the estimates
-     * across a leading set, and the union of their intervals. 0: none. */
+     * unit (clear, nontemporal, idle_cpu, numa, vmstart: speed-up; fault,
+     * idle: time ratio): Hodges-Lehmann estimate of the best cell, the
+     * range of the estimates across a leading set, the union of their
+     * intervals, and the samples a side (fewest, most). 0: none. */
     uint64_t ratio_x1000, rmin_x1000, rmax_x1000, rlo_x1000, rhi_x1000;
+    size_t n_min, n_max;
     int outcome;     /* enum cmp_outcome of the main comparison; -1: none made */
     const char *set; /* clear items: "winner", "tie", "not separated"; NULL otherwise */
     char cells[VD_ITEM_CELLS][VD_ID_MAX]; /* ids of the cells used, the leaders first */
     unsigned ncells;
-    unsigned nleaders;        /* clear items: the first nleaders cells are the leading set */
-    char reason[VD_TEXT_MAX]; /* when !decided */
-    bool model;               /* vmstart: extrapolated, not measured */
+    unsigned nleaders; /* clear items: the first nleaders cells are the leading set */
+    bool model;        /* vmstart: extrapolated, not measured */
     /* Where it came from (issue 24): the scenarios that measure the item
-     * (lib/verdict.c's table, "fault,faultclear"), whether any of them ran,
-     * and the short form of every cell named by vd_use_cell() grouped by
-     * scenario, "run=clear: avx512_nt/2M cold, rep_stosb/4K cold"; the text
-     * and the reason end with it in parentheses. */
+     * (lib/verdict.c's item table, "fault,faultclear"), whether any of them
+     * ran, and the scenario and short id of every cell named by
+     * vd_use_cell() (vd_item_source() lists them). */
     const char *measured_by;
     bool measured;
-    char source[VD_SOURCE_MAX];
     const char *cell_run[VD_ITEM_CELLS];       /* scenario of cells[i] ("clear") */
     char cell_short[VD_ITEM_CELLS][VD_ID_MAX]; /* short id of cells[i] */
     struct vd_extra extra[VD_EXTRAS];
@@ -242,9 +295,11 @@ const char *vd_kind_run(enum vd_kind k);
 void vd_cell_short(const struct vd_cell *c, char *buf, size_t cap);
 
 /* True when c may take part in a comparison: verified and at least
- * CMP_MIN_N samples; else *why (cap bytes) says why not, e.g.
- * "clear/x/4K/cold/1G has 5 samples (too few, < 6)". */
-bool vd_cell_usable(const struct vd_cell *c, char *why, size_t cap);
+ * CMP_MIN_N samples. */
+bool vd_cell_usable(const struct vd_cell *c);
+
+/* The name of reason r ("STRADDLES"; "" for VD_R_NONE). */
+const char *vd_reason_name(enum vd_reason r);
 
 /*
  * Decide every item from cells[0..n) (n may be 0) under facts f, into

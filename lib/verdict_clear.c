@@ -4,14 +4,13 @@
  * against Linux's clear_page), nontemporal (the best non-temporal against
  * the best temporal cell per call size). The idle item is lib/verdict_idle.c.
  */
-#include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/verdict_priv.h"
+#include "lib/verdict_text.h"
 
 #define GIB (1ull << 30)
 #define VD_MAX_CAND 64  /* candidates of one clear item */
 #define VD_MAX_CHUNKS 8 /* call sizes the non-temporal item looks at */
-#define VD_LIST 6       /* leading members the text lists */
 
 /* A cold clear cell on the target with chunks up to `page`. */
 static bool is_cand(const struct vd_cell *c, uint64_t target, uint64_t page)
@@ -27,43 +26,23 @@ static bool is_base(const struct vd_cell *c, uint64_t target)
 
 const struct vd_cell *vd_clear_base(const struct vd_ctx *x, uint64_t target)
 {
-    char why[8];
     for (size_t i = 0; i < x->n; i++)
-        if (is_base(&x->v[i], target) && vd_cell_usable(&x->v[i], why, sizeof(why)))
+        if (is_base(&x->v[i], target) && vd_cell_usable(&x->v[i]))
             return &x->v[i];
     return 0;
 }
 
-/* "rep_stosb/1G" */
-static const char *short_id(const struct vd_cell *c, char *b, size_t cap)
+/* The cells a clear item could not use: the first of them, and how many
+ * (0: none). */
+static unsigned left_out(const struct vd_ctx *x, uint64_t target, uint64_t page,
+                         const struct vd_cell **first)
 {
-    char ch[16];
-    hz_snprintf(b, cap, "%s/%s", c->strategy, fmt_size(ch, sizeof(ch), c->chunk));
-    return b;
-}
-
-const char *vd_outcome_words(const struct vd_ctx *x, int o, char *b, size_t cap)
-{
-    char t[16];
-    if (o == CMP_TIE)
-        hz_snprintf(b, cap, "tie within +-%s%%", vd_tol(t, sizeof(t), x->tol));
-    else
-        hz_snprintf(b, cap, "%s", cmp_outcome_name((enum cmp_outcome)o));
-    return b;
-}
-
-/* The cells a clear item could not use, as "; left out: WHY (and N more)". */
-static size_t left_out(const struct vd_ctx *x, struct vd_item *it, size_t len, uint64_t target,
-                       uint64_t page)
-{
-    char why[VD_TEXT_MAX / 4];
     unsigned k = 0;
+    *first = 0;
     for (size_t i = 0; i < x->n; i++)
-        if (is_cand(&x->v[i], target, page) && !vd_cell_usable(&x->v[i], why, sizeof(why)) && !k++)
-            len = vd_cat(it->text, sizeof(it->text), len, "; left out: %s", why);
-    if (k > 1)
-        len = vd_cat(it->text, sizeof(it->text), len, " and %u more", k - 1);
-    return len;
+        if (is_cand(&x->v[i], target, page) && !vd_cell_usable(&x->v[i]) && !k++)
+            *first = &x->v[i];
+    return k;
 }
 
 /* Running range of a set of comparisons with one baseline. */
@@ -127,31 +106,29 @@ static void name_cells(struct vd_item *it, const struct vd_cell **lead, size_t n
         vd_use_cell(it, base);
 }
 
-void vd_decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
-                     const struct vd_cell **best)
+static void decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
+                         const struct vd_cell **best)
 {
-    const struct vd_cell *cand[VD_MAX_CAND], *lead[VD_MAX_CAND];
+    const struct vd_cell *cand[VD_MAX_CAND], *lead[VD_MAX_CAND], *out;
     enum vd_item_id id = page >= GIB ? VD_CLEAR_1G : VD_CLEAR_2M;
     uint64_t target = vd_clear_target(x->v, x->n);
-    char pg[16], tg[16], why[VD_TEXT_MAX / 2], s[24], a[16], b[16], c[16], d[16], e[16], w[32];
-    size_t nc = 0, len;
+    size_t nc = 0;
     bool tie, base_in = false;
     *best = 0;
-    fmt_size(pg, sizeof(pg), page);
+    if (!target)
+        return;          /* no cold clear cell: NO_CELL */
     if (target < page) { /* a small guest: no target as large as the page */
-        hz_snprintf(it->reason, sizeof(it->reason),
-                    "not measured: the largest cold target was %s, smaller than a %s page",
-                    fmt_size(tg, sizeof(tg), target), pg);
+        it->reason = VD_R_TARGET_SMALL;
+        vd_arg_u64(it, "target", target, true);
         return;
     }
     for (size_t i = 0; i < x->n; i++)
-        if (is_cand(&x->v[i], target, page) && vd_cell_usable(&x->v[i], why, sizeof(why)) &&
-            nc < VD_MAX_CAND)
+        if (is_cand(&x->v[i], target, page) && vd_cell_usable(&x->v[i]) && nc < VD_MAX_CAND)
             cand[nc++] = &x->v[i];
+    unsigned nout = left_out(x, target, page, &out);
     if (!nc) {
-        if (left_out(x, it, 0, target, page))
-            hz_snprintf(it->reason, sizeof(it->reason), "not decided: no usable cell%s", it->text);
-        it->text[0] = 0;
+        if (nout)
+            vd_left_out(it, out, nout - 1);
         return;
     }
     size_t nl = leading_set(x, id, cand, nc, lead, &tie);
@@ -176,33 +153,16 @@ void vd_decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
                   : !sp.n   ? true /* Linux's clear_page itself leads alone */
                   : base_in ? it->outcome == CMP_TIE
                             : it->outcome != CMP_UNDECIDED;
+    it->n_min = sp.nmin;
+    it->n_max = sp.nmax;
     it->unit = "GB/s";
     it->fig_x1000 = vd_gbps(lead[0]);
     it->lo_x1000 = vd_gbps_lo(lead[0]);
     it->hi_x1000 = vd_gbps_hi(lead[0]);
-    short_id(lead[0], it->answer, sizeof(it->answer));
+    vd_name_cell(lead[0], it->answer, sizeof(it->answer));
     name_cells(it, lead, nl, base, base_in);
-    if (nl == 1) {
-        len = vd_cat(it->text, sizeof(it->text), 0, "clear a %s page with %s in %s calls: ", pg,
-                     lead[0]->strategy, fmt_size(c, sizeof(c), lead[0]->chunk));
-        len += vd_headline(lead[0], it->text + len, sizeof(it->text) - len);
-        len = vd_cat(it->text, sizeof(it->text), len, "; it beats every rival (%zu)", nc - 1);
-    } else {
-        len = vd_cat(it->text, sizeof(it->text), 0, "clear a %s page: ", pg);
-        for (size_t i = 0; i < nl && i < VD_LIST; i++)
-            len = vd_cat(it->text, sizeof(it->text), len, "%s%s %s [%s..%s]", i ? ", " : "",
-                         short_id(lead[i], s, sizeof(s)), vd_dec(a, 16, vd_gbps(lead[i]), 1),
-                         vd_dec(b, 16, vd_gbps_lo(lead[i]), 1),
-                         vd_dec(c, 16, vd_gbps_hi(lead[i]), 1));
-        if (nl > VD_LIST)
-            len = vd_cat(it->text, sizeof(it->text), len, " and %zu more", nl - VD_LIST);
-        len = vd_cat(it->text, sizeof(it->text), len,
-                     " are %s (%s-%s GB/s); the best: ", tie ? "a tie" : "not separated",
-                     vd_dec(a, 16, vd_gbps(lead[nl - 1]), 1), vd_dec(b, 16, vd_gbps(lead[0]), 1));
-        len += vd_headline(lead[0], it->text + len, sizeof(it->text) - len);
-    }
     if (base) {
-        hz_snprintf(it->baseline, sizeof(it->baseline), "rep_stosb/4K");
+        vd_set_text(it->baseline, sizeof(it->baseline), "rep_stosb/4K");
         it->base_x1000 = vd_gbps(base);
         it->ratio_x1000 = base == lead[0] ? 1000 : it->ratio_x1000;
         it->rmin_x1000 = sp.n ? sp.rmin : 1000;
@@ -210,26 +170,21 @@ void vd_decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
         it->rlo_x1000 = sp.n ? vd_speedup_x1000(sp.hi) : 1000;
         it->rhi_x1000 = sp.n ? vd_speedup_x1000(sp.lo) : 1000;
     }
-    if (base && !sp.n)
-        len = vd_cat(it->text, sizeof(it->text), len, "; that is Linux clear_page");
-    else if (base)
-        len = vd_cat(it->text, sizeof(it->text), len,
-                     "; %s%s%s%sx [%s..%s] Linux clear_page (rep_stosb, 4 KiB calls: %s GB/s): %s",
-                     base_in   ? "Linux clear_page leads too, the others are "
-                     : nl == 1 ? ""
-                               : "each is ",
-                     vd_dec(a, 16, sp.rmin, 2), sp.n > 1 ? "-" : "",
-                     sp.n > 1 ? vd_dec(d, 16, sp.rmax, 2) : "", vd_dec(b, 16, it->rlo_x1000, 2),
-                     vd_dec(c, 16, it->rhi_x1000, 2), vd_dec(e, 16, it->base_x1000, 1),
-                     vd_outcome_words(x, it->outcome, w, sizeof(w)));
-    else
-        len = vd_cat(it->text, sizeof(it->text), len,
-                     "; no usable Linux clear_page cell (rep_stosb/4K) to compare with");
-    left_out(x, it, len, target, page);
     if (!it->decided && base && sp.n)
-        vd_undecided(it, x, sp.lo, sp.hi, true, sp.nmin, sp.nmax);
+        vd_open(it, sp.nmin, sp.nmax);
     else if (!it->decided)
-        hz_snprintf(it->reason, sizeof(it->reason), "not decided: %s", it->text);
+        it->reason = VD_R_NO_BASELINE;
+}
+
+void vd_decide_clear_1g(struct vd_ctx *x, struct vd_item *it)
+{
+    decide_clear(x, it, GIB, &x->best1g);
+}
+
+void vd_decide_clear_2m(struct vd_ctx *x, struct vd_item *it)
+{
+    const struct vd_cell *best;
+    decide_clear(x, it, 2ull << 20, &best);
 }
 
 /* The best usable cell of a kind (nt) at one call size on the target. */
@@ -237,23 +192,27 @@ static const struct vd_cell *best_at(const struct vd_ctx *x, uint64_t target, ui
                                      bool nt)
 {
     const struct vd_cell *b = 0;
-    char why[8];
     for (size_t i = 0; i < x->n; i++) {
         const struct vd_cell *c = &x->v[i];
         if (is_cand(c, target, chunk) && c->chunk == chunk && c->nontemporal == nt &&
-            vd_cell_usable(c, why, sizeof(why)) && (!b || vd_gbps(c) > vd_gbps(b)))
+            vd_cell_usable(c) && (!b || vd_gbps(c) > vd_gbps(b)))
             b = c;
     }
     return b;
 }
 
-void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it, const struct vd_cell *lead1g)
+void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it)
 {
+    /* only a winner fixes the call size: among leaders that are not
+     * separated the first is a coin toss, and so would the size be */
+    const struct vd_item *c1g = &x->items[VD_CLEAR_1G];
+    const struct vd_cell *lead1g = c1g->set && strcmp(c1g->set, "winner") == 0 ? x->best1g : 0;
     uint64_t target = vd_clear_target(x->v, x->n), ch[VD_MAX_CHUNKS];
     const struct vd_cell *nt[VD_MAX_CHUNKS], *tm[VD_MAX_CHUNKS];
     struct cmp cm[VD_MAX_CHUNKS];
     size_t nch = 0, m = VD_MAX_CHUNKS;
-    char a[16], b[16], c[16], d[16], e[16], g[16], w[32], s1[24], s2[24];
+    if (!target)
+        return;                         /* no cold clear cell: NO_CELL */
     for (size_t i = 0; i < x->n; i++) { /* the call sizes, ascending */
         uint64_t k = x->v[i].chunk;
         size_t j = 0;
@@ -273,9 +232,7 @@ void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it, const struct vd
             m = j; /* the 1 GiB leader's call size, else the largest with both */
     }
     if (m == VD_MAX_CHUNKS) {
-        hz_snprintf(it->reason, sizeof(it->reason),
-                    "not measured: no call size with both a usable non-temporal and a temporal "
-                    "cell");
+        it->reason = VD_R_NO_PAIR;
         return;
     }
     for (size_t j = 0; j < nch; j++)
@@ -283,7 +240,7 @@ void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it, const struct vd
             vd_compare(x, VD_NONTEMPORAL, tm[j], nt[j], CMP_Z_X1000, j == m, &cm[j]);
     vd_use_cell(it, nt[m]);
     vd_use_cell(it, tm[m]);
-    it->outcome = (int)cm[m].outcome;
+    vd_main_cmp(it, &cm[m]);
     it->decided = cm[m].outcome != CMP_UNDECIDED;
     it->unit = "GB/s";
     it->fig_x1000 = vd_gbps(nt[m]);
@@ -293,32 +250,25 @@ void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it, const struct vd
     it->ratio_x1000 = it->rmin_x1000 = it->rmax_x1000 = vd_speedup_x1000(cm[m].ratio_x1e6);
     it->rlo_x1000 = vd_speedup_x1000(cm[m].hi_x1e6);
     it->rhi_x1000 = vd_speedup_x1000(cm[m].lo_x1e6);
-    short_id(tm[m], it->baseline, sizeof(it->baseline));
-    hz_snprintf(it->answer, sizeof(it->answer), "%s",
+    vd_name_cell(tm[m], it->baseline, sizeof(it->baseline));
+    vd_set_text(it->answer, sizeof(it->answer),
                 cm[m].outcome == CMP_FASTER   ? "yes"
                 : cm[m].outcome == CMP_SLOWER ? "no"
                 : cm[m].outcome == CMP_TIE    ? "tie"
                                               : "");
-    size_t len = vd_cat(
-        it->text, sizeof(it->text), 0,
-        "at %s calls (%s) the best non-temporal %s %s GB/s is %sx [%s..%s] the best temporal %s "
-        "%s GB/s: %s",
-        fmt_size(e, sizeof(e), ch[m]),
-        lead1g && lead1g->chunk == ch[m] ? "the 1 GiB leader's" : "the largest measured",
-        short_id(nt[m], s1, sizeof(s1)), vd_dec(a, 16, it->fig_x1000, 1),
-        vd_dec(b, 16, it->ratio_x1000, 2), vd_dec(c, 16, it->rlo_x1000, 2),
-        vd_dec(d, 16, it->rhi_x1000, 2), short_id(tm[m], s2, sizeof(s2)),
-        vd_dec(g, 16, it->base_x1000, 1), vd_outcome_words(x, it->outcome, w, sizeof(w)));
-    for (size_t j = 0, k = 0; j < nch; j++) {
+    vd_arg_str(it, "nt", nt[m]->strategy);
+    vd_arg_u64(it, "chunk", ch[m], true);
+    /* the other call sizes, information: z 2.361 is 98.18 % for one look */
+    for (size_t j = 0; j < nch; j++) {
         if (j == m || !nt[j] || !tm[j])
             continue;
-        len = vd_cat(it->text, sizeof(it->text), len, "%s %s %s %sx [%s..%s]",
-                     k++ ? "," : "; other call sizes:", fmt_size(e, sizeof(e), ch[j]),
-                     cmp_outcome_name(cm[j].outcome),
-                     vd_dec(a, 16, vd_speedup_x1000(cm[j].ratio_x1e6), 2),
-                     vd_dec(b, 16, vd_speedup_x1000(cm[j].hi_x1e6), 2),
-                     vd_dec(c, 16, vd_speedup_x1000(cm[j].lo_x1e6), 2));
+        struct vd_extra *e =
+            vd_extra_add(it, "nt_speedup", "x", vd_speedup_x1000(cm[j].ratio_x1e6),
+                         vd_speedup_x1000(cm[j].hi_x1e6), vd_speedup_x1000(cm[j].lo_x1e6), 9818,
+                         (int)cm[j].outcome);
+        if (e)
+            e->chunk = ch[j];
     }
     if (!it->decided)
-        vd_undecided(it, x, cm[m].lo_x1e6, cm[m].hi_x1e6, true, cm[m].na, cm[m].nb);
+        vd_open(it, it->n_min, it->n_max);
 }

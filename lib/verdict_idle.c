@@ -28,9 +28,9 @@
  * clear cell against Linux's clear_page (run=clear), the neighbour cost
  * "not measured: run=interference measures it".
  */
-#include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/verdict_priv.h"
+#include "lib/verdict_text.h"
 
 #define GIB (1ull << 30)
 #define VD_IF_GROUPS 48 /* (strategy, rate) groups */
@@ -70,15 +70,13 @@ static const struct vd_cell *base_of(const struct vd_ctx *x, const char *victim,
  * hundred; fill_item() logs the one the item quotes). */
 static void judge(struct vd_ctx *x, struct group *g, bool spin)
 {
-    char why[8];
     struct vd_log *log = x->log;
     x->log = 0;
     const struct vd_cell *f = g->first;
     for (size_t i = 0; i < x->n; i++) {
         const struct vd_cell *c = &x->v[i], *a;
         if (!is_interf(c) || c->rate_pct != f->rate_pct || strcmp(c->strategy, f->strategy) ||
-            !(a = base_of(x, c->victim, spin)) || !vd_cell_usable(c, why, sizeof(why)) ||
-            !vd_cell_usable(a, why, sizeof(why)))
+            !(a = base_of(x, c->victim, spin)) || !vd_cell_usable(c) || !vd_cell_usable(a))
             continue;
         struct cmp m;
         vd_compare(x, VD_IDLE, a, c, CMP_Z95_X1000, false, &m);
@@ -105,50 +103,21 @@ static bool harmless(const struct group *g)
     return g->nvict && !g->slower && !g->opened && !g->miss;
 }
 
-/* "+12.3" of a ratio x 10^6 (percent, one decimal). */
-static const char *pct(char *b, size_t cap, uint64_t r)
+/* The item's figures from group g's comparison m of victim cell c with
+ * its baseline cell (alone, or the spin control's when spin). */
+static void fill_item(struct vd_item *it, const struct group *g, const struct vd_cell *c,
+                      const struct cmp *m, bool spin)
 {
-    char t[16];
-    uint64_t d = r >= CMP_ONE ? r - CMP_ONE : CMP_ONE - r;
-    fmt_fixed(t, sizeof(t), (d + 500) / 1000, 1);
-    hz_snprintf(b, cap, "%c%s", r >= CMP_ONE ? '+' : '-', t);
-    return b;
-}
-
-/* "+3.1% [-0.4..+6.0] on victim chase_4llc (DRAM), CPU 95.2 ms per GiB" */
-static size_t cost(struct vd_item *it, size_t len, const struct vd_cell *c, const struct cmp *m)
-{
-    char a[16], lo[16], hi[16], ms[16];
-    return vd_cat(it->text, sizeof(it->text), len,
-                  "neighbour cost %s%% [%s..%s] on victim %s (%s-resident), CPU %s ms per GiB",
-                  pct(a, 16, m->ratio_x1e6), pct(lo, 16, m->lo_x1e6), pct(hi, 16, m->hi_x1e6),
-                  c->victim, c->level ? c->level : "?",
-                  vd_dec(ms, 16, (c->cpu_ns_per_gib + 500) / 1000, 1));
-}
-
-static void fill_item(struct vd_ctx *x, struct vd_item *it, const struct group *g, bool spin)
-{
-    struct cmp m;
-    vd_compare(x, VD_IDLE, g->wa, g->worst, CMP_Z95_X1000, false, &m); /* logged */
-    vd_use_cell(it, g->worst);
-    vd_use_cell(it, g->wa);
     it->unit = "ms/GiB";
-    it->fig_x1000 = it->lo_x1000 = it->hi_x1000 = g->worst->cpu_ns_per_gib / 1000;
-    hz_snprintf(it->baseline, sizeof(it->baseline), spin ? "spin control" : "alone");
-    it->ratio_x1000 = it->rmin_x1000 = it->rmax_x1000 = g->wc.ratio_x1e6 / 1000;
-    it->rlo_x1000 = g->wc.lo_x1e6 / 1000;
-    it->rhi_x1000 = g->wc.hi_x1e6 / 1000;
-    it->outcome = (int)g->wc.outcome;
-}
-
-/* "; L3 pollution not measured (no victim LLC-resident)" when no usable victim is. */
-static size_t llc_note(const struct vd_ctx *x, struct vd_item *it, size_t len)
-{
-    for (size_t i = 0; i < x->n; i++)
-        if (is_alone(&x->v[i]) && x->v[i].level && strcmp(x->v[i].level, "LLC") == 0)
-            return len;
-    return vd_cat(it->text, sizeof(it->text), len,
-                  "; L3 pollution not measured (no victim LLC-resident here)");
+    it->fig_x1000 = it->lo_x1000 = it->hi_x1000 = c->cpu_ns_per_gib / 1000;
+    vd_set_text(it->baseline, sizeof(it->baseline), spin ? "spin control" : "alone");
+    it->ratio_x1000 = it->rmin_x1000 = it->rmax_x1000 = m->ratio_x1e6 / 1000;
+    it->rlo_x1000 = m->lo_x1e6 / 1000;
+    it->rhi_x1000 = m->hi_x1e6 / 1000;
+    vd_main_cmp(it, m);
+    vd_arg_str(it, "strategy", g->first->strategy);
+    vd_arg_u64(it, "rate_pct", g->first->rate_pct, false);
+    vd_arg_str(it, "victim", c->victim);
 }
 
 /* The spin control (a busy sibling CPU, no stores) against alone: the
@@ -169,8 +138,7 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
 {
     static struct group spin;
     static struct group g[VD_IF_GROUPS];
-    size_t ng = 0, len = 0;
-    char t[16], lo[16], hi[16];
+    size_t ng = 0;
     bool vs_spin = contention(x, &spin);
     for (size_t i = 0; i < x->n && ng < VD_IF_GROUPS; i++) {
         const struct vd_cell *c = &x->v[i];
@@ -199,69 +167,30 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
             least = h;
     }
     if (!ng) {
-        hz_snprintf(it->reason, sizeof(it->reason),
-                    "not decided: run=interference left no usable cell (fewer than %u rounds, or "
-                    "a zeroer not verified)",
-                    CMP_MIN_N);
+        it->reason = VD_R_NO_CELL;
+        vd_arg_str(it, "need", "interference cell");
         return;
     }
-    if (vs_spin) { /* said first: every figure after it is against the spin control */
+    if (vs_spin) /* every figure after it is against the spin control */
         vd_use_cell(it, spin.worst);
-        len = vd_cat(it->text, sizeof(it->text), 0,
-                     "CPU contention here: the spin control (a busy sibling CPU, no stores) alone "
-                     "slows victim %s by %s%% [%s..%s], so each zeroer is compared with it, not "
-                     "with the victim alone (its stores' cost beyond a busy sibling); ",
-                     spin.worst->victim, pct(t, 16, spin.wc.ratio_x1e6),
-                     pct(lo, 16, spin.wc.lo_x1e6), pct(hi, 16, spin.wc.hi_x1e6));
-    }
+    const struct group *h = best ? best : open ? open : least;
+    const struct vd_cell *c = best || !open ? h->worst : h->open,
+                         *a = best || !open ? h->wa : h->oa;
+    struct cmp m;
+    vd_compare(x, VD_IDLE, a, c, CMP_Z95_X1000, false, &m); /* logged: the one quoted */
+    vd_use_cell(it, c);
+    vd_use_cell(it, a);
+    fill_item(it, h, c, &m, vs_spin);
     if (best) {
-        fill_item(x, it, best, vs_spin);
         it->decided = true;
-        hz_snprintf(it->answer, sizeof(it->answer), "%s<=%u%%", best->first->strategy,
-                    best->first->rate_pct);
-        len = vd_cat(it->text, sizeof(it->text), len,
-                     "a background zeroer should use %s at <= %u%% of its peak: ",
-                     best->first->strategy, best->first->rate_pct);
-        len = cost(it, len, best->worst, &best->wc);
-        len = vd_cat(it->text, sizeof(it->text), len,
-                     "; a tie within +-%s%% on all %u victims (95%% Moses intervals)",
-                     vd_tol(t, sizeof(t), x->tol), best->nvict);
-        for (size_t j = 0, k = 0; j < ng; j++) /* the others harmless at that rate */
-            if (&g[j] != best && harmless(&g[j]) && g[j].first->rate_pct == best->first->rate_pct)
-                len = vd_cat(
-                    it->text, sizeof(it->text), len, "%s %s (CPU %s ms per GiB)",
-                    k++ ? "," : "; as harmless at that rate, chosen by CPU:", g[j].first->strategy,
-                    vd_dec(t, sizeof(t), (g[j].worst->cpu_ns_per_gib + 500) / 1000, 1));
-        llc_note(x, it, len);
-        return;
+        vd_name_rate(best->first->strategy, best->first->rate_pct, it->answer, sizeof(it->answer));
+    } else if (open)
+        vd_open(it, it->n_min, it->n_max);
+    else {
+        it->decided = !least->miss;
+        vd_set_text(it->answer, sizeof(it->answer), "none");
+        it->reason = least->miss ? VD_R_RATE_MISS : VD_R_NONE;
     }
-    if (open) {
-        fill_item(x, it, open, vs_spin);
-        vd_use_cell(it, open->open); /* the comparison the text quotes */
-        vd_use_cell(it, open->oa);
-        struct cmp m;
-        vd_compare(x, VD_IDLE, open->oa, open->open, CMP_Z95_X1000, false, &m); /* logged */
-        len = vd_cat(it->text, sizeof(it->text), len,
-                     "no zeroer rate shown harmless yet; open: %s at %u%% on victim %s: ",
-                     open->first->strategy, open->first->rate_pct, open->open->victim);
-        len = cost(it, len, open->open, &open->oc);
-        llc_note(x, it, len);
-        vd_undecided(it, x, open->oc.lo_x1e6, open->oc.hi_x1e6, false, open->oc.na, open->oc.nb);
-        return;
-    }
-    fill_item(x, it, least, vs_spin);
-    it->decided = !least->miss;
-    hz_snprintf(it->answer, sizeof(it->answer), "none");
-    len = vd_cat(it->text, sizeof(it->text), len,
-                 "every measured zeroer rate slows a neighbour by more than %s%%%s; the least, %s "
-                 "at %u%%: ",
-                 vd_tol(t, sizeof(t), x->tol), least->miss ? " (some missed their rate)" : "",
-                 least->first->strategy, least->first->rate_pct);
-    len = cost(it, len, least->worst, &least->wc);
-    llc_note(x, it, len);
-    if (!it->decided)
-        hz_snprintf(it->reason, sizeof(it->reason),
-                    "not decided: %s (its rate missed the target by more than 10%%)", it->text);
 }
 
 /* ms x 1000 per GiB at g GB/s x 1000 (g x 10^6 B/s): 2^30 / (g x 10^3) s,
@@ -269,12 +198,18 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
 static uint64_t ms_per_gib(uint64_t g) { return g ? (GIB + g / 2) / g : 0; }
 
 /* Without run=interference: the CPU a zeroer needs per GiB (run=clear). */
-static void decide_clear(struct vd_ctx *x, struct vd_item *it, const struct vd_item *c1g,
-                         const struct vd_cell *w)
+static void decide_clear(struct vd_ctx *x, struct vd_item *it)
 {
-    char a[16], lo[16], hi[16], b[16], r[16], rl[16], rh[16], ch[16], o[32];
-    if (!w) {
-        hz_snprintf(it->reason, sizeof(it->reason), "%s", c1g->reason);
+    const struct vd_cell *w = x->best1g;
+    it->form = "idle_cpu";
+    if (!w) { /* as the 1 GiB item says */
+        it->reason = x->items[VD_CLEAR_1G].reason;
+        it->nargs = x->items[VD_CLEAR_1G].nargs;
+        memcpy(it->args, x->items[VD_CLEAR_1G].args, sizeof(it->args));
+        memcpy(it->arg_cell, x->items[VD_CLEAR_1G].arg_cell, sizeof(it->arg_cell));
+        for (unsigned i = 0; i < it->nargs; i++) /* a cell id points at this item's copy */
+            if (it->args[i].s == x->items[VD_CLEAR_1G].arg_cell)
+                it->args[i].s = it->arg_cell;
         return;
     }
     const struct vd_cell *base = vd_clear_base(x, w->bytes);
@@ -284,43 +219,29 @@ static void decide_clear(struct vd_ctx *x, struct vd_item *it, const struct vd_i
     it->fig_x1000 = ms_per_gib(vd_gbps(w));
     it->lo_x1000 = ms_per_gib(vd_gbps_hi(w));
     it->hi_x1000 = ms_per_gib(vd_gbps_lo(w));
-    hz_snprintf(it->answer, sizeof(it->answer), "%s/%s", w->strategy,
-                fmt_size(ch, sizeof(ch), w->chunk));
-    size_t len =
-        vd_cat(it->text, sizeof(it->text), 0,
-               "a background zeroer needs %s ms [%s..%s] of idle CPU per GiB (%s, %s "
-               "calls, the 1 GiB item's best); neighbour cost not measured: run=interference "
-               "measures it",
-               vd_dec(a, 16, it->fig_x1000, 1), vd_dec(lo, 16, it->lo_x1000, 1),
-               vd_dec(hi, 16, it->hi_x1000, 1), w->strategy, fmt_size(ch, sizeof(ch), w->chunk));
+    vd_name_cell(w, it->answer, sizeof(it->answer));
     if (!base || base == w)
         return;
     struct cmp cm;
     vd_use_cell(it, base);
     vd_compare(x, VD_IDLE, base, w, CMP_Z_X1000, true, &cm);
-    hz_snprintf(it->baseline, sizeof(it->baseline), "rep_stosb/4K");
+    vd_set_text(it->baseline, sizeof(it->baseline), "rep_stosb/4K");
     it->base_x1000 = ms_per_gib(vd_gbps(base));
-    it->outcome = (int)cm.outcome;
+    vd_main_cmp(it, &cm);
     it->decided = cm.outcome != CMP_UNDECIDED;
     it->ratio_x1000 = it->rmin_x1000 = it->rmax_x1000 = vd_speedup_x1000(cm.ratio_x1e6);
     it->rlo_x1000 = vd_speedup_x1000(cm.hi_x1e6);
     it->rhi_x1000 = vd_speedup_x1000(cm.lo_x1e6);
-    vd_cat(it->text, sizeof(it->text), len,
-           "; %s ms with rep_stosb in 4 KiB calls: %sx [%s..%s] as fast, %s",
-           vd_dec(b, 16, it->base_x1000, 1), vd_dec(r, 16, it->ratio_x1000, 2),
-           vd_dec(rl, 16, it->rlo_x1000, 2), vd_dec(rh, 16, it->rhi_x1000, 2),
-           vd_outcome_words(x, it->outcome, o, sizeof(o)));
     if (!it->decided)
-        vd_undecided(it, x, cm.lo_x1e6, cm.hi_x1e6, true, cm.na, cm.nb);
+        vd_open(it, cm.na, cm.nb);
 }
 
-void vd_decide_idle(struct vd_ctx *x, struct vd_item *it, const struct vd_item *c1g,
-                    const struct vd_cell *best)
+void vd_decide_idle(struct vd_ctx *x, struct vd_item *it)
 {
     for (size_t i = 0; i < x->n; i++)
         if (is_interf(&x->v[i])) {
             decide_interf(x, it);
             return;
         }
-    decide_clear(x, it, c1g, best);
+    decide_clear(x, it);
 }

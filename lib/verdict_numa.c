@@ -9,20 +9,19 @@
  * out slower (the slowest is the figure), a tie when every pair ties, else
  * not decided (or faster when every pair is faster or tied).
  */
-#include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/verdict_priv.h"
+#include "lib/verdict_text.h"
 
 /* The usable numa cell of (strategy, chunk, threads, cpu, mem); NULL none. */
 static const struct vd_cell *numa_cell(const struct vd_ctx *x, const struct vd_cell *like,
                                        unsigned cpu, unsigned mem)
 {
-    char why[8];
     for (size_t i = 0; i < x->n; i++) {
         const struct vd_cell *c = &x->v[i];
         if (c->kind == VD_NUMA && c->threads == like->threads && c->chunk == like->chunk &&
             c->cpu_node == cpu && c->mem_node == mem && strcmp(c->strategy, like->strategy) == 0 &&
-            vd_cell_usable(c, why, sizeof(why)))
+            vd_cell_usable(c))
             return c;
     }
     return 0;
@@ -32,17 +31,17 @@ static const struct vd_cell *numa_cell(const struct vd_ctx *x, const struct vd_c
 static const struct vd_cell *best_local(const struct vd_ctx *x)
 {
     const struct vd_cell *b = 0;
-    char why[8];
     for (size_t i = 0; i < x->n; i++) {
         const struct vd_cell *c = &x->v[i];
         if (c->kind == VD_NUMA && c->threads == 1 && c->cpu_node == c->mem_node &&
-            vd_cell_usable(c, why, sizeof(why)) && (!b || vd_gbps(c) > vd_gbps(b)))
+            vd_cell_usable(c) && (!b || vd_gbps(c) > vd_gbps(b)))
             b = c;
     }
     return b;
 }
 
-/* Memory nodes of the numa cells (a bit each) and whether any cell is remote. */
+/* Memory nodes of the numa cells (a bit each; 0: no numa cell) and whether
+ * any cell is remote. */
 static uint32_t mem_nodes(const struct vd_ctx *x, bool *remote)
 {
     uint32_t m = 0;
@@ -67,19 +66,19 @@ void vd_decide_numa(struct vd_ctx *x, struct vd_item *it)
 {
     bool remote;
     uint32_t mems = mem_nodes(x, &remote);
+    if (!mems)
+        return; /* no numa cell: NO_CELL (TCG under TCG) */
     if (!remote) {
         it->decided = true;
-        hz_snprintf(it->answer, sizeof(it->answer), "one node");
-        hz_snprintf(it->text, sizeof(it->text), "one node: nothing to compare");
+        vd_set_text(it->answer, sizeof(it->answer), "one node");
         return;
     }
     if (x->f->tcg)
-        return; /* "TCG: no timing" */
+        return; /* TCG */
     const struct vd_cell *best = best_local(x);
     if (!best) {
-        hz_snprintf(it->reason, sizeof(it->reason),
-                    "not decided: no usable one-thread local numa cell (unverified, too few "
-                    "samples, or no CPU node has memory of its own)");
+        it->reason = VD_R_NO_CELL;
+        vd_arg_str(it, "need", "one-thread local numa cell");
         return;
     }
     unsigned rivals = popcount32(mems) - 1, pairs = 0, slower = 0, tie = 0, faster = 0;
@@ -118,11 +117,10 @@ void vd_decide_numa(struct vd_ctx *x, struct vd_item *it)
             nmax = cm.nb > nmax ? cm.nb : nmax;
         }
     }
+    vd_arg_str(it, "strategy", best->strategy);
+    vd_arg_u64(it, "chunk", best->chunk, true);
     if (!pairs) {
-        hz_snprintf(it->reason, sizeof(it->reason),
-                    "not decided: no usable remote cell of %s/%llu B at 1 thread next to a local "
-                    "one",
-                    best->strategy, (unsigned long long)best->chunk);
+        it->reason = VD_R_NO_REMOTE;
         return;
     }
     enum cmp_outcome o = slower                  ? CMP_SLOWER
@@ -136,7 +134,9 @@ void vd_decide_numa(struct vd_ctx *x, struct vd_item *it)
     it->lo_x1000 = vd_gbps_lo(worst_r);
     it->hi_x1000 = vd_gbps_hi(worst_r);
     it->base_x1000 = vd_gbps(worst_l);
-    hz_snprintf(it->baseline, sizeof(it->baseline), "local node %u", worst_l->cpu_node);
+    vd_name_num("local node ", worst_l->cpu_node, it->baseline, sizeof(it->baseline));
+    it->n_min = nmin;
+    it->n_max = nmax;
     /* remote speed over local: the slowest pair, the range over all pairs and
      * the union of their intervals */
     it->ratio_x1000 = vd_speedup_x1000(worst.ratio_x1e6);
@@ -144,34 +144,11 @@ void vd_decide_numa(struct vd_ctx *x, struct vd_item *it)
     it->rmax_x1000 = vd_speedup_x1000(rmin);
     it->rlo_x1000 = vd_speedup_x1000(o == CMP_SLOWER ? worst.hi_x1e6 : hi);
     it->rhi_x1000 = vd_speedup_x1000(o == CMP_SLOWER ? worst.lo_x1e6 : lo);
-    hz_snprintf(it->answer, sizeof(it->answer), "%s",
+    vd_set_text(it->answer, sizeof(it->answer),
                 o == CMP_SLOWER   ? "own node"
                 : o == CMP_TIE    ? "any node"
                 : o == CMP_FASTER ? "remote faster"
                                   : "");
-    char r[16], a[16], b[16], ch[16], t[16], mn[16], mx[16];
-    fmt_size(ch, sizeof(ch), best->chunk);
-    vd_dec(r, 16, it->ratio_x1000, 2);
-    vd_dec(a, 16, it->rlo_x1000, 2);
-    vd_dec(b, 16, it->rhi_x1000, 2);
-    if (o == CMP_SLOWER)
-        hz_snprintf(it->text, sizeof(it->text),
-                    "pre-zero on the memory's own node: remote clearing is %sx [%s..%s] local "
-                    "(%s in %s calls, 1 thread, CPU node %u, memory node %u; %u of %u remote "
-                    "pairs slower)",
-                    r, a, b, best->strategy, ch, worst_l->cpu_node, worst_r->mem_node, slower,
-                    pairs);
-    else
-        hz_snprintf(it->text, sizeof(it->text),
-                    "%s: remote clearing is %s-%sx [%s..%s] local over %u remote pair%s (%s in %s "
-                    "calls, 1 thread), %s%s%s",
-                    o == CMP_TIE      ? "the node does not matter for pre-zeroing"
-                    : o == CMP_FASTER ? "remote clearing is faster"
-                                      : "remote against local",
-                    vd_dec(mn, 16, it->rmin_x1000, 2), vd_dec(mx, 16, it->rmax_x1000, 2), a, b,
-                    pairs, pairs > 1 ? "s" : "", best->strategy, ch,
-                    o == CMP_TIE ? "tie within +-" : cmp_outcome_name(o),
-                    o == CMP_TIE ? vd_tol(t, 16, x->tol) : "", o == CMP_TIE ? "%" : "");
     if (!it->decided)
-        vd_undecided(it, x, lo, hi, true, nmin, nmax);
+        vd_open(it, nmin, nmax);
 }

@@ -64,7 +64,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 from hzlib import (answers, decide, faultclear, hugepages, interference, probe,  # noqa: E402
-                   qemu, records, validation, vmstart)
+                   qemu, records, steal, validation, vmstart)
 
 LINUX_REPEATS = 10  # linux-bench --repeats: at least decide.MIN_N samples per cell
 
@@ -126,9 +126,9 @@ def boot_note(meta):
     hl = meta.get("host_load")
     if not hl:
         return ram_note(meta)
-    return "%s; host load average %.1f, CPUs %s%% busy, %s%% stolen below the host" % (
+    return "%s; host load average %.1f, CPUs %s%% busy, %s" % (
         ram_note(meta), max(hl["loadavg_1m_start"], hl["loadavg_1m_end"]), hl["busy_pct"],
-        hl["steal_pct"])
+        steal.host(hl))
 
 
 def hz_run(outdir, args, mem, smp=1):

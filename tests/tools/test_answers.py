@@ -45,17 +45,26 @@ class Pick(unittest.TestCase):
         self.assertEqual(got["idle"][1]["measured"], False)
 
     def test_lines(self):
-        trust = {"t": "verdict", "item": "trust", "text": "KVM, ...", "measured": True}
-        out = answers.lines([("clear", [v("clear_1g", "clear a 1G page: x"), trust]),
-                             ("vmstart", [v("vmstart", "the ceiling B is open", decided=False,
-                                            reason="not decided: the ceiling B is open"),
-                                          trust])])
-        self.assertEqual(out[0], "verdict, each item from the boot that measured it:")
-        self.assertEqual(out[1], "  1 GiB page:         [clear] clear a 1G page: x")
-        self.assertEqual(out[2], "  VM start:           [vmstart] not decided: the ceiling B is "
-                                 "open")
-        self.assertEqual(out[3:], ["  trust:              [clear] KVM, ...",
-                                   "  trust:              [vmstart] KVM, ..."])
+        """The console's item lines (verdict_text), labels from the records."""
+        trust = {"t": "verdict", "item": "trust", "label": "trust", "form": "trust",
+                 "decided": True, "hypervisor": "KVM", "tsc_invariant": True,
+                 "emulated_ring0": False, "backing": "4k", "steal_pct": 0.5, "tol_pct": 5.0,
+                 "left_out_cells": 0, "cells_seen": 9, "profile": "clear"}
+        c1g = dict(v("clear_1g", None), label="clear 1 GiB", form="clear", outcome="faster",
+                   answer="clzero/2M", figure=35.7, unit="GB/s", lo=34.0, hi=37.8,
+                   baseline="rep_stosb/4K", ratio=3.39, ratio_min=3.39, ratio_max=3.39,
+                   ratio_lo=2.97, ratio_hi=3.81, set="winner")
+        vm = dict(v("vmstart", None, decided=False), label="VM start", form="vmstart",
+                  reason="NOT_IN_RUN", measured_by=["vmstart"])
+        out = answers.lines([("clear", [c1g, vm, trust]), ("fault", [vm, trust])])
+        self.assertEqual(out, [
+            "== verdict of make bench (run=clear; Hodges-Lehmann ratio intervals, tolerance +-5%)",
+            "  clear 1 GiB  clzero/2M 35.7 GB/s [34.0..37.8]: 3.4x [3.0..3.8] faster than Linux "
+            "clear_page",
+            "  VM start     not measured (run=vmstart)",
+            "  trust        KVM, TSC invariant, ring 0 native, RAM 4k, steal 0.50%, 0/9 cells out",
+            "  from: clear 1 GiB clear, VM start fault"])
+        self.assertTrue(all(len(x) <= 100 for x in out))
         self.assertEqual(answers.lines([("x", [{"t": "clear"}])]),
                          ["verdict: no verdict records in any boot"])
 

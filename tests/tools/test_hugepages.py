@@ -184,7 +184,7 @@ class Bench(Tree):
         hl = {"loadavg_1m_start": 3.2, "loadavg_1m_end": 14.25, "busy_pct": 98.5, "steal_pct": 0.8}
         self.assertEqual(bench.boot_note({"guest_ram": "hugetlbfs 2M", "host_load": hl}),
                          "guest RAM hugetlbfs 2M; host load average 14.2, CPUs 98.5% busy, "
-                         "0.8% stolen below the host")
+                         "host steal 0.80%")
         self.assertEqual(bench.boot_note({"guest_ram": "hugetlbfs 2M", "host_load": None}),
                          "guest RAM hugetlbfs 2M")
 

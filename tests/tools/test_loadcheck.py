@@ -32,8 +32,8 @@ class Cells(unittest.TestCase):
         self.assertEqual([f for _, f in cells], [["noisy"], ["steal"], [], ["steal"]])
         lines, silent = loadcheck.report(recs, 2)
         self.assertEqual(silent, 1)
-        self.assertEqual(lines[0], "load check: 2 busy thread(s) beside the guest; guest steal "
-                                   "share 14.71% (kvm_steal_time)")
+        self.assertEqual(lines[0], "load check: 2 busy thread(s) beside the guest; steal 14.71% "
+                                   "(kvm_steal_time)")
         self.assertEqual(lines[1], "load check: 4 timed cell(s): 1 noisy, 2 with steal above 1%, "
                                    "1 silent")
         self.assertEqual(lines[2], "load check: SILENT (no noisy or steal flag under load): "

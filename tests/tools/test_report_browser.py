@@ -24,7 +24,7 @@ import time
 import unittest
 
 import hztest
-from hzlib import plot, report, results
+from hzlib import plot, report, results, verdict_text
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 WIDTH, HEIGHT = 1200, 1600
@@ -160,8 +160,7 @@ class Browser(unittest.TestCase):
     def test_verdict_text_is_laid_out(self):
         self.assertIn(HEADING, self.text)
         for r in self.rs.of_type("verdict"):
-            shown = r["reason"] if r["decided"] is not True else r["text"]
-            shown = re.sub(r"^not decided: ", "", shown)
+            shown = verdict_text.item_text(r)
             self.assertTrue(any(shown in t for t in self.text), r["item"])
 
     def test_unrendered_text_is_caught(self):
@@ -182,8 +181,7 @@ class Browser(unittest.TestCase):
     def test_verdict_text_in_the_dom(self):
         self.assertIn('<h2 id="verdict">%s</h2>' % HEADING, self.dom)
         for r in self.rs.of_type("verdict"):
-            shown = r["reason"] if r["decided"] is not True else r["text"]
-            shown = re.sub(r"^not decided: ", "", shown)
+            shown = verdict_text.item_text(r)
             self.assertIn(html.escape(shown, quote=False), self.dom, r["item"])
         self.assertLess(self.dom.index("Verdict: how"), self.dom.index("Clear cells"))
 

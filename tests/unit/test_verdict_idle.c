@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "lib/verdict_text.h"
 #include "tests/unit/verdict_fixture.h"
 
 /* A verified interference cell: 10 rounds spread +-spread % around ns. */
@@ -70,13 +71,9 @@ static void test_highest_harmless_rate(void **state)
     assert_string_equal(i->unit, "ms/GiB");
     assert_int_equal(i->fig_x1000, 95000);
     assert_int_equal(i->outcome, CMP_TIE);
-    assert_non_null(strstr(i->text, "a background zeroer should use nt at <= 25% of its peak: "
-                                    "neighbour cost +1.0% ["));
-    assert_non_null(
-        strstr(i->text, "on victim chase_llc_half (LLC-resident), CPU 95.0 ms per GiB"));
-    assert_non_null(strstr(i->text, "chosen by CPU: temporal (CPU 120.0 ms per GiB)"));
-    assert_null(strstr(i->text, "L3 pollution not measured"));
-    assert_non_null(strstr(i->text, "(run=interference: nt/25%/chase_llc_half, none/0%/"));
+    assert_string_equal(rendered(VD_IDLE), "  idle zeroer  nt at <= 25% of peak, 95.0 ms/GiB CPU: "
+                                           "chase_llc_half +1.0% [-0.4..+2.3] vs alone\n");
+    assert_string_equal(i->cells[0], "interference/nt/25%/chase_llc_half");
     /* one compare record: the comparison the text quotes, not all of them */
     size_t n = 0;
     for (size_t k = 0; k < lg.n; k++)
@@ -95,8 +92,7 @@ static void test_rate_miss_is_left_out(void **state)
     decide(&kvm);
     assert_true(it[VD_IDLE].decided);
     assert_string_equal(it[VD_IDLE].answer, "temporal<=10%");
-    assert_non_null(strstr(it[VD_IDLE].text, "L3 pollution not measured (no victim "
-                                             "LLC-resident here)"));
+    assert_int_equal(it[VD_IDLE].reason, VD_R_NONE);
 }
 
 static void test_open_comparison_named(void **state)
@@ -109,11 +105,12 @@ static void test_open_comparison_named(void **state)
     decide(&kvm);
     const struct vd_item *i = &it[VD_IDLE];
     assert_false(i->decided);
-    assert_non_null(strstr(i->reason, "not decided: no zeroer rate shown harmless yet; open: "
-                                      "nt at 25% on victim chase_llc_half: neighbour cost +"));
-    assert_non_null(strstr(i->reason, "straddles +-5% at n = 10)"));
-    /* the cells named include the open comparison's, not only the worst victim's */
-    assert_non_null(strstr(i->reason, "nt/25%/chase_llc_half"));
+    assert_int_equal(i->reason, VD_R_STRADDLES);
+    assert_string_equal(rendered(VD_IDLE),
+                        "  idle zeroer  open: nt at 25% on chase_llc_half: +4.0% "
+                        "[-3.6..+11.4] vs alone (n=10)\n");
+    /* the cells named are the open comparison's */
+    assert_string_equal(i->cells[0], "interference/nt/25%/chase_llc_half");
 }
 
 static void test_every_rate_harmful(void **state)
@@ -128,8 +125,9 @@ static void test_every_rate_harmful(void **state)
     assert_true(i->decided);
     assert_string_equal(i->answer, "none");
     assert_int_equal(i->outcome, CMP_SLOWER);
-    assert_non_null(strstr(i->text, "every measured zeroer rate slows a neighbour by more than "
-                                    "5%; the least, nt at 1%: neighbour cost +12.0% ["));
+    assert_string_equal(rendered(VD_IDLE),
+                        "  idle zeroer  none: every rate costs; least, nt at 1%: "
+                        "stream_4llc +12.0% [+10.5..+13.5]\n");
 }
 
 /* This host overcommitted: the spin control alone costs +100 % on one
@@ -152,13 +150,10 @@ static void test_contention_compares_with_the_spin_control(void **state)
     assert_string_equal(i->answer, "nt<=25%");
     assert_string_equal(i->baseline, "spin control");
     assert_int_equal(i->outcome, CMP_TIE);
-    assert_non_null(strstr(i->text, "CPU contention here: the spin control (a busy sibling CPU, "
-                                    "no stores) alone slows victim chase_llc_half by +100.0% ["));
-    assert_non_null(strstr(i->text, "so each zeroer is compared with it, not with the victim "
-                                    "alone (its stores' cost beyond a busy sibling); a background "
-                                    "zeroer should use nt at <= 25% of its peak: neighbour cost "
-                                    "+"));
-    assert_non_null(strstr(i->text, "(run=interference: spin/100%/chase_llc_half"));
+    assert_string_equal(rendered(VD_IDLE),
+                        "  idle zeroer  nt at <= 25%, 28.0 ms/GiB CPU: chase_llc_half "
+                        "+0.0% [-1.4..+1.3] vs spin control\n");
+    assert_string_equal(i->cells[0], "interference/spin/100%/chase_llc_half");
     /* without the spin control's baseline (against alone) nt/25% is +100 %: "none" */
     for (size_t k = 0; k < ncells; k++)
         if (cells[k].control)
@@ -174,8 +169,7 @@ static void test_without_interference(void **state)
     milan();
     decide(&kvm);
     assert_true(it[VD_IDLE].decided);
-    assert_non_null(strstr(it[VD_IDLE].text, "; neighbour cost not measured: run=interference "
-                                             "measures it"));
+    assert_string_equal(it[VD_IDLE].form, "idle_cpu");
     assert_string_equal(it[VD_IDLE].measured_by, "interference,clear");
     /* only run=interference ran, with no usable cell (2 rounds): says so */
     alone("LLC");
@@ -186,11 +180,12 @@ static void test_without_interference(void **state)
     decide(&f);
     assert_false(it[VD_IDLE].decided);
     assert_true(it[VD_IDLE].measured);
-    assert_non_null(strstr(it[VD_IDLE].reason, "run=interference left no usable cell"));
+    assert_string_equal(rendered(VD_IDLE), "  idle zeroer  not decided: no usable interference "
+                                           "cell\n");
     f.ran = "fault";
     decide(&f);
-    assert_string_equal(it[VD_IDLE].reason,
-                        "not measured: run=interference or run=clear measures it");
+    assert_string_equal(rendered(VD_IDLE),
+                        "  idle zeroer  not measured (run=interference or run=clear)\n");
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "lib/verdict_text.h"
 #include "tests/unit/verdict_fixture.h"
 
 static void test_trust(void **state)
@@ -31,9 +32,9 @@ static void test_trust(void **state)
     assert_string_equal(tr.worst_steal_cell, "clear/avx512_nt/4K/cold/1G");
     assert_int_equal(tr.outlier_cells, 1);
     assert_string_equal(tr.outlier_cell, "clear/rep_stosb/4K/cold/1G");
-    assert_non_null(strstr(it[VD_TRUST].text, "steal 0.01% (worst cell 4.20% "
-                                              "clear/avx512_nt/4K/cold/1G), tolerance +-5%"));
-    assert_non_null(strstr(it[VD_TRUST].text, "warning: 1 cells with more than 1/4 outliers"));
+    assert_string_equal(rendered(VD_TRUST),
+                        "  trust        KVM, TSC invariant, ring 0 emulated, RAM "
+                        "hugetlbfs-2M, steal 0.01%, 0/9 cells out\n");
 }
 
 static void test_fault(void **state)
@@ -48,7 +49,8 @@ static void test_fault(void **state)
     assert_int_equal(it[VD_FAULT_ITEM].ratio_x1000, 60727); /* 16.7 / 0.275 */
     assert_int_equal(it[VD_FAULT_ITEM].outcome, CMP_SLOWER);
     assert_string_equal(it[VD_FAULT_ITEM].answer, "prezero pays");
-    assert_non_null(strstr(it[VD_FAULT_ITEM].text, "ring 0 emulated"));
+    assert_string_equal(rendered(VD_FAULT_ITEM),
+                        "  fault        prezero pays 98.4% [98.3..98.4] of a 1G fault's 16.7 ms\n");
     assert_int_equal(logged(VD_FAULT_ITEM, 1, 0)->c.outcome, CMP_SLOWER);
     /* run=smp cells no longer decide VM start (lib/verdict_vm.c, run=vmstart) */
     assert_false(it[VD_VMSTART].decided);
@@ -57,7 +59,7 @@ static void test_fault(void **state)
     fault_cell(false, 16700000);
     decide(&kvm);
     assert_false(it[VD_FAULT_ITEM].decided);
-    assert_non_null(strstr(it[VD_FAULT_ITEM].reason, "not measured"));
+    assert_int_equal(it[VD_FAULT_ITEM].reason, VD_R_NO_CELL);
 }
 
 /* verdict_open(): the cells of undecided comparisons, nothing else. */
@@ -91,7 +93,9 @@ static void test_tolerance(void **state)
     milan();
     verdict_decide(cells, ncells, &wide, it, &tr, &lg);
     assert_string_equal(it[VD_CLEAR_1G].set, "not separated");
-    assert_non_null(strstr(it[VD_TRUST].text, "tolerance +-10%"));
+    char head[128];
+    vd_header_line(&wide, head, sizeof(head));
+    assert_non_null(strstr(head, "tolerance +-10%)"));
 }
 
 static void test_cell_ids(void **state)

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "lib/verdict_text.h"
 #include "tests/unit/verdict_fixture.h"
 
 /* A verified run=numa cell of 256 MiB, 12 samples spread +-spread %. */
@@ -31,11 +32,6 @@ static struct vd_cell *ncell(const char *s, uint64_t chunk, unsigned threads, un
     return c;
 }
 
-static const char *text(void)
-{
-    return it[VD_NUMA_ITEM].decided ? it[VD_NUMA_ITEM].text : it[VD_NUMA_ITEM].reason;
-}
-
 static void test_one_node(void **state)
 {
     struct vd_facts tcg = kvm;
@@ -46,11 +42,13 @@ static void test_one_node(void **state)
     decide(&kvm);
     assert_true(it[VD_NUMA_ITEM].decided);
     assert_string_equal(it[VD_NUMA_ITEM].item, "numa");
-    assert_string_equal(it[VD_NUMA_ITEM].text, "one node: nothing to compare");
+    assert_string_equal(rendered(VD_NUMA_ITEM),
+                        "  NUMA         one node: where pre-zeroing runs cannot matter\n");
     assert_string_equal(it[VD_NUMA_ITEM].answer, "one node");
     decide(&tcg); /* said under TCG too: it needs no timing */
-    assert_string_equal(it[VD_NUMA_ITEM].text, "one node: nothing to compare");
-    assert_string_equal(it[VD_CLEAR_1G].reason, "not measured: run=clear measures it");
+    assert_string_equal(rendered(VD_NUMA_ITEM),
+                        "  NUMA         one node: where pre-zeroing runs cannot matter\n");
+    assert_int_equal(it[VD_CLEAR_1G].reason, VD_R_NOT_IN_RUN);
 }
 
 static void test_remote_slower(void **state)
@@ -68,10 +66,9 @@ static void test_remote_slower(void **state)
     assert_true(i->decided);
     assert_int_equal(i->outcome, CMP_SLOWER);
     assert_string_equal(i->answer, "own node");
-    assert_non_null(
-        strstr(i->text, "pre-zero on the memory's own node: remote clearing is 0.62x ["));
-    assert_non_null(strstr(i->text, "(rep_stosb in 4K calls, 1 thread, CPU node 0, memory node "
-                                    "1; 2 of 2 remote pairs slower)"));
+    assert_string_equal(rendered(VD_NUMA_ITEM),
+                        "  NUMA         own node: remote is 0.62x [0.61..0.63] the "
+                        "speed of local (rep_stosb 4K)\n");
     assert_int_equal(i->ratio_x1000, 620);
     assert_int_equal(i->rmin_x1000, 620);
     assert_int_equal(i->rmax_x1000, 640);
@@ -96,10 +93,9 @@ static void test_tie(void **state)
     assert_true(i->decided);
     assert_int_equal(i->outcome, CMP_TIE);
     assert_string_equal(i->answer, "any node");
-    assert_non_null(strstr(i->text, "the node does not matter for pre-zeroing: remote clearing "
-                                    "is 0.99-1.01x ["));
-    assert_non_null(strstr(i->text, "local over 2 remote pairs (rep_stosb in 2M calls, 1 "
-                                    "thread), tie within +-5%"));
+    assert_string_equal(rendered(VD_NUMA_ITEM),
+                        "  NUMA         any node: remote is 0.99-1.01x [0.98..1.02] "
+                        "of local (rep_stosb 2M), within +-5%\n");
 }
 
 static void test_memory_only_node(void **state)
@@ -113,7 +109,7 @@ static void test_memory_only_node(void **state)
     const struct vd_item *i = &it[VD_NUMA_ITEM];
     assert_int_equal(i->outcome, CMP_SLOWER);
     assert_int_equal(i->ratio_x1000, 400);
-    assert_non_null(strstr(i->text, "memory node 2; 2 of 4 remote pairs slower"));
+    assert_string_equal(i->cells[i->ncells - 1], "numa/rep_stosb/4K/1T/n1-n2/256M");
     /* three memory nodes: each local cell has 2 rivals */
     assert_int_equal(logged(VD_NUMA_ITEM, 0, 2)->c.z_x1000, cmp_z_bonferroni_x1000(2));
 }
@@ -127,25 +123,27 @@ static void test_undecided_and_left_out(void **state)
     decide(&kvm);
     assert_false(it[VD_NUMA_ITEM].decided);
     assert_int_equal(it[VD_NUMA_ITEM].outcome, CMP_UNDECIDED);
-    assert_non_null(strstr(text(), "not decided: remote against local"));
-    assert_non_null(strstr(text(), "straddles +-5% at n = 12)"));
+    assert_int_equal(it[VD_NUMA_ITEM].reason, VD_R_STRADDLES);
+    assert_string_equal(rendered(VD_NUMA_ITEM),
+                        "  NUMA         open: remote 1.00x [0.79..1.27] of local "
+                        "(n=12)\n");
     /* the remote cell unverified: no pair */
     cells[1].verified = false;
     decide(&kvm);
     assert_false(it[VD_NUMA_ITEM].decided);
-    assert_string_equal(text(),
-                        "not decided: no usable remote cell of rep_stosb/4096 B at 1 "
-                        "thread next to a local one (run=numa: rep_stosb/4K/1T/n0-n0/256M)");
+    assert_int_equal(it[VD_NUMA_ITEM].reason, VD_R_NO_REMOTE);
+    assert_string_equal(it[VD_NUMA_ITEM].cells[0], "numa/rep_stosb/4K/1T/n0-n0/256M");
     /* no local cell: a CPU node without memory of its own */
     ncells = 0;
     ncell("rep_stosb", 4096, 1, 1, 0, 100, 2);
     decide(&kvm);
-    assert_non_null(strstr(text(), "no usable one-thread local numa cell"));
+    assert_string_equal(rendered(VD_NUMA_ITEM), "  NUMA         not decided: no usable one-thread "
+                                                "local numa cell\n");
     /* no numa cells at all */
     ncells = 0;
     clear_cell("rep_stosb", false, 4096, 100);
     decide(&kvm);
-    assert_string_equal(text(), "not measured: run=numa measures it");
+    assert_string_equal(rendered(VD_NUMA_ITEM), "  NUMA         not measured (run=numa)\n");
 }
 
 int main(void)

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "lib/verdict_text.h"
 #include "tests/unit/verdict_fixture.h"
 
 static const char *const LINUX_4K = "linux_4k", *const BATCH = "linux_batch=32M";
@@ -35,6 +36,14 @@ static const struct vd_extra *extra(const struct vd_item *i, const char *name)
     return 0;
 }
 
+/* vd_item_source() of item i. */
+static const char *source(enum vd_item_id i)
+{
+    static char b[256];
+    vd_item_source(&it[i], b, sizeof(b));
+    return b;
+}
+
 static void test_items_name_their_source(void **state)
 {
     milan();
@@ -44,21 +53,15 @@ static void test_items_name_their_source(void **state)
     assert_string_equal(c->measured_by, "clear");
     assert_string_equal(c->cell_run[0], "clear");
     assert_string_equal(c->cell_short[0], "rep_stosb/1G cold");
-    assert_int_equal(strncmp(c->source, "run=clear: rep_stosb/1G cold, ", 30), 0);
-    assert_null(strstr(c->source, "run=clear: rep_stosb/4K cold, run=")); /* grouped once */
-    char tail[VD_SOURCE_MAX + 4];
-    snprintf(tail, sizeof(tail), " (%s)", c->source);
-    size_t lt = strlen(c->text), ls = strlen(tail);
-    assert_true(lt > ls);
-    assert_string_equal(c->text + lt - ls, tail);
-    assert_non_null(strstr(it[VD_NONTEMPORAL].text, "(run=clear: "));
-    assert_non_null(strstr(it[VD_IDLE].text, "(run=clear: "));
-    /* an item left undecided names its source in the reason too */
+    assert_string_equal(source(VD_CLEAR_1G), "run=clear: rep_stosb/1G cold, rep_stosb/4K cold");
+    assert_int_equal(strncmp(source(VD_NONTEMPORAL), "run=clear: ", 11), 0);
+    assert_int_equal(strncmp(source(VD_IDLE), "run=clear: ", 11), 0);
+    assert_null(strstr(rendered(VD_CLEAR_1G), "run=")); /* the console names no cell */
+    /* an item left undecided names its cells too */
     noisy();
     decide(&kvm);
     assert_false(it[VD_NONTEMPORAL].decided);
-    assert_non_null(strstr(it[VD_NONTEMPORAL].reason, "straddles +-5% at n = 10) (run=clear: "
-                                                      "avx512_nt/1G cold, rep_stosb/1G cold)"));
+    assert_string_equal(source(VD_NONTEMPORAL), "run=clear: avx512_nt/1G cold, rep_stosb/1G cold");
 }
 
 static void test_not_measured(void **state)
@@ -68,39 +71,37 @@ static void test_not_measured(void **state)
     milan();
     decide(&f);
     assert_false(it[VD_FAULT_ITEM].measured);
-    assert_string_equal(it[VD_FAULT_ITEM].reason,
-                        "not measured: run=fault or run=faultclear measures it");
-    assert_string_equal(it[VD_VMSTART].reason, "not measured: run=vmstart measures it");
-    assert_string_equal(it[VD_FAULT_ITEM].source, "");
+    assert_int_equal(it[VD_FAULT_ITEM].reason, VD_R_NOT_IN_RUN);
+    assert_int_equal(it[VD_VMSTART].reason, VD_R_NOT_IN_RUN);
+    assert_string_equal(source(VD_FAULT_ITEM), "");
     /* ran, but gave nothing usable: not "not measured" */
     f.ran = "clear,fault";
     decide(&f);
     assert_true(it[VD_FAULT_ITEM].measured);
     assert_false(it[VD_FAULT_ITEM].decided);
-    assert_null(strstr(it[VD_FAULT_ITEM].reason, "not measured: run=fault "));
-    assert_non_null(strstr(it[VD_FAULT_ITEM].reason, "run=fault: no fault cell"));
+    assert_int_equal(it[VD_FAULT_ITEM].reason, VD_R_NO_CELL);
     /* the scenarios that ran decide, not the cells: clear cells but run=fault */
     f.ran = "fault";
     decide(&f);
     assert_false(it[VD_CLEAR_1G].measured);
-    assert_string_equal(it[VD_CLEAR_1G].reason, "not measured: run=clear measures it");
+    assert_int_equal(it[VD_CLEAR_1G].reason, VD_R_NOT_IN_RUN);
     /* also under TCG */
     f.tcg = true;
     decide(&f);
-    assert_string_equal(it[VD_CLEAR_1G].reason, "not measured: run=clear measures it");
-    assert_string_equal(it[VD_FAULT_ITEM].reason, "TCG: no timing");
+    assert_int_equal(it[VD_CLEAR_1G].reason, VD_R_NOT_IN_RUN);
+    assert_int_equal(it[VD_FAULT_ITEM].reason, VD_R_TCG);
 }
 
 static void test_trust_without_cells(void **state)
 {
     ncells = 0;
     decide(&kvm);
-    assert_null(strstr(it[VD_TRUST].text, "0.00% (no cells)"));
-    assert_non_null(strstr(it[VD_TRUST].text, "no cells"));
+    assert_non_null(strstr(rendered(VD_TRUST), ", 0/0 cells out\n"));
+    assert_int_equal(tr.worst_cv_x100, 0);
     milan();
     decide(&kvm);
-    assert_non_null(strstr(it[VD_TRUST].text, "0 of 12 cells left out"));
-    assert_non_null(strstr(it[VD_TRUST].text, "worst CV "));
+    assert_non_null(strstr(rendered(VD_TRUST), ", 0/12 cells out\n"));
+    assert_true(tr.worst_cv_x100 > 0);
 }
 
 static void test_fault_with_faultclear(void **state)
@@ -131,14 +132,13 @@ static void test_fault_with_faultclear(void **state)
     /* and 1 - 1.444 / 25.444 = 94.3 % of a clear_pages() fault */
     assert_in_range(la->x1000, 94000, 94600);
     assert_int_equal(la->cover_x100, 9500);
-    assert_non_null(strstr(f->text, "predicted clear_pages() gain on 1G (rep_stosb, linux_4k / "
-                                    "linux_batch=32M time): 2.4"));
-    assert_non_null(strstr(f->text, "(95 % Moses interval), a gain"));
-    assert_non_null(strstr(f->text, "left for pre-zeroing: 98."));
-    assert_non_null(strstr(f->text, "left for pre-zeroing after clear_pages(): 94."));
-    assert_string_equal(f->source, "run=fault: sync/1G, prezeroed/1G; run=faultclear: "
-                                   "linux_4k/rep_stosb/1G, linux_batch=32M/rep_stosb/1G, "
-                                   "linux_batch=32M/rep_stosb/1G prezeroed");
+    assert_string_equal(rendered(VD_FAULT_ITEM),
+                        "  fault        prezero pays 98.4% [98.3..98.4] of a 1G "
+                        "fault's 16.7 ms; clear_pages() 2.4x\n");
+    assert_string_equal(source(VD_FAULT_ITEM),
+                        "run=fault: sync/1G, prezeroed/1G; run=faultclear: "
+                        "linux_4k/rep_stosb/1G, linux_batch=32M/rep_stosb/1G, "
+                        "linux_batch=32M/rep_stosb/1G prezeroed");
     assert_int_equal(f->ncells, 5);
     /* the 95 % comparisons are logged (a compare record each), at z 1.960 */
     unsigned z95 = 0;
@@ -157,12 +157,14 @@ static void test_fault_from_faultclear_alone(void **state)
     assert_string_equal(f->answer, "prezero pays");
     assert_int_equal(f->fig_x1000, 25444); /* the linux_batch=32M fault, ms x 1000 */
     assert_int_equal(f->base_x1000, 1444);
-    assert_non_null(strstr(f->text, "a 1G linux_batch=32M fault (rep_stosb) takes 25.44 ms"));
+    assert_string_equal(rendered(VD_FAULT_ITEM),
+                        "  fault        prezero pays 94.3% [94.2..94.5] of a 1G "
+                        "fault's 25.4 ms after clear_pages() 2.4x\n");
     assert_non_null(extra(f, "clear_pages_gain"));
     assert_null(extra(f, "left_for_prezero"));
-    assert_string_equal(f->source, "run=faultclear: linux_4k/rep_stosb/1G, "
-                                   "linux_batch=32M/rep_stosb/1G, "
-                                   "linux_batch=32M/rep_stosb/1G prezeroed");
+    assert_string_equal(source(VD_FAULT_ITEM), "run=faultclear: linux_4k/rep_stosb/1G, "
+                                               "linux_batch=32M/rep_stosb/1G, "
+                                               "linux_batch=32M/rep_stosb/1G prezeroed");
     assert_int_equal(f->ncells, 3); /* the pre-zeroed cell serves two comparisons, named once */
     /* run=fault alone: the gain is not measured, and says by what */
     ncells = 0;
@@ -170,8 +172,7 @@ static void test_fault_from_faultclear_alone(void **state)
     fault_cell(true, 275000);
     decide(&kvm);
     assert_true(it[VD_FAULT_ITEM].decided);
-    assert_non_null(strstr(it[VD_FAULT_ITEM].text,
-                           "clear_pages() gain not measured: run=faultclear measures it"));
+    assert_null(extra(&it[VD_FAULT_ITEM], "clear_pages_gain"));
     assert_non_null(extra(&it[VD_FAULT_ITEM], "left_for_prezero"));
     /* 1 GiB cells with too few samples (-m 4G: one fault a round): the 2 MiB gain */
     ncells = 0;
@@ -183,18 +184,19 @@ static void test_fault_from_faultclear_alone(void **state)
     faultclear_cell(BATCH, true, 2 * MIB, 40000);
     decide(&kvm);
     assert_true(it[VD_FAULT_ITEM].decided);
-    assert_non_null(strstr(it[VD_FAULT_ITEM].text, "predicted clear_pages() gain on 2M"));
-    assert_non_null(strstr(it[VD_FAULT_ITEM].source, "linux_4k/rep_stosb/2M"));
-    assert_null(strstr(it[VD_FAULT_ITEM].source, "/1G"));
+    assert_non_null(extra(&it[VD_FAULT_ITEM], "clear_pages_gain"));
+    assert_non_null(strstr(source(VD_FAULT_ITEM), "linux_4k/rep_stosb/2M"));
+    assert_null(strstr(source(VD_FAULT_ITEM), "/1G"));
     /* a 2 MiB-only run=faultclear (no free 1 GiB frame) gives the 2 MiB gain */
     ncells = 0;
     faultclear_cell(LINUX_4K, false, 2 * MIB, 160000);
     faultclear_cell(BATCH, false, 2 * MIB, 100000);
     decide(&kvm);
     assert_false(it[VD_FAULT_ITEM].decided); /* no main comparison: what is open */
-    assert_non_null(strstr(it[VD_FAULT_ITEM].reason, "gain on 2M"));
-    assert_non_null(strstr(it[VD_FAULT_ITEM].reason, "no usable linux_batch=32M cell with its "
-                                                     "clear taken out"));
+    assert_int_equal(it[VD_FAULT_ITEM].reason, VD_R_NO_CELL);
+    assert_string_equal(rendered(VD_FAULT_ITEM),
+                        "  fault        not decided: no usable pre-zeroed cell; "
+                        "clear_pages() 1.60x\n");
 }
 
 static void test_short_ids(void **state)

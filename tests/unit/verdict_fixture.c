@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "lib/verdict_text.h"
 #include "tests/unit/verdict_fixture.h"
 
 struct vd_cell cells[64];
@@ -159,7 +160,20 @@ struct vd_item it[VD_NITEMS];
 struct vd_trust tr;
 struct vd_log lg;
 
-void decide(const struct vd_facts *f) { verdict_decide(cells, ncells, f, it, &tr, &lg); }
+static const struct vd_facts *last; /* decide()'s facts, for rendered() */
+
+void decide(const struct vd_facts *f)
+{
+    last = f;
+    verdict_decide(cells, ncells, f, it, &tr, &lg);
+}
+
+const char *rendered(enum vd_item_id i)
+{
+    static char buf[VD_LINES_MAX];
+    vd_item_lines(&it[i], last, &tr, buf, sizeof(buf));
+    return buf;
+}
 
 /* The logged comparison of item `item` between cells ia and ib. */
 const struct vd_cmp *logged(enum vd_item_id item, size_t ia, size_t ib)

@@ -35,6 +35,9 @@ void spr(void);
 void noisy(void);
 /* verdict_decide() of cells[] under f into it, tr, lg. */
 void decide(const struct vd_facts *f);
+/* The console lines of it[i] as lib/verdict_text.c renders them (the facts
+ * of the last decide()); a static buffer. */
+const char *rendered(enum vd_item_id i);
 /* The logged comparison of item `item` between cells ia and ib (fails the test when absent). */
 const struct vd_cmp *logged(enum vd_item_id item, size_t ia, size_t ib);
 

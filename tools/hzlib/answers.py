@@ -13,13 +13,15 @@ its main one (`figures`: the run=faultclear boot's fault item carries the
 clear_pages() gain), then the one from the scenario the item names first
 (`measured_by`: the idle item's is run=interference, whose answer is the
 neighbour cost; run=clear's only the CPU per GiB), then a decided one
-before an undecided one, then the later boot. Nothing is recomputed:
-every text is the kernel's.
+before an undecided one, then the later boot. Nothing is recomputed: the
+lines are the kernel's renderer's (verdict_text.py), the block the console
+prints, with the boot each item came from after it.
 """
 
+import textwrap
 from typing import Dict, List, Sequence, Tuple
 
-from . import report
+from . import verdict_text
 
 Record = Dict[str, object]
 Boot = Tuple[str, Sequence[Record]]  # (its name, e.g. "faultclear"; its records)
@@ -49,19 +51,24 @@ def pick(boots: Sequence[Boot]) -> Dict[str, Tuple[str, Record]]:
 
 
 def lines(boots: Sequence[Boot]) -> List[str]:
-    """The merged verdict as text lines: a title, then per item (in the
-    contract's order) its label, the boot it came from and the kernel's
-    text (or "not decided: " and its reason), and each boot's trust line."""
+    """The merged verdict in the console's item lines (verdict_text): its
+    header, each item's lines in record order, the trust line of the last
+    boot that has one, and which boot each item came from."""
     items = pick(boots)
     if not items:
         return ["verdict: no verdict records in any boot"]
-    labels = dict(report.ITEMS)
-    out = ["verdict, each item from the boot that measured it:"]
-    for item in report.item_order(items):
-        name, r = items[item]
-        out.append("  %-19s [%s] %s" % (labels.get(item, item) + ":", name, report.item_text(r)))
-    for name, recs in boots:
-        for r in recs:
-            if r.get("t") == "verdict" and r.get("item") == "trust":
-                out.append("  %-19s [%s] %s" % ("trust:", name, r.get("text")))
-    return out
+    trust = [r for _, recs in boots for r in recs
+             if r.get("t") == "verdict" and r.get("item") == "trust"]
+    first = next(iter(items.values()))[1]
+    out = [verdict_text.header(trust[-1] if trust else first).replace(
+        "== verdict (", "== verdict of make bench (", 1)]
+    for name, r in items.values():
+        out += verdict_text.item_lines(r)
+    if trust:
+        out += verdict_text.item_lines(trust[-1])
+    came = ", ".join("%s %s" % (verdict_text.label(r), name) for name, r in items.values())
+    return out + _wrap("  from: " + came)
+
+
+def _wrap(text: str) -> List[str]:
+    return textwrap.wrap(text, verdict_text.WIDTH, subsequent_indent="        ")

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from . import (BUILD, ROOT, compare, hugepages, lava, loadcheck, plot, probe, qemu, qemurun,
-               records as rec, report, report_pair, report_text, results, runner)
+               records as rec, report, report_pair, report_text, results, runner, steal)
 
 
 def _print_diags(diags):
@@ -143,9 +143,9 @@ def _run(a, huge):
           % (out.status, out.status_name, len(out.records), out.accel, out.elapsed))
     hl = out.meta.get("host_load")
     if hl:
-        print("hz: host: load average %.2f -> %.2f, CPUs %s%% busy, %s%% stolen by the "
-              "hypervisor below" % (hl["loadavg_1m_start"], hl["loadavg_1m_end"],
-                                    hl["busy_pct"], hl["steal_pct"]), file=sys.stderr)
+        print("hz: host: load average %.2f -> %.2f, CPUs %s%% busy, %s"
+              % (hl["loadavg_1m_start"], hl["loadavg_1m_end"], hl["busy_pct"],
+                 steal.host(hl)), file=sys.stderr)
     silent = 0
     if a.load_check:
         lines, silent = loadcheck.report(out.records, load)

@@ -17,6 +17,8 @@ import signal
 import subprocess
 import sys
 
+from . import steal
+
 # /proc/stat cpu line columns (proc(5)): user nice system idle iowait irq softirq steal
 _STAT_COLS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
 
@@ -114,8 +116,8 @@ def report(records, threads):
     cells = flagged_cells(records)
     silent = [lab for lab, fl in cells if not fl]
     summ = next((r for r in records if r.get("t") == "summary"), {})
-    lines = ["load check: %d busy thread(s) beside the guest; guest steal share %s%% (%s)"
-             % (threads, summ.get("steal_pct", "?"), summ.get("steal_method", "no steal method")),
+    lines = ["load check: %d busy thread(s) beside the guest; %s"
+             % (threads, steal.guest(summ or None)),
              "load check: %d timed cell(s): %d noisy, %d with steal above 1%%, %d silent"
              % (len(cells), sum("noisy" in fl for _, fl in cells),
                 sum("steal" in fl for _, fl in cells), len(silent))]

@@ -19,14 +19,9 @@ import json
 import os
 import tempfile
 
-from . import report_tables, results
+from . import report_tables, results, verdict_text
 from .report_html import draw_plots, esc, figure, fmt, interval, kv_table, num, page, tcg
 
-# The verdict items in the order of the record contract, with their labels.
-ITEMS = (("clear_1g", "1 GiB page"), ("clear_2m", "2 MiB page"),
-         ("nontemporal", "non-temporal stores"), ("fault", "fault service"),
-         ("idle", "background zeroer"), ("vmstart", "VM start"),
-         ("numa", "NUMA placement"), ("trust", "trust"))
 # verdict members shown in the figure columns; the rest of a trust record is listed.
 _VERDICT_MEMBERS = {"t", "v", "run", "item", "decided", "text", "answer", "figure", "unit",
                     "lo", "hi", "baseline", "baseline_figure", "ratio", "cells", "reason",
@@ -34,7 +29,8 @@ _VERDICT_MEMBERS = {"t", "v", "run", "item", "decided", "text", "answer", "figur
 
 
 def verdicts(rs):
-    """{run: {item: record}} of the `verdict` records, contract items first."""
+    """{run: {item: record}} of the `verdict` records, in record order (the
+    kernel's item table)."""
     out = {}
     for r in rs.of_type("verdict"):
         out.setdefault(r.get("run", 0), {})[str(r.get("item"))] = r
@@ -42,34 +38,21 @@ def verdicts(rs):
 
 
 def item_order(items):
-    known = [k for k, _ in ITEMS]
-    return [k for k in known if k in items] + sorted(k for k in items if k not in known)
+    """The items of verdicts()' {item: record} in record order."""
+    return list(items)
 
 
 def item_text(r) -> str:
-    """A verdict record's sentence as text: its text when decided; else
-    "not decided: " and the reason (the kernel's reason already starts
-    so), or the text itself when it says "not measured: ..."."""
-    text = str(r.get("text") or r.get("answer") or "(no text)")
-    if r.get("decided") is True or text.lower().startswith("not "):
-        return text
-    why = str(r.get("reason") or text)
-    if why.lower().startswith("not decided"):
-        why = why[len("not decided"):].lstrip(": ")
-    return "not decided: " + why
+    """A verdict record's line (verdict_text: the kernel's renderer), without
+    its label."""
+    return verdict_text.item_text(r)
 
 
 def verdict_cell(r):
     """The HTML of one verdict record: its sentence, or NOT DECIDED and why."""
-    if r.get("decided") is True:
-        body = esc(r.get("text") or r.get("answer") or "(no text)")
-        if r.get("model") is True:
-            body += " <i>(model: extrapolated, not measured at 16 threads)</i>"
-    else:
-        why = str(r.get("reason") or r.get("text") or "no reason given")
-        if why.lower().startswith("not decided"):  # the contract's "not decided: too noisy (...)"
-            why = why[len("not decided"):].lstrip(": ")
-        body = "<b>not decided</b>: %s" % esc(why)
+    body = esc(item_text(r))
+    if r.get("decided") is True and r.get("model") is True:
+        body += " <i>(model: extrapolated, not measured at 16 threads)</i>"
     extra = ["%s: %s" % (k, ", ".join(map(str, v)) if isinstance(v, list) else
                          json.dumps(v) if isinstance(v, (dict, bool)) or v is None else v)
              for k, v in r.items() if k not in _VERDICT_MEMBERS]
@@ -102,7 +85,6 @@ def verdict_section(rs):
                    "records (a run made before the kernel printed one, or a run that stopped "
                    "before its end). The figures below are not summarised.</p>")
         return "".join(out)
-    labels = dict(ITEMS)
     for run in sorted(by_run):
         if len(by_run) > 1:
             out.append("<h3>run %s</h3>" % esc(run))
@@ -116,7 +98,7 @@ def verdict_section(rs):
             r = by_run[run][item]
             cls = "" if r.get("decided") is True else ' class="undecided"'
             out.append("<tr><th>%s</th><td%s>%s</td><td class=\"n\">%s</td></tr>"
-                       % (esc(labels.get(item, item)), cls, verdict_cell(r),
+                       % (esc(verdict_text.label(r)), cls, verdict_cell(r),
                           esc(verdict_figure(r))))
         out.append("</tbody></table>")
     return "".join(out)

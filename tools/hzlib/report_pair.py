@@ -13,7 +13,7 @@ import os
 import re
 import tempfile
 
-from . import compare, compare_stat, decide, report, report_html, results
+from . import compare, compare_stat, decide, report, report_html, results, verdict_text
 
 
 def default_path(a_path, b_path):
@@ -46,10 +46,9 @@ def verdict_section(a, b):
     # the last run of each side (a reboot loop has several)
     ia = va[max(va)] if va else {}
     ib = vb[max(vb)] if vb else {}
-    labels = dict(report.ITEMS)
     out.append('<table class="verdict"><thead><tr><th>item</th><th>A</th><th>B</th></tr>'
                "</thead><tbody>")
-    for item in report.item_order(set(ia) | set(ib)):
+    for item in report.item_order({**ib, **ia}):
         cells = []
         for side in (ia, ib):
             r = side.get(item)
@@ -61,7 +60,8 @@ def verdict_section(a, b):
             fig = "<div><b>%s</b></div>" % report_html.esc(fig) if fig else ""
             cells.append("<td%s>%s%s</td>" % (cls, report.verdict_cell(r), fig))
         out.append("<tr><th>%s</th>%s</tr>"
-                   % (report_html.esc(labels.get(item, item)), "".join(cells)))
+                   % (report_html.esc(verdict_text.label(ia.get(item) or ib[item])),
+                      "".join(cells)))
     out.append("</tbody></table>")
     return "".join(out)
 

@@ -1,7 +1,7 @@
 """hz report --text DIR: one result set as plain text for a mailing-list reply.
 
 ASCII only, at most WIDTH (80) columns, no tabs, in four blocks:
-  verdict   the kernel's `verdict` records, item by item (report.ITEMS), and
+  verdict   the kernel's `verdict` records, item by item (their labels), and
             the `compare` records behind them when the run has them;
   key table the single-thread clear cells of the largest target: strategy/
             chunk, median GB/s with its 95 % interval, and the ratio against
@@ -22,7 +22,7 @@ import shlex
 import textwrap
 from typing import List
 
-from . import compare_rows, compare_stat, interference, report, results
+from . import compare_rows, compare_stat, interference, report, results, steal, verdict_text
 from .compare_stat import num
 
 WIDTH = 80
@@ -48,10 +48,9 @@ def verdict_block(rs) -> List[str]:
     if not by_run:
         return out + ["  no verdict records (a run that stopped early, or made before them)"]
     items = by_run[max(by_run)]  # the last run of a reboot loop
-    labels = dict(report.ITEMS)
     for item in report.item_order(items):
         r = items[item]
-        out += wrap(report.item_text(r), " " * 4, "  %s: " % labels.get(item, item))
+        out += wrap(report.item_text(r), " " * 4, "  %s: " % verdict_text.label(r))
         for c in rs.of_type("compare"):
             if c.get("item") == item and c.get("run", 0) == max(by_run):
                 out += wrap("%s vs %s: B/A time %s [%s..%s], %s at +-%s%% (n=%s/%s)" % (
@@ -167,17 +166,13 @@ def machine_block(rs) -> List[str]:
         fact("TSC", "%s, %s, %.3f GHz" % (t.get("source"), "invariant" if t.get("invariant")
                                           else "NOT invariant", (num(t.get("hz")) or 0) / 1e9))
     summ = rs.of_type("summary")
-    steal = summ[-1].get("steal_pct") if summ else None
+    trust = [r for r in rs.of_type("verdict") if r.get("item") == "trust"]
     cells = [r for r in rs.of_type("clear") if num(r.get("steal_pct")) is not None]
     worst = max(cells, key=lambda r: r["steal_pct"], default=None)
-    hl = m.get("host_load") or {}
-    fact("steal", "%s%% of the run (%s)%s%s" % (
-        steal if steal is not None else "?", summ[-1].get("steal_method", "not measured")
-        if summ else "no summary",
-        "; worst cell %s%% (%s %s)" % (worst["steal_pct"], _cell_name(worst), worst.get("cache"))
-        if worst else "",
-        "; host: load %s, %s%% stolen below it" % (hl.get("loadavg_1m_end"), hl.get("steal_pct"))
-        if hl else ""))
+    fact("steal", "; ".join([steal.guest(summ[-1] if summ else None, trust[-1] if trust else None)]
+                            + ([steal.cell(worst["steal_pct"], "%s %s" % (
+                                _cell_name(worst), worst.get("cache")))] if worst else [])
+                            + [steal.host(m.get("host_load"))]))
     return out
 
 

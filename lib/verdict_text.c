@@ -1,0 +1,495 @@
+/*
+ * lib/verdict_text.c - the verdict's words (lib/verdict_text.h): cell ids
+ * and names, and the one renderer of an item's console lines from the
+ * template table below. tools/hzlib/verdict_text.py holds the same table;
+ * tests/vectors/verdict_render.txt keeps the two the same.
+ *
+ * A template is text with placeholders: {name} a field of the item,
+ * {a:KEY} an argument, {x:NAME} an extra figure with its interval,
+ * {xv:NAME} without it; a segment {?...?} is left out when one of its
+ * placeholders has no value; "|" separates alternatives, of which the
+ * first whose first line fits VD_LINE_WIDTH is taken (else the last); a
+ * newline starts the one continuation line an open item may have. Figures
+ * to 3 significant digits, ratios with 2 decimals below 2 and 1 above,
+ * percents with 1, all rounded half up in integer arithmetic.
+ */
+#include "lib/verdict_text.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+
+#ifndef VD_EXTRA_TEMPLATES
+#define VD_EXTRA_TEMPLATES /* a unit-test build's rows for its VD_EXTRA_ITEMS */
+#endif
+
+/* "form:key" -> template. An item with a reason code takes "form:CODE",
+ * else "*:CODE"; a decided one "form:OUTCOME", else "form:none". */
+static const struct {
+    const char *key, *tpl;
+} templates[] = {
+    {"*:NOT_IN_RUN", "not measured ({runs})"},
+    {"*:TCG", "not decided: TCG, emulator timings"},
+    {"*:NO_CELL", "not decided: no usable {a:need}{?; clear_pages() {xv:clear_pages_gai"
+                  "n}?}"},
+    {"*:LEFT_OUT", "not decided: every cell it needs left out: {a:why} (n={a:samples}){?"
+                   ", and {a:more} more?}"},
+    {"*:TARGET_SMALL", "not measured: the largest cold target, {a:target}, is below the page"},
+    {"clear:faster", "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page{?; +"
+                     "{more} {setw}?}|{answer} {fig}: {ratio} {rci} faster than Linux clea"
+                     "r_page{?; +{more} {setw}?}"},
+    {"clear:slower", "{answer} {fig} {ci}: {ratio} {rci} the speed of Linux clear_page{?; "
+                     "+{more} {setw}?}|{answer} {fig}: {ratio} {rci} the speed of Linux cl"
+                     "ear_page{?; +{more} {setw}?}"},
+    {"clear:tie", "{answer} {fig} {ci}: ties Linux clear_page, {ratio} {rci}{?; +{more}"
+                  " {setw}?}|{answer} {fig}: ties Linux clear_page, {ratio} {rci}{?; +{"
+                  "more} {setw}?}"},
+    {"clear:none", "{answer} {fig} {ci}{?; +{more} {setw}?}"},
+    {"clear:NO_BASELINE", "open: {answer} {fig} {ci}{?; +{more} {setw}?}; no Linux clear_page c"
+                          "ell"},
+    {"clear:STRADDLES", "open: {answer} {ratio} {rci} vs Linux clear_page ({n}){?; +{more} {s"
+                        "etw}?}\nstraddles +-{tol}: {answer} {fig} {ci}"},
+    {"nontemporal:faster", "yes: {a:nt} is {ratio} {rci} faster than {base} at {a:chunk}{?; {oth"
+                           "ers}?}"},
+    {"nontemporal:slower", "no: {a:nt} is {ratio} {rci} the speed of {base} at {a:chunk}{?; {oth"
+                           "ers}?}"},
+    {"nontemporal:tie", "tie: {a:nt} is {ratio} {rci} of {base} at {a:chunk}{?; {others}?}"},
+    {"nontemporal:STRADDLES", "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
+                              "}"},
+    {"nontemporal:NO_PAIR", "not measured: no call size with a non-temporal and a temporal cell"},
+    {"fault:slower", "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; cle"
+                     "ar_pages() {xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}"
+                     "|prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; cl"
+                     "ear_pages() {xv:clear_pages_gain}?}|prezero pays {x:left_after_clear"
+                     "_pages} of a {a:page} fault's {fig} after clear_pages() {xv:clear_pa"
+                     "ges_gain}|prezero pays: a {a:page} fault {fig}, {bfig} pre-zeroed: {"
+                     "ratio} {rci} the time"},
+    {"fault:none", "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {r"
+                   "ci} the time{?; clear_pages() {xv:clear_pages_gain}?}"},
+    {"fault:STRADDLES", "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n}){?; cl"
+                        "ear_pages() {xv:clear_pages_gain}?}"},
+    {"idle_cpu:faster", "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page|"
+                        "{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page"},
+    {"idle_cpu:slower", "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
+                        "|{answer} {fig} CPU, {ratio} {rci} the speed of Linux clear_page"},
+    {"idle_cpu:tie", "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}|{answe"
+                     "r} {fig} CPU, ties Linux clear_page, {ratio} {rci}"},
+    {"idle_cpu:none", "{answer} {fig} {ci} CPU per GiB; neighbours not measured"},
+    {"idle_cpu:STRADDLES", "open: {answer} {ratio} {rci} vs Linux clear_page ({n})"},
+    {"idle:tie", "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cos"
+                 "t} {costci} vs {base}|{a:strategy} at <= {a:rate_pct}%, {fig} CPU: {"
+                 "a:victim} {cost} {costci} vs {base}"},
+    {"idle:none", "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:vic"
+                  "tim} {cost} {costci}"},
+    {"idle:STRADDLES", "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} v"
+                       "s {base} ({n})"},
+    {"idle:RATE_MISS", "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victi"
+                       "m} {cost} {costci}"},
+    {"vmstart:none", "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_sou"
+                     "rce}){?; clear_pages() {xv:clear_pages_gain}?}|2 TB, {a:threads} thr"
+                     "eads {fig} (model, B {xv:ceiling} {a:b_source}){?; clear_pages() {xv"
+                     ":clear_pages_gain}?}"},
+    {"vmstart:CEILING_OPEN", "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open{?; cle"
+                             "ar_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}:"
+                             " {ratio} {rci} ({n}), no plateau?}"},
+    {"numa:slower", "own node: remote is {ratio1} {rci} the speed of local ({a:strategy} "
+                    "{a:chunk})"},
+    {"numa:tie", "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}),"
+                 " within +-{tol}"},
+    {"numa:faster", "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})"},
+    {"numa:none", "one node: where pre-zeroing runs cannot matter"},
+    {"numa:STRADDLES", "open: remote {ratio} {rci} of local ({n})"},
+    {"numa:NO_REMOTE", "not decided: no usable remote cell beside a local one"},
+    {"trust:none", "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left"
+                   "_out}/{cells} cells out|{hv}, TSC {tsc}, RAM {backing}, steal {steal"
+                   "}, {left_out}/{cells} cells out"},
+    VD_EXTRA_TEMPLATES};
+
+void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
+{
+    char a[16], b[16];
+    fmt_size(b, sizeof(b), c->bytes);
+    if (c->kind == VD_FAULTCLEAR) {
+        hz_snprintf(buf, cap, "faultclear/%s/%s/%s%s", c->model ? c->model : "?",
+                    c->strategy ? c->strategy : "?", b, c->prezeroed ? "/prezeroed" : "");
+        return;
+    }
+    if (c->kind == VD_FAULT) {
+        hz_snprintf(buf, cap, "fault/%s/%s", c->prezeroed ? "prezeroed" : "sync", b);
+        return;
+    }
+    if (c->kind == VD_INTERF) {
+        hz_snprintf(buf, cap, "interference/%s/%u%%/%s", c->strategy, c->rate_pct, c->victim);
+        return;
+    }
+    if (c->kind == VD_NUMA) {
+        fmt_size(a, sizeof(a), c->chunk);
+        hz_snprintf(buf, cap, "numa/%s/%s/%uT/n%u-n%u/%s", c->strategy, a, c->threads, c->cpu_node,
+                    c->mem_node, b);
+        return;
+    }
+    if (c->kind == VD_SMP || c->kind == VD_VM) {
+        hz_snprintf(buf, cap, "%s/%s/%uT/%s", c->kind == VD_SMP ? "smp" : "vmstart", c->strategy,
+                    c->threads, b);
+        return;
+    }
+    fmt_size(a, sizeof(a), c->chunk);
+    hz_snprintf(buf, cap, "clear/%s/%s/%s/%s", c->strategy, a, c->cold ? "cold" : "warm", b);
+}
+
+void vd_cell_short(const struct vd_cell *c, char *buf, size_t cap)
+{
+    char id[VD_ID_MAX], ch[16];
+    if (c->kind == VD_CLEAR) {
+        hz_snprintf(buf, cap, "%s/%s %s", c->strategy, fmt_size(ch, sizeof(ch), c->chunk),
+                    c->cold ? "cold" : "warm");
+        return;
+    }
+    vd_cell_id(c, id, sizeof(id));
+    const char *rest = strchr(id, '/');
+    size_t n = hz_snprintf(buf, cap, "%s", rest ? rest + 1 : id);
+    if (c->kind == VD_FAULTCLEAR && c->prezeroed && n > 10 && n < cap) /* "/prezeroed" */
+        buf[n - 10] = ' ';
+}
+
+void vd_name_cell(const struct vd_cell *c, char *buf, size_t cap)
+{
+    char ch[16];
+    hz_snprintf(buf, cap, "%s/%s", c->strategy, fmt_size(ch, sizeof(ch), c->chunk));
+}
+
+void vd_name_rate(const char *strategy, unsigned rate_pct, char *buf, size_t cap)
+{
+    hz_snprintf(buf, cap, "%s<=%u%%", strategy, rate_pct);
+}
+
+void vd_name_num(const char *prefix, unsigned n, char *buf, size_t cap)
+{
+    hz_snprintf(buf, cap, "%s%u", prefix, n);
+}
+
+size_t vd_item_source(const struct vd_item *it, char *buf, size_t cap)
+{
+    size_t len = 0;
+    bool done[VD_ITEM_CELLS] = {false};
+    buf[0] = 0;
+    for (unsigned i = 0; i < it->ncells && len + 1 < cap; i++) {
+        if (done[i])
+            continue;
+        len += (size_t)hz_snprintf(buf + len, cap - len, "%srun=%s: %s", len ? "; " : "",
+                                   it->cell_run[i], it->cell_short[i]);
+        for (unsigned j = i + 1; j < it->ncells && len + 1 < cap; j++)
+            if (!done[j] && strcmp(it->cell_run[j], it->cell_run[i]) == 0) {
+                done[j] = true;
+                len += (size_t)hz_snprintf(buf + len, cap - len, ", %s", it->cell_short[j]);
+            }
+    }
+    return len < cap ? len : cap - 1;
+}
+
+/* ---- numbers ------------------------------------------------------------- */
+
+/* v x 1000 with d decimals (0..3), rounded half up. */
+static const char *fixed(char *b, size_t cap, uint64_t v, unsigned d)
+{
+    uint64_t div = d >= 3 ? 1 : d == 2 ? 10 : d == 1 ? 100 : 1000;
+    fmt_fixed(b, cap, v / div + (div > 1 && v % div >= div / 2), d);
+    return b;
+}
+
+/* v x 1000 to 3 significant digits: 0.530, 3.39, 35.7, 123. */
+static const char *sig3(char *b, size_t cap, uint64_t v)
+{
+    return fixed(b, cap, v, v < 1000 ? 3 : v < 9995 ? 2 : v < 99950 ? 1 : 0);
+}
+
+/* Decimals of a ratio x 1000: 2 below 2 (where a tie is read), else 1,
+ * none from 100. */
+static unsigned ratio_digits(uint64_t v) { return v < 1995 ? 2 : v < 99950 ? 1 : 0; }
+
+/* A ratio x 1000 less one as a signed percent, without its sign: "+3.1". */
+static const char *pct1(char *b, size_t cap, uint64_t r)
+{
+    uint64_t d = r >= 1000 ? r - 1000 : 1000 - r;
+    hz_snprintf(b, cap, "%c%llu.%llu", r >= 1000 ? '+' : '-', (unsigned long long)(d / 10),
+                (unsigned long long)(d % 10));
+    return b;
+}
+
+/* ---- placeholders -------------------------------------------------------- */
+
+struct rctx {
+    const struct vd_item *it;
+    const struct vd_facts *f;
+    const struct vd_trust *t;
+};
+
+static bool is(const char *name, size_t n, const char *lit)
+{
+    return strlen(lit) == n && strncmp(name, lit, n) == 0;
+}
+
+static const struct vd_extra *extra(const struct vd_item *it, const char *name, size_t n)
+{
+    for (unsigned i = 0; i < it->nextra; i++)
+        if (is(name, n, it->extra[i].name))
+            return &it->extra[i];
+    return 0;
+}
+
+/* An extra's value ("1.41x", "98.4%", "35.2 GB/s") and, with ci, its interval. */
+static void extra_text(char *b, size_t cap, const struct vd_extra *e, bool ci)
+{
+    char v[24], lo[24], hi[24];
+    bool x = strcmp(e->unit, "x") == 0, pc = strcmp(e->unit, "%") == 0;
+    unsigned d = x ? ratio_digits(e->x1000) : 1;
+    if (x || pc) {
+        fixed(v, sizeof(v), e->x1000, d);
+        fixed(lo, sizeof(lo), e->lo_x1000, d);
+        fixed(hi, sizeof(hi), e->hi_x1000, d);
+    } else {
+        sig3(v, sizeof(v), e->x1000);
+        sig3(lo, sizeof(lo), e->lo_x1000);
+        sig3(hi, sizeof(hi), e->hi_x1000);
+    }
+    hz_snprintf(b, cap, "%s%s%s%s%s%s%s", v,
+                x    ? "x"
+                : pc ? "%"
+                     : " ",
+                x || pc ? "" : e->unit, ci ? " [" : "", ci ? lo : "", ci ? ".." : "", ci ? hi : "");
+    if (ci)
+        hz_snprintf(b + strlen(b), cap - strlen(b), "]");
+}
+
+static size_t tol_text(char *b, size_t cap, const struct vd_facts *f)
+{
+    unsigned t = f->tol_x100 ? f->tol_x100 : CMP_TOL_X100;
+    if (t % 100)
+        return fmt_fixed(b, cap, t, 2) + (size_t)hz_snprintf(b + strlen(b), cap - strlen(b), "%%");
+    return (size_t)hz_snprintf(b, cap, "%u%%", t / 100);
+}
+
+/* Placeholder name[0..n) of r into b (cap bytes); false: it has no value. */
+static bool field(const struct rctx *r, const char *name, size_t n, char *b, size_t cap)
+{
+    const struct vd_item *it = r->it;
+    char x[24], y[24], z[24];
+    bool cmp = it->baseline[0] && it->ratio_x1000;
+    unsigned d = ratio_digits(it->ratio_x1000);
+    b[0] = 0;
+    if (n > 2 && strncmp(name, "a:", 2) == 0) {
+        for (unsigned i = 0; i < it->nargs; i++)
+            if (is(name + 2, n - 2, it->args[i].key)) {
+                const struct vd_arg *a = &it->args[i];
+                if (a->s)
+                    hz_snprintf(b, cap, "%s", a->s);
+                else if (a->size)
+                    fmt_size(b, cap, a->u);
+                else
+                    hz_snprintf(b, cap, "%llu", (unsigned long long)a->u);
+                return true;
+            }
+        return false;
+    }
+    if (n > 3 && (strncmp(name, "x:", 2) == 0 || strncmp(name, "xv:", 3) == 0)) {
+        size_t k = name[1] == ':' ? 2 : 3;
+        const struct vd_extra *e = extra(it, name + k, n - k);
+        if (e)
+            extra_text(b, cap, e, k == 2);
+        return e != 0;
+    }
+    if (is(name, n, "answer") && it->answer[0])
+        return hz_snprintf(b, cap, "%s", it->answer), true;
+    if (is(name, n, "fig") && it->unit)
+        return hz_snprintf(b, cap, "%s %s", sig3(x, 24, it->fig_x1000), it->unit), true;
+    if (is(name, n, "ci") && it->unit && it->lo_x1000 != it->hi_x1000)
+        return hz_snprintf(b, cap, "[%s..%s]", sig3(x, 24, it->lo_x1000),
+                           sig3(y, 24, it->hi_x1000)),
+               true;
+    if (is(name, n, "bfig") && it->unit && it->baseline[0] && it->base_x1000)
+        return hz_snprintf(b, cap, "%s %s", sig3(x, 24, it->base_x1000), it->unit), true;
+    if (is(name, n, "base") && it->baseline[0])
+        return hz_snprintf(b, cap, "%s", it->baseline), true;
+    if (is(name, n, "ratio") && cmp) {
+        if (it->rmin_x1000 != it->rmax_x1000)
+            hz_snprintf(b, cap, "%s-%sx", fixed(x, 24, it->rmin_x1000, d),
+                        fixed(y, 24, it->rmax_x1000, d));
+        else
+            hz_snprintf(b, cap, "%sx", fixed(x, 24, it->ratio_x1000, d));
+        return true;
+    }
+    if (is(name, n, "ratio1") && cmp)
+        return hz_snprintf(b, cap, "%sx", fixed(x, 24, it->ratio_x1000, d)), true;
+    if (is(name, n, "rci") && cmp)
+        return hz_snprintf(b, cap, "[%s..%s]", fixed(x, 24, it->rlo_x1000, d),
+                           fixed(y, 24, it->rhi_x1000, d)),
+               true;
+    if (is(name, n, "cost") && cmp)
+        return hz_snprintf(b, cap, "%s%%", pct1(x, 24, it->ratio_x1000)), true;
+    if (is(name, n, "costci") && cmp)
+        return hz_snprintf(b, cap, "[%s..%s]", pct1(x, 24, it->rlo_x1000),
+                           pct1(y, 24, it->rhi_x1000)),
+               true;
+    if (is(name, n, "n") && it->n_max) {
+        if (it->n_min == it->n_max)
+            hz_snprintf(b, cap, "n=%zu", it->n_min);
+        else
+            hz_snprintf(b, cap, "n=%zu..%zu", it->n_min, it->n_max);
+        return true;
+    }
+    if (is(name, n, "tol"))
+        return tol_text(b, cap, r->f), true;
+    if (is(name, n, "more") && it->set && it->nleaders > 1)
+        return hz_snprintf(b, cap, "%u", it->nleaders - 1), true;
+    if (is(name, n, "setw") && it->set && strcmp(it->set, "winner") != 0)
+        return hz_snprintf(b, cap, "%s", strcmp(it->set, "tie") == 0 ? "tied" : it->set), true;
+    if (is(name, n, "runs") && it->measured_by && it->measured_by[0]) {
+        size_t len = 0;
+        for (const char *p = it->measured_by; p && *p && len + 1 < cap;) {
+            const char *e = strchr(p, ',');
+            int k = e ? (int)(e - p) : (int)strlen(p);
+            len += (size_t)hz_snprintf(b + len, cap - len, "%srun=%.*s", len ? " or " : "", k, p);
+            p = e ? e + 1 : 0;
+        }
+        return true;
+    }
+    if (is(name, n, "others")) {
+        size_t len = 0;
+        for (unsigned i = 0; i < it->nextra && len + 1 < cap; i++)
+            if (strcmp(it->extra[i].name, "nt_speedup") == 0) {
+                extra_text(z, sizeof(z), &it->extra[i], false);
+                len += (size_t)hz_snprintf(b + len, cap - len, "%s%s %s", len ? ", " : "",
+                                           fmt_size(x, 24, it->extra[i].chunk), z);
+            }
+        return len > 0;
+    }
+    if (is(name, n, "hv"))
+        return hz_snprintf(b, cap, "%s",
+                           r->f->tcg                                 ? "TCG"
+                           : r->f->hypervisor && r->f->hypervisor[0] ? r->f->hypervisor
+                                                                     : "bare metal"),
+               true;
+    if (is(name, n, "tsc"))
+        return hz_snprintf(b, cap, "%s", r->f->tsc_invariant ? "invariant" : "NOT invariant"), true;
+    if (is(name, n, "ring0"))
+        return hz_snprintf(b, cap, "%s", r->f->emulated_ring0 ? "emulated" : "native"), true;
+    if (is(name, n, "backing") && r->f->backing)
+        return hz_snprintf(b, cap, "%s", r->f->backing), true;
+    if (is(name, n, "left_out") && r->t)
+        return hz_snprintf(b, cap, "%u", r->t->left_out), true;
+    if (is(name, n, "cells") && r->t)
+        return hz_snprintf(b, cap, "%u", r->t->cells), true;
+    if (is(name, n, "steal")) {
+        if (r->f->steal_known)
+            return hz_snprintf(b, cap, "%s%%", fixed(x, 24, r->f->steal_x100 * 10, 2)), true;
+        return hz_snprintf(b, cap, "unknown (%s)",
+                           r->f->steal_why ? r->f->steal_why : "not measured"),
+               true;
+    }
+    return false;
+}
+
+/* ---- templates ----------------------------------------------------------- */
+
+/* Expand tpl[0..n) into b (cap bytes, at len); false when a placeholder
+ * outside {?...?} has no value. Returns the new length in *len. */
+static bool expand(const struct rctx *r, const char *tpl, size_t n, char *b, size_t cap,
+                   size_t *len)
+{
+    char v[VD_LINES_MAX];
+    for (size_t i = 0; i < n;) {
+        if (tpl[i] == '{' && i + 1 < n && tpl[i + 1] == '?') {
+            size_t j = i + 2, seg = *len;
+            while (j + 1 < n && !(tpl[j] == '?' && tpl[j + 1] == '}'))
+                j++;
+            if (!expand(r, tpl + i + 2, j - i - 2, b, cap, len))
+                *len = seg, b[seg] = 0; /* the segment is left out */
+            i = j + 2;
+        } else if (tpl[i] == '{') {
+            size_t j = i + 1;
+            while (j < n && tpl[j] != '}')
+                j++;
+            if (!field(r, tpl + i + 1, j - i - 1, v, sizeof(v)))
+                return false;
+            *len += (size_t)hz_snprintf(b + *len, cap - *len, "%s", v);
+            i = j + 1;
+        } else {
+            *len += (size_t)hz_snprintf(b + *len, cap - *len, "%c", tpl[i]);
+            i++;
+        }
+        *len = *len < cap ? *len : cap - 1;
+    }
+    return true;
+}
+
+static const char *lookup(const char *form, const char *key)
+{
+    size_t fl = strlen(form);
+    for (size_t i = 0; i < sizeof(templates) / sizeof(templates[0]); i++) {
+        const char *k = templates[i].key;
+        if (strncmp(k, form, fl) == 0 && k[fl] == ':' && strcmp(k + fl + 1, key) == 0)
+            return templates[i].tpl;
+    }
+    return 0;
+}
+
+/* The item's template row and its key (for "no template for ..."). */
+static const char *row(const struct vd_item *it, char *key, size_t cap)
+{
+    const char *t;
+    if (it->reason != VD_R_NONE) {
+        const char *code = vd_reason_name(it->reason);
+        hz_snprintf(key, cap, "%s:%s", it->form, code);
+        if ((t = lookup(it->form, code)))
+            return t;
+        hz_snprintf(key, cap, "*:%s", code);
+        return lookup("*", code);
+    }
+    const char *o = it->outcome >= 0 ? cmp_outcome_name((enum cmp_outcome)it->outcome) : "none";
+    hz_snprintf(key, cap, "%s:%s", it->form, o);
+    if ((t = lookup(it->form, o)))
+        return t;
+    hz_snprintf(key, cap, "%s:none", it->form);
+    return lookup(it->form, "none");
+}
+
+size_t vd_header_line(const struct vd_facts *f, char *buf, size_t cap)
+{
+    char t[16];
+    tol_text(t, sizeof(t), f);
+    return (size_t)hz_snprintf(
+        buf, cap, "== verdict (run=%s; Hodges-Lehmann ratio intervals, tolerance +-%s)",
+        f->run ? f->run : "?", t);
+}
+
+size_t vd_item_lines(const struct vd_item *it, const struct vd_facts *f, const struct vd_trust *t,
+                     char *buf, size_t cap)
+{
+    struct rctx r = {it, f, t};
+    char key[48], body[VD_LINES_MAX];
+    size_t lab = (size_t)hz_snprintf(buf, cap, "  %-12s ", it->label), blen = 0;
+    const char *tpl = row(it, key, sizeof(key));
+    bool ok = false;
+    for (const char *p = tpl; p;) { /* the alternatives */
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        blen = 0;
+        body[0] = 0;
+        ok = expand(&r, p, n, body, sizeof(body), &blen);
+        const char *nl = strchr(body, '\n');
+        if (ok && lab + (nl ? (size_t)(nl - body) : blen) <= VD_LINE_WIDTH)
+            break;
+        p = bar ? bar + 1 : 0;
+    }
+    if (!ok)
+        hz_snprintf(body, sizeof(body), "(no template for %s)", key);
+    size_t len = lab;
+    for (const char *p = body; len + 1 < cap;) { /* the first line, then its continuation */
+        const char *nl = strchr(p, '\n');
+        int k = nl ? (int)(nl - p) : (int)strlen(p);
+        len += (size_t)hz_snprintf(buf + len, cap - len, "%s%.*s\n",
+                                   p == body ? "" : "               ", k, p);
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    return len < cap ? len : cap - 1;
+}

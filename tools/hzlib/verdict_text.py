@@ -1,0 +1,390 @@
+"""The verdict's item lines from `verdict` records: lib/verdict_text.c in
+Python (issue 29).
+
+A `verdict` record carries its item's decision as data (docs/results.md
+`verdict`): the label, the answer, the headline figure with its interval,
+the main comparison with its interval and n, a reason code with its
+arguments, and a template family (`form`). One table of templates,
+TEMPLATES, keyed by (form, outcome or reason code), turns a record into one
+line, and an open item's reason into at most one continuation line. The
+kernel's table is the same: both render tests/vectors/verdict_render.txt to
+the byte (tests/unit/test_verdict_text.c, tests/tools/test_verdict_text.py).
+
+A template is text with placeholders: {name} a field as _field() formats
+it, {a:KEY} an argument of `args`, {x:NAME}
+a figure of `figures` with its interval, {xv:NAME} without it ({ratio} is
+a range across a leading set, {ratio1} the best's estimate alone); a segment
+{?...?} is left out when one of its placeholders has no value. "|"
+separates alternatives: the first whose first line fits WIDTH is taken,
+else the last. A newline starts the continuation line (only an open item
+has one). Numbers are formatted in integer arithmetic from the record's decimals x
+1000, as the kernel does: figures to 3 significant digits, ratios with 2
+decimals below 2 and 1 above, percents with 1.
+
+Records written before the change (no `label`) are rendered from their
+fields where they hold an answer, a figure and a ratio, else their stored
+text is shown, marked `(old record)` and cut to the line.
+"""
+
+from typing import Dict, List, Optional, Sequence
+
+Record = Dict[str, object]
+
+WIDTH = 100  # columns of a line
+LABEL = 12  # label column
+INDENT = "  "
+
+# "form:key" -> template. A record with a reason code takes "form:CODE", else
+# "*:CODE"; a decided one "form:OUTCOME" (its main comparison's: "faster",
+# "slower", "tie"), else "form:none".
+TEMPLATES: Dict[str, str] = {
+    "*:NOT_IN_RUN": "not measured ({runs})",
+    "*:TCG": "not decided: TCG, emulator timings",
+    "*:NO_CELL": "not decided: no usable {a:need}{?; clear_pages() {xv:clear_pages_gain}?}",
+    "*:LEFT_OUT": "not decided: every cell it needs left out: {a:why} (n={a:samples}){?, and {a:mo"
+                  "re} more?}",
+    "*:TARGET_SMALL": "not measured: the largest cold target, {a:target}, is below the page",
+    "clear:faster": "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page{?; +{more} {s"
+                    "etw}?}"
+                    "|{answer} {fig}: {ratio} {rci} faster than Linux clear_page{?; +{more} {setw}"
+                    "?}",
+    "clear:slower": "{answer} {fig} {ci}: {ratio} {rci} the speed of Linux clear_page{?; +{more} {"
+                    "setw}?}"
+                    "|{answer} {fig}: {ratio} {rci} the speed of Linux clear_page{?; +{more} {setw"
+                    "}?}",
+    "clear:tie": "{answer} {fig} {ci}: ties Linux clear_page, {ratio} {rci}{?; +{more} {setw}?}"
+                 "|{answer} {fig}: ties Linux clear_page, {ratio} {rci}{?; +{more} {setw}?}",
+    "clear:none": "{answer} {fig} {ci}{?; +{more} {setw}?}",
+    "clear:NO_BASELINE": "open: {answer} {fig} {ci}{?; +{more} {setw}?}; no Linux clear_page cell",
+    "clear:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n}){?; +{more} {setw}?}"
+                       "\nstraddles +-{tol}: {answer} {fig} {ci}",
+    "nontemporal:faster": "yes: {a:nt} is {ratio} {rci} faster than {base} at {a:chunk}{?; {others"
+                          "}?}",
+    "nontemporal:slower": "no: {a:nt} is {ratio} {rci} the speed of {base} at {a:chunk}{?; {others"
+                          "}?}",
+    "nontemporal:tie": "tie: {a:nt} is {ratio} {rci} of {base} at {a:chunk}{?; {others}?}",
+    "nontemporal:STRADDLES": "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
+                             "}",
+    "nontemporal:NO_PAIR": "not measured: no call size with a non-temporal and a temporal cell",
+    "fault:slower": "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages("
+                    ") {xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}"
+                    "|prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages"
+                    "() {xv:clear_pages_gain}?}"
+                    "|prezero pays {x:left_after_clear_pages} of a {a:page} fault's {fig} after cl"
+                    "ear_pages() {xv:clear_pages_gain}"
+                    "|prezero pays: a {a:page} fault {fig}, {bfig} pre-zeroed: {ratio} {rci} the t"
+                    "ime",
+    "fault:none": "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {rci} the tim"
+                  "e{?; clear_pages() {xv:clear_pages_gain}?}",
+    "fault:STRADDLES": "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n}){?; clear_pa"
+                       "ges() {xv:clear_pages_gain}?}",
+    "idle_cpu:faster": "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page"
+                       "|{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page",
+    "idle_cpu:slower": "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
+                       "|{answer} {fig} CPU, {ratio} {rci} the speed of Linux clear_page",
+    "idle_cpu:tie": "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}"
+                    "|{answer} {fig} CPU, ties Linux clear_page, {ratio} {rci}",
+    "idle_cpu:none": "{answer} {fig} {ci} CPU per GiB; neighbours not measured",
+    "idle_cpu:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n})",
+    "idle:tie": "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} {costci} v"
+                "s {base}"
+                "|{a:strategy} at <= {a:rate_pct}%, {fig} CPU: {a:victim} {cost} {costci} vs {base"
+                "}",
+    "idle:none": "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:victim} {cost} "
+                 "{costci}",
+    "idle:STRADDLES": "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} vs {base"
+                      "} ({n})",
+    "idle:RATE_MISS": "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victim} {cos"
+                      "t} {costci}",
+    "vmstart:none": "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_source}){?; "
+                    "clear_pages() {xv:clear_pages_gain}?}"
+                    "|2 TB, {a:threads} threads {fig} (model, B {xv:ceiling} {a:b_source}){?; clea"
+                    "r_pages() {xv:clear_pages_gain}?}",
+    "vmstart:CEILING_OPEN": "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open{?; clea"
+                            "r_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}: {"
+                            "ratio} {rci} ({n}), no plateau?}",
+    "numa:slower": "own node: remote is {ratio1} {rci} the speed of local ({a:strategy} {a:chunk})",
+    "numa:tie": "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}), within +-{to"
+                "l}",
+    "numa:faster": "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})",
+    "numa:none": "one node: where pre-zeroing runs cannot matter",
+    "numa:STRADDLES": "open: remote {ratio} {rci} of local ({n})",
+    "numa:NO_REMOTE": "not decided: no usable remote cell beside a local one",
+    "trust:none": "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left_out}/{cell"
+                  "s} cells out"
+                  "|{hv}, TSC {tsc}, RAM {backing}, steal {steal}, {left_out}/{cells} cells out",
+}
+
+
+def x1000(v: object) -> Optional[int]:
+    """A record decimal as an int x 1000 (None for null, a bool or text)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return int(round(v * 1000))
+
+
+def _fixed(v: int, d: int) -> str:
+    """v x 1000 (v >= 0) with d decimals (0..3), rounded half up."""
+    div = 10 ** (3 - d)
+    q = v // div + (1 if div > 1 and v % div >= div // 2 else 0)
+    return "%d.%0*d" % (q // 10 ** d, d, q % 10 ** d) if d else "%d" % q
+
+
+def sig3(v: int) -> str:
+    """v x 1000 to 3 significant digits: 0.530, 3.39, 35.7, 123, 1234."""
+    if v < 0:
+        return "-" + sig3(-v)
+    return _fixed(v, 3 if v < 1000 else 2 if v < 9995 else 1 if v < 99950 else 0)
+
+
+def ratio_digits(v: int) -> int:
+    """Decimals of a ratio x 1000: 2 below 2 (a tie is read there), else 1,
+    else none from 100."""
+    return 2 if v < 1995 else 1 if v < 99950 else 0
+
+
+def size(b: int) -> str:
+    """lib/fmt.h fmt_size: the largest binary unit that divides b."""
+    u, units = -1, "KMGT"
+    while b >= 1024 and b % 1024 == 0 and u < 3:
+        b //= 1024
+        u += 1
+    return "%d%s" % (b, units[u]) if u >= 0 else "%d" % b
+
+
+def _pct1(v: int) -> str:
+    """A signed share x 10 (0.1 % units) as "+3.1"."""
+    return "%s%d.%d" % ("+" if v >= 0 else "-", abs(v) // 10, abs(v) % 10)
+
+
+def _tol(rec: Record) -> str:
+    t = x1000(rec.get("tol_pct"))
+    if t is None:
+        return "?"
+    return "%d%%" % (t // 1000) if t % 1000 == 0 else "%s%%" % _fixed(t, 2)
+
+
+def _figures(rec: Record) -> List[Record]:
+    figs = rec.get("figures")
+    return [f for f in figs if isinstance(f, dict)] if isinstance(figs, list) else []
+
+
+def _figure(rec: Record, name: str) -> Optional[Record]:
+    for f in _figures(rec):
+        if isinstance(f, dict) and f.get("name") == name and x1000(f.get("value")) is not None:
+            return f
+    return None
+
+
+def _fig_value(f: Record) -> str:
+    v = x1000(f.get("value")) or 0
+    if f.get("unit") == "x":
+        return _fixed(v, ratio_digits(v)) + "x"
+    if f.get("unit") == "%":
+        return _fixed(v, 1) + "%"
+    return sig3(v) + " " + str(f.get("unit") or "")
+
+
+def _fig_ci(f: Record) -> Optional[str]:
+    lo, hi, v = x1000(f.get("lo")), x1000(f.get("hi")), x1000(f.get("value")) or 0
+    if lo is None or hi is None:
+        return None
+    if f.get("unit") == "x":
+        d = ratio_digits(v)
+        return "[%s..%s]" % (_fixed(lo, d), _fixed(hi, d))
+    if f.get("unit") == "%":
+        return "[%s..%s]" % (_fixed(lo, 1), _fixed(hi, 1))
+    return "[%s..%s]" % (sig3(lo), sig3(hi))
+
+
+def _others(rec: Record) -> Optional[str]:
+    """The non-temporal item's other call sizes: "2M 3.5x, 4K 1.5x"."""
+    parts = ["%s %s" % (f.get("chunk"), _fig_value(f)) for f in _figures(rec)
+             if f.get("name") == "nt_speedup"]
+    return ", ".join(parts) or None
+
+
+def _field(rec: Record, name: str) -> Optional[str]:
+    """The text of one placeholder, None when the record has no value."""
+    args = rec.get("args") if isinstance(rec.get("args"), dict) else {}
+    assert isinstance(args, dict)
+    if name.startswith("a:"):
+        v = args.get(name[2:])
+        return None if v is None or isinstance(v, bool) else str(v)
+    if name.startswith("x:") or name.startswith("xv:"):
+        f = _figure(rec, name.split(":", 1)[1])
+        if f is None:
+            return None
+        ci = _fig_ci(f)
+        return _fig_value(f) + (" " + ci if ci and name.startswith("x:") else "")
+    fig, lo, hi = x1000(rec.get("figure")), x1000(rec.get("lo")), x1000(rec.get("hi"))
+    r, rlo, rhi = x1000(rec.get("ratio")), x1000(rec.get("ratio_lo")), x1000(rec.get("ratio_hi"))
+    rmin, rmax = x1000(rec.get("ratio_min")), x1000(rec.get("ratio_max"))
+    unit = rec.get("unit")
+    if name == "answer":
+        return None if rec.get("answer") is None else str(rec["answer"])
+    if name == "fig":
+        return None if fig is None or not unit else "%s %s" % (sig3(fig), unit)
+    if name == "ci":
+        return None if lo is None or hi is None or lo == hi else "[%s..%s]" % (sig3(lo), sig3(hi))
+    if name == "bfig":
+        b = x1000(rec.get("baseline_figure"))
+        return None if b is None or not unit else "%s %s" % (sig3(b), unit)
+    if name == "base":
+        return None if rec.get("baseline") is None else str(rec["baseline"])
+    if name == "ratio":
+        if r is None:
+            return None
+        d = ratio_digits(r)
+        if rmin is not None and rmax is not None and rmin != rmax:
+            return "%s-%sx" % (_fixed(rmin, d), _fixed(rmax, d))
+        return _fixed(r, d) + "x"
+    if name == "ratio1":
+        return None if r is None else _fixed(r, ratio_digits(r)) + "x"
+    if name == "rci":
+        if r is None or rlo is None or rhi is None:
+            return None
+        d = ratio_digits(r)
+        return "[%s..%s]" % (_fixed(rlo, d), _fixed(rhi, d))
+    if name == "cost":
+        return None if r is None else _pct1(r - 1000) + "%"
+    if name == "costci":
+        if rlo is None or rhi is None:
+            return None
+        return "[%s..%s]" % (_pct1(rlo - 1000), _pct1(rhi - 1000))
+    if name == "n":
+        na, nb = rec.get("n_min"), rec.get("n_max")
+        if not isinstance(na, int) or not isinstance(nb, int):
+            return None
+        return "n=%d" % na if na == nb else "n=%d..%d" % (na, nb)
+    if name == "tol":
+        return _tol(rec)
+    if name == "more":
+        lead = rec.get("leaders")
+        return "%d" % (len(lead) - 1) if isinstance(lead, list) and len(lead) > 1 else None
+    if name == "setw":
+        return {"tie": "tied", "not separated": "not separated"}.get(str(rec.get("set")))
+    if name == "runs":
+        by = rec.get("measured_by")
+        return " or ".join("run=%s" % s for s in by) if isinstance(by, list) and by else None
+    if name == "others":
+        return _others(rec)
+    if name == "hv":
+        if rec.get("tcg") is True:
+            return "TCG"
+        return str(rec.get("hypervisor") or "bare metal")
+    if name == "tsc":
+        return "invariant" if rec.get("tsc_invariant") is True else "NOT invariant"
+    if name == "ring0":
+        return "emulated" if rec.get("emulated_ring0") is True else "native"
+    if name in ("backing", "left_out", "cells"):
+        v = rec.get({"left_out": "left_out_cells", "cells": "cells_seen"}.get(name, name))
+        return None if v is None or isinstance(v, bool) else str(v)
+    if name == "steal":
+        s = x1000(rec.get("steal_pct"))
+        if s is not None:
+            return _fixed(s, 2) + "%"
+        return "unknown (%s)" % (rec.get("steal_why") or "not measured")
+    return None
+
+
+def _expand(tpl: str, rec: Record) -> Optional[str]:
+    """tpl with its placeholders filled; None when a required one has no
+    value (inside {?...?}: that segment is dropped)."""
+    out, i = [], 0
+    while i < len(tpl):
+        if tpl.startswith("{?", i):
+            j = tpl.index("?}", i)
+            seg = _expand(tpl[i + 2:j], rec)
+            out.append(seg or "")
+            i = j + 2
+        elif tpl[i] == "{":
+            j = tpl.index("}", i)
+            v = _field(rec, tpl[i + 1:j])
+            if v is None:
+                return None
+            out.append(v)
+            i = j + 1
+        else:
+            out.append(tpl[i])
+            i += 1
+    return "".join(out)
+
+
+def template_key(rec: Record) -> str:
+    """The record's row of TEMPLATES (see there)."""
+    form, reason = rec.get("form"), rec.get("reason")
+    if reason:
+        key = "%s:%s" % (form, reason)
+        return key if key in TEMPLATES else "*:%s" % reason
+    key = "%s:%s" % (form, rec.get("outcome"))
+    return key if key in TEMPLATES else "%s:none" % form
+
+
+def label(rec: Record) -> str:
+    """The item's label: the record's own (an old record's item key)."""
+    return str(rec.get("label") or rec.get("item") or "?")
+
+
+def _label(rec: Record) -> str:
+    return INDENT + "%-*s " % (LABEL, label(rec))
+
+
+def _cut(line: str) -> str:
+    return line if len(line) <= WIDTH else line[:WIDTH - 3] + "..."
+
+
+def _old_lines(rec: Record) -> List[str]:
+    """A record from before the change: its answer and headline figure when
+    it has them (nothing more: its ratios' meaning changed), else its stored
+    text; marked either way."""
+    answer, fig, ci = (_field(rec, k) for k in ("answer", "fig", "ci"))
+    if rec.get("decided") is True and answer and fig:
+        return [_cut(_label(rec) + "%s %s%s (old record)" % (answer, fig, " " + ci if ci else ""))]
+    text = rec.get("text") if rec.get("decided") is True else rec.get("reason") or rec.get("text")
+    return [_cut(_label(rec) + "(old record) " + str(text or "no text"))]
+
+
+def item_lines(rec: Record) -> List[str]:
+    """The 1-2 console lines of one `verdict` record (label, answer and
+    figure, the deciding comparison; an open item's reason may go on one
+    continuation line)."""
+    if "label" not in rec:
+        return _old_lines(rec)
+    key, body = template_key(rec), None
+    for alt in TEMPLATES[key].split("|") if key in TEMPLATES else []:
+        body = _expand(alt, rec)
+        if body is not None and len(_label(rec) + body.partition("\n")[0]) <= WIDTH:
+            break
+    if body is None:
+        body = "(no template for %s)" % key
+    first, _, cont = body.partition("\n")
+    lines = [_label(rec) + first]
+    if cont:
+        lines.append(INDENT + " " * (LABEL + 1) + cont)
+    return lines
+
+
+def item_text(rec: Record) -> str:
+    """item_lines() without the label column, one string ("; " before a
+    continuation line): for tables that give the label a column of its own."""
+    return "; ".join(line[len(INDENT) + LABEL + 1:] for line in item_lines(rec))
+
+
+def header(rec: Record) -> str:
+    """The block's first line, from any of the run's `verdict` records."""
+    return "== verdict (run=%s; Hodges-Lehmann ratio intervals, tolerance +-%s)" % (
+        rec.get("profile") or "?", _tol(rec))
+
+
+def block_lines(records: Sequence[Record]) -> List[str]:
+    """The console block of a run: the header, then every `verdict`
+    record's lines in record order (other record types are skipped)."""
+    recs = [r for r in records if r.get("t", "verdict") == "verdict"]
+    if not recs:
+        return []
+    trust = [r for r in recs if r.get("item") == "trust"]
+    out = [header(trust[0] if trust else recs[0])]
+    for r in recs:
+        out += item_lines(r)
+    return out

@@ -126,6 +126,20 @@ uint32_t apic_id(void)
     return 0;
 }
 
+bool apic_cpuid_x2apic_id(uint32_t *id)
+{
+    uint32_t r[4];
+    *id = 0;
+    cpuid(0, 0, r);
+    if (r[0] < 0x0b)
+        return false;
+    cpuid(0x0b, 0, r);
+    if (!(r[1] & 0xffff))
+        return false;
+    *id = r[3];
+    return true;
+}
+
 /* One ICR write; in xAPIC mode wait for the delivery status to go idle. */
 static int send_ipi(uint32_t dest, uint32_t low, uint64_t timeout_us, uint32_t *esr)
 {

@@ -56,6 +56,13 @@ void apic_ap_init(void);
  * x2APIC ID. */
 uint32_t apic_id(void);
 
+/* The calling CPU's x2APIC ID as CPUID reports it: CPUID.0BH:EDX into *id
+ * and true where leaf 0BH is valid (max basic leaf >= 0BH and
+ * CPUID.(0BH,0):EBX[15:0] != 0, SDM Vol. 2A "CPUID"; Vol. 3A §11.12.8
+ * "CPUID Extensions and Topology Enumeration"); false (*id = 0) where it is
+ * not. Any CPU, any CPL: CPUID only. */
+bool apic_cpuid_x2apic_id(uint32_t *id);
+
 /*
  * Send INIT (level assert, trigger level) or START-UP with `vector` (the AP
  * starts in real mode at physical vector << 12, CS = vector << 8, IP = 0) to

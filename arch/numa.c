@@ -50,7 +50,8 @@ static bool add_range(struct numa_node *x, const struct acpi_mem_affinity *m)
         x->range[i] = x->range[i - 1];
         i--;
     }
-    x->range[i] = (struct numa_range){m->base, m->length, m->hotpluggable, m->nonvolatile};
+    x->range[i] =
+        (struct numa_range){m->base, m->length, m->hotpluggable, m->nonvolatile, m->length};
     x->mem_bytes += m->length;
     return true;
 }
@@ -187,6 +188,28 @@ int numa_node_of_pa(const struct numa_topo *t, uint64_t pa)
     return -1;
 }
 
+void numa_mark_present(struct numa_topo *t, const struct memmap *map)
+{
+    for (unsigned i = 0; t->from_srat && i < t->n; i++) {
+        struct numa_node *x = &t->node[i];
+        x->mem_bytes = x->absent_bytes = 0;
+        for (size_t k = 0; k < x->nrange; k++) {
+            struct numa_range *r = &x->range[k];
+            uint64_t end = r->base + r->length;
+            r->present = r->hotpluggable ? 0 : r->length;
+            for (size_t j = 0; r->hotpluggable && j < map->n; j++) {
+                uint64_t lo = map->r[j].base > r->base ? map->r[j].base : r->base;
+                uint64_t hi = map->r[j].end < end ? map->r[j].end : end;
+                r->present += hi > lo ? hi - lo : 0;
+            }
+            x->mem_bytes += r->present;
+            x->absent_bytes += r->length - r->present;
+        }
+        x->memory_only = x->ncpus == 0 && x->mem_bytes;
+        x->cpu_only = x->ncpus && !x->mem_bytes;
+    }
+}
+
 #ifndef HZ_HOSTED
 static struct numa_topo topo;
 static struct acpi_diag topo_diag;
@@ -196,6 +219,8 @@ void numa_init(const struct memmap *map)
 {
     if (numa_build(acpi_get(), &topo, &topo_diag) != 0)
         topo.node[0].mem_bytes = memmap_usable_bytes(map);
+    else
+        numa_mark_present(&topo, map);
     built = true;
 }
 

@@ -22,24 +22,29 @@
 #include "mm/memmap.h"
 
 #define NUMA_MAX_NODES 8
-#define NUMA_MAX_RANGES 16 /* memory ranges per node */
-#define NUMA_LOCAL 10      /* the distance of a node to itself (SLIT normalisation) */
-#define NUMA_REMOTE 20     /* the distance assumed between two nodes without a SLIT (as Linux) */
+#define NUMA_MAX_RANGES 16   /* memory ranges per node */
+#define NUMA_LOCAL 10        /* the distance of a node to itself (SLIT normalisation) */
+#define NUMA_REMOTE 20       /* the distance assumed between two nodes without a SLIT (as Linux) */
+#define NUMA_UNREACHABLE 255 /* SLIT: locality j cannot be reached from i (ACPI 6.5 §5.2.17) */
 
 /* One enabled SRAT Memory Affinity range, bytes [base, base + length). */
 struct numa_range {
     uint64_t base, length;
     bool hotpluggable, nonvolatile; /* Memory Affinity Flags bits 1 and 2 */
+    uint64_t present;               /* bytes present: length, or for a hot-pluggable range those the
+                                       boot memory map lists (numa_mark_present) */
 };
 
 struct numa_node {
-    uint32_t domain;    /* SRAT proximity domain (0 for the one node without an SRAT) */
-    unsigned ncpus;     /* enabled CPUs (SRAT; the MADT's enabled CPUs without an SRAT) */
-    uint64_t mem_bytes; /* sum of its enabled ranges; without an SRAT: 0, numa_init: usable */
+    uint32_t domain;       /* SRAT proximity domain (0 for the one node without an SRAT) */
+    unsigned ncpus;        /* enabled CPUs (SRAT; the MADT's enabled CPUs without an SRAT) */
+    uint64_t mem_bytes;    /* sum of its enabled ranges, present bytes after numa_init (one
+                              node without an SRAT: 0, numa_init: the usable bytes) */
+    uint64_t absent_bytes; /* numa_init: bytes of its hot-pluggable ranges that are absent */
     struct numa_range range[NUMA_MAX_RANGES]; /* ascending base */
     size_t nrange;
-    bool memory_only; /* memory and no CPUs (e.g. a CXL memory expander) */
-    bool cpu_only;    /* CPUs and no memory */
+    bool memory_only; /* memory present and no CPUs (e.g. a CXL memory expander) */
+    bool cpu_only;    /* CPUs and no memory present */
 };
 
 struct numa_topo {
@@ -76,8 +81,23 @@ int numa_node_of_domain(const struct numa_topo *t, uint32_t domain);
  * when none does. Without an SRAT every address is node 0. */
 int numa_node_of_pa(const struct numa_topo *t, uint64_t pa);
 
+/*
+ * What of t's SRAT ranges is there. A hot-pluggable range (Memory Affinity
+ * Flags bit 1, ACPI 6.5 §5.2.16.2) may describe memory not yet installed:
+ * that of empty DIMM slots (QEMU's -m N,slots=S,maxmem=M gives one of
+ * M - N and more), absent until a DIMM is plugged, and the firmware's
+ * memory map (E820, UEFI) lists only what is installed. Its `present`
+ * bytes are those a range of `map` (any type) covers; every other range is
+ * present whole (its holes, as the EBDA below 640 KiB, are installed
+ * memory the firmware keeps). Each node's mem_bytes becomes the sum of
+ * `present`, absent_bytes the rest; memory_only and cpu_only follow the
+ * present bytes. Nothing for t without an SRAT.
+ */
+void numa_mark_present(struct numa_topo *t, const struct memmap *map);
+
 /* Kernel only: build the topology from acpi_get() (after acpi_init), once;
- * the one node's mem_bytes is the usable memory of `map`. The problems go
+ * the one node's mem_bytes is the usable memory of `map`, SRAT nodes get
+ * numa_mark_present(map). The problems go
  * to numa_diag() for the caller to print. */
 void numa_init(const struct memmap *map);
 

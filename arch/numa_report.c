@@ -53,6 +53,7 @@ static void rec_topo(struct rec *r, const struct numa_check *chk)
         rec_u64(r, "domain", n->domain);
         rec_u64(r, "cpus", n->ncpus);
         rec_u64(r, "mem_bytes", n->mem_bytes);
+        rec_u64(r, "absent_bytes", n->absent_bytes);
         rec_u64(r, "ranges", n->nrange);
         rec_bool(r, "memory_only", n->memory_only);
         rec_bool(r, "cpu_only", n->cpu_only);
@@ -138,6 +139,7 @@ static void emit_ranges(const struct numa_topo *t)
             rec_hex(&r, "base", x->base);
             rec_hex(&r, "length", x->length);
             rec_bool(&r, "hotpluggable", x->hotpluggable);
+            rec_u64(&r, "present_bytes", x->present);
             rec_bool(&r, "nonvolatile", x->nonvolatile);
             record_emit(&r);
         }
@@ -159,11 +161,15 @@ void numa_report(void)
             check_node(t, i, s, &chk[i]);
             bad += chk[i].bad[s];
         }
+        char absent[64] = "";
+        if (n->absent_bytes)
+            hz_snprintf(absent, sizeof(absent), ", %llu MiB hot-pluggable and absent",
+                        (unsigned long long)(n->absent_bytes >> 20));
         if (t->from_srat)
-            kprintf("numa: node %u (domain %u): %u CPUs, %llu MiB in %zu ranges%s%s; frames "
-                    "2M %s, 1G %s\n",
+            kprintf("numa: node %u (domain %u): %u CPUs, %llu MiB in %zu ranges%s%s%s; "
+                    "frames 2M %s, 1G %s\n",
                     i, n->domain, n->ncpus, (unsigned long long)(n->mem_bytes >> 20), n->nrange,
-                    n->memory_only ? ", memory only" : "", n->cpu_only ? ", CPUs only" : "",
+                    absent, n->memory_only ? ", memory only" : "", n->cpu_only ? ", CPUs only" : "",
                     chk[i].have[0] ? (chk[i].bad[0] ? "OUTSIDE" : "inside") : "none",
                     chk[i].have[1] ? (chk[i].bad[1] ? "OUTSIDE" : "inside") : "none");
     }

@@ -9,14 +9,6 @@
 #include "lib/print.h"
 #include "lib/record.h"
 
-struct idt_gate {
-    uint16_t off_lo, sel;
-    uint8_t ist, type_attr;
-    uint16_t off_mid;
-    uint32_t off_hi, zero;
-} __attribute__((packed));
-_Static_assert(sizeof(struct idt_gate) == 16, "64-bit IDT gate (SDM Vol. 3A Figure 6-8)");
-
 extern const uint64_t trap_stubs[32], trap_stub_wake, trap_stub_spurious;
 static struct idt_gate idt[256];
 static trap_handler_fn handlers[256];
@@ -31,9 +23,9 @@ static const char *const names[32] = {
 
 const char *trap_name(uint64_t vector) { return vector < 32 ? names[vector] : "vector"; }
 
-static void set_gate(unsigned v, uint64_t a, uint8_t ist)
+struct idt_gate idt_gate_make(uint64_t a, uint8_t ist)
 {
-    idt[v] = (struct idt_gate){
+    return (struct idt_gate){
         .off_lo = (uint16_t)a,
         .sel = GDT_KERNEL_CS,
         .ist = ist,
@@ -42,6 +34,8 @@ static void set_gate(unsigned v, uint64_t a, uint8_t ist)
         .off_hi = (uint32_t)(a >> 32),
     };
 }
+
+static void set_gate(unsigned v, uint64_t a, uint8_t ist) { idt[v] = idt_gate_make(a, ist); }
 
 static bool spurious(struct trap_frame *f)
 {

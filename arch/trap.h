@@ -30,6 +30,20 @@ _Static_assert(sizeof(struct trap_frame) == 23 * 8, "trap frame layout is shared
  * instruction is restarted), false to fall through to the crash report. */
 typedef bool (*trap_handler_fn)(struct trap_frame *f);
 
+/* A 64-bit IDT gate (SDM Vol. 3A §6.14.1, Figure 6-8). */
+struct idt_gate {
+    uint16_t off_lo, sel;
+    uint8_t ist, type_attr;
+    uint16_t off_mid;
+    uint32_t off_hi, zero;
+} __attribute__((packed));
+_Static_assert(sizeof(struct idt_gate) == 16, "64-bit IDT gate (SDM Vol. 3A Figure 6-8)");
+
+/* The gate of every vector hugezero handles: a present 64-bit interrupt
+ * gate (IF cleared on entry), DPL 0, selector GDT_KERNEL_CS, to `handler`,
+ * on IST stack `ist` (0: none; 1..7 the TSS's IST entries). */
+struct idt_gate idt_gate_make(uint64_t handler, uint8_t ist);
+
 /* Load the IDT on this CPU (vectors 0-31, NMI on IST1, #DF and #MC on IST2;
  * the TSS comes from arch/gdt.h; gates for TRAP_VECTOR_WAKE and
  * TRAP_VECTOR_SPURIOUS, the latter handled here: ignored, no EOI, SDM Vol.

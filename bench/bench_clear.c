@@ -183,6 +183,7 @@ static void finish(struct clear_cell *c)
     stats_compute(&cr.ns, scratch, c->n);
     c->st = cr.ns;
     cr.steal_method = steal_method();
+    cr.lost = &c->lost;
     cr.steal_ns = c->steal_ns;
     cr.steal_base_ns = c->base_ns;
     steal_account(c->base_ns, c->steal_ns);
@@ -197,6 +198,9 @@ static void finish(struct clear_cell *c)
     struct vd_cell v;
     clear_cell_vd(c, &cr.ns, verified, &v);
     verdict_add(&v); /* the verdict's candidates (kernel/verdict.h) */
+    char id[VD_ID_MAX];
+    vd_cell_id(&v, id, sizeof(id));
+    tl_run_add(id, &c->lost);
     char buf[HZ_RECORD_MAX];
     record_emit_line(clear_record(buf, sizeof(buf), &cr));
     /* results=lava: best verified median GB/s per (chunk, cache); a cold
@@ -426,6 +430,7 @@ static void bench_clear(void)
     kprintf("clear: %zu cells, %u rounds (stop: %s), %u of them within +-%llu.%02llu%%, %u noisy\n",
             cs.n, done, ilv_verdict_name(why), stable, (unsigned long long)(ci_x100 / 100),
             (unsigned long long)(ci_x100 % 100), noisy);
+    tl_run_record("clear"); /* the cells' SMIs and gaps */
     clear_table_print(&cs, chunks, nchunks, big, repeats);
     clear_race_report(&cs);
     clear_cells_evict_put(&cs, f);

@@ -32,6 +32,7 @@
 #include "lib/print.h"
 #include "lib/results.h"
 #include "measure/clear_record.h"
+#include "measure/time_lost.h"
 #include "mm/paging.h"
 
 #define MAX_COUNTS PLAN_SMP_COUNTS_MAX
@@ -164,8 +165,9 @@ static void finish(struct smp_cell *c)
                                .steal_base_ns = c->ser.steal_base_ns,
                                .samples = c->ser.ns,
                                .nsamples = c->ser.n,
-                               .stop = ilv_verdict_name(c->ser.stop)};
-    char line[HZ_RECORD_MAX], g[24], per[24], lo[24], hi[24];
+                               .stop = ilv_verdict_name(c->ser.stop),
+                               .lost = &c->ser.lost};
+    char line[HZ_RECORD_MAX], g[24], per[24], lo[24], hi[24], id[VD_ID_MAX];
     record_emit_line(clear_record(line, sizeof(line), &res));
     c->wall_min_ns = c->st.min;
     c->wall_median_ns = c->st.median;
@@ -185,6 +187,8 @@ static void finish(struct smp_cell *c)
                         .nsamples = c->ser.n,
                         .steal_x100 = c->steal_x100};
     verdict_add(&v); /* VM start (kernel/verdict.h) */
+    vd_cell_id(&v, id, sizeof(id));
+    tl_run_add(id, &c->ser.lost);
     fmt_fixed(g, sizeof(g), c->gbps_x1000, 3);
     fmt_fixed(lo, sizeof(lo), c->gbps_lo_x1000, 3);
     fmt_fixed(hi, sizeof(hi), c->gbps_hi_x1000, 3);
@@ -231,6 +235,7 @@ static bool scaling(const unsigned *counts, unsigned nc)
     }
     for (unsigned i = 0; i < ncells; i++)
         finish(&cells[i]);
+    tl_run_record("smp");                        /* the cells' SMIs and gaps */
     for (unsigned i = 0, j; i < ncells; i = j) { /* one check per strategy */
         bool ok = true;
         char name[48];

@@ -26,6 +26,7 @@
 #include "lib/results.h"
 #include "lib/stats.h"
 #include "measure/clear_record.h"
+#include "measure/time_lost.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 
@@ -115,6 +116,7 @@ static void fill_record(const struct fill_cell *c)
     rec_u64(&r, "cpu_max_ns", cpu_max_ns);
     rec_u64(&r, "wall_below", c->ser.wall_below);
     smp_series_skew_record(&r, &c->ser);
+    tl_rec_members(&r, &c->ser.lost);
     if (steal_available()) {
         rec_fixed(&r, "steal_pct", steal_x100, 2);
         rec_bool(&r, "steal_high", steal_x100 > CLEAR_STEAL_FLAG_X100);
@@ -123,6 +125,9 @@ static void fill_record(const struct fill_cell *c)
     rec_fixed(&r, "s_per_tib", ns_per_tib / 1000000, 3);
     rec_bool(&r, "verified", verified);
     record_emit(&r);
+    char id[24];
+    hz_snprintf(id, sizeof(id), "smp_fill/%uT", threads);
+    tl_run_add(id, &c->ser.lost);
     if (verified) /* results=lava: the VM-start model, s/TiB x 1000 */
         lava_measure(LAVA_MIN, ns_per_tib / 1000000, "s/TiB", "smp.fill.s_per_tib.%ucpu", threads);
 
@@ -236,6 +241,8 @@ void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, 
         verified &= fcells[i].verified;
         wall_below += fcells[i].ser.wall_below;
     }
+    if (finished)
+        tl_run_record("smp_fill"); /* the fill cells' SMIs and gaps */
     if (!verified)
         result_fail("smp.fill.verify", "a frame was not all zero after the fill (see above)");
     else if (finished)

@@ -95,13 +95,14 @@ static void mem(struct work *w, enum memop_op op)
 
 /* One repeat of cell c: dirty, (cold: evict and probe), timed clear with
  * the steal time around it, then the exact zero check fused with the
- * dirtying for the next repeat (MEMOP_VERIFY_DIRTY). A cold cell whose
+ * dirtying for the next repeat (MEMOP_VERIFY_DIRTY); the SMI count around
+ * it all and its TSC span for measure/time_lost.h. A cold cell whose
  * target that pass (of any cell: they share the arena) left dirty skips
  * its own dirtying: the eviction flushes the tail of its target and of
  * whatever was written last, and the probe checks it is cold. A warm cell
  * always dirties its own target just before with plain stores (that is
  * what makes it warm); a cold one with the fast string stores.
- * Untimed repeats record nothing. */
+ * Untimed repeats record nothing (their span only sets the cell's fastest). */
 static int last_cell = -1; /* the cell whose repeat ran last */
 
 static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
@@ -114,6 +115,8 @@ static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
                            .seed = pattern,
                            .check = MEMOP_EXACT,
                            .delay_pct = c->delay_pct}};
+    uint64_t smi0, smi1;
+    bool smi = timed && tl_smi_read(&smi0);
     uint64_t s0 = steal_ns(0), t0 = rdtsc();
     if (!cold || !inside(&dirty_known, c->dst, c->bytes)) {
         mem(&w, cold ? MEMOP_DIRTY : MEMOP_DIRTY_CACHED);
@@ -132,9 +135,13 @@ static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
         dirty_known = written;
     uint64_t stolen = steal_ns(0) - s0, span = rdtsc() - t0;
     c->ok &= w.m.zero;
+    tl_repeat(&c->lost, tsc_to_ns(span), timed && c->n < CLEAR_MAX_ROUNDS);
     if (!timed || c->n >= CLEAR_MAX_ROUNDS)
         return;
     scenario_timed(cyc);
+    smi = smi && tl_smi_read(&smi1);
+    c->lost.smi_known = smi && (c->n == 0 || c->lost.smi_known);
+    c->lost.smi += c->lost.smi_known ? (uint32_t)(smi1 - smi0) : 0; /* bits 31:0 count */
     uint64_t ns = tsc_to_ns(cyc);
     if (cold)
         c->ratio_x100[c->n] = w.warm_cyc ? (uint32_t)(w.cold_cyc * 100 / w.warm_cyc) : 0;

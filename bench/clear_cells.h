@@ -31,6 +31,7 @@
 #include "lib/stats.h"
 #include "lib/verdict.h"
 #include "measure/evict.h"
+#include "measure/time_lost.h"
 #include "mm/frames.h"
 
 #define CLEAR_MAX_ROUNDS 100
@@ -51,6 +52,7 @@ struct clear_cell {
     uint32_t steal_rep[CLEAR_MAX_ROUNDS];  /* KVM steal of each timed repeat's window, ns */
     int16_t prev[CLEAR_MAX_ROUNDS];        /* the cell that ran just before it, -1: none */
     bool ok;                               /* every repeat read back all zero */
+    struct time_lost lost;                 /* SMIs and large gaps (measure/time_lost.h) */
     int twin_of;        /* a control's twin (bench/clear_race.h): the cell it copies; -1: none */
     unsigned delay_pct; /* the A/B control's delay of each timed clear (measure/memop.h) */
     /* filled by the caller after the run */

@@ -171,7 +171,8 @@ static uint64_t want_bytes(void)
     return want / PAGE_SIZE_2M * PAGE_SIZE_2M;
 }
 
-/* The online CPUs of each node into run.node_cpu and pn[].ncpus. */
+/* The online CPUs of each node into run.node_cpu and pn[].ncpus, and the
+ * memory nodes a SLIT says they cannot reach into pn[].unreachable. */
 static void node_cpus(struct nplan_node *pn)
 {
     for (unsigned i = 0; i < smp_count(); i++) {
@@ -179,6 +180,22 @@ static void node_cpus(struct nplan_node *pn)
         if (smp_cpu(i)->state == SMP_CPU_ONLINE && n >= 0 && (unsigned)n < run.t->n)
             run.node_cpu[n][pn[n].ncpus++] = i; /* index order: the BSP (0) first */
     }
+    for (unsigned c = 0; c < run.t->n; c++)
+        for (unsigned m = 0; m < run.t->n; m++)
+            if (run.t->dist[c][m] == NUMA_UNREACHABLE)
+                pn[c].unreachable |= 1u << m;
+}
+
+/* A `skip` for every pair the plan left out as unreachable (SLIT 255). */
+static void skip_unreachable(const struct nplan_node *pn)
+{
+    for (unsigned c = 0; c < run.t->n; c++)
+        for (unsigned m = 0; m < run.t->n; m++)
+            if (pn[c].ncpus && pn[m].memory && (pn[c].unreachable >> m & 1))
+                result_skip("numa.unreachable",
+                            "CPU node %u -> memory node %u: SLIT distance 255 (unreachable): "
+                            "not measured",
+                            c, m);
 }
 
 /* Node n's target of `want` bytes in frames of one size; *placed false
@@ -321,10 +338,11 @@ static void numa_scenario(void)
             result_skip("numa.matrix", "%s", nplan_strerror(rc));
         n = 0;
     }
-    kprintf("numa: %u node(s) (%s%s), %zu variant(s) x 1 and all threads of a node: %zu cells, "
+    skip_unreachable(pn);
+    kprintf("numa: %u node(s) (%s%s%s), %zu variant(s) x 1 and all threads of a node: %zu cells, "
             ">= %llu interleaved rounds; under QEMU every node is the same host memory\n",
-            run.t->n, run.t->from_srat ? "SRAT" : "no SRAT: one node", run.t->slit ? ", SLIT" : "",
-            (size_t)run.nvariants, n, (unsigned long long)opt_repeats);
+            run.t->n, run.t->from_srat ? "SRAT" : run.t->why, run.t->from_srat ? "" : ": one node",
+            run.t->slit ? ", SLIT" : "", (size_t)run.nvariants, n, (unsigned long long)opt_repeats);
     char rows[64] = "", cols[64] = "";
     for (unsigned k = 0, lr = 0, lc = 0; k < run.t->n; k++) {
         if (pn[k].ncpus)

@@ -30,9 +30,13 @@ int nplan_build(const struct nplan_node *node, unsigned n, unsigned nvariants,
         return NPLAN_ENOCPU;
     if (!nmem)
         return NPLAN_ENOMEM;
-    unsigned t[2];
-    for (unsigned i = 0; i < n; i++)
-        need += (size_t)nplan_threads(node[i].ncpus, t) * nmem;
+    unsigned t[2], cols[NPLAN_MAX_NODES];
+    for (unsigned i = 0; i < n; i++) {
+        cols[i] = 0;
+        for (unsigned m = 0; m < n; m++)
+            cols[i] += node[m].memory && !(node[i].unreachable >> m & 1);
+        need += (size_t)nplan_threads(node[i].ncpus, t) * cols[i];
+    }
     need *= nvariants;
     *ncells = need;
     if (need > cap)
@@ -46,7 +50,7 @@ int nplan_build(const struct nplan_node *node, unsigned n, unsigned nvariants,
                 size_t row = k; /* the row's first cell */
                 int local = -1;
                 for (unsigned m = 0; m < n; m++)
-                    if (node[m].memory) {
+                    if (node[m].memory && !(node[c].unreachable >> m & 1)) {
                         if (m == c)
                             local = (int)k;
                         out[k++] = (struct nplan_cell){v, ti, t[ti], c, m, -1, 0};
@@ -54,7 +58,7 @@ int nplan_build(const struct nplan_node *node, unsigned n, unsigned nvariants,
                 for (size_t j = row; j < k && local >= 0; j++)
                     if (out[j].mem != c) {
                         out[j].local = local;
-                        out[j].rivals = nmem - 1;
+                        out[j].rivals = cols[c] - 1;
                     }
             }
     return NPLAN_OK;

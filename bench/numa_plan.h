@@ -27,8 +27,10 @@ enum {
 
 /* What the plan needs to know of a node. */
 struct nplan_node {
-    unsigned ncpus; /* online CPUs of the node (0: memory-only or offline) */
-    bool memory;    /* the node has memory to clear (frames free in its ranges) */
+    unsigned ncpus;       /* online CPUs of the node (0: memory-only or offline) */
+    bool memory;          /* the node has memory to clear (frames free in its ranges) */
+    uint32_t unreachable; /* bit m: memory node m is unreachable from this node's CPUs
+                             (SLIT distance 255, ACPI 6.5 §5.2.17): no cell */
 };
 
 /* One cell of the matrix. */
@@ -51,10 +53,11 @@ unsigned nplan_threads(unsigned ncpus, unsigned out[2]);
 /*
  * Plan the cells of n nodes and nvariants variants into out[0..cap): for
  * every variant, every thread index, every node with CPUs (rows, in index
- * order) and every node with memory (columns, in index order), one cell, in
- * that nesting (variant outermost). Returns NPLAN_OK with *ncells, or an
- * error: NPLAN_EINVAL, NPLAN_ENOCPU, NPLAN_ENOMEM, NPLAN_ETOOMANY (then
- * *ncells is the number needed and out is untouched).
+ * order) and every node with memory (columns, in index order) that the
+ * row's `unreachable` does not exclude, one cell, in that nesting (variant
+ * outermost). A remote cell's rivals are the other remote cells of its row. Returns NPLAN_OK with
+ * *ncells, or an error: NPLAN_EINVAL, NPLAN_ENOCPU, NPLAN_ENOMEM, NPLAN_ETOOMANY (then *ncells is
+ * the number needed and out is untouched).
  */
 int nplan_build(const struct nplan_node *node, unsigned n, unsigned nvariants,
                 struct nplan_cell *out, size_t cap, size_t *ncells);

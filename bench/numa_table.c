@@ -18,6 +18,7 @@
 #include "lib/record.h"
 #include "lib/results.h"
 #include "measure/clear_record.h"
+#include "measure/time_lost.h"
 
 #define LINE_MAX 400
 
@@ -45,6 +46,9 @@ static void finish(struct numa_cell *c)
                         .cpu_node = c->p.cpu,
                         .mem_node = c->p.mem};
     verdict_add(&v);
+    char id[VD_ID_MAX];
+    vd_cell_id(&v, id, sizeof(id));
+    tl_run_add(id, &c->ser.lost);
 }
 
 static void cell_record(const struct numa_run *r, const struct numa_cell *c)
@@ -74,6 +78,7 @@ static void cell_record(const struct numa_run *r, const struct numa_cell *c)
         rec_fixed(&x, "steal_pct", c->steal_x100, 2);
     rec_str(&x, "stop", ilv_verdict_name(c->ser.stop));
     rec_bool(&x, "verified", c->verified);
+    tl_rec_members(&x, &c->ser.lost);
     rec_arr_begin(&x, "cpus");
     for (unsigned k = 0; k < c->p.threads; k++)
         rec_u64(&x, 0, r->node_cpu[c->p.cpu][k]);
@@ -140,8 +145,16 @@ static void matrix(const struct numa_run *r, size_t s, size_t e)
         for (size_t i = s; i < e;) {
             unsigned cpu = r->cell[i].p.cpu;
             len = (size_t)hz_snprintf(line, sizeof(line), "numa:   %6u", cpu);
-            for (; i < e && r->cell[i].p.cpu == cpu && len < sizeof(line); i++) {
+            for (unsigned m = 0; m < r->t->n && len < sizeof(line); m++) {
                 const struct numa_cell *c = &r->cell[i];
+                if (!cols[m])
+                    continue;
+                if (i >= e || c->p.cpu != cpu || c->p.mem != m) { /* no cell: SLIT 255 */
+                    len += (size_t)hz_snprintf(line + len, sizeof(line) - len, " %30s ",
+                                               pass ? "-" : "unreachable (SLIT 255)");
+                    continue;
+                }
+                i++;
                 if (!pass) {
                     gb(a, sizeof(a), c->gbps_x1000);
                     gb(b, sizeof(b), c->gbps_lo_x1000);
@@ -197,6 +210,7 @@ void numa_matrix_report(struct numa_run *r)
             ;
         matrix(r, s, e);
     }
+    tl_run_record("numa"); /* the cells' SMIs and gaps */
     kprintf("numa: %u remote/local ratio(s), %u tie(s) within +-%s%%\n", ratios, ties, t);
     if (bad)
         result_fail("numa.verify", "%u cell(s) left a non-zero byte (see above)", bad);

@@ -157,7 +157,10 @@ def srat_table(cpus, mems):
 # The bad-length SLIT of the numa-slit-bad-length boot case (tests/boot/cases.cfg):
 # 2 localities, 3 entries, Length 47 (not 44 + 4).
 SLIT_BAD_LENGTH = slit_table(2, [10, 20, 20])
-FIXTURES = {os.path.join("tests", "boot", "fixtures", "slit-bad-length.bin"): SLIT_BAD_LENGTH}
+# The SLIT of numa-tcg-slit-short: one locality, well-formed, for an SRAT of two domains.
+SLIT_ONE = slit_table(1, [10])
+FIXTURES = {os.path.join("tests", "boot", "fixtures", "slit-bad-length.bin"): SLIT_BAD_LENGTH,
+            os.path.join("tests", "boot", "fixtures", "slit-one-locality.bin"): SLIT_ONE}
 FIXTURES.update({os.path.join("tests", "boot", "fixtures", name): data
                  for name, data in mkspcr.FIXTURES.items()})
 

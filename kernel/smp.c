@@ -47,11 +47,14 @@ HZ_OPTION(opt_batch_def, .name = "smp_batch", .kind = OPT_U64, .dest = &opt_batc
           .max = HZ_MAX_CPUS, .accepted = "1.." STR(HZ_MAX_CPUS),
           .help = "APs sent INIT-SIPI-SIPI together (default: all; 1: one at a time)");
 static int opt_smp_selftest;
-static const char *const selftest_choices[] = {"none", "late", 0};
+static const char *const selftest_choices[] = {"none", "late", "x2apic_early", "pm_fault", 0};
 HZ_OPTION(opt_selftest_def, .name = "smp_selftest", .kind = OPT_ENUM, .dest = &opt_smp_selftest,
-          .choices = selftest_choices, .accepted = "none|late",
+          .choices = selftest_choices, .accepted = "none|late|x2apic_early|pm_fault",
           .help = "late: close the last AP's slot before its START-UP, as for an AP that timed "
-                  "out: it must halt as a stray, never take a slot (smp.start then fails)");
+                  "out: it must halt as a stray, never take a slot; x2apic_early: the last AP "
+                  "reads MSR 0x802 before it sets EXTD (#GP in xAPIC mode): it must report the "
+                  "fault and halt, the run goes on; pm_fault: the last AP raises #UD in protected "
+                  "mode, likewise (smp.start fails in every case)");
 static int opt_apic;
 static const char *const apic_choices[] = {"auto", "x2apic", 0};
 HZ_OPTION(opt_apic_def, .name = "apic", .kind = OPT_ENUM, .dest = &opt_apic,
@@ -109,6 +112,7 @@ _Noreturn void smp_ap_main(uint64_t cpu)
     fpu_init(); /* vector state for the clear strategies */
     apic_ap_init();
     pc->seen_apic_id = apic_id(); /* for check_slots() */
+    pc->cpuid_apic_ok = apic_cpuid_x2apic_id(&pc->cpuid_apic_id);
     pc->seen_rsp = (uint64_t)(uintptr_t)__builtin_frame_address(0);
     uint32_t starting = SMP_CPU_STARTING;
     if (!__atomic_compare_exchange_n(&pc->info.state, &starting, SMP_CPU_ONLINE, false,
@@ -212,6 +216,7 @@ static bool trampoline_setup(const struct bootinfo *bi)
     memcpy((void *)(uintptr_t)start_log.tramp_page, smp_trampoline,
            (size_t)(smp_trampoline_end - smp_trampoline));
     params = (struct tramp_params *)(uintptr_t)(start_log.tramp_page + TRAMP_PARAMS);
+    tramp_fault_setup(start_log.tramp_page, params); /* AP faults halt the AP, not the VM */
     return true;
 }
 
@@ -238,6 +243,31 @@ static void check_slots(void)
         result_fail("smp.slots", "%u online CPUs do not run in their own slot", bad);
     else
         result_pass("smp.slots");
+}
+
+/* smp.apic_ids: each online CPU's own APIC (MSR 0x802, the x2APIC ID
+ * register, in x2APIC mode; the xAPIC ID register else), its MADT entry and
+ * CPUID.0BH:EDX (where leaf 0BH is valid) give one ID: the x2APIC ID CPUID
+ * enumerates is the one the local APIC holds (SDM Vol. 3A §11.12.5.1,
+ * §11.12.8). A mismatch is firmware or a hypervisor saying two things;
+ * the CPU runs as its APIC said (it claimed its slot by that ID). */
+static void check_apic_ids(void)
+{
+    unsigned bad = 0;
+    for (unsigned c = 0; c < smp_ncpu; c++) {
+        const struct percpu *pc = &smp_percpu[c];
+        if (pc->info.state != SMP_CPU_ONLINE ||
+            (pc->seen_apic_id == pc->info.apic_id &&
+             (!pc->cpuid_apic_ok || pc->cpuid_apic_id == pc->info.apic_id)))
+            continue;
+        if (bad++ < 8)
+            kprintf("smp: CPU %u: MADT APIC ID %u, its APIC says %u, CPUID.0BH:EDX %u\n", c,
+                    pc->info.apic_id, pc->seen_apic_id, pc->cpuid_apic_id);
+    }
+    if (bad)
+        result_fail("smp.apic_ids", "%u online CPUs whose MADT, APIC and CPUID IDs differ", bad);
+    else
+        result_pass("smp.apic_ids");
 }
 
 struct plan_args {
@@ -281,6 +311,10 @@ static unsigned start_all(const struct bootinfo *bi, const struct acpi_madt *m, 
         return a.planned;
     start_log.batch = start_log.batch < n ? start_log.batch : n;
     start_log.late_k = opt_smp_selftest == 1 && n ? plan_k[n - 1] : SIZE_MAX;
+    if (opt_smp_selftest >= 2 && n) { /* x2apic_early, pm_fault: the last AP faults */
+        params->selftest = m->cpu[plan_k[n - 1]].apic_id;
+        params->selftest_stage = opt_smp_selftest == 2 ? TRAMP_STAGE_LONG : TRAMP_STAGE_PROT;
+    }
     kprintf("smp: AP trampoline at 0x%llx (START-UP vector 0x%02llx); starting %u APs, %u at a "
             "time\n",
             (unsigned long long)start_log.tramp_page,
@@ -300,7 +334,10 @@ static unsigned start_all(const struct bootinfo *bi, const struct acpi_madt *m, 
         last = smp_online_cyc[c] > last ? smp_online_cyc[c] : last;
     start_log.start_ns = tsc_to_ns(last - t0);
     start_log.strays = __atomic_load_n(&params->strays, __ATOMIC_ACQUIRE);
+    start_log.stray_fault = __atomic_load_n(&params->stray_fault, __ATOMIC_ACQUIRE);
+    start_log.stray_id = __atomic_load_n(&params->stray_id, __ATOMIC_ACQUIRE);
     check_slots();
+    check_apic_ids();
     return n;
 }
 
@@ -350,7 +387,8 @@ void smp_init(const struct bootinfo *bi)
         smp_report(&start_log, m, note, 0);
         return;
     }
-    bsp->info.apic_id = apic_id();
+    bsp->info.apic_id = bsp->seen_apic_id = apic_id();
+    bsp->cpuid_apic_ok = apic_cpuid_x2apic_id(&bsp->cpuid_apic_id);
     bsp->info.domain = cpu_domain(bsp->info.apic_id);
     for (size_t k = 0; k < m->ncpu; k++)
         if (m->cpu[k].apic_id == bsp->info.apic_id)

@@ -24,6 +24,8 @@ struct percpu {
     void *ist;               /* GDT_IST_BYTES for gdt_init_cpu() (APs; from the frame allocator) */
     volatile uint32_t stage; /* TRAMP_STAGE_C once smp_ap_main() runs */
     uint32_t seen_apic_id;   /* what the AP's own APIC said, in smp_ap_main() */
+    uint32_t cpuid_apic_id;  /* CPUID.0BH:EDX there (valid when cpuid_apic_ok) */
+    bool cpuid_apic_ok;      /* leaf 0BH is valid on that CPU */
     uint64_t seen_rsp;       /* a stack address of the AP in smp_ap_main() */
     /* mailbox: written by the BSP (fn, arg, then work_seq), polled by the CPU */
     volatile uint64_t work_seq __attribute__((aligned(64)));
@@ -64,16 +66,19 @@ enum smp_limit_by {
 };
 
 struct smp_start_log {
-    uint8_t fate[ACPI_CPUS_MAX];  /* enum smp_fate, per MADT entry */
-    int16_t cpu[ACPI_CPUS_MAX];   /* CPU index given, -1 none */
-    uint8_t stage[ACPI_CPUS_MAX]; /* SMP_FATE_FAILED: last trampoline stage reached */
-    uint64_t tramp_page;          /* physical address of the trampoline; 0 when none */
-    unsigned limit;               /* most CPUs to run, the BSP included */
-    enum smp_limit_by limit_by;   /* where `limit` comes from */
-    unsigned batch;               /* APs sent INIT-SIPI-SIPI together (smp_batch=) */
-    unsigned strays;              /* APs that ran the trampoline and found no open slot */
-    uint64_t start_ns;            /* first INIT to the last AP online (0: none started) */
-    size_t late_k;                /* smp_selftest=late: the entry whose slot starts CLOSED */
+    uint8_t fate[ACPI_CPUS_MAX];   /* enum smp_fate, per MADT entry */
+    int16_t cpu[ACPI_CPUS_MAX];    /* CPU index given, -1 none */
+    uint8_t stage[ACPI_CPUS_MAX];  /* SMP_FATE_FAILED: last trampoline stage reached */
+    uint16_t fault[ACPI_CPUS_MAX]; /* SMP_FATE_FAILED: TRAMP_FAULT(stage, vector) it reported */
+    uint64_t tramp_page;           /* physical address of the trampoline; 0 when none */
+    unsigned limit;                /* most CPUs to run, the BSP included */
+    enum smp_limit_by limit_by;    /* where `limit` comes from */
+    unsigned batch;                /* APs sent INIT-SIPI-SIPI together (smp_batch=) */
+    unsigned strays;               /* APs that ran the trampoline and found no open slot */
+    uint32_t stray_fault;          /* TRAMP_FAULT() of the last stray that faulted, 0 none */
+    uint32_t stray_id;             /* APIC ID the last stray read (valid when strays) */
+    uint64_t start_ns;             /* first INIT to the last AP online (0: none started) */
+    size_t late_k;                 /* smp_selftest=late: the entry whose slot starts CLOSED */
 };
 
 /*
@@ -146,11 +151,15 @@ extern uint64_t smp_online_cyc[HZ_MAX_CPUS];     /* by CPU index: TSC when seen 
  * their slots (smp_slots, filled before, by CPU index log->cpu[k]), INIT to
  * each, SMP_INIT_DELAY_US, START-UP to each, SMP_SIPI_DELAY_US, START-UP to
  * each, then wait until all are online or SMP_START_TIMEOUT_MS passes with no
- * new one. Each AP that did not report gets one more attempt alone, then is
- * given up (slot closed, state SMP_CPU_FAILED, INIT). The slot of entry
+ * new one, or until each one not online has reported an early fault in its
+ * slot's mailbox (arch/trampoline.h "Early faults"). Each AP that did not
+ * report gets one more attempt alone, then is given up (slot closed, state
+ * SMP_CPU_FAILED, INIT); one that reported a fault halted itself and is
+ * given up at once, with its stage and vector in log->fault and the line
+ * "CPU N did not come up (stage S, vector V ...)". The slot of entry
  * log->late_k (if in k) starts CLOSED, as if the BSP had given up on it
  * before it ran: the AP must halt as a stray. Sets log->fate (ONLINE
- * or FAILED), log->stage for failures, start_ns of each online CPU and
+ * or FAILED), log->stage and log->fault for failures, start_ns of each online CPU and
  * smp_online_cyc. The trampoline is at log->tramp_page, its parameter block
  * filled. Every wait is bounded.
  */

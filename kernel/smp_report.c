@@ -7,6 +7,7 @@
 #include "arch/apic.h"
 #include "arch/cpu.h"
 #include "arch/trampoline.h"
+#include "arch/trap.h"
 #include "kernel/smp_priv.h"
 #include "lib/fmt.h"
 #include "lib/print.h"
@@ -54,9 +55,19 @@ static void madt_cpu_record(const struct smp_start_log *log, const struct acpi_c
             rec_u64(&r, "domain", (uint64_t)c->domain);
         if (log->fate[k] == SMP_FATE_ONLINE)
             rec_u64(&r, "start_us", c->start_ns / 1000);
+        if (log->fate[k] == SMP_FATE_ONLINE || log->fate[k] == SMP_FATE_BSP) {
+            const struct percpu *pc = &smp_percpu[log->cpu[k]];
+            rec_u64(&r, "apic_seen", pc->seen_apic_id);
+            if (pc->cpuid_apic_ok)
+                rec_u64(&r, "cpuid_x2apic_id", pc->cpuid_apic_id);
+        }
     }
     if (log->fate[k] == SMP_FATE_FAILED)
         rec_str(&r, "stage", smp_stage_name(log->stage[k]));
+    if (log->fate[k] == SMP_FATE_FAILED && log->fault[k]) {
+        rec_u64(&r, "vector", TRAMP_FAULT_VECTOR(log->fault[k]));
+        rec_str(&r, "vector_name", trap_name(TRAMP_FAULT_VECTOR(log->fault[k])));
+    }
     record_emit(&r);
 }
 
@@ -83,12 +94,14 @@ static void limit_note(const struct smp_start_log *log, unsigned nlimit, unsigne
 void smp_report(const struct smp_start_log *log, const struct acpi_madt *m, const char *apic_note,
                 unsigned tried)
 {
-    unsigned enabled = 0, failed = 0, online = smp_online(), nlimit = 0, nomem = 0, noaddr = 0;
+    unsigned enabled = 0, failed = 0, faulted = 0, online = smp_online(), nlimit = 0, nomem = 0,
+             noaddr = 0;
     bool bsp_listed = false;
     char why[160];
     for (size_t k = 0; m->present && k < m->ncpu; k++) {
         enabled += log->fate[k] != SMP_FATE_DISABLED && log->fate[k] != SMP_FATE_DUPLICATE;
         failed += log->fate[k] == SMP_FATE_FAILED;
+        faulted += log->fate[k] == SMP_FATE_FAILED && log->fault[k];
         nlimit += log->fate[k] == SMP_FATE_LIMIT;
         nomem += log->fate[k] == SMP_FATE_NOMEM;
         noaddr += log->fate[k] == SMP_FATE_NOADDR;
@@ -108,6 +121,19 @@ void smp_report(const struct smp_start_log *log, const struct acpi_madt *m, cons
         kprintf("smp: %u APs started in %llu us, %u at a time%s\n", tried - failed,
                 (unsigned long long)(log->start_ns / 1000), log->batch,
                 log->strays ? "; some CPUs found no open slot and halted" : "");
+    bool listed = false; /* the last stray's ID is in the MADT: its slot was closed */
+    for (size_t k = 0; log->strays && m->present && k < m->ncpu; k++)
+        listed |= m->cpu[k].apic_id == log->stray_id;
+    if (log->strays)
+        kprintf("smp: the last CPU that found no open slot has APIC ID %u: %s\n", log->stray_id,
+                listed ? "its slot was closed (given up, or a duplicate)"
+                       : "no MADT entry lists that ID (its APIC or CPUID says another ID "
+                         "than the firmware's table)");
+    if (log->stray_fault)
+        kprintf("smp: a CPU with no slot faulted (stage %s, vector %u %s) and halted\n",
+                smp_stage_name((uint8_t)TRAMP_FAULT_STAGE(log->stray_fault)),
+                (unsigned)TRAMP_FAULT_VECTOR(log->stray_fault),
+                trap_name(TRAMP_FAULT_VECTOR(log->stray_fault)));
     kprintf("smp:   APIC ID   CPU  domain  state\n");
     for (size_t k = 0; m->present && k < m->ncpu; k++) {
         const struct acpi_cpu *e = &m->cpu[k];
@@ -139,6 +165,15 @@ void smp_report(const struct smp_start_log *log, const struct acpi_madt *m, cons
     rec_u64(&r, "no_memory", nomem);
     rec_u64(&r, "batch", log->batch);
     rec_u64(&r, "strays", log->strays);
+    rec_u64(&r, "faulted", faulted);
+    if (log->strays) {
+        rec_u64(&r, "stray_apic_id", log->stray_id);
+        rec_bool(&r, "stray_in_madt", listed);
+    }
+    if (log->stray_fault) {
+        rec_str(&r, "stray_stage", smp_stage_name((uint8_t)TRAMP_FAULT_STAGE(log->stray_fault)));
+        rec_u64(&r, "stray_vector", TRAMP_FAULT_VECTOR(log->stray_fault));
+    }
     rec_u64(&r, "start_us", log->start_ns / 1000);
     rec_str(&r, "apic", apic_mode_name(apic_mode()));
     rec_str(&r, "trampoline", log->tramp_page ? tr : 0);

@@ -7,6 +7,7 @@
 #include "arch/acpi.h"
 #include "arch/apic.h"
 #include "arch/trampoline.h"
+#include "arch/trap.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
@@ -22,26 +23,26 @@ struct online_wait {
     uint64_t quiet_cyc; /* give up after this long without a new CPU online */
 };
 
-/* Poll until every CPU of w is online or none came for w->quiet_cyc; note
- * when each was first seen. Memory only: runs at the measurement CPL, so
- * the waiting BSP is not emulated where ring 0 is (arch/user.h). */
+/* Poll until every CPU of w is online or has reported an early fault
+ * (its slot's mailbox), or none came for w->quiet_cyc; note when each was
+ * first seen online. Memory only: runs at the measurement CPL, so the
+ * waiting BSP is not emulated where ring 0 is (arch/user.h). */
 static void wait_online(void *arg)
 {
     const struct online_wait *w = arg;
     const int16_t *cpu = w->log->cpu;
-    unsigned left = 0;
-    for (unsigned i = 0; i < w->n; i++)
-        left += !smp_online_cyc[cpu[w->k[i]]];
     uint64_t last = rdtsc();
-    while (left && rdtsc() - last < w->quiet_cyc) {
+    for (;;) {
+        unsigned left = 0;
         for (unsigned i = 0; i < w->n; i++) {
             unsigned c = (unsigned)cpu[w->k[i]];
             if (!smp_online_cyc[c] &&
-                __atomic_load_n(&smp_percpu[c].info.state, __ATOMIC_ACQUIRE) == SMP_CPU_ONLINE) {
+                __atomic_load_n(&smp_percpu[c].info.state, __ATOMIC_ACQUIRE) == SMP_CPU_ONLINE)
                 smp_online_cyc[c] = last = rdtsc();
-                left--;
-            }
+            left += !smp_online_cyc[c] && !__atomic_load_n(&smp_slots[c].fault, __ATOMIC_ACQUIRE);
         }
+        if (!left || rdtsc() - last >= w->quiet_cyc)
+            return;
         cpu_relax();
     }
 }
@@ -77,6 +78,29 @@ static void send_init_sipi_sipi(uint64_t tramp_page, const size_t *k, unsigned n
         apic_send_sipi(cpu[k[i]].apic_id, vector, SMP_IPI_TIMEOUT_US, esr);
 }
 
+/* The AP of MADT entry k reported `fault` (TRAMP_FAULT) in its mailbox
+ * and halted with interrupts off: close its slot if it had not taken it,
+ * mark it FAILED (it never reaches smp_ap_main()'s STARTING -> ONLINE), say
+ * so, and park it with INIT. Its stage is the one it reported, or C when
+ * smp_ap_main() had begun (the 64-bit handler reports long mode). */
+static void fault_stop(struct smp_start_log *log, size_t k, uint32_t fault)
+{
+    unsigned cpu = (unsigned)log->cpu[k];
+    uint32_t id = acpi_get()->madt.cpu[k].apic_id, expect = TRAMP_SLOT_OPEN;
+    uint8_t stage = (uint8_t)TRAMP_FAULT_STAGE(fault), vector = (uint8_t)TRAMP_FAULT_VECTOR(fault);
+    __atomic_compare_exchange_n(&smp_slots[cpu].claim, &expect, TRAMP_SLOT_CLOSED, false,
+                                __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    if (smp_percpu[cpu].stage == TRAMP_STAGE_C)
+        stage = TRAMP_STAGE_C;
+    smp_percpu[cpu].info.state = SMP_CPU_FAILED;
+    log->stage[k] = stage;
+    log->fault[k] = (uint16_t)TRAMP_FAULT(stage, vector);
+    kprintf("smp: CPU %u (APIC ID %u) did not come up (stage %s, vector %u %s): it halted "
+            "itself; sent INIT\n",
+            cpu, id, smp_stage_name(stage), vector, trap_name(vector));
+    apic_send_init(id, SMP_IPI_TIMEOUT_US, 0); /* park it in wait-for-SIPI */
+}
+
 /* The AP of MADT entry k did not come up with its batch: one more full
  * attempt on its own, then give up. Giving up closes its slot (LOCK
  * CMPXCHG OPEN -> CLOSED), so the AP can never take it later; an AP that
@@ -90,6 +114,10 @@ static bool retry_or_close(struct smp_start_log *log, struct tramp_params *param
     struct percpu *pc = &smp_percpu[cpu];
     uint32_t id = acpi_get()->madt.cpu[k].apic_id, esr = 0;
     uint32_t expect = TRAMP_SLOT_OPEN;
+    if (slot->fault) {
+        fault_stop(log, k, slot->fault);
+        return false;
+    }
     kprintf("smp: APIC ID %u did not come up (attempt 1 of 2, in a batch of %u; slot %s)\n", id,
             log->batch, slot->claim == TRAMP_SLOT_TAKEN ? "taken" : "not taken");
     if (slot->claim == TRAMP_SLOT_OPEN) {
@@ -99,6 +127,10 @@ static bool retry_or_close(struct smp_start_log *log, struct tramp_params *param
         await(log, &k, 1);
         if (smp_online_cyc[cpu])
             return true;
+        if (slot->fault) {
+            fault_stop(log, k, slot->fault);
+            return false;
+        }
     }
     uint8_t stage;
     if (__atomic_compare_exchange_n(&slot->claim, &expect, TRAMP_SLOT_CLOSED, false,
@@ -112,6 +144,10 @@ static bool retry_or_close(struct smp_start_log *log, struct tramp_params *param
                                          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
             smp_online_cyc[cpu] = smp_online_cyc[cpu] ? smp_online_cyc[cpu] : rdtsc();
             return true; /* it went online just now */
+        }
+        if (slot->fault) { /* it faulted in smp_ap_main() before the kernel's IDT */
+            fault_stop(log, k, slot->fault);
+            return false;
         }
         stage = pc->stage ? (uint8_t)pc->stage : TRAMP_STAGE_LONG;
     }

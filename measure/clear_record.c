@@ -92,6 +92,8 @@ const char *clear_record(char *buf, size_t cap, const struct clear_result *c)
         rec_fixed(&r, "steal_pct", clear_steal_x100(c), 2);
         rec_bool(&r, "steal_high", clear_steal_x100(c) > CLEAR_STEAL_FLAG_X100);
     }
+    if (c->lost)
+        tl_rec_members(&r, c->lost);
     if (c->cache_check != CACHE_UNCHECKED) {
         rec_bool(&r, "cache_verified", c->cache_check == CACHE_VERIFIED);
         rec_fixed(&r, "cold_ratio", c->cold_ratio_x100, 2);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "lib/stats.h"
+#include "measure/time_lost.h"
 
 /* One measured (strategy, chunk, cache state) cell, for clear_record(). */
 struct clear_result {
@@ -45,6 +46,9 @@ struct clear_result {
     size_t nsamples;
     const char *stop;
     const char *cache_why;
+    /* SMIs and large TSC gaps during the timed repeats (measure/
+     * time_lost.h); NULL: not watched, members left out. */
+    const struct time_lost *lost;
 };
 
 #define CLEAR_RECORD_SAMPLES 128 /* lib/compare.h CMP_MAX_N */

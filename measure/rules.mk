@@ -4,12 +4,15 @@
 # record the kernel and tools/linux-bench print (portable, unit-tested),
 # the multi-CPU clear job (smp_job) and its interleaved rounds (smp_rounds),
 # the free-frame pool of the fault
-# scenarios with how a fault clears its frame (fault_pool, fault_clear).
+# scenarios with how a fault clears its frame (fault_pool, fault_clear), and
+# the time the machine took away from timed cells (time_lost: SMIs, gaps).
 KERNEL_C += measure/memop.c measure/clear_record.c measure/evict.c measure/split.c \
-	measure/smp_job.c measure/smp_rounds.c measure/fault_clear.c measure/fault_pool.c measure/fault_node.c
+	measure/smp_job.c measure/smp_rounds.c measure/fault_clear.c measure/fault_pool.c measure/fault_node.c \
+	measure/time_lost.c
 
-HOST_TESTS += smp_split clear_record memop fault_clear
+HOST_TESTS += smp_split clear_record memop fault_clear time_lost
+HOST_SRCS_time_lost := measure/time_lost.c lib/record.c lib/fmt.c
 HOST_SRCS_fault_clear := measure/fault_clear.c measure/memop.c lib/cmdline.c lib/fmt.c lib/compare.c lib/stats.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
 HOST_SRCS_smp_split := measure/split.c
 HOST_SRCS_memop := measure/memop.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
-HOST_SRCS_clear_record := measure/clear_record.c lib/record.c lib/stats.c lib/fmt.c lib/compare.c
+HOST_SRCS_clear_record := measure/clear_record.c measure/time_lost.c lib/record.c lib/stats.c lib/fmt.c lib/compare.c

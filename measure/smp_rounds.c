@@ -82,6 +82,34 @@ struct plan_profile smp_rounds_profile(const struct plan_profile *p)
     return q;
 }
 
+/* The caller's repeat, watched: the SMI count and TSC span around it go to
+ * the cell's time_lost (measure/time_lost.h). */
+struct watched {
+    bool (*repeat)(void *arg, size_t cell, unsigned round);
+    void *arg;
+    struct smp_series *const *series;
+};
+
+static bool watched_repeat(void *arg, size_t cell, unsigned round)
+{
+    const struct watched *w = arg;
+    struct smp_series *s = w->series[cell];
+    size_t n = s->n;
+    uint64_t smi0 = 0, smi1 = 0;
+    bool smi = tl_smi_read(&smi0);
+    uint64_t t0 = rdtsc();
+    bool ok = w->repeat(w->arg, cell, round);
+    uint64_t span = rdtsc() - t0;
+    bool timed = s->n > n; /* it added a timed repeat */
+    tl_repeat(&s->lost, tsc_to_ns(span), timed);
+    if (timed) {
+        smi = smi && tl_smi_read(&smi1);
+        s->lost.smi_known = smi && (n == 0 || s->lost.smi_known);
+        s->lost.smi += s->lost.smi_known ? (uint32_t)(smi1 - smi0) : 0; /* bits 31:0 count */
+    }
+    return ok;
+}
+
 bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
                     struct smp_series *const *series,
                     bool (*repeat)(void *arg, size_t cell, unsigned round),
@@ -99,14 +127,15 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
     for (size_t i = 0; i < ncells && i < SMP_MAX_CELLS; i++)
         ser[i] = (struct ilv_series){series[i]->ns, &series[i]->n};
     uint64_t s = seed ? seed : rdtsc();
+    struct watched w = {repeat, arg, series};
     struct ilv_run run = {.seed = s,
                           .rule = &rule,
                           .ncells = ncells,
                           .order = order,
                           .scratch = scratch,
                           .series = ser,
-                          .repeat = repeat,
-                          .arg = arg,
+                          .repeat = watched_repeat,
+                          .arg = &w,
                           .clock = tsc_now,
                           .budget = (uint64_t)q.smp_budget_s * tsc_info()->hz,
                           .budget_from = 1, /* the timed rounds */

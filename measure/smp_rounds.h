@@ -17,6 +17,7 @@
 #include "lib/plan.h"
 #include "lib/stats.h"
 #include "measure/smp_job.h"
+#include "measure/time_lost.h"
 
 #define SMP_MAX_ROUNDS 100 /* timed rounds of a cell at most (smp_max_rounds) */
 #define SMP_CI_X100 200    /* stop once every median's interval is within +-2 % */
@@ -32,6 +33,7 @@ struct smp_series {
     uint64_t steal_ns, steal_base_ns; /* summed over the timed repeats (smp_job) */
     unsigned wall_below;              /* repeats, warm-up included, with wall < a CPU's time */
     enum ilv_verdict stop;            /* why it stopped taking repeats (smp_rounds_run) */
+    struct time_lost lost;            /* SMIs and large gaps (smp_rounds_run) */
 };
 
 /* Add the job's last run to s: its wall time and steal when timed (the
@@ -70,6 +72,8 @@ struct plan_profile smp_rounds_profile(const struct plan_profile *p);
  *    needs; the others take no more repeats (their series' stop: decided).
  * repeat(arg, cell, round) runs one job of `cell` (round 0: the warm-up) and
  * records it with smp_series_add(series[cell], ...); false stops the run.
+ * Around each call the SMI count and the TSC span go to series[cell]->lost
+ * (measure/time_lost.h; only a call that added a timed repeat counts).
  * Emits the `smp_rounds` record named `part` ("scale", "fill", "numa") and
  * its line. Returns false when a repeat failed. Boot CPU, CPL 0.
  */

@@ -6,7 +6,7 @@
 LINUX_BENCH_SRCS := tools/linux-bench/linux_bench.c tools/linux-bench/output.c \
 	tools/linux-bench/region.c tools/linux-bench/measure.c \
 	tools/linux-bench/threads.c $(CLEAR_C) arch/cpu.c measure/memop.c \
-	measure/clear_record.c lib/stats.c lib/compare.c lib/record.c lib/fmt.c kernel/cpu_record.c
+	measure/clear_record.c measure/time_lost.c lib/stats.c lib/compare.c lib/record.c lib/fmt.c kernel/cpu_record.c
 LINUX_BENCH_OBJS := $(patsubst %.c,$(B)/host/%.o,$(filter %.c,$(LINUX_BENCH_SRCS))) \
 	$(patsubst %.asm,$(B)/host/%.asm.o,$(CLEAR_ASM))
 # linux_bench.c includes the generated build/version.h (top-level Makefile).

@@ -259,9 +259,10 @@ class CompareResultSets(unittest.TestCase):
 
 
 class CompareCommand(unittest.TestCase):
-    def hz(self, a, b):
-        p = subprocess.run([hztest.HZ, "compare", a, b], stdout=subprocess.PIPE,
+    def hz(self, a, b, *opts):
+        p = subprocess.run([hztest.HZ, "compare", a, b, *opts], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=60)
+        self.stderr = p.stderr.decode()
         return p.returncode, p.stdout.decode().splitlines()
 
     def test_table_and_machine_headers(self):
@@ -274,19 +275,51 @@ class CompareCommand(unittest.TestCase):
         self.assertEqual(out[4], "   machine: AMD EPYC 9654 96-Core Processor, bare metal")
         self.assertEqual(out[5],
                          '   config:  cmdline "run=default", boot iso, hugezero 3f2a9c1b7d4e')
-        self.assertEqual(out[6], "rule: Hodges-Lehmann ratio of B's samples over A's (time per "
+        # a Xeon under KVM against an EPYC on bare metal: said before the rule
+        self.assertEqual(out[6], "WARNING: A and B ran on different machines (CPU: GenuineIntel "
+                                 "family 6 model 143 stepping 8 (Intel(R) Xeon(R) Platinum 8480+) "
+                                 "vs AuthenticAMD family 6 model 143 stepping 8 (AMD EPYC 9654 "
+                                 "96-Core Processor); host: Intel(R) Xeon(R) Platinum 8480+ vs AMD "
+                                 "EPYC 9654 96-Core Processor): B/A compares the machines too, "
+                                 "not the code alone")
+        self.assertEqual(out[7], "rule: Hodges-Lehmann ratio of B's samples over A's (time per "
                                  "byte) with its Moses interval (z 2.361), two-sample (different "
                                  "runs: rounds do not pair), widened where a side is serially "
                                  "dependent, 0 ns samples left out as bad; tolerance ±5%; rows "
                                  "marked (spread rule) lack samples on a side")
-        self.assertEqual(out[7].split(), ["measurement", "A", "B", "B", "against", "A", "flags"])
+        self.assertEqual(out[8].split(), ["measurement", "A", "B", "B", "against", "A", "flags"])
         row = [line for line in out
                if line.startswith("clear rep_stosb chunk=2M bytes=1G cache=warm threads=1")]
-        # records without samples_ns: the spread rule, labelled
-        self.assertTrue(row[0].endswith("17.459      21.347  B gives 1.22x the GB/s of A "
-                                        "(faster, spread rule)"), row[0])
+        # records without samples_ns: the spread rule, labelled; every row
+        # flags the machines
+        self.assertEqual(" ".join(row[0].split()[-13:]),
+                         "17.459 21.347 B gives 1.22x the GB/s of A (faster, spread rule) "
+                         "machine(A,B)")
         self.assertEqual(out[-1], "only in A: clear avx512_nt chunk=4K bytes=1G cache=warm "
                                   "threads=1 GB/s")
+
+    def test_strict_refuses_other_machines(self):
+        rc, out = self.hz(hztest.fixture("results-a"), hztest.fixture("results-b"), "--strict")
+        self.assertEqual((rc, out), (2, []))
+        self.assertIn("hz: compare --strict: the results come from different machines (CPU: "
+                      "GenuineIntel family 6", self.stderr)
+        # the same machine: --strict changes nothing
+        rc, out = self.hz(hztest.fixture("clean.log"), hztest.fixture("grub-noise.log"),
+                          "--strict")
+        self.assertEqual(rc, 0)
+        self.assertFalse([line for line in out if "WARNING" in line or "machine(" in line])
+
+    def test_differences(self):
+        a = results.load(hztest.fixture("results-a"))
+        b = results.load(hztest.fixture("results-a"))
+        self.assertEqual(compare.differences(a, b), [])
+        b.meta = dict(b.meta, cpu_model="host,+invtsc", host_cpu="AMD EPYC 7763")
+        a.meta = dict(a.meta, cpu_model="max")
+        self.assertEqual(compare.differences(a, b),
+                         ["-cpu: max vs host,+invtsc",
+                          "host: Intel(R) Xeon(R) Platinum 8480+ vs AMD EPYC 7763"])
+        del a.meta["cpu_model"]  # one side unnamed: not a difference
+        self.assertEqual(compare.differences(a, b)[0][:5], "host:")
 
     def test_raw_logs_compare_equal_to_themselves(self):
         rc, out = self.hz(hztest.fixture("clean.log"), hztest.fixture("grub-noise.log"))

@@ -198,6 +198,35 @@ static void test_build_nodes(void **state)
     assert_int_equal(numa_node_of_pa(&t, 8 * GiB), -1); /* disabled */
 }
 
+/* numa_mark_present: a hot-pluggable range counts what the memory map
+ * lists of it; other ranges count whole (the 640K-1M hole and a map gap in
+ * node 0 change nothing). */
+static void test_mark_present(void **state)
+{
+    static struct memmap map;
+    four_nodes();
+    assert_int_equal(numa_build(&ai, &t, &d), 0);
+    map.n = 0;
+    map.r[map.n++] = (struct mem_range){0, 0x9fc00, MEM_USABLE};
+    map.r[map.n++] = (struct mem_range){0x100000, GiB, MEM_USABLE}; /* half of node 0 */
+    map.r[map.n++] = (struct mem_range){4 * GiB, 6 * GiB, MEM_USABLE};
+    map.r[map.n++] = (struct mem_range){6 * GiB, 6 * GiB + GiB / 2, MEM_RESERVED};
+    numa_mark_present(&t, &map);
+    assert_int_equal(t.node[0].mem_bytes, 2 * GiB - 0x100000 + 0xa0000);
+    assert_int_equal(t.node[0].absent_bytes, 0);
+    assert_int_equal(t.node[2].range[0].present, GiB / 2); /* domain 5: hot-pluggable */
+    assert_int_equal(t.node[2].mem_bytes, GiB / 2);
+    assert_int_equal(t.node[2].absent_bytes, GiB / 2);
+    assert_true(t.node[2].memory_only);
+    map.n = 3; /* the slot empty: nothing of domain 5 present */
+    numa_mark_present(&t, &map);
+    assert_int_equal(t.node[2].mem_bytes, 0);
+    assert_int_equal(t.node[2].absent_bytes, GiB);
+    assert_false(t.node[2].memory_only);
+    assert_false(t.node[2].cpu_only); /* no CPUs either */
+    assert_true(t.node[3].cpu_only);
+}
+
 static void test_build_slit(void **state)
 {
     four_nodes();
@@ -319,6 +348,7 @@ int main(void)
         cmocka_unit_test_setup(test_parse_picks_slit, setup),
         cmocka_unit_test_setup(test_build_nodes, setup),
         cmocka_unit_test_setup(test_build_slit, setup),
+        cmocka_unit_test_setup(test_mark_present, setup),
         cmocka_unit_test_setup(test_build_one_node, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

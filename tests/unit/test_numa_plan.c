@@ -33,15 +33,13 @@ static unsigned count(size_t n, unsigned v, unsigned ti, unsigned cpu, unsigned 
 /* Every structural rule, for any topology. */
 static void check_plan(const struct nplan_node *node, unsigned nn, unsigned nv, size_t n)
 {
-    unsigned nmem = 0;
-    for (unsigned m = 0; m < nn; m++)
-        nmem += node[m].memory;
     for (unsigned v = 0; v < nv; v++)
         for (unsigned c = 0; c < nn; c++)
             for (unsigned m = 0; m < nn; m++)
                 for (unsigned ti = 0; ti < 2; ti++) {
-                    unsigned want =
-                        node[c].ncpus && node[m].memory && (ti == 0 || node[c].ncpus > 1);
+                    unsigned want = node[c].ncpus && node[m].memory &&
+                                    !(node[c].unreachable >> m & 1) &&
+                                    (ti == 0 || node[c].ncpus > 1);
                     assert_int_equal(count(n, v, ti, c, m), want);
                 }
     for (size_t i = 0; i < n; i++) {
@@ -60,14 +58,17 @@ static void check_plan(const struct nplan_node *node, unsigned nn, unsigned nv, 
         assert_int_equal(l->tidx, x->tidx);
         assert_int_equal(l->cpu, x->cpu);
         assert_int_equal(l->mem, x->cpu);
-        assert_int_equal(x->rivals, nmem - 1);
+        unsigned cols = 0; /* the row's memory nodes it can reach */
+        for (unsigned m = 0; m < nn; m++)
+            cols += node[m].memory && !(node[x->cpu].unreachable >> m & 1);
+        assert_int_equal(x->rivals, cols - 1);
     }
 }
 
 static void test_two_nodes(void **state)
 {
     /* 2 nodes of 2 CPUs with memory, 3 variants: 3 x 2 threads x 2 x 2 = 24 */
-    const struct nplan_node node[] = {{2, true}, {2, true}};
+    const struct nplan_node node[] = {{2, true, 0}, {2, true, 0}};
     size_t n = 0;
     assert_int_equal(nplan_build(node, 2, 3, cells, CAP, &n), NPLAN_OK);
     assert_int_equal(n, 24);
@@ -90,7 +91,7 @@ static void test_memory_only_node(void **state)
 {
     /* nodes 0, 1 with 1 CPU each, node 2 memory-only: 1 thread only (1 CPU),
      * 2 rows x 3 columns = 6 cells per variant; node 2 is never a row */
-    const struct nplan_node node[] = {{1, true}, {1, true}, {0, true}};
+    const struct nplan_node node[] = {{1, true, 0}, {1, true, 0}, {0, true, 0}};
     size_t n = 0;
     assert_int_equal(nplan_build(node, 3, 2, cells, CAP, &n), NPLAN_OK);
     assert_int_equal(n, 12);
@@ -106,7 +107,7 @@ static void test_memory_only_node(void **state)
 static void test_cpu_only_node(void **state)
 {
     /* node 1 has CPUs and no memory: a row with no local cell to compare */
-    const struct nplan_node node[] = {{1, true}, {3, false}};
+    const struct nplan_node node[] = {{1, true, 0}, {3, false, 0}};
     size_t n = 0;
     assert_int_equal(nplan_build(node, 2, 1, cells, CAP, &n), NPLAN_OK);
     assert_int_equal(n, 3); /* (0,0) 1T, (1,0) 1T, (1,0) 3T */
@@ -116,9 +117,25 @@ static void test_cpu_only_node(void **state)
     assert_int_equal(cells[2].threads, 3);
 }
 
+static void test_unreachable(void **state)
+{
+    /* 3 nodes; node 0's CPUs cannot reach node 2 (SLIT 255): no (0, 2) cell,
+     * and node 0's one remote cell is its only comparison; node 1 reaches all */
+    const struct nplan_node node[] = {{1, true, 1u << 2}, {1, true, 0}, {1, true, 0}};
+    size_t n = 0;
+    assert_int_equal(nplan_build(node, 3, 1, cells, CAP, &n), NPLAN_OK);
+    assert_int_equal(n, 8); /* rows 0: 2 cells, 1: 3, 2: 3 */
+    check_plan(node, 3, 1, n);
+    assert_int_equal(count(n, 0, 0, 0, 2), 0);
+    assert_int_equal(cells[1].mem, 1);
+    assert_int_equal(cells[1].rivals, 1);
+    assert_int_equal(cells[2].cpu, 1);
+    assert_int_equal(cells[2].rivals, 2);
+}
+
 static void test_one_node(void **state)
 {
-    const struct nplan_node node[] = {{4, true}};
+    const struct nplan_node node[] = {{4, true, 0}};
     size_t n = 0;
     assert_int_equal(nplan_build(node, 1, 2, cells, CAP, &n), NPLAN_OK);
     assert_int_equal(n, 4);
@@ -132,7 +149,7 @@ static void test_eight_nodes(void **state)
     /* 8 nodes, odd ones memory-only, even ones with 1..4 CPUs */
     struct nplan_node node[8];
     for (unsigned i = 0; i < 8; i++)
-        node[i] = (struct nplan_node){i % 2 ? 0 : 1 + i / 2, true};
+        node[i] = (struct nplan_node){i % 2 ? 0 : 1 + i / 2, true, 0};
     size_t n = 0;
     assert_int_equal(nplan_build(node, 8, 4, cells, CAP, &n), NPLAN_OK);
     /* rows: node 0 (1 CPU: 1 count), 2, 4, 6 (2 counts each) = 7 rows x 8 columns x 4 */
@@ -142,10 +159,10 @@ static void test_eight_nodes(void **state)
 
 static void test_bad_input(void **state)
 {
-    const struct nplan_node node[] = {{2, true}, {2, true}};
-    const struct nplan_node nocpu[] = {{0, true}, {0, true}};
-    const struct nplan_node nomem[] = {{2, false}, {1, false}};
-    struct nplan_node nine[9] = {{1, true}};
+    const struct nplan_node node[] = {{2, true, 0}, {2, true, 0}};
+    const struct nplan_node nocpu[] = {{0, true, 0}, {0, true, 0}};
+    const struct nplan_node nomem[] = {{2, false, 0}, {1, false, 0}};
+    struct nplan_node nine[9] = {{1, true, 0}};
     size_t n = 77;
     assert_int_equal(nplan_build(NULL, 2, 1, cells, CAP, &n), NPLAN_EINVAL);
     assert_int_equal(nplan_build(node, 0, 1, cells, CAP, &n), NPLAN_EINVAL);
@@ -178,7 +195,7 @@ static void test_threads(void **state)
 static void test_groups(void **state)
 {
     /* 2 nodes x 2 CPUs, 3 variants: 8 cells per variant, 4 per (variant, tidx) */
-    const struct nplan_node node[] = {{2, true}, {2, true}};
+    const struct nplan_node node[] = {{2, true, 0}, {2, true, 0}};
     size_t n = 0;
     assert_int_equal(nplan_build(node, 2, 3, cells, CAP, &n), NPLAN_OK);
     assert_int_equal(nplan_group_end(cells, n, 0, 96), 24); /* everything fits: one group */
@@ -196,7 +213,7 @@ static void test_groups(void **state)
      * remote cell's local one lies in its group */
     struct nplan_node big[8];
     for (unsigned i = 0; i < 8; i++)
-        big[i] = (struct nplan_node){4, true};
+        big[i] = (struct nplan_node){4, true, 0};
     assert_int_equal(nplan_build(big, 8, 2, cells, CAP, &n), NPLAN_OK);
     assert_int_equal(n, 256);
     for (size_t s = 0, e; s < n; s = e) {
@@ -213,8 +230,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_nodes),     cmocka_unit_test(test_memory_only_node),
         cmocka_unit_test(test_cpu_only_node), cmocka_unit_test(test_one_node),
-        cmocka_unit_test(test_eight_nodes),   cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_threads),       cmocka_unit_test(test_groups),
+        cmocka_unit_test(test_unreachable),   cmocka_unit_test(test_eight_nodes),
+        cmocka_unit_test(test_bad_input),     cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -202,6 +202,11 @@ def cmd_compare(a):
     sets = load_all(a.paths)
     if sets is None:
         return 2
+    diff = [d for rs in sets[1:] for d in compare.differences(sets[0], rs)]
+    if a.strict and diff:
+        print("hz: compare --strict: the results come from different machines (%s)"
+              % "; ".join(diff), file=sys.stderr)
+        return 2
     lines, n = (compare.compare(*sets, tol_pct=a.tolerance) if len(sets) == 2
                 else compare.fleet(sets))
     print("\n".join(lines))
@@ -316,6 +321,9 @@ def parser():
     c.add_argument("paths", nargs="+", metavar="RESULTS")
     c.add_argument("--tolerance", type=_tolerance, default=5.0, metavar="PCT",
                    help="a ratio within ±PCT %% is a tie (default 5, as the kernel's tolerance=)")
+    c.add_argument("--strict", action="store_true",
+                   help="refuse (status 2) results from different machines: another QEMU -cpu, "
+                        "CPU model or host CPU")
     c.set_defaults(func=cmd_compare)
 
     lj = sub.add_parser("lava-job", help="write a LAVA job definition (lab/lava/) to stdout")

@@ -10,6 +10,12 @@ its Moses interval decide faster / slower / tie (+-X) / undecided at the
 tolerance X, `--tolerance PCT`, default 5; rows without samples keep the
 older spread rule and say so), then the cells found on one side only.
 
+When A and B ran on different machines (another QEMU -cpu string, another
+CPU model from the header's CPUID identification, another host CPU in
+meta.json), B/A measures the machines as well as the code: differences()
+names what differs, a WARNING line heads the table and every row's flags
+say `machine(A,B)`; `hz compare --strict` refuses such a pair (status 2).
+
 With more than two result sets (one per machine, `hz compare A B C ...`),
 fleet() prints one row per set instead: the machine, the run's status and
 check counts, and the headline figures the LAVA measurement cases also carry
@@ -56,17 +62,43 @@ def judged_rows(a, b, tol_pct=TOL_PCT):
             for label, sa, sb, hib in all_rows(a, b)]
 
 
+def _cpu_id(rs):
+    """'GenuineIntel family 6 model 143 stepping 8 (brand)' from the header, or None."""
+    cpu = rs.header().get("cpu")
+    if not isinstance(cpu, dict) or not cpu.get("vendor"):
+        return None
+    return "%s family %s model %s stepping %s (%s)" % (
+        cpu.get("vendor"), cpu.get("family"), cpu.get("model"), cpu.get("stepping"),
+        cpu.get("brand") or "no brand")
+
+
+def differences(a, b):
+    """What tells A's machine from B's: ['-cpu: X vs Y', 'CPU: ...', 'host:
+    ...'] for the QEMU -cpu string (meta.json cpu_model), the CPU model the
+    guest saw (header cpu) and the host's CPU (meta.json host_cpu), each
+    only when both sides name it; [] for the same machine as far as known."""
+    out = []
+    for what, get in (("-cpu", lambda rs: rs.meta.get("cpu_model")), ("CPU", _cpu_id),
+                      ("host", lambda rs: rs.meta.get("host_cpu"))):
+        va, vb = get(a), get(b)
+        if va and vb and va != vb:
+            out.append("%s: %s vs %s" % (what, va, vb))
+    return out
+
+
 def table(a, b, tol_pct=TOL_PCT):
     """Every matching row as text cells, in TABLE_HEAD order (hz compare's
     table; hz report A B shows the same rows). The comparison is the row's
-    B over A of its value, with its interval when samples decided it."""
+    B over A of its value, with its interval when samples decided it; the
+    flags end with machine(A,B) when differences() finds any."""
     out = []
+    other = " machine(A,B)" if differences(a, b) else ""
     for label, sa, sb, j, what in judged_rows(a, b, tol_pct):
         if label.startswith("fault "):  # a latency statistic: say how many faults it covers
             label += " (n=%d/%d)" % (sa.n, sb.n)
         out.append((label, _fmt(sa.value), _fmt(sb.value),
                     phrase.comparison("B", "A", j.ratio, j.lo, j.hi, word(j), what),
-                    flags_text(sa, sb)))
+                    (flags_text(sa, sb) + other).strip()))
     return out
 
 
@@ -95,6 +127,10 @@ def compare(a, b, tol_pct=TOL_PCT):
     if not rows:
         out.append("no matching clear, fault or prezero records on both sides")
     else:
+        diff = differences(a, b)
+        if diff:
+            out.append("WARNING: A and B ran on different machines (%s): B/A compares the "
+                       "machines too, not the code alone" % "; ".join(diff))
         out.append(rule_line(tol_pct))
         cells = [TABLE_HEAD] + rows
         widths = [max(len(r[i]) for r in cells) for i in range(5)]

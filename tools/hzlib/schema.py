@@ -95,6 +95,7 @@ TYPES: Dict[str, RecordType] = {t.name: t for t in (
                values=("gbps_median",) + _GBPS_CI + ("min_ns", "max_ns", "cv_pct", "repeats",
                                                      "samples_ns") + _FLAGS),
     RecordType("clear_run"),
+    RecordType("time_lost"),
     RecordType("control"),
     RecordType("clear_samples"),
     RecordType("linux_fault"),

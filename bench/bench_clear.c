@@ -30,6 +30,7 @@
 #include "kernel/scenario.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
+#include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/interleave.h"
 #include "lib/kstring.h"
@@ -51,8 +52,8 @@ static uint64_t clear_bytes; /* 0: the whole arena (64 MiB under TCG) */
 static uint64_t samples_opt; /* clear_samples=1: a clear_samples record per cell */
 static char only[160];       /* strategies=: "" means all */
 static struct clear_cells cs;
-static uint64_t scratch[CLEAR_MAX_ROUNDS];
-static uint64_t big; /* bytes of the large target */
+static uint64_t scratch[CLEAR_FACTOR_SCRATCH]; /* a cell's samples; the round factors */
+static uint64_t big;                           /* bytes of the large target */
 
 static int chunks_opt(const struct option *o, const char *v, char *err, size_t n)
 {
@@ -196,7 +197,7 @@ static void finish(struct clear_cell *c)
         samples_record(c);
     c->steal_x100 = clear_steal_x100(&cr);
     struct vd_cell v;
-    clear_cell_vd(c, &cr.ns, verified, &v);
+    clear_cell_vd(&cs, c, &cr.ns, verified, &v);
     verdict_add(&v); /* the verdict's candidates (kernel/verdict.h) */
     char id[VD_ID_MAX];
     vd_cell_id(&v, id, sizeof(id));
@@ -400,7 +401,11 @@ static void bench_clear(void)
         rule.max_rounds = rule.min_rounds;
     enum ilv_verdict why = cs.n ? clear_cells_run(&cs, &rule, budget_s, race, &done) : ILV_CAP;
     unsigned noisy = 0, stable = 0;
+    uint64_t bad = 0;
+    clear_cells_factors(&cs, scratch); /* before finish(): the verdict's cells take them */
     for (size_t i = 0; i < cs.n; i++) {
+        for (size_t k = 0; k < cs.cell[i].n; k++)
+            bad += cmp_bad_sample(cs.cell[i].ns[k], cs.cell[i].bytes, 1);
         finish(&cs.cell[i]);
         noisy += stats_noisy(&cs.cell[i].st);
         stable += stats_ci_within(&cs.cell[i].st, (unsigned)ci_x100);
@@ -426,6 +431,7 @@ static void bench_clear(void)
     rec_str(&r, "evict", evict_method_name(cs.flush));
     rec_u64(&r, "evict_read_bytes", cs.nevict * PAGE_SIZE_2M);
     rec_str(&r, "steal_method", steal_method());
+    rec_u64(&r, "bad_samples", bad);
     record_emit(&r);
     kprintf("clear: %zu cells, %u rounds (stop: %s), %u of them within +-%llu.%02llu%%, %u noisy\n",
             cs.n, done, ilv_verdict_name(why), stable, (unsigned long long)(ci_x100 / 100),

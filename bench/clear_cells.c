@@ -173,6 +173,23 @@ static bool cell_repeat(void *arg, size_t cell, unsigned round)
 
 static void round_begins(void *arg, unsigned round) { progress_step(round); }
 
+/* series[i] is cell i's samples. */
+static void series_of(const struct clear_cells *cs)
+{
+    for (size_t i = 0; i < cs->n; i++)
+        series[i] = (struct ilv_series){cs->cell[i].ns, &cs->cell[i].n};
+}
+
+void clear_cells_factors(struct clear_cells *cs, uint64_t *scratch)
+{
+    size_t rounds = 0;
+    for (size_t i = 0; i < cs->n; i++)
+        rounds = cs->cell[i].n > rounds ? cs->cell[i].n : rounds;
+    cs->nfactors = cs->n < ILV_FACTOR_MIN_CELLS ? 0 : rounds;
+    series_of(cs);
+    ilv_round_factors(series, cs->n, cs->factor_x1e6, cs->nfactors, scratch);
+}
+
 enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *rule,
                                  uint64_t budget_s, bool race, unsigned *done)
 {
@@ -191,8 +208,7 @@ enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *
                           .stop = cs->stop,
                           .settle = race ? clear_race_settle : 0,
                           .open = open_cells};
-    for (size_t i = 0; i < cs->n; i++)
-        series[i] = (struct ilv_series){cs->cell[i].ns, &cs->cell[i].n};
+    series_of(cs);
     cur = cs;
     dirty_known = written = (struct span){0, 0}; /* nothing known before the first pass */
     progress_begin("clear", rule->max_rounds + 1);
@@ -222,8 +238,8 @@ bool clear_cell_verified(const struct clear_cells *cs, const struct clear_cell *
     return c->ok && *check == CACHE_VERIFIED;
 }
 
-void clear_cell_vd(const struct clear_cell *c, const struct stats *st, bool verified,
-                   struct vd_cell *v)
+void clear_cell_vd(const struct clear_cells *cs, const struct clear_cell *c, const struct stats *st,
+                   bool verified, struct vd_cell *v)
 {
     *v = (struct vd_cell){.kind = VD_CLEAR,
                           .strategy = c->s->name,
@@ -236,6 +252,8 @@ void clear_cell_vd(const struct clear_cell *c, const struct stats *st, bool veri
                           .st = *st,
                           .samples = c->ns,
                           .nsamples = c->n,
+                          .factor_x1e6 = cs->nfactors ? cs->factor_x1e6 : 0,
+                          .nfactors = cs->nfactors,
                           .steal_x100 = stats_pct_x100(c->steal_ns, c->base_ns)};
 }
 

@@ -69,6 +69,9 @@ struct clear_cells {
     uint64_t evict_frames[CLEAR_EVICT_FRAMES]; /* the LLC read pass buffer */
     size_t nevict;
     enum ilv_verdict stop[CLEAR_MAX_CELLS]; /* why each cell stopped taking repeats */
+    /* the run's round factors so far (clear_cells_factors()); nfactors 0: none */
+    uint64_t factor_x1e6[CLEAR_MAX_ROUNDS];
+    size_t nfactors;
 };
 
 /*
@@ -105,16 +108,29 @@ enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *
 bool clear_cell_verified(const struct clear_cells *cs, const struct clear_cell *c,
                          uint64_t *scratch, uint64_t *ratio_x100, int *check, const char **why);
 
+/* uint64_t entries of scratch clear_cells_factors() needs. */
+#define CLEAR_FACTOR_SCRATCH (2 * CLEAR_MAX_CELLS + CLEAR_MAX_ROUNDS)
+
+/*
+ * Each round's shared factor from every cell's samples so far, twins too
+ * (lib/interleave.h ilv_round_factors()), into cs->factor_x1e6[0..
+ * cs->nfactors), nfactors the most rounds any cell ran; nfactors 0 with
+ * fewer than ILV_FACTOR_MIN_CELLS cells (no round has a factor). scratch
+ * holds CLEAR_FACTOR_SCRATCH entries. Pure memory work: any CPL.
+ */
+void clear_cells_factors(struct clear_cells *cs, uint64_t *scratch);
+
 /* The console table of the run (bench/clear_table.c): the fastest cold
  * cell of the `big` target per chunk size, then every cell but the control
  * twins by median GB/s. After the cells' stats are filled in. */
 void clear_table_print(const struct clear_cells *cs, const uint64_t *chunks, size_t nchunks,
                        uint64_t big, uint64_t min_rounds);
 
-/* The verdict's view of cell c (lib/verdict.h) with its stats st and
- * samples so far (c->ns, c->n; v borrows them). */
-void clear_cell_vd(const struct clear_cell *c, const struct stats *st, bool verified,
-                   struct vd_cell *v);
+/* The verdict's view of cell c (lib/verdict.h) with its stats st,
+ * samples so far (c->ns, c->n) and the run's round factors (cs->factor_x1e6;
+ * v borrows them). */
+void clear_cell_vd(const struct clear_cells *cs, const struct clear_cell *c, const struct stats *st,
+                   bool verified, struct vd_cell *v);
 
 /*
  * One timed clear of [dst, dst + bytes) with s in one call, then the zero

@@ -87,13 +87,16 @@ size_t clear_race_twins(struct clear_cells *cs)
     return n;
 }
 
-/* Control pair t (a twin) against the cell it copies, into *c. */
+/* Control pair t (a twin) against the cell it copies, into *c: one run,
+ * so its round factors (cs->nfactors of them) take the rounds out. */
 static void control_compare(const struct clear_cells *cs, const struct clear_cell *t,
                             uint64_t *scratch, struct cmp *c)
 {
     const struct clear_cell *a = &cs->cell[t->twin_of];
-    cmp_compare(a->ns, a->n, a->bytes, t->ns, t->n, t->bytes, CMP_Z_X1000, verdict_tolerance_x100(),
-                scratch, c);
+    struct cmp_side sa = {a->ns, a->n, a->bytes, 1}, sb = {t->ns, t->n, t->bytes, 1};
+    cmp_compare_sides(&sa, &sb, cs->nfactors ? cs->factor_x1e6 : 0, cs->nfactors,
+                      cs->nfactors ? CMP_WHY_SAME_RUN : CMP_WHY_NO_FACTORS, CMP_Z_X1000,
+                      verdict_tolerance_x100(), scratch, c);
 }
 
 /* What a look decides, at the measurement CPL: pure memory work. */
@@ -104,6 +107,8 @@ struct look {
 };
 
 static uint64_t cmp_scratch[CLEAR_MAX_ROUNDS * CLEAR_MAX_ROUNDS + 2 * CLEAR_MAX_ROUNDS];
+_Static_assert(sizeof(cmp_scratch) / sizeof(cmp_scratch[0]) >= CLEAR_FACTOR_SCRATCH,
+               "cmp_scratch: too small for clear_cells_factors()");
 static uint64_t sorted[CLEAR_MAX_ROUNDS];
 static struct vd_cell vd[CLEAR_MAX_CELLS];
 static size_t vd_of[CLEAR_MAX_CELLS]; /* vd[k] is cell vd_of[k] */
@@ -125,7 +130,7 @@ static void verdict_look(struct look *l)
         for (unsigned k = 0; k < c->n; k++)
             sorted[k] = c->ns[k];
         stats_compute(&st, sorted, c->n);
-        clear_cell_vd(c, &st, verified, &vd[n]);
+        clear_cell_vd(cs, c, &st, verified, &vd[n]);
         vd_of[n++] = i;
     }
     verdict_open(vd, n, &l->f, vd_open);
@@ -137,6 +142,7 @@ static void look_fn(void *arg)
 {
     struct look *l = arg;
     struct clear_cells *cs = l->cs;
+    clear_cells_factors(cs, cmp_scratch);
     if (!l->f.tcg)
         verdict_look(l);
     for (size_t i = 0; i < cs->n; i++) {
@@ -168,7 +174,7 @@ void clear_race_report(const struct clear_cells *cs)
         struct vd_cell v;
         char buf[HZ_RECORD_MAX], ida[VD_ID_MAX], idb[VD_ID_MAX + 16], r[3][24];
         control_compare(cs, t, cmp_scratch, &c);
-        clear_cell_vd(a, &(struct stats){0}, a->ok, &v);
+        clear_cell_vd(cs, a, &(struct stats){0}, a->ok, &v);
         vd_cell_id(&v, ida, sizeof(ida));
         if (t->delay_pct)
             hz_snprintf(idb, sizeof(idb), "%s+delay%u%%", ida, t->delay_pct);

@@ -15,8 +15,11 @@
  * `ab_delay=STRATEGY:PCT` adds a twin whose every timed clear is followed,
  * inside the timed interval, by a TSC spin of PCT % of that clear's own
  * cycles (measure/memop.h delay_pct). Each pair is compared with
- * lib/compare.h cmp_compare() (B = the twin) and raced like a verdict
- * comparison; a `control` record per pair says what came out. Twins give
+ * lib/compare.h cmp_compare_sides() (B = the twin) and raced like a verdict
+ * comparison; a `control` record per pair says what came out. The pairs
+ * and the verdict's comparisons take the run's round factors out
+ * (bench/clear_cells.h clear_cells_factors(), recomputed at every look:
+ * rule "rounds removed"). Twins give
  * no `clear` record and never reach the verdict.
  */
 #ifndef HZ_BENCH_CLEAR_RACE_H

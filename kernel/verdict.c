@@ -169,6 +169,7 @@ static void emit_trust(struct rec *r, const struct vd_trust *t, const struct vd_
     rec_u64(r, "noisy_cells", t->noisy_cells);
     rec_u64(r, "left_out_cells", t->left_out);
     rec_u64(r, "outlier_cells", t->outlier_cells);
+    rec_u64(r, "bad_samples", t->bad_samples);
     rec_u64(r, "cells_seen", t->cells);
     rec_u64(r, "cells_dropped", dropped);
 }

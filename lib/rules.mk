@@ -8,7 +8,7 @@ KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/in
 	lib/vmmodel.c lib/verdict_vm.c lib/verdict_text.c
 
 HOST_TESTS += fmt record print results cmdline stats interleave interleave_run plan verdict verdict_items verdict_source verdict_numa verdict_idle compare compare_sim compare_noise vmmodel verdict_vm \
-	verdict_text
+	verdict_text verdict_rounds
 HOST_SRCS_fmt := lib/fmt.c
 HOST_SRCS_record := lib/record.c lib/fmt.c
 HOST_SRCS_print := lib/print.c lib/record.c lib/fmt.c
@@ -26,6 +26,7 @@ HOST_SRCS_verdict_numa := $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_idle := $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_vm := $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_text := $(HOST_SRCS_verdict)
+HOST_SRCS_verdict_rounds := $(HOST_SRCS_verdict) lib/interleave.c
 HOST_SRCS_vmmodel := lib/vmmodel.c lib/stats.c lib/fmt.c
 HOST_SRCS_compare := lib/compare.c lib/stats.c lib/interleave.c
 HOST_SRCS_compare_sim := lib/compare.c lib/stats.c lib/interleave.c

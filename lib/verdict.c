@@ -63,11 +63,34 @@ bool vd_cell_usable(const struct vd_cell *c)
     return c->verified && c->samples && c->nsamples >= CMP_MIN_N;
 }
 
+unsigned vd_cell_cpus(const struct vd_cell *c)
+{
+    return c->kind == VD_CLEAR || c->kind == VD_SMP || c->kind == VD_NUMA ? c->threads : 0;
+}
+
+size_t vd_cell_bad_samples(const struct vd_cell *c)
+{
+    size_t bad = 0;
+    for (size_t i = 0; c->samples && i < c->nsamples; i++)
+        bad += cmp_bad_sample(c->samples[i], c->bytes, vd_cell_cpus(c));
+    return bad;
+}
+
 void vd_compare(struct vd_ctx *x, enum vd_item_id item, const struct vd_cell *a,
                 const struct vd_cell *b, unsigned z_x1000, bool decides, struct cmp *c)
 {
-    cmp_compare(a->samples, a->nsamples, a->bytes, b->samples, b->nsamples, b->bytes, z_x1000,
-                x->tol, scratch, c);
+    struct cmp_side sa = {a->samples, a->nsamples, a->bytes, vd_cell_cpus(a)};
+    struct cmp_side sb = {b->samples, b->nsamples, b->bytes, vd_cell_cpus(b)};
+    /* one run: the same factor array (sample i is round i + 1 of both, for
+     * the rounds both ran); two runs: two arrays, or two scenarios */
+    size_t nf = a->factor_x1e6 != b->factor_x1e6 ? 0
+                : a->nfactors < b->nfactors      ? a->nfactors
+                                                 : b->nfactors;
+    enum cmp_why why = nf ? CMP_WHY_SAME_RUN
+                       : a->kind != b->kind || (a->factor_x1e6 && b->factor_x1e6)
+                           ? CMP_WHY_APART
+                           : CMP_WHY_NO_FACTORS;
+    cmp_compare_sides(&sa, &sb, nf ? a->factor_x1e6 : 0, nf, why, z_x1000, x->tol, scratch, c);
     if (x->log && x->log->n < VD_MAX_CMPS)
         x->log->v[x->log->n++] = (struct vd_cmp){
             .item = item, .a = (size_t)(a - x->v), .b = (size_t)(b - x->v), .c = *c};
@@ -220,6 +243,7 @@ void vd_decide_trust(struct vd_ctx *x, struct vd_item *it)
         unsigned k = t->nworst;
         t->left_out += !vd_cell_usable(&v[i]);
         t->noisy_cells += stats_noisy(&v[i].st);
+        t->bad_samples += (unsigned)vd_cell_bad_samples(&v[i]);
         if (stats_outliers_many(&v[i].st) && !t->outlier_cells++)
             vd_cell_id(&v[i], t->outlier_cell, VD_ID_MAX);
         if (v[i].steal_x100 > t->worst_steal_x100) {

@@ -105,6 +105,13 @@ struct vd_cell {
     unsigned rate_pct;
     uint64_t cpu_ns_per_gib;
     bool rate_miss, control;
+    /* The round factors of the interleaved run the cell is from (lib/interleave.h
+     * ilv_round_factors(), entry r - 1 for round r, samples[i] from round i + 1;
+     * cells of one run share the array: the same pointer is the same run), NULL:
+     * none (not interleaved, or fewer than ILV_FACTOR_MIN_CELLS cells). Outlives
+     * the verdict. */
+    const uint64_t *factor_x1e6;
+    size_t nfactors;
 };
 
 /* What the run knows about how far its figures can be trusted. */
@@ -254,6 +261,9 @@ struct vd_trust {
     uint64_t worst_steal_x100;        /* highest per-cell steal share */
     char worst_steal_cell[VD_ID_MAX]; /* its cell ("" with no steal) */
     unsigned cells;                   /* cells seen */
+    unsigned bad_samples;             /* samples of all cells that are impossible
+                                         (vd_cell_bad_samples()): the comparisons leave
+                                         them out */
 };
 
 /* One comparison a decision made: B/A of time per byte (lib/compare.h). */
@@ -297,6 +307,16 @@ void vd_cell_short(const struct vd_cell *c, char *buf, size_t cap);
 /* True when c may take part in a comparison: verified and at least
  * CMP_MIN_N samples. */
 bool vd_cell_usable(const struct vd_cell *c);
+
+/* The CPUs whose clear a sample of c times, for lib/compare.h's bound on
+ * impossible samples: threads for clear, smp and numa cells (time to clear
+ * `bytes`), 0 (unknown: only 0 ns is impossible) for the kinds whose samples
+ * need not clear `bytes` (a pre-zeroed fault, a victim's time). */
+unsigned vd_cell_cpus(const struct vd_cell *c);
+
+/* How many of c's samples lib/compare.h leaves out as impossible
+ * (cmp_bad_sample() with vd_cell_cpus()). */
+size_t vd_cell_bad_samples(const struct vd_cell *c);
 
 /* The name of reason r ("STRADDLES"; "" for VD_R_NONE). */
 const char *vd_reason_name(enum vd_reason r);

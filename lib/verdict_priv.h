@@ -25,9 +25,14 @@ struct vd_ctx {
 };
 
 /*
- * Compare cell b with cell a (B/A of time per byte, lib/compare.h) at z for
- * item `item` into *c, and log it. `decides`: the comparison decides
- * something, so an undecided outcome opens both cells (verdict_open()).
+ * Compare cell b with cell a (B/A of time per byte, lib/compare.h
+ * cmp_compare_sides()) at z for item `item` into *c, and log it. Cells of
+ * one interleaved run (the same factor_x1e6, nfactors > 0) have their
+ * rounds removed (rule "rounds removed", why "same run", over the rounds
+ * both ran); else two samples, why "different runs" (two factor arrays,
+ * or two kinds of cell) or "no round factors". Each side's CPUs are
+ * vd_cell_cpus(). `decides`: the comparison decides something, so an
+ * undecided outcome opens both cells (verdict_open()).
  */
 void vd_compare(struct vd_ctx *x, enum vd_item_id item, const struct vd_cell *a,
                 const struct vd_cell *b, unsigned z_x1000, bool decides, struct cmp *c);

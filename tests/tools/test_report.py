@@ -92,7 +92,10 @@ class SingleReport(unittest.TestCase):
         self.assertEqual([(cls, c[0], c[-1]) for cls, c in rows],
                          [("flagged", "avx_nt", "noisy steal not-cold TCG"),
                           ("flagged", "rep_stosb", "noisy steal not-cold TCG")])
-        self.assertEqual(rows[1][1][2], "0.0790 [0.0600..0.844]\n0.630x [0.0735..8.55]?")
+        # TCG: the GB/s marked, every ratio undecided, the header says why
+        self.assertEqual(rows[1][1][2], "0.0790 [0.0600..0.844]*\n0.630x [0.0735..8.55]?")
+        self.assertEqual(rows[0][1][1], "8.26 [5.60..8.77]*\n23.0x [9.22..137]?")
+        self.assertIn("TCG: emulator timings, no outcome", "".join(page.text))
 
     def test_what_the_answers_rest_on_is_collapsed(self):
         """Each verdict record's fields, its comparisons and cells sit in a
@@ -395,6 +398,15 @@ class TextReport(unittest.TestCase):
         self.assertIn("  guest RAM:  anonymous 4K (host THP backed 99% of QEMU's memory)", lines)
         self.assertIn("  TSC:        hv-leaf, invariant, 2.596 GHz", lines)
         self.assertIn("  git checkout 34a740dca693 && make -j2", lines)
+
+    def test_tcg_key_table_has_no_outcome(self):
+        """Under TCG the ratios are the emulator's: no outcome word, each
+        ratio "?", each GB/s marked, and the table's header says why."""
+        lines = self.text("results-tcg-faultclear").splitlines()
+        self.assertIn("  TCG: emulator timings, no outcome: GB/s marked *, every ratio ?", lines)
+        row = next(ln for ln in lines if ln.startswith("  cold  avx_nt/4K"))
+        self.assertEqual(row.split()[2:], ["8.3", "[5.6..8.8]*", "23.00x", "[9.22..136.52]?",
+                                           "none", "(TCG)"])
 
     def test_samples_and_reproduction(self):
         t = self.text("results-kvm-a")

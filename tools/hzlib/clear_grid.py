@@ -9,28 +9,35 @@ Hodges-Lehmann ratio [Moses interval] of hz compare's rule
 (compare_stat.judge), marked "~" for a tie at the tolerance and "?" when
 undecided (too few samples included); three significant digits
 (phrase.sig3). Strategies are ordered by their best GB/s, fastest first.
+
+Under QEMU TCG (results.tcg) the timings are the emulator's: no cell has an
+outcome; every GB/s carries TCG_MARK and every ratio "?" (undecided).
 """
 
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from . import compare_rows, compare_stat, phrase
+from . import compare_rows, compare_stat, phrase, results
 from .compare_stat import num
 
 BASELINE = ("rep_stosb", 4096)  # Linux's clear_page: REP STOSB, one 4 KiB page per call
 _MARK = {"faster": "", "slower": "", "tie": "~"}
+TCG_MARK = "*"  # after a GB/s figure measured under TCG
+TCG_SAYS = "TCG: emulator timings, no outcome"
 
 
 @dataclass
 class Grid:
     """cache, target bytes, call sizes (ascending), and per strategy
     (fastest first) its GB/s and x clear_page texts per call size ("" where
-    not measured); has_base: a rep_stosb/4K cell to compare with."""
+    not measured); has_base: a rep_stosb/4K cell to compare with; tcg: a
+    TCG run (module comment)."""
     cache: str
     target: int
     chunks: List[int]
     rows: List[Tuple[str, List[str], List[str]]]
     has_base: bool
+    tcg: bool = False
 
 
 def _speed(r) -> float:
@@ -48,9 +55,10 @@ def gbps_text(r) -> str:
     return "%s [%s..%s]" % (phrase.sig3(g), phrase.sig3(lo), phrase.sig3(hi))
 
 
-def ratio_text(base, r, tol_pct) -> str:
-    """r's speed over base's: '2.62x [2.50..2.71]' with its mark,
-    'clear_page' for the baseline itself, '-' without a ratio."""
+def ratio_text(base, r, tol_pct, tcg=False) -> str:
+    """r's speed over base's: '2.62x [2.50..2.71]' with its mark (always
+    "?" with tcg: no outcome), 'clear_page' for the baseline itself, '-'
+    without a ratio."""
     if r is base:
         return "clear_page"
     sa, sb = compare_rows.clear_stat([base]), compare_rows.clear_stat([r])
@@ -59,7 +67,7 @@ def ratio_text(base, r, tol_pct) -> str:
     j = compare_stat.judge(sa, sb, True, tol_pct)
     if j.ratio is None:
         return "-"
-    return phrase.ratio_text(j.ratio, j.lo, j.hi) + _MARK.get(j.word, "?")
+    return phrase.ratio_text(j.ratio, j.lo, j.hi) + ("?" if tcg else _MARK.get(j.word, "?"))
 
 
 def cells(rs) -> Optional[tuple]:
@@ -88,7 +96,10 @@ def grid(rs, tol_pct=compare_stat.TOL_PCT) -> Optional[Grid]:
     chunks = sorted({k for row in by.values() for k in row})
     base = by.get(BASELINE[0], {}).get(BASELINE[1])
     order = sorted(by, key=lambda s: -max(_speed(r) for r in by[s].values()))
-    rows = [(s, [gbps_text(by[s][k]) if k in by[s] else "" for k in chunks],
-             [ratio_text(base, by[s][k], tol_pct) if k in by[s] and base else "" for k in chunks])
+    tcg = results.tcg(rs)
+    mark = TCG_MARK if tcg else ""
+    rows = [(s, [gbps_text(by[s][k]) + mark if k in by[s] else "" for k in chunks],
+             [ratio_text(base, by[s][k], tol_pct, tcg) if k in by[s] and base else ""
+              for k in chunks])
             for s in order]
-    return Grid(cache, target, chunks, rows, base is not None)
+    return Grid(cache, target, chunks, rows, base is not None, tcg)

@@ -112,8 +112,10 @@ def grid_section(rs):
             "each cell's median GB/s [95 %% interval] and, below it, x clear_page: its speed "
             "over %s in 4 KiB calls (Linux's clear_page) in the same cache state, the "
             "Hodges-Lehmann ratio [Moses interval]; ~ a tie at the tolerance, ? undecided. "
-            "A row's flags are those of any of its cells.</p>"
-            % (esc(results.human_size(g.target)), esc(g.cache), clear_grid.BASELINE[0])
+            "A row's flags are those of any of its cells.%s</p>"
+            % (esc(results.human_size(g.target)), esc(g.cache), clear_grid.BASELINE[0],
+               " <b>%s</b>: every GB/s is marked %s and every ratio ?." % (
+                   clear_grid.TCG_SAYS, clear_grid.TCG_MARK) if g.tcg else "")
             + table(head, rows, numeric=tuple(range(1, len(head))), cls="grid"))
 
 

@@ -17,6 +17,7 @@ import os
 import string
 
 from . import compare_stat, plot
+from .results import tcg
 
 CSS = """
 body { font: 14px/1.4 sans-serif; color: #111; background: #fff; max-width: 1180px;
@@ -108,10 +109,6 @@ def kv_table(pairs):
     """A two-column table of (name, value) text pairs."""
     return '<table class="kv">%s</table>' % "".join(
         "<tr><th>%s</th><td>%s</td></tr>" % (esc(k), esc(v)) for k, v in pairs)
-
-
-def tcg(rs):
-    return rs.header().get("tcg") is True or rs.meta.get("accel") == "tcg"
 
 
 def row_flags(r, rs):

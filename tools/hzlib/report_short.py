@@ -90,12 +90,16 @@ def grid_lines(rs, budget: int, tol_pct=compare_stat.TOL_PCT) -> List[str]:
             % (BASELINE[0], tol_pct)]
     if not g.has_base:
         head[1] = "no %s/4K cell: no x clear_page" % BASELINE[0]
+    if g.tcg:
+        head.append("%s: GB/s marked %s, every ratio ?"
+                    % (clear_grid.TCG_SAYS, clear_grid.TCG_MARK))
     names = [r[0] for r in g.rows]
     name_w = max(len(s) for s in names + ["strategy"])
     sizes = [results.human_size(c) for c in g.chunks]
 
     def lines_of(rows, plain):
-        strip = (lambda c: c.split(" [")[0]) if plain else (lambda c: c)
+        def strip(c):  # '8.26 [5.60..8.77]*' -> '8.26*'
+            return c.split(" [")[0] + c[len(c.rstrip("*?~")):] if plain and " [" in c else c
         widths = [max([len(strip(x)) for r in rows for x in (r[1][i], r[2][i])] + [len(n)])
                   for i, n in enumerate(sizes)]
 

@@ -14,7 +14,7 @@ ASCII only, at most WIDTH (80) columns, no tabs, in four blocks:
             as the Hodges-Lehmann ratio of their samples_ns with its Moses
             interval and outcome at +-5 % (compare_stat.judge, the rule of
             hz compare); records without samples give the ratio of medians,
-            marked "(medians)";
+            marked "(medians)"; under TCG no outcome (clear_grid.py's marks);
   machine   CPU brand/vendor/family/model, microcode and where it was read,
             hypervisor and accelerator, caches (header `cache`), guest RAM
             backing, TSC, steal (the run's and the worst cell's);
@@ -93,6 +93,10 @@ def key_table(rs, tol_pct=compare_stat.TOL_PCT) -> List[str]:
            % BASELINE[0],
            "  the same cache state, Hodges-Lehmann ratio [95%% Moses interval], +-%g%%"
            % tol_pct]
+    tcg = results.tcg(rs)
+    if tcg:  # the emulator's timings: no outcome (clear_grid.py)
+        out.append("  %s: GB/s marked %s, every ratio ?"
+                   % (clear_grid.TCG_SAYS, clear_grid.TCG_MARK))
     head = ROW % ("cache", "strategy/chunk", "GB/s [interval]", "x clear_page", "outcome")
     out.append(head.rstrip())
     left = []
@@ -119,6 +123,10 @@ def key_table(rs, tol_pct=compare_stat.TOL_PCT) -> List[str]:
                              if j.ratio is not None and j.lo is not None and j.hi is not None
                              else "%.2fx (medians)" % j.ratio if j.ratio else "-")
                     outcome = j.verdict_text().replace(" (%s)" % compare_stat.SPREAD, "")
+                    if tcg:
+                        ratio, outcome = ratio + "?", "none (TCG)"
+            if tcg and fig != "-":
+                fig += clear_grid.TCG_MARK
             out.append((ROW % (cache, _cell_name(r), fig, ratio, outcome)).rstrip())
             flags = [f for f in compare_stat.record_flags(r) if f != "noisy"]
             if flags and len(out[-1]) + 2 + len(" ".join(flags)) <= WIDTH:

@@ -212,6 +212,12 @@ def machine(rs):
     return "%s, %s" % (brand, where)
 
 
+def tcg(rs) -> bool:
+    """Whether rs ran under QEMU TCG (header `tcg`, or hz run's meta.json
+    accelerator): its timings are the emulator's, no hardware result."""
+    return rs.header().get("tcg") is True or rs.meta.get("accel") == "tcg"
+
+
 def config(rs):
     """One line naming the configuration: cmdline, boot path, commit/source."""
     h = rs.header()

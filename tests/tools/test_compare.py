@@ -347,3 +347,17 @@ class CompareCommand(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Fleet(unittest.TestCase):
+    def test_best_clear_is_like_for_like(self):
+        """Three sets: the best clear figure is of verified 1-CPU cold cells
+        with enough samples (kvm-a's 23.773 GB/s is one first_touch
+        sample, too_few; the TCG set's warm 10.853 is another cache
+        state), and the header says so."""
+        sets = [results.load(hztest.fixture(n))
+                for n in ("results-kvm-a", "results-kvm-b", "results-tcg-faultclear")]
+        lines, _ = compare.fleet(sets)
+        self.assertIn("best clear GB/s (1 CPU, cold, verified, not too_few)", lines[0])
+        col = lines[0].index("best clear")
+        self.assertEqual([ln[col:].split()[0] for ln in lines[1:]], ["16.914", "10.837", "9.157"])

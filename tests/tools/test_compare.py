@@ -287,7 +287,12 @@ class CompareCommand(unittest.TestCase):
                                  "runs: rounds do not pair), widened where a side is serially "
                                  "dependent, 0 ns samples left out as bad; tolerance ±5%; rows "
                                  "marked (spread rule) lack samples on a side")
-        self.assertEqual(out[8].split(), ["measurement", "A", "B", "B", "against", "A", "flags"])
+        # the columns' statistics named: medians, and the ratio is Hodges-Lehmann
+        self.assertTrue(out[8].startswith("columns: A and B are each side's lower median "
+                                          "(clear cells: gbps_median,"), out[8])
+        self.assertIn("B against A is the Hodges-Lehmann ratio of B's samples over A's with its "
+                      "Moses interval, not B/A of the columns", out[8])
+        self.assertEqual(out[9].split(), ["measurement", "A", "B", "B", "against", "A", "flags"])
         row = [line for line in out
                if line.startswith("clear rep_stosb chunk=2M bytes=1G cache=warm threads=1")]
         # records without samples_ns: the spread rule, labelled; every row
@@ -324,7 +329,7 @@ class CompareCommand(unittest.TestCase):
     def test_raw_logs_compare_equal_to_themselves(self):
         rc, out = self.hz(hztest.fixture("clean.log"), hztest.fixture("grub-noise.log"))
         self.assertEqual(rc, 0)
-        body = out[8:]
+        body = out[9:]  # after the rule and columns lines
         # clear, fault (medians: p99 needs 100), prezero rows
         self.assertEqual(len(body), 10 + 4 + 10)
         for line in body:

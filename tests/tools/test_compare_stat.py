@@ -193,8 +193,8 @@ class HodgesLehmann(unittest.TestCase):
         self.assertIn("tolerance ±5%", lines[6])
         lines, _ = compare.compare(a, results.ResultSet("b", [_sampled(BASE)]), tol_pct=2.5)
         self.assertIn("tolerance ±2.5%", lines[6])
-        self.assertTrue(lines[8].endswith("(tie at ±2.5%)") or lines[8].endswith("(undecided)"),
-                        lines[8])
+        self.assertTrue(lines[9].endswith("(tie at ±2.5%)") or lines[9].endswith("(undecided)"),
+                        lines[9])
 
 
 class CompareTolerance(unittest.TestCase):

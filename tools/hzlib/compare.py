@@ -31,6 +31,12 @@ from .compare_rows import all_rows, one_sided
 from .compare_stat import SPREAD, TOL_PCT, Judgement, flags_text, judge, num
 
 TABLE_HEAD = ("measurement", "A", "B", "B against A", "flags")
+# what the columns hold (compare_rows.py): one line above the table
+COLUMNS = ("columns: A and B are each side's lower median (clear cells: gbps_median, at the "
+           "lower middle of the repeats' times; fault rows: the faults' median_low; p99 rows "
+           "the 99th percentile; model and settings rows the record's value); B against A is "
+           "the Hodges-Lehmann ratio of B's samples over A's with its Moses interval, not B/A "
+           "of the columns (rows marked (%s): B/A of the columns)" % SPREAD)
 
 
 def _fmt(v):
@@ -132,6 +138,7 @@ def compare(a, b, tol_pct=TOL_PCT):
             out.append("WARNING: A and B ran on different machines (%s): B/A compares the "
                        "machines too, not the code alone" % "; ".join(diff))
         out.append(rule_line(tol_pct))
+        out.append(COLUMNS)
         cells = [TABLE_HEAD] + rows
         widths = [max(len(r[i]) for r in cells) for i in range(5)]
         for r in cells:

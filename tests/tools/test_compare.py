@@ -366,3 +366,14 @@ class Fleet(unittest.TestCase):
         self.assertIn("best clear GB/s (1 CPU, cold, verified, not too_few)", lines[0])
         col = lines[0].index("best clear")
         self.assertEqual([ln[col:].split()[0] for ln in lines[1:]], ["16.914", "10.837", "9.157"])
+
+
+class Settings(unittest.TestCase):
+    def test_settings_are_not_measurements(self):
+        """A run against itself: the prezero records' lead_idle_ns (the
+        lead_idle= option) is a setting, not a row; measured members stay."""
+        rs = results.load(hztest.fixture("results-verdict"))
+        labels = [r[0] for r in compare.table(rs, rs)]
+        self.assertEqual([n for n in labels if n.split()[-1] in
+                          ("tol_pct", "lead_idle_ns", "claim_min_ns")], [])
+        self.assertIn("prezero policy=none workload=vm_boot idle_ns", labels)

@@ -29,7 +29,9 @@ Rows (each [(label, Stat A, Stat B, higher_is_better)]):
            metric (ns_per_load, lower is better; gbps, higher) at its median
            time; spread: value_lo .. value_hi, the median's 95 % interval.
   prezero  per record identity (its string members and sizes): every _ns,
-           _cyc, gbps, cpb and _pct member (hit_pct) present on both sides;
+           _cyc, gbps, cpb and _pct member (hit_pct) present on both sides
+           but the settings (schema.GENERIC_SETTINGS: tol_pct, lead_idle_ns,
+           claim_min_ns);
            spread: cv_pct when the record has one.
   vmstart  one per (policy, threads, bytes, strategy) cell: GB/s with the
            median's interval gbps_lo .. gbps_hi (a one-repeat cell has none);
@@ -44,7 +46,7 @@ import statistics
 from typing import Any, Callable, Dict, Tuple
 
 from . import results
-from .schema import (CLEAR_KEY, FAULT_KEY, GENERIC_KEY_INTS, GENERIC_TYPES,
+from .schema import (CLEAR_KEY, FAULT_KEY, GENERIC_KEY_INTS, GENERIC_SETTINGS, GENERIC_TYPES,
                      GENERIC_VALUE_SUFFIXES, INTERFERENCE_KEY, TYPES, VMSTART_KEY, key)
 from .compare_stat import (P99_MIN_N, Stat, dist_stat, num, percentile, record_flags,
                            sample_count, times_of)
@@ -279,7 +281,7 @@ def generic_rows(a, b, t):
         ra, rb = ga[ident][-1], gb[ident][-1]
         for m, va in ra.items():
             vb = rb.get(m)
-            if (m.endswith(GENERIC_VALUE_SUFFIXES) and m != "cv_pct"
+            if (m.endswith(GENERIC_VALUE_SUFFIXES) and m != "cv_pct" and m not in GENERIC_SETTINGS
                     and num(va) is not None and num(vb) is not None):
                 rows.append(("%s %s %s" % (t, name, m),
                              Stat(va, cv=num(ra.get("cv_pct")), samples=sample_count([ra])),

@@ -123,6 +123,9 @@ INTERFERENCE_KEY = TYPES["interference"].key
 # and the sizes below; its figures every member with one of the suffixes.
 GENERIC_TYPES = ("prezero", "vmstart_model")
 GENERIC_VALUE_SUFFIXES = ("_ns", "_cyc", "gbps", "gbps_median", "cpb", "_pct")
+# Members of generic records that are settings or constants, not measured:
+# hz compare gives them no row (the option or model constant, equal by design).
+GENERIC_SETTINGS = ("tol_pct", "lead_idle_ns", "claim_min_ns")
 GENERIC_KEY_INTS = ("chunk", "bytes", "threads", "cpu", "node", "order", "pages",
                     "frame_bytes", "chunk_bytes")
 # Members that count a record's samples (compare_stat.sample_count).

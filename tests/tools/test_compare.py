@@ -59,10 +59,10 @@ class CompareResultSets(unittest.TestCase):
         self.assertEqual((j.cmp.na, j.cmp.nb), (6, 6))
         self.assertEqual((sa.lo, sa.hi, sa.ci), (19800, 388000, True))
         # Pre-zeroed faults clear nothing (clear_ns 0): no ratio of samples,
-        # the spread rule.
+        # the spread rule, and the word says zero (not a sample count)
         sa, sb, v = self.rows["fault self-test policy=idle bytes=2M median clear_ns"]
         self.assertEqual((sa.times, v, cs.judge(sa, sb, False).verdict_text()),
-                         (None, "noise", "noise (spread rule)"))
+                         (None, "zero in A and B", "zero in A and B (spread rule)"))
         # A handful of faults per side: a "p99" would be their maximum.
         self.assertNotIn("fault self-test policy=idle bytes=2M p99 service_ns", self.rows)
         self.assertEqual(sa.n, 6)
@@ -88,7 +88,7 @@ class CompareResultSets(unittest.TestCase):
         self.assertTrue(lines[-3].endswith("1.000  1.000  B gives 1.00x the GB/s of A "
                                            "(noise, spread rule)"), lines[-3])
         # one fault a side: its time is a sample, too few for a verdict
-        self.assertTrue(lines[-2].endswith("5      5  B takes 1.00x [1.00..1.00] the time of A "
+        self.assertTrue(lines[-2].endswith("5      5  B takes 1.00x the time of A "
                                            "(too few samples)"), lines[-2])
         # no spread on either side, but no difference either
         self.assertTrue(lines[-1].endswith("B gives 1.00x the gbps of A (noise, spread rule)"),
@@ -339,7 +339,7 @@ class CompareCommand(unittest.TestCase):
                                        r"\(undecided\)$")
                 continue
             self.assertRegex(line, r"(B (gives|takes) 1\.00x the .* of A|B against A: no ratio) "
-                                   r"\(noise, spread rule\)$")
+                                   r"\((noise|zero in A and B), spread rule\)$")
 
     def test_nothing_in_common_exits_1(self):
         rc, out = self.hz(hztest.fixture("malformed.log"), hztest.fixture("clean.log"))
@@ -377,3 +377,13 @@ class Settings(unittest.TestCase):
         self.assertEqual([n for n in labels if n.split()[-1] in
                           ("tol_pct", "lead_idle_ns", "claim_min_ns")], [])
         self.assertIn("prezero policy=none workload=vm_boot idle_ns", labels)
+
+    def test_too_few_samples_have_no_interval_and_zero_says_zero(self):
+        """n=2 a side: the ratio alone, no interval beside 'too few
+        samples'; a zero value is 'zero', not a sample count."""
+        two = cs.Stat(1.0, times=[100, 102], nbytes=4096, samples=2)
+        j = cs.judge(two, cs.Stat(1.0, times=[101, 99], nbytes=4096, samples=2), False)
+        self.assertEqual((j.word, j.lo, j.hi), ("too few samples", None, None))
+        z = cs.judge(cs.Stat(0.0, samples=1), cs.Stat(0.0, samples=1), True)
+        self.assertEqual((z.word, z.ratio), ("zero in A and B", None))
+        self.assertEqual(compare.word(z), "zero in A and B, spread rule")

@@ -137,7 +137,7 @@ class HodgesLehmann(unittest.TestCase):
     def test_few_samples(self):
         j = self.judge(_sampled(BASE[:5]), _sampled([3 * x for x in BASE]))
         self.assertEqual(j.word, "too few samples")
-        self.assertEqual(j.ratio_text(), "0.333 [0.264..0.342]")
+        self.assertEqual(j.ratio_text(), "0.333")  # too few samples: no interval
         self.assertEqual(self.judge(_sampled(BASE[:6]), _sampled([3 * x for x in BASE])).word,
                          "slower")
         one = _sampled([45000000], cache="first_touch", samples_ns=[])

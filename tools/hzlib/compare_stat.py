@@ -236,13 +236,19 @@ def judge(sa: Stat, sb: Stat, higher_is_better: bool, tol_pct: float = TOL_PCT) 
         if not c.na or not c.nb:  # an empty list (a one-sample cell): no ratio of samples
             return Judgement(c.outcome, sb.value / sa.value if sa.value else None, cmp=c,
                              tol_pct=tol_pct)
+        if c.outcome == decide.TOO_FEW:  # fewer samples than the rule needs: no interval
+            return Judgement(c.outcome, _invert(c)[0] if higher_is_better else c.ratio,
+                             cmp=c, tol_pct=tol_pct)
         if higher_is_better:
             return Judgement(c.outcome, *_invert(c), cmp=c, tol_pct=tol_pct)
         return Judgement(c.outcome, c.ratio, c.lo, c.hi, c, tol_pct)
     ratio = sb.value / sa.value if sa.value else None
     why = "no samples in %s" % " and ".join(
         side for side, st in (("A", sa), ("B", sb)) if st.times is None)
-    return Judgement(spread_verdict(sa, sb, higher_is_better), ratio, tol_pct=tol_pct, why=why)
+    zero = [side for side, st in (("A", sa), ("B", sb)) if st.value == 0]
+    word = ("zero in %s" % " and ".join(zero) if zero
+            else spread_verdict(sa, sb, higher_is_better))  # a zero is no sample count
+    return Judgement(word, ratio, tol_pct=tol_pct, why=why)
 
 
 def verdict(sa: Stat, sb: Stat, higher_is_better: bool, tol_pct: float = TOL_PCT) -> str:

@@ -55,17 +55,20 @@ static const struct {
     {"nontemporal:STRADDLES", "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
                               "}"},
     {"nontemporal:NO_PAIR", "not measured: no call size with a non-temporal and a temporal cell"},
-    {"fault:slower", "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; cle"
-                     "ar_pages() {xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}"
-                     "|prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; cl"
-                     "ear_pages() {xv:clear_pages_gain}?}|prezero pays {x:left_after_clear"
-                     "_pages} of a {a:page} fault's {fig} after clear_pages() {xv:clear_pa"
-                     "ges_gain}|prezero pays: a {a:page} fault {fig}, {bfig} pre-zeroed: {"
-                     "ratio} {rci} the time"},
-    {"fault:none", "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {r"
-                   "ci} the time{?; clear_pages() {xv:clear_pages_gain}?}"},
-    {"fault:STRADDLES", "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n}){?; cl"
-                        "ear_pages() {xv:clear_pages_gain}?}"},
+    {"fault:slower",
+     "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages() "
+     "{xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}|prezero pays {x:left_for_prezero} "
+     "of a {a:page} fault's {fig}{?; clear_pages() {xv:clear_pages_gain}?}|prezero pays "
+     "{x:left_after_clear_pages} of a {a:page} fault's {fig} after clear_pages() "
+     "{xv:clear_pages_gain}|prezero pays: a zeroing {a:page} fault takes {ratio} {rci} the time of "
+     "a pre-zeroed one"},
+    {"fault:none", "no gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed "
+                   "one{?; clear_pages() {xv:clear_pages_gain}?}|no gain: a zeroing {a:page} fault "
+                   "takes {ratio} {rci} the time of a pre-zeroed one"},
+    {"fault:STRADDLES",
+     "open: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed one ({n}){?; "
+     "clear_pages() {xv:clear_pages_gain}?}|open: a zeroing {a:page} fault takes {ratio} {rci} the "
+     "time of a pre-zeroed one ({n})"},
     {"idle_cpu:faster", "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page|"
                         "{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page"},
     {"idle_cpu:slower", "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"

@@ -72,12 +72,16 @@ TEMPLATES: Dict[str, str] = {
                     "() {xv:clear_pages_gain}?}"
                     "|prezero pays {x:left_after_clear_pages} of a {a:page} fault's {fig} after cl"
                     "ear_pages() {xv:clear_pages_gain}"
-                    "|prezero pays: a {a:page} fault {fig}, {bfig} pre-zeroed: {ratio} {rci} the t"
-                    "ime",
-    "fault:none": "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {rci} the tim"
-                  "e{?; clear_pages() {xv:clear_pages_gain}?}",
-    "fault:STRADDLES": "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n}){?; clear_pa"
-                       "ges() {xv:clear_pages_gain}?}",
+                    "|prezero pays: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre"
+                    "-zeroed one",
+    "fault:none": "no gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed "
+                  "one{?; clear_pages() {xv:clear_pages_gain}?}"
+                  "|no gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed"
+                  " one",
+    "fault:STRADDLES": "open: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroe"
+                       "d one ({n}){?; clear_pages() {xv:clear_pages_gain}?}"
+                       "|open: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zero"
+                       "ed one ({n})",
     "idle_cpu:faster": "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page"
                        "|{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page",
     "idle_cpu:slower": "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"

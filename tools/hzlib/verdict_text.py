@@ -90,10 +90,11 @@ TEMPLATES: Dict[str, str] = {
                     "|{answer} {fig} CPU, ties Linux clear_page, {ratio} {rci}",
     "idle_cpu:none": "{answer} {fig} {ci} CPU per GiB; neighbours not measured",
     "idle_cpu:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n})",
-    "idle:tie": "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} {costci} v"
-                "s {base}"
-                "|{a:strategy} at <= {a:rate_pct}%, {fig} CPU: {a:victim} {cost} {costci} vs {base"
-                "}",
+    "idle:tie": "harmless: {a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} "
+                "{costci} vs {base}"
+                "|harmless: {a:strategy} at <= {a:rate_pct}%, {fig} CPU: {a:victim} {cost} {costci"
+                "} vs {base}"
+                "|harmless: {answer}, {fig} CPU: {a:victim} {cost} {costci} vs {base}",
     "idle:none": "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:victim} {cost} "
                  "{costci}",
     "idle:STRADDLES": "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} vs {base"

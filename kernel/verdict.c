@@ -237,14 +237,15 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
         rec_str(&r, "model", 0);
     if (strcmp(it->item, "trust") == 0)
         emit_trust(&r, t, f);
-    rec_str(&r, "profile", f->run);
+    rec_str(&r, "run", f->run);
+    rec_str(&r, "profile", scenario_run_name());
     record_emit(&r);
 }
 
 void verdict_facts(struct vd_facts *f)
 {
     uint64_t base, lost;
-    *f = (struct vd_facts){.run = scenario_run_name(),
+    *f = (struct vd_facts){.run = scenario_run_text(),
                            .ran = scenario_ran(),
                            .tcg = cpu_is_tcg(),
                            .hypervisor = hypervisor_name(),
@@ -337,7 +338,7 @@ const char *verdict_at_exit(enum hz_status s, const char **state)
     else
         why[0] = 0;
     if (why[0]) {
-        kprintf("\n== verdict: none (run=%s): %s\n", scenario_run_name(), why);
+        kprintf("\n== verdict: none (run=%s): %s\n", scenario_run_text(), why);
         return why;
     }
     *state = complete ? "made" : "partial";

@@ -116,7 +116,7 @@ struct vd_cell {
 
 /* What the run knows about how far its figures can be trusted. */
 struct vd_facts {
-    const char *run;        /* "default", "full", "list" (the record's `profile`) */
+    const char *run;        /* run= as given: "default", "faultclear,clear" (the record's `run`) */
     const char *ran;        /* the scenarios that ran, comma-separated ("clear,fault,smp"):
                                an item none of whose scenarios ran is "not measured: run=X
                                measures it". NULL: those that handed in a cell */

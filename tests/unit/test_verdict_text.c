@@ -242,7 +242,7 @@ static void member(const char *k, const char *x, struct vd_item *it, struct vd_f
         t->left_out = (unsigned)dec(x, 0);
     else if (!strcmp(k, "cells_seen"))
         t->cells = (unsigned)dec(x, 0);
-    else if (!strcmp(k, "profile"))
+    else if (!strcmp(k, "run") || (!strcmp(k, "profile") && !f->run)) /* older: `profile` */
         f->run = s;
     for (unsigned i = 0; i < 5; i++)
         if (!strcmp(k, ratios[i]) && !is_null(x))

@@ -377,9 +377,10 @@ def item_text(rec: Record) -> str:
 
 
 def header(rec: Record) -> str:
-    """The block's first line, from any of the run's `verdict` records."""
+    """The block's first line, from any of the run's `verdict` records: the
+    run= value as given (`run`; older records: `profile`, "list" for a list)."""
     return "== verdict (run=%s; Hodges-Lehmann ratio intervals, tolerance +-%s)" % (
-        rec.get("profile") or "?", _tol(rec))
+        rec.get("run") or rec.get("profile") or "?", _tol(rec))
 
 
 def block_lines(records: Sequence[Record]) -> List[str]:

@@ -170,6 +170,11 @@ static void emit_trust(struct rec *r, const struct vd_trust *t, const struct vd_
     rec_u64(r, "left_out_cells", t->left_out);
     rec_u64(r, "outlier_cells", t->outlier_cells);
     rec_u64(r, "bad_samples", t->bad_samples);
+    rec_u64(r, "smi", t->smi);
+    rec_u64(r, "smi_cells", t->smi_cells);
+    rec_u64(r, "gap_cells", t->gap_cells);
+    rec_u64(r, "gap_max_ns", t->gap_max_ns);
+    rec_str(r, "gap_max_cell", t->gap_max_cell[0] ? t->gap_max_cell : 0);
     rec_u64(r, "cells_seen", t->cells);
     rec_u64(r, "cells_dropped", dropped);
 }

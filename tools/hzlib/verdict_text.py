@@ -16,8 +16,9 @@ a figure of `figures` with its interval, {xv:NAME} without it ({ratio} is
 a range across a leading set, {ratio1} the best's estimate alone); a segment
 {?...?} is left out when one of its placeholders has no value. "|"
 separates alternatives: the first whose first line fits WIDTH is taken,
-else the last. A newline starts the continuation line (only an open item
-has one). Numbers are formatted in integer arithmetic from the record's decimals x
+else the last. A newline starts the continuation line (an open item's open
+comparison; the trust item's SMIs and TSC gaps when there were any).
+Numbers are formatted in integer arithmetic from the record's decimals x
 1000, as the kernel does: figures to 3 significant digits, ratios with 2
 decimals below 2 and 1 above, percents with 1.
 
@@ -116,8 +117,9 @@ TEMPLATES: Dict[str, str] = {
     "numa:STRADDLES": "open: remote {ratio} {rci} of local ({n})",
     "numa:NO_REMOTE": "not decided: no usable remote cell beside a local one",
     "trust:none": "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left_out}/{cell"
-                  "s} cells out"
-                  "|{hv}, TSC {tsc}, RAM {backing}, steal {steal}, {left_out}/{cells} cells out",
+                  "s} cells out{?\n{lost}?}"
+                  "|{hv}, TSC {tsc}, RAM {backing}, steal {steal}, {left_out}/{cells} cells out{?"
+                  "\n{lost}?}",
 }
 
 
@@ -155,6 +157,28 @@ def size(b: int) -> str:
         b //= 1024
         u += 1
     return "%d%s" % (b, units[u]) if u >= 0 else "%d" % b
+
+
+def _lost(rec: Record) -> Optional[str]:
+    """The trust record's time lost (`smi`, `smi_cells`, `gap_cells`,
+    `gap_max_ns`, `gap_max_cell`) as lib/verdict_text.c lost_text() says it;
+    None when there was none (or the record predates the fields)."""
+    def n(key: str) -> int:
+        v = rec.get(key)
+        return v if isinstance(v, int) and not isinstance(v, bool) else 0
+
+    parts = []
+    if n("smi"):
+        parts.append("SMIs %d in %d cell%s" % (n("smi"), n("smi_cells"),
+                                               "" if n("smi_cells") == 1 else "s"))
+    if n("gap_cells"):
+        ns, cell = n("gap_max_ns"), rec.get("gap_max_cell") or ""
+        secs = ns >= 1000000000
+        parts.append("gaps > 10 ms in %d cell%s (longest %s %s, %s)" % (
+            n("gap_cells"), "" if n("gap_cells") == 1 else "s",
+            sig3(ns // 1000000 if secs else ns // 1000), "s" if secs else "ms",
+            cell))
+    return ", ".join(parts) or None
 
 
 def _pct1(v: int) -> str:
@@ -282,6 +306,8 @@ def _field(rec: Record, name: str) -> Optional[str]:
         return "invariant" if rec.get("tsc_invariant") is True else "NOT invariant"
     if name == "ring0":
         return "emulated" if rec.get("emulated_ring0") is True else "native"
+    if name == "lost":
+        return _lost(rec)
     if name in ("backing", "left_out", "cells"):
         v = rec.get({"left_out": "left_out_cells", "cells": "cells_seen"}.get(name, name))
         return None if v is None or isinstance(v, bool) else str(v)

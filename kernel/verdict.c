@@ -242,7 +242,7 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
         rec_str(&r, "model", 0);
     if (strcmp(it->item, "trust") == 0)
         emit_trust(&r, t, f);
-    rec_str(&r, "run", f->run);
+    rec_str(&r, "run_text", f->run); /* `run` is the host's run index */
     rec_str(&r, "profile", scenario_run_name());
     record_emit(&r);
 }

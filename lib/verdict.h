@@ -120,11 +120,11 @@ struct vd_cell {
 
 /* What the run knows about how far its figures can be trusted. */
 struct vd_facts {
-    const char *run;        /* run= as given: "default", "faultclear,clear" (the record's `run`) */
-    const char *ran;        /* the scenarios that ran, comma-separated ("clear,fault,smp"):
-                               an item none of whose scenarios ran is "not measured: run=X
-                               measures it". NULL: those that handed in a cell */
-    bool tcg;               /* QEMU TCG: emulator timings */
+    const char *run; /* run= as given: "default", "faultclear,clear" (the record's `run_text`) */
+    const char *ran; /* the scenarios that ran, comma-separated ("clear,fault,smp"):
+                        an item none of whose scenarios ran is "not measured: run=X
+                        measures it". NULL: those that handed in a cell */
+    bool tcg;        /* QEMU TCG: emulator timings */
     const char *hypervisor; /* "KVM", "TCG", ... or "" on bare metal */
     const char *tsc_source; /* arch/tsc.h: "cpuid-15h", "hv-leaf", "pit", ... */
     bool tsc_invariant;     /* CPUID 0x80000007 EDX[8] */

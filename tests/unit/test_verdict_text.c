@@ -252,7 +252,7 @@ static void member(const char *k, const char *x, struct vd_item *it, struct vd_f
         t->gap_max_ns = dec(x, 0);
     else if (!strcmp(k, "gap_max_cell") && s)
         snprintf(t->gap_max_cell, sizeof(t->gap_max_cell), "%s", s);
-    else if (!strcmp(k, "run") || (!strcmp(k, "profile") && !f->run)) /* older: `profile` */
+    else if (!strcmp(k, "run_text") || (!strcmp(k, "profile") && !f->run)) /* older: `profile` */
         f->run = s;
     for (unsigned i = 0; i < 5; i++)
         if (!strcmp(k, ratios[i]) && !is_null(x))

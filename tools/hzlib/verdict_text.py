@@ -404,9 +404,10 @@ def item_text(rec: Record) -> str:
 
 def header(rec: Record) -> str:
     """The block's first line, from any of the run's `verdict` records: the
-    run= value as given (`run`; older records: `profile`, "list" for a list)."""
+    run= value as given (`run_text`; older records: `profile`, "list" for a
+    list; `run` is the run's index that hzlib.records adds)."""
     return "== verdict (run=%s; Hodges-Lehmann ratio intervals, tolerance +-%s)" % (
-        rec.get("run") or rec.get("profile") or "?", _tol(rec))
+        rec.get("run_text") or rec.get("profile") or "?", _tol(rec))
 
 
 def block_lines(records: Sequence[Record]) -> List[str]:

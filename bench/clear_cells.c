@@ -254,7 +254,10 @@ void clear_cell_vd(const struct clear_cells *cs, const struct clear_cell *c, con
                           .nsamples = c->n,
                           .factor_x1e6 = cs->nfactors ? cs->factor_x1e6 : 0,
                           .nfactors = cs->nfactors,
-                          .steal_x100 = stats_pct_x100(c->steal_ns, c->base_ns)};
+                          .steal_x100 = stats_pct_x100(c->steal_ns, c->base_ns),
+                          .smi = c->lost.smi,
+                          .gaps = c->lost.gaps,
+                          .gap_max_ns = c->lost.gap_max_ns};
 }
 
 uint64_t clear_cells_once(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, bool *zero)

@@ -41,10 +41,9 @@ bool option_given(const char *name)
 void options_config_error(const char *option, const char *value, const char *reason,
                           const char *accepted)
 {
-    kprintf("hugezero: bad option '%s%s%s': %s; accepted: %s (see docs/options.md)\n", option,
-            value[0] ? "=" : "", value, reason,
-            accepted ? accepted : "no such option; `help` lists them");
     char buf[HZ_RECORD_MAX];
+    cmdline_error_line(option, value, reason, accepted, buf, sizeof(buf));
+    kprintf("%s\n", buf);
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "config");
     rec_str(&r, "option", option);

@@ -38,6 +38,7 @@ void scenario_timed(uint64_t cycles) { __atomic_fetch_add(&timed_cyc, cycles, __
 
 const struct plan_profile *scenario_profile(void) { return plan_profile_get(profile_id); }
 const char *scenario_run_name(void) { return run_name; }
+const char *scenario_run_text(void) { return run_text[0] ? run_text : run_name; }
 const char *scenario_ran(void) { return ran; }
 
 static const struct scenario *find(const char *name, size_t len)
@@ -55,6 +56,7 @@ static int run_opt(const struct option *o, const char *v, char *err, size_t errl
     if (strcmp(v, "default") == 0 || strcmp(v, "full") == 0) {
         explicit_choice = false;
         run_name = v[0] == 'd' ? "default" : "full";
+        run_text[0] = 0;
         profile_id = v[0] == 'd' ? PLAN_DEFAULT : PLAN_FULL;
         return 0;
     }

@@ -37,6 +37,10 @@ const struct plan_profile *scenario_profile(void);
 /* "default", "full", "none" or "list" (scenarios named on the command line). */
 const char *scenario_run_name(void);
 
+/* The run= value as the user gave it ("faultclear,clear", "none"; "default"
+ * when none was given), which run= accepts back: vd_facts.run. Static text. */
+const char *scenario_run_text(void);
+
 /* The names of the scenarios started so far, comma-separated in run order
  * ("clear,fault,smp"; "" before the first): vd_facts.ran. Static text. */
 const char *scenario_ran(void);

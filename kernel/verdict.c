@@ -170,6 +170,11 @@ static void emit_trust(struct rec *r, const struct vd_trust *t, const struct vd_
     rec_u64(r, "left_out_cells", t->left_out);
     rec_u64(r, "outlier_cells", t->outlier_cells);
     rec_u64(r, "bad_samples", t->bad_samples);
+    rec_u64(r, "smi", t->smi);
+    rec_u64(r, "smi_cells", t->smi_cells);
+    rec_u64(r, "gap_cells", t->gap_cells);
+    rec_u64(r, "gap_max_ns", t->gap_max_ns);
+    rec_str(r, "gap_max_cell", t->gap_max_cell[0] ? t->gap_max_cell : 0);
     rec_u64(r, "cells_seen", t->cells);
     rec_u64(r, "cells_dropped", dropped);
 }
@@ -237,14 +242,15 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
         rec_str(&r, "model", 0);
     if (strcmp(it->item, "trust") == 0)
         emit_trust(&r, t, f);
-    rec_str(&r, "profile", f->run);
+    rec_str(&r, "run_text", f->run); /* `run` is the host's run index */
+    rec_str(&r, "profile", scenario_run_name());
     record_emit(&r);
 }
 
 void verdict_facts(struct vd_facts *f)
 {
     uint64_t base, lost;
-    *f = (struct vd_facts){.run = scenario_run_name(),
+    *f = (struct vd_facts){.run = scenario_run_text(),
                            .ran = scenario_ran(),
                            .tcg = cpu_is_tcg(),
                            .hypervisor = hypervisor_name(),
@@ -337,7 +343,7 @@ const char *verdict_at_exit(enum hz_status s, const char **state)
     else
         why[0] = 0;
     if (why[0]) {
-        kprintf("\n== verdict: none (run=%s): %s\n", scenario_run_name(), why);
+        kprintf("\n== verdict: none (run=%s): %s\n", scenario_run_text(), why);
         return why;
     }
     *state = complete ? "made" : "partial";

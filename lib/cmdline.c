@@ -241,7 +241,7 @@ int cmdline_parse(const char *cmdline, const struct option *opts, size_t n,
             return -1;
         }
         if (i == n) {
-            set_err(err, w, val, 0, "unknown option");
+            set_err(err, w, val, 0, CMDLINE_UNKNOWN);
             return -1;
         }
         if (seen[i]) {
@@ -271,4 +271,17 @@ int cmdline_find(const char *cmdline, const char *key, char *val, size_t cap)
         }
     }
     return 0;
+}
+
+size_t cmdline_error_line(const char *option, const char *value, const char *reason,
+                          const char *accepted, char *buf, size_t cap)
+{
+    size_t n =
+        (size_t)hz_snprintf(buf, cap, "hugezero: bad option '%s%s%s': %s%s%s (see docs/options.md)",
+                            option, value[0] ? "=" : "", value, reason,
+                            accepted                               ? "; accepted: "
+                            : strcmp(reason, CMDLINE_UNKNOWN) == 0 ? "; `help` lists the options"
+                                                                   : "",
+                            accepted ? accepted : "");
+    return n < cap ? n : cap - 1;
 }

@@ -48,6 +48,9 @@ struct option {
     static const struct option var_                                                                \
         __attribute__((used, section("hz_options"), aligned(8))) = {__VA_ARGS__}
 
+/* The reason of a word that names no option. */
+#define CMDLINE_UNKNOWN "unknown option"
+
 struct cmdline_error {
     char option[48]; /* the key, or the word if it has no '='; "..." ends a cut one */
     char value[64];  /* the value given, "" for a bare word; "..." ends a cut one */
@@ -65,6 +68,16 @@ struct cmdline_error {
  */
 int cmdline_parse(const char *cmdline, const struct option *opts, size_t n,
                   struct cmdline_error *err);
+
+/*
+ * The console line of a bad option into buf (cap bytes, cut to fit, no
+ * newline): "hugezero: bad option 'KEY=VALUE': REASON; accepted: ACCEPTED
+ * (see docs/options.md)"; without an accepted form, "; `help` lists the
+ * options" for an unknown option (reason CMDLINE_UNKNOWN) and nothing for
+ * another reason. value "" prints the bare word. Returns the length written.
+ */
+size_t cmdline_error_line(const char *option, const char *value, const char *reason,
+                          const char *accepted, char *buf, size_t cap);
 
 /*
  * Parse a size such as "4096", "4K", "2M", "32M", "1G", "0x1000" (suffixes

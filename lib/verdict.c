@@ -246,6 +246,13 @@ void vd_decide_trust(struct vd_ctx *x, struct vd_item *it)
         t->bad_samples += (unsigned)vd_cell_bad_samples(&v[i]);
         if (stats_outliers_many(&v[i].st) && !t->outlier_cells++)
             vd_cell_id(&v[i], t->outlier_cell, VD_ID_MAX);
+        t->smi += v[i].smi;
+        t->smi_cells += v[i].smi > 0;
+        t->gap_cells += v[i].gaps > 0;
+        if (v[i].gaps && v[i].gap_max_ns > t->gap_max_ns) {
+            t->gap_max_ns = v[i].gap_max_ns;
+            vd_cell_short(&v[i], t->gap_max_cell, VD_ID_MAX);
+        }
         if (v[i].steal_x100 > t->worst_steal_x100) {
             t->worst_steal_x100 = v[i].steal_x100;
             vd_cell_id(&v[i], t->worst_steal_cell, VD_ID_MAX);

@@ -94,6 +94,10 @@ struct vd_cell {
     size_t nsamples;         /* what the comparisons use; < CMP_MIN_N: left out */
     uint64_t steal_x100;     /* host steal share during the cell, percent x 100 (0: none
                                 or unknown) */
+    uint64_t smi;            /* SMIs counted during its timed repeats (measure/time_lost.h;
+                                0: none or not counted) */
+    unsigned gaps;           /* its timed repeats with a TSC gap (time_lost.h TL_GAP_NS) */
+    uint64_t gap_max_ns;     /* the longest of those gaps */
     unsigned cpu_node;       /* numa: node of the clearing CPUs (arch/numa.h index) */
     unsigned mem_node;       /* numa: node of the memory cleared */
     uint64_t ceiling_x1000;  /* vmstart: the bw_ceiling= option, GB/s x 1000 (0: not given) */
@@ -116,11 +120,11 @@ struct vd_cell {
 
 /* What the run knows about how far its figures can be trusted. */
 struct vd_facts {
-    const char *run;        /* "default", "full", "list" (the record's `profile`) */
-    const char *ran;        /* the scenarios that ran, comma-separated ("clear,fault,smp"):
-                               an item none of whose scenarios ran is "not measured: run=X
-                               measures it". NULL: those that handed in a cell */
-    bool tcg;               /* QEMU TCG: emulator timings */
+    const char *run; /* run= as given: "default", "faultclear,clear" (the record's `run_text`) */
+    const char *ran; /* the scenarios that ran, comma-separated ("clear,fault,smp"):
+                        an item none of whose scenarios ran is "not measured: run=X
+                        measures it". NULL: those that handed in a cell */
+    bool tcg;        /* QEMU TCG: emulator timings */
     const char *hypervisor; /* "KVM", "TCG", ... or "" on bare metal */
     const char *tsc_source; /* arch/tsc.h: "cpuid-15h", "hv-leaf", "pit", ... */
     bool tsc_invariant;     /* CPUID 0x80000007 EDX[8] */
@@ -260,6 +264,11 @@ struct vd_trust {
     char outlier_cell[VD_ID_MAX];     /* the first of them */
     uint64_t worst_steal_x100;        /* highest per-cell steal share */
     char worst_steal_cell[VD_ID_MAX]; /* its cell ("" with no steal) */
+    uint64_t smi;                     /* SMIs counted in all cells (vd_cell.smi) */
+    unsigned smi_cells;               /* cells with any */
+    unsigned gap_cells;               /* cells with a TSC gap (vd_cell.gaps) */
+    uint64_t gap_max_ns;              /* the longest gap of any cell */
+    char gap_max_cell[VD_ID_MAX];     /* its cell, short ("rep_stosb/2M cold"; "": no gap) */
     unsigned cells;                   /* cells seen */
     unsigned bad_samples;             /* samples of all cells that are impossible
                                          (vd_cell_bad_samples()): the comparisons leave

@@ -9,7 +9,8 @@
  * {xv:NAME} without it; a segment {?...?} is left out when one of its
  * placeholders has no value; "|" separates alternatives, of which the
  * first whose first line fits VD_LINE_WIDTH is taken (else the last); a
- * newline starts the one continuation line an open item may have. Figures
+ * newline starts the one continuation line an item may have (an open
+ * one's comparison, the trust item's SMIs and TSC gaps). Figures
  * to 3 significant digits, ratios with 2 decimals below 2 and 1 above,
  * percents with 1, all rounded half up in integer arithmetic.
  */
@@ -55,17 +56,20 @@ static const struct {
     {"nontemporal:STRADDLES", "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
                               "}"},
     {"nontemporal:NO_PAIR", "not measured: no call size with a non-temporal and a temporal cell"},
-    {"fault:slower", "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; cle"
-                     "ar_pages() {xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}"
-                     "|prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; cl"
-                     "ear_pages() {xv:clear_pages_gain}?}|prezero pays {x:left_after_clear"
-                     "_pages} of a {a:page} fault's {fig} after clear_pages() {xv:clear_pa"
-                     "ges_gain}|prezero pays: a {a:page} fault {fig}, {bfig} pre-zeroed: {"
-                     "ratio} {rci} the time"},
-    {"fault:none", "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {r"
-                   "ci} the time{?; clear_pages() {xv:clear_pages_gain}?}"},
-    {"fault:STRADDLES", "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n}){?; cl"
-                        "ear_pages() {xv:clear_pages_gain}?}"},
+    {"fault:slower",
+     "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages() "
+     "{xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}|prezero pays {x:left_for_prezero} "
+     "of a {a:page} fault's {fig}{?; clear_pages() {xv:clear_pages_gain}?}|prezero pays "
+     "{x:left_after_clear_pages} of a {a:page} fault's {fig} after clear_pages() "
+     "{xv:clear_pages_gain}|prezero pays: a zeroing {a:page} fault takes {ratio} {rci} the time of "
+     "a pre-zeroed one"},
+    {"fault:none", "no gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed "
+                   "one{?; clear_pages() {xv:clear_pages_gain}?}|no gain: a zeroing {a:page} fault "
+                   "takes {ratio} {rci} the time of a pre-zeroed one"},
+    {"fault:STRADDLES",
+     "open: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed one ({n}){?; "
+     "clear_pages() {xv:clear_pages_gain}?}|open: a zeroing {a:page} fault takes {ratio} {rci} the "
+     "time of a pre-zeroed one ({n})"},
     {"idle_cpu:faster", "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page|"
                         "{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page"},
     {"idle_cpu:slower", "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
@@ -74,9 +78,10 @@ static const struct {
                      "r} {fig} CPU, ties Linux clear_page, {ratio} {rci}"},
     {"idle_cpu:none", "{answer} {fig} {ci} CPU per GiB; neighbours not measured"},
     {"idle_cpu:STRADDLES", "open: {answer} {ratio} {rci} vs Linux clear_page ({n})"},
-    {"idle:tie", "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cos"
-                 "t} {costci} vs {base}|{a:strategy} at <= {a:rate_pct}%, {fig} CPU: {"
-                 "a:victim} {cost} {costci} vs {base}"},
+    {"idle:tie",
+     "harmless: {a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} {costci} vs "
+     "{base}|harmless: {a:strategy} at <= {a:rate_pct}%, {fig} CPU: {a:victim} {cost} {costci} vs "
+     "{base}|harmless: {answer}, {fig} CPU: {a:victim} {cost} {costci} vs {base}"},
     {"idle:none", "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:vic"
                   "tim} {cost} {costci}"},
     {"idle:STRADDLES", "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} v"
@@ -98,9 +103,9 @@ static const struct {
     {"numa:none", "one node: where pre-zeroing runs cannot matter"},
     {"numa:STRADDLES", "open: remote {ratio} {rci} of local ({n})"},
     {"numa:NO_REMOTE", "not decided: no usable remote cell beside a local one"},
-    {"trust:none", "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left"
-                   "_out}/{cells} cells out|{hv}, TSC {tsc}, RAM {backing}, steal {steal"
-                   "}, {left_out}/{cells} cells out"},
+    {"trust:none", "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, "
+                   "{left_out}/{cells} cells out{?\n{lost}?}|{hv}, TSC {tsc}, RAM {backing}, steal "
+                   "{steal}, {left_out}/{cells} cells out{?\n{lost}?}"},
     VD_EXTRA_TEMPLATES};
 
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
@@ -267,6 +272,24 @@ static size_t tol_text(char *b, size_t cap, const struct vd_facts *f)
     return (size_t)hz_snprintf(b, cap, "%u%%", t / 100);
 }
 
+/* The trust item's time lost (vd_trust.smi, gap_*): "SMIs 3 in 1 cell, gaps
+ * > 10 ms in 2 cells (longest 5.00 s, rep_stosb/2M cold)", the parts it has. */
+static void lost_text(char *b, size_t cap, const struct vd_trust *t)
+{
+    char d[24];
+    size_t len = 0;
+    if (t->smi)
+        len = (size_t)hz_snprintf(b, cap, "SMIs %llu in %u cell%s", (unsigned long long)t->smi,
+                                  t->smi_cells, t->smi_cells == 1 ? "" : "s");
+    if (!t->gap_cells || len + 1 >= cap)
+        return;
+    bool s = t->gap_max_ns >= 1000000000ull; /* seconds, else ms */
+    hz_snprintf(b + len, cap - len, "%sgaps > 10 ms in %u cell%s (longest %s %s, %s)",
+                len ? ", " : "", t->gap_cells, t->gap_cells == 1 ? "" : "s",
+                sig3(d, sizeof(d), s ? t->gap_max_ns / 1000000 : t->gap_max_ns / 1000),
+                s ? "s" : "ms", t->gap_max_cell);
+}
+
 /* Placeholder name[0..n) of r into b (cap bytes); false: it has no value. */
 static bool field(const struct rctx *r, const char *name, size_t n, char *b, size_t cap)
 {
@@ -375,6 +398,8 @@ static bool field(const struct rctx *r, const char *name, size_t n, char *b, siz
         return hz_snprintf(b, cap, "%s", r->f->backing), true;
     if (is(name, n, "left_out") && r->t)
         return hz_snprintf(b, cap, "%u", r->t->left_out), true;
+    if (is(name, n, "lost") && r->t && (r->t->smi || r->t->gap_cells))
+        return lost_text(b, cap, r->t), true;
     if (is(name, n, "cells") && r->t)
         return hz_snprintf(b, cap, "%u", r->t->cells), true;
     if (is(name, n, "steal")) {

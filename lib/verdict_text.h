@@ -43,8 +43,8 @@ size_t vd_header_line(const struct vd_facts *f, char *buf, size_t cap);
  * Item it's console lines into buf (cap bytes, VD_LINES_MAX is enough),
  * each ended by '\n': the label, the answer with its figure and the
  * comparison that decided it, at most VD_LINE_WIDTH columns; an open item
- * may add one continuation line. f gives the tolerance and, with t, the
- * trust item's facts (t may be NULL for other items). Returns the length.
+ * (and the trust item with SMIs or TSC gaps) may add one continuation line. f gives the tolerance
+ * and, with t, the trust item's facts (t may be NULL for other items). Returns the length.
  */
 size_t vd_item_lines(const struct vd_item *it, const struct vd_facts *f, const struct vd_trust *t,
                      char *buf, size_t cap);

@@ -57,6 +57,47 @@ class VerdictText(unittest.TestCase):
         reasons = {rec.get("reason") for _, rec, _, _ in cases() if "label" in rec}
         self.assertEqual(sorted(codes - reasons), [])
 
+    def test_figures_agree_with_outcomes(self) -> None:
+        # The outcome rule of lib/compare.c cmp_outcome_of() on a time
+        # ratio B/A at tolerance X: faster when hi < 1/(1+X), slower when
+        # lo > 1+X, tie when [lo, hi] lies inside [1/(1+X), 1+X], else
+        # undecided. fault and idle items quote that time ratio; the others
+        # (and nt_speedup) a speed ratio, its inverse, so faster and slower
+        # swap sides. clear_pages_gain is the same number either way: a time
+        # ratio 4K / batch on fault (lib/verdict_items.c, "slower"), a speed
+        # ratio batch / 4K on vmstart (lib/verdict_vm.c, "faster"). A vector
+        # whose interval cannot give its outcome shows a line the kernel
+        # cannot print (finding 5).
+        def outcome(lo: float, hi: float, tol: float, speed: bool) -> str:
+            if speed:
+                lo, hi = 1 / hi, 1 / lo
+            eps = 0.0005 * max(1.0, hi)  # the vectors' 3 decimals
+            if hi * (1 + tol) < 1 - eps:
+                return "faster"
+            if lo > 1 + tol + eps:
+                return "slower"
+            if lo * (1 + tol) >= 1 - eps and hi <= 1 + tol + eps:
+                return "tie"
+            return "undecided"
+
+        n, bad = 0, []
+        for name, rec, _, _ in cases():
+            tol = float(rec.get("tol_pct") or 5.0) / 100  # type: ignore[arg-type]
+            speed = rec.get("form") not in ("fault", "idle")
+            pairs = [(rec.get("outcome"), rec.get("ratio_lo"), rec.get("ratio_hi"), speed)]
+            pairs += [(f.get("outcome"), f.get("lo"), f.get("hi"), f.get("name") == "nt_speedup"
+                       or (f.get("name") == "clear_pages_gain" and rec.get("form") == "vmstart"))
+                      for f in rec.get("figures") or []  # type: ignore[attr-defined]
+                      if f.get("unit") == "x"]
+            for want, lo, hi, sp in pairs:
+                if want not in ("faster", "slower", "tie", "undecided") or lo is None:
+                    continue
+                if outcome(float(lo), float(hi), tol, sp) != want:  # type: ignore[arg-type]
+                    bad.append("%s: [%s..%s] cannot be %s" % (name, lo, hi, want))
+                n += 1
+        self.assertEqual(bad, [])
+        self.assertGreaterEqual(n, 30)
+
     def test_numbers(self) -> None:
         self.assertEqual(verdict_text.sig3(530), "0.530")
         self.assertEqual(verdict_text.sig3(9995), "10.0")

@@ -169,6 +169,30 @@ static void test_numbers(void **state)
     expect_err("size=16777216T", "size", "16777216T", "malformed number", "4K..1G");
 }
 
+/* The console line of a bad option: an unknown one points at `help`
+ * (finding 7: it read "accepted: no such option; `help` lists them"). */
+static void test_error_line(void **state)
+{
+    char b[160];
+    size_t n = cmdline_error_line("bogus", "1", CMDLINE_UNKNOWN, NULL, b, sizeof(b));
+    assert_int_equal(n, strlen(b));
+    assert_string_equal(b, "hugezero: bad option 'bogus=1': unknown option; `help` lists the "
+                           "options (see docs/options.md)");
+    cmdline_error_line("repeats", "0", "out of range", "1..100", b, sizeof(b));
+    assert_string_equal(
+        b,
+        "hugezero: bad option 'repeats=0': out of range; accepted: 1..100 (see docs/options.md)");
+    cmdline_error_line("race", "clzero", "the strategy has no clear cell in this run", NULL, b,
+                       sizeof(b));
+    assert_string_equal(b, "hugezero: bad option 'race=clzero': the strategy has no clear cell in "
+                           "this run (see docs/options.md)");
+    cmdline_error_line("single", "", CMDLINE_UNKNOWN, NULL, b, sizeof(b));
+    assert_string_equal(b, "hugezero: bad option 'single': unknown option; `help` lists the "
+                           "options (see docs/options.md)");
+    assert_int_equal(cmdline_error_line("bogus", "1", CMDLINE_UNKNOWN, NULL, b, 16), 15);
+    assert_string_equal(b, "hugezero: bad o");
+}
+
 static void test_errors(void **state)
 {
     expect_err("bogus=1", "bogus", "1", "unknown option", NULL);
@@ -413,7 +437,7 @@ int main(void)
         cmocka_unit_test(test_good_lines), cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_errors),     cmocka_unit_test(test_words_and_separators),
         cmocka_unit_test(test_parse_size), cmocka_unit_test(test_parse_size_list),
-        cmocka_unit_test(test_find),
+        cmocka_unit_test(test_find),       cmocka_unit_test(test_error_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -71,8 +71,9 @@ static void test_highest_harmless_rate(void **state)
     assert_string_equal(i->unit, "ms/GiB");
     assert_int_equal(i->fig_x1000, 95000);
     assert_int_equal(i->outcome, CMP_TIE);
-    assert_string_equal(rendered(VD_IDLE), "  idle zeroer  nt at <= 25% of peak, 95.0 ms/GiB CPU: "
-                                           "chase_llc_half +1.0% [-0.4..+2.3] vs alone\n");
+    assert_string_equal(rendered(VD_IDLE),
+                        "  idle zeroer  harmless: nt at <= 25%, 95.0 ms/GiB CPU: "
+                        "chase_llc_half +1.0% [-0.4..+2.3] vs alone\n");
     assert_string_equal(i->cells[0], "interference/nt/25%/chase_llc_half");
     /* one compare record: the comparison the text quotes, not all of them */
     size_t n = 0;
@@ -151,7 +152,7 @@ static void test_contention_compares_with_the_spin_control(void **state)
     assert_string_equal(i->baseline, "spin control");
     assert_int_equal(i->outcome, CMP_TIE);
     assert_string_equal(rendered(VD_IDLE),
-                        "  idle zeroer  nt at <= 25%, 28.0 ms/GiB CPU: chase_llc_half "
+                        "  idle zeroer  harmless: nt<=25%, 28.0 ms/GiB CPU: chase_llc_half "
                         "+0.0% [-1.4..+1.3] vs spin control\n");
     assert_string_equal(i->cells[0], "interference/spin/100%/chase_llc_half");
     /* without the spin control's baseline (against alone) nt/25% is +100 %: "none" */

@@ -37,6 +37,27 @@ static void test_trust(void **state)
                         "hugetlbfs-2M, steal 0.01%, 0/9 cells out\n");
 }
 
+/* Cells with SMIs or TSC gaps (measure/time_lost.h) are summed into the
+ * trust item, the longest gap named, and its line gets a continuation. */
+static void test_trust_time_lost(void **state)
+{
+    noisy();
+    cells[2].smi = 4;
+    cells[5].smi = 1;
+    cells[3].gaps = 1, cells[3].gap_max_ns = 5012000000ull; /* avx512_nt/4K: a 5 s stop */
+    cells[6].gaps = 2, cells[6].gap_max_ns = 23400000ull;
+    decide(&kvm);
+    assert_int_equal(tr.smi, 5);
+    assert_int_equal(tr.smi_cells, 2);
+    assert_int_equal(tr.gap_cells, 2);
+    assert_int_equal(tr.gap_max_ns, 5012000000ull);
+    assert_string_equal(tr.gap_max_cell, "avx512_nt/4K cold");
+    assert_string_equal(rendered(VD_TRUST),
+                        "  trust        KVM, TSC invariant, ring 0 emulated, RAM hugetlbfs-2M, "
+                        "steal 0.01%, 0/9 cells out\n               SMIs 5 in 2 cells, gaps > 10 "
+                        "ms in 2 cells (longest 5.01 s, avx512_nt/4K cold)\n");
+}
+
 static void test_fault(void **state)
 {
     ncells = 0;
@@ -119,9 +140,9 @@ static void test_cell_ids(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_trust),    cmocka_unit_test(test_fault),
-        cmocka_unit_test(test_open),     cmocka_unit_test(test_tolerance),
-        cmocka_unit_test(test_cell_ids),
+        cmocka_unit_test(test_trust),     cmocka_unit_test(test_trust_time_lost),
+        cmocka_unit_test(test_fault),     cmocka_unit_test(test_open),
+        cmocka_unit_test(test_tolerance), cmocka_unit_test(test_cell_ids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -242,7 +242,17 @@ static void member(const char *k, const char *x, struct vd_item *it, struct vd_f
         t->left_out = (unsigned)dec(x, 0);
     else if (!strcmp(k, "cells_seen"))
         t->cells = (unsigned)dec(x, 0);
-    else if (!strcmp(k, "profile"))
+    else if (!strcmp(k, "smi"))
+        t->smi = dec(x, 0);
+    else if (!strcmp(k, "smi_cells"))
+        t->smi_cells = (unsigned)dec(x, 0);
+    else if (!strcmp(k, "gap_cells"))
+        t->gap_cells = (unsigned)dec(x, 0);
+    else if (!strcmp(k, "gap_max_ns"))
+        t->gap_max_ns = dec(x, 0);
+    else if (!strcmp(k, "gap_max_cell") && s)
+        snprintf(t->gap_max_cell, sizeof(t->gap_max_cell), "%s", s);
+    else if (!strcmp(k, "run_text") || (!strcmp(k, "profile") && !f->run)) /* older: `profile` */
         f->run = s;
     for (unsigned i = 0; i < 5; i++)
         if (!strcmp(k, ratios[i]) && !is_null(x))

@@ -16,8 +16,9 @@ a figure of `figures` with its interval, {xv:NAME} without it ({ratio} is
 a range across a leading set, {ratio1} the best's estimate alone); a segment
 {?...?} is left out when one of its placeholders has no value. "|"
 separates alternatives: the first whose first line fits WIDTH is taken,
-else the last. A newline starts the continuation line (only an open item
-has one). Numbers are formatted in integer arithmetic from the record's decimals x
+else the last. A newline starts the continuation line (an open item's open
+comparison; the trust item's SMIs and TSC gaps when there were any).
+Numbers are formatted in integer arithmetic from the record's decimals x
 1000, as the kernel does: figures to 3 significant digits, ratios with 2
 decimals below 2 and 1 above, percents with 1.
 
@@ -72,12 +73,16 @@ TEMPLATES: Dict[str, str] = {
                     "() {xv:clear_pages_gain}?}"
                     "|prezero pays {x:left_after_clear_pages} of a {a:page} fault's {fig} after cl"
                     "ear_pages() {xv:clear_pages_gain}"
-                    "|prezero pays: a {a:page} fault {fig}, {bfig} pre-zeroed: {ratio} {rci} the t"
-                    "ime",
-    "fault:none": "no gain: {a:page} fault {fig} zeroing, {bfig} pre-zeroed: {ratio} {rci} the tim"
-                  "e{?; clear_pages() {xv:clear_pages_gain}?}",
-    "fault:STRADDLES": "open: a {a:page} fault {ratio} {rci} the time pre-zeroed ({n}){?; clear_pa"
-                       "ges() {xv:clear_pages_gain}?}",
+                    "|prezero pays: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre"
+                    "-zeroed one",
+    "fault:none": "no gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed "
+                  "one{?; clear_pages() {xv:clear_pages_gain}?}"
+                  "|no gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed"
+                  " one",
+    "fault:STRADDLES": "open: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroe"
+                       "d one ({n}){?; clear_pages() {xv:clear_pages_gain}?}"
+                       "|open: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zero"
+                       "ed one ({n})",
     "idle_cpu:faster": "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page"
                        "|{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page",
     "idle_cpu:slower": "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
@@ -86,10 +91,11 @@ TEMPLATES: Dict[str, str] = {
                     "|{answer} {fig} CPU, ties Linux clear_page, {ratio} {rci}",
     "idle_cpu:none": "{answer} {fig} {ci} CPU per GiB; neighbours not measured",
     "idle_cpu:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n})",
-    "idle:tie": "{a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} {costci} v"
-                "s {base}"
-                "|{a:strategy} at <= {a:rate_pct}%, {fig} CPU: {a:victim} {cost} {costci} vs {base"
-                "}",
+    "idle:tie": "harmless: {a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} "
+                "{costci} vs {base}"
+                "|harmless: {a:strategy} at <= {a:rate_pct}%, {fig} CPU: {a:victim} {cost} {costci"
+                "} vs {base}"
+                "|harmless: {answer}, {fig} CPU: {a:victim} {cost} {costci} vs {base}",
     "idle:none": "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:victim} {cost} "
                  "{costci}",
     "idle:STRADDLES": "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} vs {base"
@@ -111,8 +117,9 @@ TEMPLATES: Dict[str, str] = {
     "numa:STRADDLES": "open: remote {ratio} {rci} of local ({n})",
     "numa:NO_REMOTE": "not decided: no usable remote cell beside a local one",
     "trust:none": "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left_out}/{cell"
-                  "s} cells out"
-                  "|{hv}, TSC {tsc}, RAM {backing}, steal {steal}, {left_out}/{cells} cells out",
+                  "s} cells out{?\n{lost}?}"
+                  "|{hv}, TSC {tsc}, RAM {backing}, steal {steal}, {left_out}/{cells} cells out{?"
+                  "\n{lost}?}",
 }
 
 
@@ -150,6 +157,28 @@ def size(b: int) -> str:
         b //= 1024
         u += 1
     return "%d%s" % (b, units[u]) if u >= 0 else "%d" % b
+
+
+def _lost(rec: Record) -> Optional[str]:
+    """The trust record's time lost (`smi`, `smi_cells`, `gap_cells`,
+    `gap_max_ns`, `gap_max_cell`) as lib/verdict_text.c lost_text() says it;
+    None when there was none (or the record predates the fields)."""
+    def n(key: str) -> int:
+        v = rec.get(key)
+        return v if isinstance(v, int) and not isinstance(v, bool) else 0
+
+    parts = []
+    if n("smi"):
+        parts.append("SMIs %d in %d cell%s" % (n("smi"), n("smi_cells"),
+                                               "" if n("smi_cells") == 1 else "s"))
+    if n("gap_cells"):
+        ns, cell = n("gap_max_ns"), rec.get("gap_max_cell") or ""
+        secs = ns >= 1000000000
+        parts.append("gaps > 10 ms in %d cell%s (longest %s %s, %s)" % (
+            n("gap_cells"), "" if n("gap_cells") == 1 else "s",
+            sig3(ns // 1000000 if secs else ns // 1000), "s" if secs else "ms",
+            cell))
+    return ", ".join(parts) or None
 
 
 def _pct1(v: int) -> str:
@@ -277,6 +306,8 @@ def _field(rec: Record, name: str) -> Optional[str]:
         return "invariant" if rec.get("tsc_invariant") is True else "NOT invariant"
     if name == "ring0":
         return "emulated" if rec.get("emulated_ring0") is True else "native"
+    if name == "lost":
+        return _lost(rec)
     if name in ("backing", "left_out", "cells"):
         v = rec.get({"left_out": "left_out_cells", "cells": "cells_seen"}.get(name, name))
         return None if v is None or isinstance(v, bool) else str(v)
@@ -372,9 +403,11 @@ def item_text(rec: Record) -> str:
 
 
 def header(rec: Record) -> str:
-    """The block's first line, from any of the run's `verdict` records."""
+    """The block's first line, from any of the run's `verdict` records: the
+    run= value as given (`run_text`; older records: `profile`, "list" for a
+    list; `run` is the run's index that hzlib.records adds)."""
     return "== verdict (run=%s; Hodges-Lehmann ratio intervals, tolerance +-%s)" % (
-        rec.get("profile") or "?", _tol(rec))
+        rec.get("run_text") or rec.get("profile") or "?", _tol(rec))
 
 
 def block_lines(records: Sequence[Record]) -> List[str]:

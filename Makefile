@@ -6,6 +6,7 @@
 #   make pxe        build/pxe/: GRUB netboot tree for BIOS and UEFI
 #   make run        boot in QEMU (KVM if usable, else TCG); BOOT=direct|iso|uefi|pxe;
 #                   HUGEPAGES=auto|yes|no: guest RAM on hugetlbfs (tools/hz run --hugepages)
+#                   RECORDS=1: the @hz record lines on the console too (hz run --records)
 #   make test       every test: host unit tests, tool tests, QEMU boot tests
 #   make bench      the long measurements under KVM (not tests)
 #   make load-check the headline clear cells and the 2-CPU scaling under KVM
@@ -120,7 +121,8 @@ run:
 	@$(MAKE) --no-print-directory all pxe
 	tools/hz run --boot $(or $(BOOT),direct) $(if $(ACCEL),--accel $(ACCEL)) \
 		$(if $(filter no,$(HUGEPAGES)),,--hugepages $(or $(HUGEPAGES),auto)) \
-		$(if $(MEM),-m $(MEM)) --smp $(or $(SMP),2) --timeout $(or $(TIMEOUT),1800) -- $(ARGS)
+		$(if $(MEM),-m $(MEM)) --smp $(or $(SMP),2) --timeout $(or $(TIMEOUT),1800) \
+		$(if $(filter 1,$(RECORDS)),--records) -- $(ARGS)
 
 test:
 	@tools/deps.sh --test

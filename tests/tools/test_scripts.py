@@ -75,3 +75,14 @@ class BuildFlags(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MakeRun(unittest.TestCase):
+    def test_records_variable_passes_records(self):
+        """make run RECORDS=1 passes --records to hz run; without it, not."""
+        def cmd(*extra):
+            p = subprocess.run(["make", "-s", "-n", "run", *extra], cwd=hztest.ROOT,
+                               stdout=subprocess.PIPE, universal_newlines=True, check=True)
+            return p.stdout.replace("\\\n", " ").split()
+        self.assertIn("--records", cmd("RECORDS=1"))
+        self.assertNotIn("--records", cmd())

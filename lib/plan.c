@@ -98,11 +98,11 @@ static uint64_t rounds_us(uint64_t round_us, unsigned min, unsigned max, unsigne
     return round_us * (1 + min + (extra < most ? extra : most));
 }
 
-/* bench/clear_cells.c: per repeat of a large-target (cold) cell the clear
+/* scenarios/clear/cells.c: per repeat of a large-target (cold) cell the clear
  * and the zero check fused with the next repeat's dirtying (the eviction
  * sweeps 2 x LLC, in the fixed part); a small-target cell also dirties
  * its target first.
- * One warm-up round, the minimum rounds, then the race (bench/clear_race.h):
+ * One warm-up round, the minimum rounds, then the race (scenarios/clear/race.h):
  * rounds of only the cells still undecided, up to the cap, while the budget
  * lasts. Priced as if every cell stayed in the race, so it is an upper
  * bound; with a cap of 40 the budget is what bounds it. */
@@ -118,7 +118,7 @@ static uint64_t clear_us(const struct plan_profile *p, uint64_t big, uint64_t sm
     return rounds_us(round_us, p->clear_min_rounds, p->clear_max_rounds, p->clear_budget_s);
 }
 
-/* bench/fault_bench.c: the pool's dirtying pass, then per round and page a
+/* scenarios/fault/run.c: the pool's dirtying pass, then per round and page a
  * synchronously zeroed fault and a pre-zeroed one, each with one clear and
  * one re-dirtying pass. */
 static uint64_t fault_us(const struct plan_profile *p, const struct plan_facts *f,
@@ -162,8 +162,8 @@ static uint64_t smp_cell_us(uint64_t bytes, unsigned cpus, const struct plan_mac
     return pass_us(bytes, 3, cpus > 1 ? m->smp_pass_mbps : m->pass_mbps) + m->cell_us;
 }
 
-/* bench/bench_smp.c: interleaved rounds of every cell, each repeat a dirty,
- * clear and check of smp_bytes; bench/bench_smp_fill.c: interleaved rounds
+/* scenarios/smp/run.c: interleaved rounds of every cell, each repeat a dirty,
+ * clear and check of smp_bytes; scenarios/smp/fill.c: interleaved rounds
  * of a fill of every free frame (dirty and clear) per thread count. */
 static uint64_t smp_us(const struct plan_profile *p, const struct plan_facts *f,
                        const struct plan_machine *m)

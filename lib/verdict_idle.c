@@ -20,7 +20,7 @@
  * zeroer's figure: then every group is judged against the spin control's
  * cell of the same victim instead of alone, by the same rule. That is a
  * like-for-like control: a paced zeroer busy-waits between its calls
- * (bench/interference_work.c), so both keep the sibling CPU busy and the
+ * (scenarios/interference/work.c), so both keep the sibling CPU busy and the
  * difference is the zeroer's stores; the text says so, with what the spin
  * alone cost.
  *

@@ -2,7 +2,7 @@
  * measure/memop.h - the memory work every benchmark does at the measurement
  * CPL: dirty a target, clear it through a strategy of arch/clear.h in
  * chunks, and check it reads back zero (every byte, or sampled). One path
- * for run=clear, run=smp, the fault scenarios (bench/fault_bench.c) and
+ * for run=clear, run=smp, the fault scenarios (scenarios/fault/run.c) and
  * tools/linux-bench, so they measure and check the same way.
  *
  * Portable: memory accesses, the TSC and fences only (no printing, no

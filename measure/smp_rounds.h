@@ -3,8 +3,8 @@
  * (measure/smp_job.h jobs; lib/interleave.h: Google Benchmark's random
  * interleaving), with the options smp_max_rounds, smp_budget and smp_seed,
  * each cell's series of wall times, skews and steal, and the `smp_rounds`
- * record (docs/results.md). Used by run=smp (bench/bench_smp.c,
- * bench/bench_smp_fill.c) and run=numa (bench/numa.c).
+ * record (docs/results.md). Used by run=smp (scenarios/smp/run.c,
+ * scenarios/smp/fill.c) and run=numa (scenarios/numa/run.c).
  */
 #ifndef HZ_MEASURE_SMP_ROUNDS_H
 #define HZ_MEASURE_SMP_ROUNDS_H

@@ -1,6 +1,6 @@
 /*
  * measure/split.h - sharing a clear target out among CPUs: the arithmetic
- * behind the multi-threaded benchmarks (bench/bench_smp.c), kept apart so
+ * behind the multi-threaded benchmarks (scenarios/smp/run.c), kept apart so
  * the host unit tests can check it exactly. Portable C; prints nothing.
  *
  * The target is a list of physical extents (1 GiB frames, or runs of 2 MiB

@@ -43,7 +43,7 @@
 #define DEMAND_MAX_PAGES 512 /* 512 GiB of 1 GiB pages, or 1 GiB of 2 MiB */
 #define DEMAND_MAX_SAMPLES 4096
 /* Pool frames the region can map; a pool larger than this cannot be mapped
- * (bench/fault_bench.c asserts FAULT_POOL_MAX fits at compile time). */
+ * (scenarios/fault/run.c asserts FAULT_POOL_MAX fits at compile time). */
 #define DEMAND_MAX_FRAMES 1024
 
 struct demand_sample {

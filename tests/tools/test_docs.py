@@ -12,16 +12,30 @@ import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DECL = re.compile(r'HZ_OPTION\(\s*\w+\s*,\s*\.name\s*=\s*"([a-z0-9_]+)"', re.S)
-INCLUDE = re.compile(r'^#include "([a-z_]+)/([a-z0-9_]+\.h)"', re.M)
+INCLUDE = re.compile(r'^#include "((?:scenarios/)?[a-z_]+)/([a-z0-9_]+\.h)"', re.M)
 
 
 def kernel_folders():
     """The folders whose rules.mk adds kernel sources (KERNEL_C/KERNEL_ASM),
-    as the top-level Makefile includes them."""
+    as the top-level Makefile includes them; scenarios/rules.mk's SCENARIOS
+    give one folder each, "scenarios/NAME"."""
     text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
     line = re.search(r"^include ((?:\S+/rules\.mk\s*)+)$", text, re.M).group(1)
-    folders = [p.split("/")[0] for p in line.split()]
-    return [f for f in folders if "KERNEL_" in (ROOT / f / "rules.mk").read_text()]
+    folders = []
+    for p in line.split():
+        folder = p.rsplit("/", 1)[0]
+        if folder == "scenarios":
+            mk = (ROOT / p).read_text().replace("\\\n", " ")
+            names = re.search(r"^SCENARIOS := (.*)$", mk, re.M).group(1).split()
+            folders += ["scenarios/" + n for n in names]
+        elif "KERNEL_" in (ROOT / p).read_text():
+            folders.append(folder)
+    return folders
+
+
+def is_scenario(folder):
+    """A scenario's folder: scenarios/NAME (bench/ and prezero/ until they go)."""
+    return folder.startswith("scenarios/") or folder in ("bench", "prezero")
 
 
 def includes(folder):
@@ -122,8 +136,8 @@ class ScenariosDocumented(unittest.TestCase):
 
     def test_declarations_found(self):
         got = kernel_scenarios()
-        self.assertEqual(got["clear"], ("bench", True))
-        self.assertEqual(got["faultclear"], ("bench", False))
+        self.assertEqual(got["clear"], ("scenarios/clear", True))
+        self.assertEqual(got["faultclear"], ("scenarios/faultclear", False))
         self.assertIn("policies", got)
 
     def test_tables_name_registered_scenarios_and_their_default(self):
@@ -153,14 +167,15 @@ class ScenariosDocumented(unittest.TestCase):
 
 class Layout(unittest.TestCase):
     def test_folders_found(self):
-        self.assertEqual(
-            kernel_folders(), ["boot", "arch", "lib", "mm", "kernel", "measure", "bench", "prezero"]
-        )
+        folders = kernel_folders()
+        self.assertEqual(folders[:6], ["boot", "arch", "lib", "mm", "kernel", "measure"])
+        self.assertIn("scenarios/clear", folders)
+        self.assertTrue(all(is_scenario(f) for f in folders[6:]), folders)
 
     def test_readme_tree_lists_every_folder(self):
         readme = (ROOT / "README.md").read_text()
         listed = set(re.findall(r"^\| `([a-z_]+)/` \|", readme, re.M))
-        missing = sorted(set(kernel_folders()) - listed)
+        missing = sorted({f.split("/")[0] for f in kernel_folders()} - listed)
         self.assertEqual(missing, [], "folders missing from README's tree table")
 
     def test_lib_includes_only_lib(self):
@@ -168,21 +183,21 @@ class Layout(unittest.TestCase):
         self.assertEqual(bad, [], "lib/ must include nothing else of the project")
 
     def test_kernel_does_not_include_programs(self):
-        bad = [i for i in includes("kernel") if i[1] in ("measure", "bench", "prezero")]
-        self.assertEqual(bad, [], "kernel/ must not include measure/, bench/ or prezero/")
+        bad = [i for i in includes("kernel") if i[1] == "measure" or is_scenario(i[1])]
+        self.assertEqual(bad, [], "kernel/ must not include measure/ or a scenario")
 
     def test_measure_and_scenario_folders(self) -> None:
-        bad = [i for i in includes("measure") if i[1] in ("bench", "prezero")]
-        bad += [i for i in includes("bench") if i[1] == "prezero"]
-        bad += [i for i in includes("prezero") if i[1] == "bench"]
-        self.assertEqual(bad, [], "measure/ includes neither bench/ nor prezero/, "
-                                  "and those two never include each other")
+        bad = [i for i in includes("measure") if is_scenario(i[1])]
+        for folder in filter(is_scenario, kernel_folders()):
+            bad += [i for i in includes(folder) if is_scenario(i[1]) and i[1] != folder]
+        self.assertEqual(bad, [], "measure/ includes no scenario, "
+                                  "and no scenario includes another's folder")
 
     def test_lower_layers_include_nothing_above(self):
         bad = []
         for folder in ("boot", "arch", "mm"):
             bad += [i for i in includes(folder)
-                    if i[1] in ("kernel", "measure", "bench", "prezero")]
+                    if i[1] in ("kernel", "measure") or is_scenario(i[1])]
         self.assertEqual(bad, [], "boot/, arch/, mm/ include nothing of the layers above")
 
 
@@ -279,7 +294,7 @@ class StrategiesDocumented(unittest.TestCase):
                          "docs/strategies.md's table and CLEAR_STRATEGIES (arch/clear.h) differ")
 
 
-SRC_FOLDERS = "arch|bench|boot|kernel|lib|measure|mm|prezero"
+SRC_FOLDERS = r"arch|bench|boot|kernel|lib|measure|mm|prezero|scenarios/[a-z]+"
 DOC_PATH = re.compile(r"\b((?:%s|docs|tests|tools)/[A-Za-z0-9_./<>*-]*[A-Za-z0-9_>*])"
                       % SRC_FOLDERS)
 # `sym()` (file) or `struct sym` (file), also `a()`/`b()` (file): sym is in file.
@@ -327,6 +342,6 @@ class WhereToAdd(unittest.TestCase):
             self.assertTrue(defines(ROOT / path, sym), "%s is not in %s" % (sym, path))
 
     def test_every_named_function_exists(self) -> None:
-        sources = [p for sub in SRC_FOLDERS.split("|") for p in (ROOT / sub).glob("*.[ch]")]
+        sources = [p for sub in kernel_folders() for p in (ROOT / sub).glob("*.[ch]")]
         for sym in set(CALL.findall(where_to_add())):
             self.assertTrue(any(defines(p, sym) for p in sources), "no source has %s" % sym)

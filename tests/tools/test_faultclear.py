@@ -102,7 +102,7 @@ class Table(unittest.TestCase):
 
 class KernelAnchors(unittest.TestCase):
     def test_kernel_prints_the_documented_figures(self):
-        """bench/fault_clear_bench.c prints the anchors after its table (it
+        """scenarios/faultclear/run.c prints the anchors after its table (it
         cannot read docs/validation.md): every figure it prints is one of
         the table's."""
         src = (pathlib.Path(hztest.ROOT) / "bench" / "fault_clear_bench.c").read_text()

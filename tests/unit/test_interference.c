@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_interference.c - bench/interference_work: the chase is
+ * tests/unit/test_interference.c - scenarios/interference/work: the chase is
  * one cycle through every line of the set, across extents (Sattolo's
  * algorithm), bad input builds nothing; the reads sum every word; the
  * zeroer clears and checks what it covered, wraps round its share, times
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "arch/cpu.h"
-#include "bench/interference.h"
+#include "scenarios/interference/interference.h"
 
 #define LINES 4096
 

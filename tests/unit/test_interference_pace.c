@@ -1,6 +1,6 @@
 /*
- * tests/unit/test_interference_pace.c - bench/interference_pace.c and
- * bench/interference_residency.c on a simulated TSC and fixture latencies:
+ * tests/unit/test_interference_pace.c - scenarios/interference/pace.c and
+ * scenarios/interference/residency.c on a simulated TSC and fixture latencies:
  * the token bucket reaches its target rate within 10 % when a call lasts
  * longer than a period and when the zeroer is preempted (the per-period
  * pacing it replaced lost those periods: "rep_stosb_1g at 25 %" missed its
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "bench/interference.h"
+#include "scenarios/interference/interference.h"
 
 #define HZ 3000000000ull /* a 3 GHz TSC */
 

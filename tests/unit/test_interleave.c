@@ -109,7 +109,7 @@ static void test_look_schedule(void **state)
 static const uint64_t stream_b[20] = {900,  1100, 950,  1080, 1000, 1000, 1000, 1000, 1000, 1000,
                                       1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
 
-/* Drive rounds as bench/bench_clear.c does; return the rounds run. */
+/* Drive rounds as scenarios/clear/run.c does; return the rounds run. */
 static unsigned drive(const struct ilv_rule *r, enum ilv_verdict *why)
 {
     uint64_t a[30], b[30], scratch[30];

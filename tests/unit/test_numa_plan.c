@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_numa_plan.c - bench/numa_plan.c: the cells of the numa
+ * tests/unit/test_numa_plan.c - scenarios/numa/plan.c: the cells of the numa
  * clearing matrix cover every (CPU node, memory node) pair once per variant
  * and thread count, memory-only nodes are targets only, CPU-only nodes rows
  * only, every remote cell points at its own local cell, the groups keep a
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "bench/numa_plan.h"
+#include "scenarios/numa/plan.h"
 
 #define CAP 1024
 

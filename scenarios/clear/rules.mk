@@ -1,0 +1,4 @@
+# scenarios/clear/ - `run=clear`: every clear strategy at every call size,
+# cold and warm, interleaved and raced, its table, and the correctness check.
+KERNEL_C += scenarios/clear/run.c scenarios/clear/cells.c scenarios/clear/race.c \
+	scenarios/clear/table.c scenarios/clear/correctness.c

@@ -1,0 +1,47 @@
+/*
+ * scenarios/faultclear/faultclear.h - what run=faultclear's files share
+ * (scenarios/faultclear/run.c: the rounds; scenarios/faultclear/report.c: the
+ * records, the table, the gain and the verdict's cells). Not a public
+ * interface.
+ */
+#ifndef HZ_SCENARIOS_FAULTCLEAR_FAULTCLEAR_H
+#define HZ_SCENARIOS_FAULTCLEAR_FAULTCLEAR_H
+
+#include "lib/interleave.h"
+#include "lib/stats.h"
+#include "measure/fault_clear.h"
+
+#define FC_STRATS 3
+#define FC_CELLS (FAULT_CLEAR_NMODELS * FC_STRATS)
+#define FC_MAX_ROUNDS 50
+#define FC_MAX_PAGES 64
+#define FC_MAX_SAMPLES (FC_MAX_ROUNDS * FC_MAX_PAGES)
+
+struct fc_cell {
+    struct fault_clear m;
+    const struct clear_strategy *s;
+    size_t n, bad;
+    size_t unnested;             /* samples whose clear window was not inside the service one */
+    uint64_t calls;              /* strategy calls per fault (the last round's) */
+    uint64_t steal_ns, base_ns;  /* KVM steal time during the cell's faults, and their span */
+    struct stats st;             /* service time, after the rounds */
+    uint64_t ns[FC_MAX_SAMPLES]; /* service times, ns */
+    uint64_t clear_ns[FC_MAX_SAMPLES]; /* the clear inside each, ns: ns[i]'s pair, never sorted */
+    enum ilv_verdict stop;             /* why it stopped taking repeats */
+};
+
+/* Steal share of the cell's faults, percent x 100 (0 without steal time). */
+uint64_t fc_steal_x100(const struct fc_cell *c);
+
+/* The cell's stats (c->st, from its service times), `faultclear` record and
+ * table line, for frames of fb bytes. */
+void fc_emit_cell(struct fc_cell *c, uint64_t fb);
+
+/* The prediction per strategy of cells[FC_CELLS] (model-major, FC_STRATS
+ * strategies each; a NULL strategy is skipped) on frames of fb bytes:
+ * bench/fault_clear.h fault_clear_gain(), its `faultclear_gain` record and
+ * two console lines (the gain, what is left for pre-zeroing), and Linux's
+ * clear_page strategy's cells for the verdict. */
+void fc_emit_gain(const struct fc_cell *cells, uint64_t fb);
+
+#endif /* HZ_SCENARIOS_FAULTCLEAR_FAULTCLEAR_H */

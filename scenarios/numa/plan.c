@@ -1,0 +1,101 @@
+/*
+ * scenarios/numa/plan.c - the cells of the `numa` clearing matrix
+ * (scenarios/numa/plan.h).
+ */
+#include "scenarios/numa/plan.h"
+
+unsigned nplan_threads(unsigned ncpus, unsigned out[2])
+{
+    if (!ncpus)
+        return 0;
+    out[0] = 1;
+    if (ncpus == 1)
+        return 1;
+    out[1] = ncpus;
+    return 2;
+}
+
+int nplan_build(const struct nplan_node *node, unsigned n, unsigned nvariants,
+                struct nplan_cell *out, size_t cap, size_t *ncells)
+{
+    if (!node || !out || !ncells || !n || n > NPLAN_MAX_NODES || !nvariants)
+        return NPLAN_EINVAL;
+    size_t need = 0;
+    unsigned nmem = 0, ncpu = 0;
+    for (unsigned i = 0; i < n; i++) {
+        nmem += node[i].memory;
+        ncpu += node[i].ncpus > 0;
+    }
+    if (!ncpu)
+        return NPLAN_ENOCPU;
+    if (!nmem)
+        return NPLAN_ENOMEM;
+    unsigned t[2], cols[NPLAN_MAX_NODES];
+    for (unsigned i = 0; i < n; i++) {
+        cols[i] = 0;
+        for (unsigned m = 0; m < n; m++)
+            cols[i] += node[m].memory && !(node[i].unreachable >> m & 1);
+        need += (size_t)nplan_threads(node[i].ncpus, t) * cols[i];
+    }
+    need *= nvariants;
+    *ncells = need;
+    if (need > cap)
+        return NPLAN_ETOOMANY;
+    size_t k = 0;
+    for (unsigned v = 0; v < nvariants; v++)
+        for (unsigned ti = 0; ti < 2; ti++)
+            for (unsigned c = 0; c < n; c++) {
+                if (nplan_threads(node[c].ncpus, t) <= ti)
+                    continue;
+                size_t row = k; /* the row's first cell */
+                int local = -1;
+                for (unsigned m = 0; m < n; m++)
+                    if (node[m].memory && !(node[c].unreachable >> m & 1)) {
+                        if (m == c)
+                            local = (int)k;
+                        out[k++] = (struct nplan_cell){v, ti, t[ti], c, m, -1, 0};
+                    }
+                for (size_t j = row; j < k && local >= 0; j++)
+                    if (out[j].mem != c) {
+                        out[j].local = local;
+                        out[j].rivals = cols[c] - 1;
+                    }
+            }
+    return NPLAN_OK;
+}
+
+size_t nplan_group_end(const struct nplan_cell *c, size_t n, size_t start, size_t max)
+{
+    if (start >= n || !max)
+        return n;
+    size_t e = start, v;
+    while (e < n) { /* whole variants while they fit */
+        for (v = e; v < n && c[v].variant == c[e].variant; v++)
+            ;
+        if (v - start > max)
+            break;
+        e = v;
+    }
+    if (e > start)
+        return e;
+    for (v = start; v < n && c[v].variant == c[start].variant && c[v].tidx == c[start].tidx; v++)
+        ;
+    return v - start <= max ? v : start + max;
+}
+
+const char *nplan_strerror(int err)
+{
+    switch (err) {
+    case NPLAN_OK:
+        return "ok";
+    case NPLAN_EINVAL:
+        return "invalid argument";
+    case NPLAN_ENOCPU:
+        return "no node has an online CPU";
+    case NPLAN_ENOMEM:
+        return "no node has free memory";
+    case NPLAN_ETOOMANY:
+        return "too many cells";
+    }
+    return "unknown error";
+}

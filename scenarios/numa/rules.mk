@@ -1,0 +1,6 @@
+# scenarios/numa/ - `run=numa`: the clearing matrix (CPU node x memory node),
+# its plan (host-tested) and its table.
+KERNEL_C += scenarios/numa/plan.c scenarios/numa/run.c scenarios/numa/table.c
+
+HOST_TESTS += numa_plan
+HOST_SRCS_numa_plan := scenarios/numa/plan.c

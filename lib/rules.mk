@@ -4,8 +4,8 @@
 # include nothing else of the project, so the kernel, the host unit tests and
 # tools/linux-bench build the same sources.
 KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/interleave.c \
-	lib/plan.c lib/verdict.c lib/verdict_clear.c lib/verdict_idle.c lib/verdict_items.c lib/verdict_numa.c lib/compare.c lib/print.c lib/results.c \
-	lib/vmmodel.c lib/verdict_vm.c lib/verdict_text.c
+	lib/plan.c lib/verdict.c lib/compare.c lib/print.c lib/results.c \
+	lib/vmmodel.c lib/verdict_text.c
 
 HOST_TESTS += fmt record print results cmdline stats interleave interleave_run plan verdict verdict_items verdict_source verdict_numa verdict_idle compare compare_sim compare_noise vmmodel verdict_vm \
 	verdict_text verdict_rounds
@@ -18,15 +18,17 @@ HOST_SRCS_stats := lib/stats.c
 HOST_SRCS_interleave := lib/interleave.c lib/stats.c
 HOST_SRCS_interleave_run := lib/interleave.c lib/stats.c
 HOST_SRCS_plan := lib/plan.c
-HOST_SRCS_verdict := lib/verdict.c lib/verdict_clear.c lib/verdict_idle.c lib/verdict_items.c lib/verdict_numa.c lib/compare.c lib/stats.c \
-	lib/verdict_vm.c lib/verdict_text.c lib/vmmodel.c lib/fmt.c tests/unit/verdict_fixture.c
-HOST_SRCS_verdict_items := $(HOST_SRCS_verdict)
-HOST_SRCS_verdict_source := $(HOST_SRCS_verdict)
-HOST_SRCS_verdict_numa := $(HOST_SRCS_verdict)
-HOST_SRCS_verdict_idle := $(HOST_SRCS_verdict)
-HOST_SRCS_verdict_vm := $(HOST_SRCS_verdict)
-HOST_SRCS_verdict_text := $(HOST_SRCS_verdict)
-HOST_SRCS_verdict_rounds := $(HOST_SRCS_verdict) lib/interleave.c
+# The verdict tests link every scenario's item (VERDICT_C, scenarios/*/rules.mk,
+# included later: hence `=`).
+HOST_SRCS_verdict = lib/verdict.c lib/compare.c lib/stats.c lib/verdict_text.c lib/vmmodel.c \
+	lib/fmt.c tests/unit/verdict_fixture.c $(VERDICT_C)
+HOST_SRCS_verdict_items = $(HOST_SRCS_verdict)
+HOST_SRCS_verdict_source = $(HOST_SRCS_verdict)
+HOST_SRCS_verdict_numa = $(HOST_SRCS_verdict)
+HOST_SRCS_verdict_idle = $(HOST_SRCS_verdict)
+HOST_SRCS_verdict_vm = $(HOST_SRCS_verdict)
+HOST_SRCS_verdict_text = $(HOST_SRCS_verdict)
+HOST_SRCS_verdict_rounds = $(HOST_SRCS_verdict) lib/interleave.c
 HOST_SRCS_vmmodel := lib/vmmodel.c lib/stats.c lib/fmt.c
 HOST_SRCS_compare := lib/compare.c lib/stats.c lib/interleave.c
 HOST_SRCS_compare_sim := lib/compare.c lib/stats.c lib/interleave.c

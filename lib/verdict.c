@@ -1,8 +1,8 @@
 /*
  * lib/verdict.c - the verdict's cells, comparisons and trust item, and the
  * entry points, and the item table (lib/verdict.h, docs/results.md
- * `verdict`). The items live in lib/verdict_clear.c, lib/verdict_idle.c,
- * lib/verdict_items.c, lib/verdict_vm.c and lib/verdict_numa.c; their text
+ * `verdict`). The items live in scenarios/clear/verdict.c, scenarios/interference/verdict.c,
+ * scenarios/fault/verdict.c, scenarios/vmstart/verdict.c and scenarios/numa/verdict.c; their text
  * in lib/verdict_text.c. Integer arithmetic only.
  */
 #include "lib/verdict.h"

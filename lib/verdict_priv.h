@@ -1,8 +1,8 @@
 /*
  * lib/verdict_priv.h - what the verdict's files share (lib/verdict.c: cells,
- * comparisons, trust; lib/verdict_clear.c: the clear and non-temporal
- * items; lib/verdict_idle.c: idle zeroer; lib/verdict_items.c: fault;
- * lib/verdict_vm.c: VM start; lib/verdict_numa.c: numa). Not a public
+ * comparisons, trust; scenarios/clear/verdict.c: the clear and non-temporal
+ * items; scenarios/interference/verdict.c: idle zeroer; scenarios/fault/verdict.c: fault;
+ * scenarios/vmstart/verdict.c: VM start; scenarios/numa/verdict.c: numa). Not a public
  * interface.
  */
 #ifndef HZ_LIB_VERDICT_PRIV_H
@@ -87,15 +87,15 @@ void vd_main_cmp(struct vd_item *it, const struct cmp *c);
 void vd_open(struct vd_item *it, size_t nmin, size_t nmax);
 
 /* The decide functions of VD_ITEMS (lib/verdict.h), one per item: fill
- * *it from x's cells, no text. Clear items (lib/verdict_clear.c): the
+ * *it from x's cells, no text. Clear items (scenarios/clear/verdict.c): the
  * winner or leading set on 1 GiB and 2 MiB pages; the 1 GiB one sets
  * x->best1g. The non-temporal item at the call size of x->best1g when the
  * 1 GiB item has a winner (else the largest call size with both a
  * non-temporal and a temporal cell). The idle zeroer item
- * (lib/verdict_idle.c): from run=interference's cells when there are any,
- * else the CPU per GiB of x->best1g. Fault (lib/verdict_items.c), VM start
- * (lib/verdict_vm.c: run=vmstart's qemu rows and the model of
- * lib/vmmodel.h), numa (lib/verdict_numa.c: remote against local), trust
+ * (scenarios/interference/verdict.c): from run=interference's cells when there are any,
+ * else the CPU per GiB of x->best1g. Fault (scenarios/fault/verdict.c), VM start
+ * (scenarios/vmstart/verdict.c: run=vmstart's qemu rows and the model of
+ * lib/vmmodel.h), numa (scenarios/numa/verdict.c: remote against local), trust
  * (lib/verdict.c: what can be trusted, x->t). */
 #define VD_ITEM_DECL(id, key, label, form, runs, tcg, decide)                                      \
     void decide(struct vd_ctx *x, struct vd_item *it);
@@ -103,7 +103,7 @@ VD_ITEMS(VD_ITEM_DECL)
 #undef VD_ITEM_DECL
 
 /* Linux's clear_page cell (rep_stosb, 4 KiB calls, cold) on `target` when
- * usable, else NULL (lib/verdict_clear.c). */
+ * usable, else NULL (scenarios/clear/verdict.c). */
 const struct vd_cell *vd_clear_base(const struct vd_ctx *x, uint64_t target);
 
 /* The cold large target: the largest bytes of any cold clear cell (0: none). */

@@ -12,7 +12,7 @@
  * named as such; else it is unknown and the model gives only a lower bound,
  * S / (T x r1), never an upper bound. Used by run=vmstart
  * (prezero/vmstart_report.c) and the verdict's VM start item
- * (lib/verdict_vm.c).
+ * (scenarios/vmstart/verdict.c).
  *
  * Rates are GB/s x 1000 (10^9 B/s, three decimals, as lib/stats.h
  * stats_gbps_x1000()); times ns. Portable C, integer only.

@@ -7,8 +7,7 @@ HOST_LIBS := -lcmocka
 
 # A verdict item that lives in this test build only (tests/unit/verdict_item.h).
 HOST_TESTS += verdict_item
-HOST_SRCS_verdict_item := tests/unit/verdict_item_build.c lib/verdict_clear.c lib/verdict_idle.c \
-	lib/verdict_items.c lib/verdict_numa.c lib/verdict_vm.c lib/compare.c lib/stats.c \
+HOST_SRCS_verdict_item := tests/unit/verdict_item_build.c $(VERDICT_C) lib/compare.c lib/stats.c \
 	lib/vmmodel.c lib/fmt.c
 
 $(B)/host/%.o: %.c

@@ -2,3 +2,7 @@
 # cold and warm, interleaved and raced, its table, and the correctness check.
 KERNEL_C += scenarios/clear/run.c scenarios/clear/cells.c scenarios/clear/race.c \
 	scenarios/clear/table.c scenarios/clear/correctness.c
+
+# Its verdict item (linked into the host verdict tests too).
+KERNEL_C += scenarios/clear/verdict.c
+VERDICT_C += scenarios/clear/verdict.c

@@ -1,3 +1,7 @@
 # scenarios/fault/ - `run=fault`: the demand-fault self-test on the fault pool
 # of measure/fault_pool.c.
 KERNEL_C += scenarios/fault/run.c
+
+# Its verdict item (linked into the host verdict tests too).
+KERNEL_C += scenarios/fault/verdict.c
+VERDICT_C += scenarios/fault/verdict.c

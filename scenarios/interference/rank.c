@@ -6,7 +6,7 @@
  * unthrottled strategies per victim (`interference_rank` records, adjacent
  * pairs compared at the Bonferroni z; a pair the interval does not separate
  * is "undecided"), and the cells handed to the verdict's `idle zeroer`
- * item (kernel/verdict.h, lib/verdict_idle.c).
+ * item (kernel/verdict.h, scenarios/interference/verdict.c).
  */
 #include "arch/tsc.h"
 #include "arch/x86.h"

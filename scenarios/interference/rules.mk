@@ -12,3 +12,7 @@ HOST_SRCS_interference := scenarios/interference/work.c scenarios/interference/p
 HOST_LDLIBS_interference := -lpthread
 HOST_TESTS += interference_pace
 HOST_SRCS_interference_pace := scenarios/interference/pace.c scenarios/interference/residency.c
+
+# Its verdict item (linked into the host verdict tests too).
+KERNEL_C += scenarios/interference/verdict.c
+VERDICT_C += scenarios/interference/verdict.c

@@ -44,7 +44,7 @@ class Phrase(unittest.TestCase):
     def test_the_faultclear_line(self):
         """The line the issue found read backwards, as it prints now: the
         kernel's compare record of the fault item's clear_pages() gain
-        (lib/verdict_items.c: B/A = linux_4k / linux_batch)."""
+        (scenarios/fault/verdict.c: B/A = linux_4k / linux_batch)."""
         c = {"t": "compare", "item": "fault", "a": "faultclear/linux_batch=32M/rep_stosb/1G",
              "b": "faultclear/linux_4k/rep_stosb/1G", "ratio": 1.434115, "lo": 1.352881,
              "hi": 1.521007, "outcome": "slower", "tol_pct": 5.0, "z": 1.96, "na": 20, "nb": 20}

@@ -64,8 +64,8 @@ class VerdictText(unittest.TestCase):
         # undecided. fault and idle items quote that time ratio; the others
         # (and nt_speedup) a speed ratio, its inverse, so faster and slower
         # swap sides. clear_pages_gain is the same number either way: a time
-        # ratio 4K / batch on fault (lib/verdict_items.c, "slower"), a speed
-        # ratio batch / 4K on vmstart (lib/verdict_vm.c, "faster"). A vector
+        # ratio 4K / batch on fault (scenarios/fault/verdict.c, "slower"), a speed
+        # ratio batch / 4K on vmstart (scenarios/vmstart/verdict.c, "faster"). A vector
         # whose interval cannot give its outcome shows a line the kernel
         # cannot print (finding 5).
         def outcome(lo: float, hi: float, tol: float, speed: bool) -> str:

@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_verdict_idle.c - the idle zeroer item (lib/verdict_idle.c)
+ * tests/unit/test_verdict_idle.c - the idle zeroer item (scenarios/interference/verdict.c)
  * on fixture run=interference cells: the highest harmless rate wins, ties
  * at that rate go to the least CPU per GiB and the others are named; a rate
  * that missed its target and the spin control are never the answer; an

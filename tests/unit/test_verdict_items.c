@@ -73,7 +73,7 @@ static void test_fault(void **state)
     assert_string_equal(rendered(VD_FAULT_ITEM),
                         "  fault        prezero pays 98.4% [98.3..98.4] of a 1G fault's 16.7 ms\n");
     assert_int_equal(logged(VD_FAULT_ITEM, 1, 0)->c.outcome, CMP_SLOWER);
-    /* run=smp cells no longer decide VM start (lib/verdict_vm.c, run=vmstart) */
+    /* run=smp cells no longer decide VM start (scenarios/vmstart/verdict.c, run=vmstart) */
     assert_false(it[VD_VMSTART].decided);
     /* a fault without its pre-zeroed counterpart is not decided */
     ncells = 0;

@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_verdict_numa.c - lib/verdict_numa.c, the `numa` verdict
+ * tests/unit/test_verdict_numa.c - scenarios/numa/verdict.c, the `numa` verdict
  * item: one node, remote slower (the pre-zeroer belongs on the memory's
  * node), a tie on equal nodes, a memory-only node, cells left out, and not
  * measured.

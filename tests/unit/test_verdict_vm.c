@@ -1,6 +1,6 @@
 /*
  * tests/unit/test_verdict_vm.c - the verdict's VM start item
- * (lib/verdict_vm.c) on fixture cells of run=vmstart's qemu rows: the
+ * (scenarios/vmstart/verdict.c) on fixture cells of run=vmstart's qemu rows: the
  * ceiling B measured at a plateau, taken from bw_ceiling=, or unknown (not
  * decided, a lower bound and what is open), and the clear_pages() gain.
  */

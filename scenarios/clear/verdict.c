@@ -1,8 +1,8 @@
 /*
- * lib/verdict_clear.c - the verdict items about clearing (lib/verdict.h):
+ * scenarios/clear/verdict.c - the verdict items about clearing (lib/verdict.h):
  * clear_1g and clear_2m (the winner or leading set among the cold cells,
  * against Linux's clear_page), nontemporal (the best non-temporal against
- * the best temporal cell per call size). The idle item is lib/verdict_idle.c.
+ * the best temporal cell per call size). The idle item is scenarios/interference/verdict.c.
  */
 #include "lib/kstring.h"
 #include "lib/verdict_priv.h"

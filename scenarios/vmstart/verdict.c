@@ -1,5 +1,5 @@
 /*
- * lib/verdict_vm.c - the verdict's VM start item (lib/verdict.h, issue 24
+ * scenarios/vmstart/verdict.c - the verdict's VM start item (lib/verdict.h, issue 24
  * Q2): decided from run=vmstart's qemu rows, QEMU's way of starting a VM
  * (T threads touch every page; each touch faults and the kernel clears the
  * frame, fault_clear=linux_4k for today's kernels), and the model

@@ -1,5 +1,5 @@
 /*
- * lib/verdict_numa.c - the verdict's `numa` item (issue 22): does a
+ * scenarios/numa/verdict.c - the verdict's `numa` item (issue 22): does a
  * pre-zeroing thread have to run on the memory's own node? From run=numa's
  * cells (lib/verdict.h VD_NUMA): the one-thread variant (strategy and call
  * size) with the best local median, and for every CPU node with memory of

@@ -1,5 +1,5 @@
 /*
- * lib/verdict_items.c - the verdict items that are not about one clear
+ * scenarios/fault/verdict.c - the verdict items that are not about one clear
  * call (lib/verdict.h): fault (zeroing in the fault against a pre-zeroed
  * frame, run=fault; the predicted clear_pages() gain and what is left for
  * pre-zeroing after it, run=faultclear).

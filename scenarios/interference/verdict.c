@@ -1,5 +1,5 @@
 /*
- * lib/verdict_idle.c - the verdict's `idle zeroer` item (lib/verdict.h):
+ * scenarios/interference/verdict.c - the verdict's `idle zeroer` item (lib/verdict.h):
  * which background zeroer, at what share of its peak, and what it costs
  * the neighbours and its own CPU.
  *

@@ -8,7 +8,7 @@
 # the time the machine took away from timed cells (time_lost: SMIs, gaps).
 KERNEL_C += measure/memop.c measure/clear_record.c measure/evict.c measure/split.c \
 	measure/smp_job.c measure/smp_rounds.c measure/fault_clear.c measure/fault_pool.c measure/fault_node.c \
-	measure/time_lost.c
+	measure/time_lost.c measure/round_options.c
 
 HOST_TESTS += smp_split clear_record memop fault_clear time_lost
 HOST_SRCS_time_lost := measure/time_lost.c lib/record.c lib/fmt.c

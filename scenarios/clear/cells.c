@@ -8,12 +8,12 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "scenarios/clear/race.h"
 #include "kernel/progress.h"
 #include "kernel/scenario.h"
 #include "measure/clear_record.h"
 #include "measure/memop.h"
 #include "mm/paging.h"
+#include "scenarios/clear/race.h"
 
 static struct clear_cells *cur; /* the cells being run (work_fn reads flush and the buffer) */
 static unsigned order[CLEAR_MAX_CELLS];

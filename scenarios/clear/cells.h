@@ -53,7 +53,7 @@ struct clear_cell {
     int16_t prev[CLEAR_MAX_ROUNDS];        /* the cell that ran just before it, -1: none */
     bool ok;                               /* every repeat read back all zero */
     struct time_lost lost;                 /* SMIs and large gaps (measure/time_lost.h) */
-    int twin_of;        /* a control's twin (scenarios/clear/race.h): the cell it copies; -1: none */
+    int twin_of; /* a control's twin (scenarios/clear/race.h): the cell it copies; -1: none */
     unsigned delay_pct; /* the A/B control's delay of each timed clear (measure/memop.h) */
     /* filled by the caller after the run */
     struct stats st;
@@ -89,9 +89,9 @@ void clear_cells_evict_put(struct clear_cells *cs, struct frames *f);
  * Run the cells: the warm-up round, then timed rounds until ilv_run()
  * stops, the budget (budget_s seconds of TSC time) counted from the end of
  * the minimum rounds: it is the race's time, as lib/plan.c prices it. race: at each look only the
- * cells scenarios/clear/race.h clear_race_settle() still needs go on (cs->stop says why each stopped);
- * else every cell runs until the stability rule stops (cell.n == *done).
- * *done: timed rounds run, the most any cell got. Boot CPU, CPL 0.
+ * cells scenarios/clear/race.h clear_race_settle() still needs go on (cs->stop says why each
+ * stopped); else every cell runs until the stability rule stops (cell.n == *done). *done: timed
+ * rounds run, the most any cell got. Boot CPU, CPL 0.
  */
 enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *rule,
                                  uint64_t budget_s, bool race, unsigned *done);

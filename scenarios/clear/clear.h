@@ -32,13 +32,4 @@
 
 bool clear_correctness(const struct clear_strategy *s, uint8_t *buf, char *why, size_t cap);
 
-/*
- * The interleaving options the other interleaved benchmarks share with
- * run=clear (scenarios/faultclear/run.c): `seed=` (0 when not given: the
- * caller seeds from the TSC and records the seed it used) and `clear_ci=`
- * (the stable median interval half-width, percent x 100, 1..10000).
- */
-uint64_t bench_seed_option(void);
-unsigned bench_ci_option(void);
-
 #endif /* HZ_SCENARIOS_CLEAR_CLEAR_H */

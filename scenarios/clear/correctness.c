@@ -2,8 +2,8 @@
  * scenarios/clear/correctness.c - the correctness pass over odd sizes and alignments
  * (guard bytes either side; contract violations must be rejected untouched).
  */
-#include "scenarios/clear/clear.h"
 #include "lib/fmt.h"
+#include "scenarios/clear/clear.h"
 
 #define GUARD 256
 #define GUARD_BYTE 0xa5

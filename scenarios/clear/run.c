@@ -16,14 +16,11 @@
  * spent. Cold cells are evicted and checked (measure/evict.h); the host's
  * steal time is read around every timed repeat (arch/steal.h).
  */
-#include "scenarios/clear/clear.h"
 #include "arch/cpu.h"
 #include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "scenarios/clear/cells.h"
-#include "scenarios/clear/race.h"
 #include "kernel/lava.h"
 #include "kernel/options.h"
 #include "kernel/progress.h"
@@ -39,15 +36,19 @@
 #include "lib/results.h"
 #include "lib/stats.h"
 #include "measure/clear_record.h"
+#include "measure/round_options.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
+#include "scenarios/clear/cells.h"
+#include "scenarios/clear/clear.h"
+#include "scenarios/clear/race.h"
 
 #define MAX_CHUNKS 8
 #define TCG_BYTES (64ull << 20)
 
 static uint64_t chunks[MAX_CHUNKS] = {4096, 2 << 20, 32 << 20, 1 << 30};
 static size_t nchunks = 4;
-static uint64_t repeats = 10, max_rounds = 40, budget_s = 120, ci_x100 = 200, seed;
+static uint64_t repeats = 10, max_rounds = 40, budget_s = 120;
 static uint64_t clear_bytes; /* 0: the whole arena (64 MiB under TCG) */
 static uint64_t samples_opt; /* clear_samples=1: a clear_samples record per cell */
 static char only[160];       /* strategies=: "" means all */
@@ -100,14 +101,6 @@ HZ_OPTION(opt_clear_budget, .name = "clear_budget", .kind = OPT_U64, .dest = &bu
           .max = 86400, .accepted = "0..86400 (seconds)",
           .help = "seconds of rounds past `repeats` (the race) after which no round starts "
                   "(default 120)");
-HZ_OPTION(opt_clear_ci, .name = "clear_ci", .kind = OPT_U64, .dest = &ci_x100, .min = 1,
-          .max = 10000, .accepted = "1..10000 (percent x 100)",
-          .help = "run=faultclear stops adding rounds once every median's 95% interval is "
-                  "within +-this; run=clear counts the cells that meet it (default 200 = 2%)");
-HZ_OPTION(opt_seed, .name = "seed", .kind = OPT_U64, .dest = &seed, .min = 0, .max = UINT64_MAX,
-          .accepted = "0..2^64-1",
-          .help = "seed of the per-round cell order of run=clear and run=faultclear (default 0: "
-                  "from the TSC; recorded)");
 HZ_OPTION(opt_clear_bytes, .name = "clear_bytes", .kind = OPT_SIZE, .dest = &clear_bytes,
           .min = 1 << 20, .max = 1ull << 30, .accepted = "1M..1G",
           .help = "size of the large target (default: a 1 GiB frame; 64M under TCG)");
@@ -116,10 +109,6 @@ HZ_OPTION(opt_clear_samples, .name = "clear_samples", .kind = OPT_U64, .dest = &
           .help = "1: also print every cell's timed samples in run order (clear_samples records)");
 HZ_OPTION(opt_strategies, .name = "strategies", .kind = OPT_CUSTOM, .parse = strategies_opt,
           .accepted = "all|NAME[,NAME...]", .help = "strategies to measure (default all)");
-
-uint64_t bench_seed_option(void) { return seed; }
-
-unsigned bench_ci_option(void) { return (unsigned)ci_x100; }
 
 static bool selected(const struct clear_strategy *s, const struct plan_profile *p)
 {
@@ -354,7 +343,7 @@ static void bench_clear(void)
     targets(arena_bytes, &big, &small);
     uint8_t *base = (uint8_t *)(uintptr_t)arena;
     clear_cells_evict_take(&cs, f, llc);
-    cs.seed = seed ? seed : rdtsc();
+    cs.seed = round_seed_option() ? round_seed_option() : rdtsc();
     kprintf("clear: large target %llu MiB at 0x%llx (LLC %llu KiB%s), small target %llu KiB; "
             "cold = %s sweep + %zu MiB read pass; >= %llu rounds, seed %llu%s\n",
             (unsigned long long)(big >> 20), (unsigned long long)arena,
@@ -393,7 +382,7 @@ static void bench_clear(void)
     unsigned done = 0;
     struct ilv_rule rule = {(unsigned)repeats,
                             (unsigned)(max_rounds < repeats ? repeats : max_rounds),
-                            (unsigned)ci_x100, ILV_LOOK_EVERY};
+                            round_ci_option(), ILV_LOOK_EVERY};
     /* Under TCG only the controls race (the verdict decides nothing from
      * emulator timings); without one there is nothing to wait for. */
     bool race = !cpu_is_tcg() || twins;
@@ -408,7 +397,7 @@ static void bench_clear(void)
             bad += cmp_bad_sample(cs.cell[i].ns[k], cs.cell[i].bytes, 1);
         finish(&cs.cell[i]);
         noisy += stats_noisy(&cs.cell[i].st);
-        stable += stats_ci_within(&cs.cell[i].st, (unsigned)ci_x100);
+        stable += stats_ci_within(&cs.cell[i].st, round_ci_option());
     }
     for (size_t i = 0; i < cs.n - twins;) { /* pass/fail per strategy, its twins too */
         const struct clear_strategy *s = cs.cell[i].s;
@@ -434,8 +423,9 @@ static void bench_clear(void)
     rec_u64(&r, "bad_samples", bad);
     record_emit(&r);
     kprintf("clear: %zu cells, %u rounds (stop: %s), %u of them within +-%llu.%02llu%%, %u noisy\n",
-            cs.n, done, ilv_verdict_name(why), stable, (unsigned long long)(ci_x100 / 100),
-            (unsigned long long)(ci_x100 % 100), noisy);
+            cs.n, done, ilv_verdict_name(why), stable,
+            (unsigned long long)(round_ci_option() / 100),
+            (unsigned long long)(round_ci_option() % 100), noisy);
     tl_run_record("clear"); /* the cells' SMIs and gaps */
     clear_table_print(&cs, chunks, nchunks, big, repeats);
     clear_race_report(&cs);

@@ -5,10 +5,10 @@
  * stopped taking repeats.
  */
 #include "arch/tsc.h"
-#include "scenarios/clear/cells.h"
 #include "lib/fmt.h"
 #include "lib/print.h"
 #include "measure/clear_record.h"
+#include "scenarios/clear/cells.h"
 
 static void fmt_g(char *b, size_t n, uint64_t x1000) { fmt_fixed(b, n, x1000, 3); }
 

@@ -1,7 +1,6 @@
 /*
  * scenarios/fault/run.c - the demand-fault self-test (`run=fault`).
  */
-#include "scenarios/fault/fault.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "kernel/scenario.h"
@@ -14,6 +13,7 @@
 #include "measure/memop.h"
 #include "mm/demand.h"
 #include "mm/paging.h"
+#include "scenarios/fault/fault.h"
 
 static uint64_t fault_pages = 0; /* 0: every frame in the pool */
 HZ_OPTION(opt_fault_pages, .name = "fault_pages", .kind = OPT_U64, .dest = &fault_pages, .min = 1,

@@ -9,7 +9,6 @@
 #include "arch/cpu.h"
 #include "arch/steal.h"
 #include "arch/user.h"
-#include "scenarios/faultclear/faultclear.h"
 #include "kernel/smp.h"
 #include "kernel/verdict.h"
 #include "lib/compare.h"
@@ -19,6 +18,7 @@
 #include "lib/record.h"
 #include "measure/clear_record.h"
 #include "measure/fault_pool.h"
+#include "scenarios/faultclear/faultclear.h"
 
 static uint64_t scratch[FC_MAX_SAMPLES];
 

@@ -20,8 +20,6 @@
 #include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "scenarios/clear/clear.h"
-#include "scenarios/faultclear/faultclear.h"
 #include "kernel/progress.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
@@ -35,10 +33,12 @@
 #include "lib/stats.h"
 #include "measure/clear_record.h"
 #include "measure/fault_pool.h"
+#include "measure/round_options.h"
 #include "mm/demand.h"
 #include "mm/frames.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
+#include "scenarios/faultclear/faultclear.h"
 
 static uint64_t fc_rounds = 5, fc_max_rounds = 15, fc_budget_s = 120;
 static uint64_t fc_pages = 0; /* 0: 2 of 1 GiB, 16 of 2 MiB */
@@ -162,7 +162,7 @@ static bool run_rounds(size_t pages, uint64_t seed, unsigned *done, enum ilv_ver
     static enum ilv_verdict stop[FC_CELLS];
     struct ilv_rule rule = {(unsigned)fc_rounds,
                             (unsigned)(fc_max_rounds < fc_rounds ? fc_rounds : fc_max_rounds),
-                            bench_ci_option(), 0};
+                            round_ci_option(), 0};
     if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
         rule.max_rounds = rule.min_rounds;
     static struct ilv_series series[FC_CELLS];
@@ -220,7 +220,7 @@ static void run_size(uint64_t fb)
         for (int k = 0; k < FC_STRATS; k++, nc++)
             cells[nc] = (struct fc_cell){
                 .m = {(enum fault_clear_model)m, FAULT_CLEAR_BATCH_DEFAULT}, .s = strat[k]};
-    uint64_t seed = bench_seed_option() ? bench_seed_option() : rdtsc();
+    uint64_t seed = round_seed_option() ? round_seed_option() : rdtsc();
     kprintf("faultclear: %zu faults per cell and round, %llu MiB frames, non-temporal: %s; "
             ">= %llu interleaved rounds, seed %llu%s\n",
             pages, (unsigned long long)(fb >> 20), strat[2] ? strat[2]->name : "none on this CPU",

@@ -26,13 +26,13 @@
  * victim's CPU would take it, then as stop).
  */
 #include "arch/tsc.h"
-#include "scenarios/interference/priv.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/interleave.h"
 #include "lib/print.h"
 #include "lib/record.h"
 #include "lib/results.h"
+#include "scenarios/interference/priv.h"
 
 enum { HOST_STOP, HOST_CONTINUE, HOST_CONTEND };
 static int host_mode;

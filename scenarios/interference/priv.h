@@ -14,9 +14,9 @@
 
 #include "arch/clear.h"
 #include "arch/pmu.h"
-#include "scenarios/interference/interference.h"
 #include "lib/compare.h"
 #include "lib/stats.h"
+#include "scenarios/interference/interference.h"
 
 #define IF_VICTIMS 5
 #define IF_REFS 4 /* L2 and LLC references, chase and read (DRAM: the 4 x LLC victims) */

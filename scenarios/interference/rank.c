@@ -10,13 +10,13 @@
  */
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "scenarios/interference/priv.h"
 #include "kernel/verdict.h"
 #include "lib/compare_record.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/print.h"
 #include "lib/record.h"
+#include "scenarios/interference/priv.h"
 
 static uint64_t scratch[IF_MAX_ROUNDS * IF_MAX_ROUNDS + 2 * IF_MAX_ROUNDS];
 

@@ -16,13 +16,13 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "scenarios/interference/priv.h"
 #include "lib/fmt.h"
 #include "lib/interleave.h"
 #include "lib/print.h"
 #include "lib/record.h"
 #include "lib/results.h"
 #include "measure/smp_job.h"
+#include "scenarios/interference/priv.h"
 
 #define IF_ALL (IF_VICTIMS + IF_REFS)
 #define IF_REGIONS 5 /* chase L2/2, chase LLC/2, 4 x LLC, ref L2/4, ref LLC */

@@ -10,7 +10,6 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
-#include "scenarios/interference/priv.h"
 #include "lib/compare_record.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -18,6 +17,7 @@
 #include "lib/record.h"
 #include "lib/results.h"
 #include "measure/clear_record.h" /* CLEAR_STEAL_FLAG_X100 */
+#include "scenarios/interference/priv.h"
 
 /* One (cell, victim) summary. */
 struct summary {

@@ -42,14 +42,12 @@
  * (arch/pmu.h), core cycles and LLC misses of each victim sample; else a `skip` record says why.
  * Needs 2 CPUs.
  */
-#include "scenarios/interference/interference.h"
 #include "arch/cpu.h"
 #include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "scenarios/smp/smp.h"
-#include "scenarios/interference/priv.h"
 #include "kernel/scenario.h"
+#include "kernel/smp.h"
 #include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
@@ -58,7 +56,10 @@
 #include "lib/print.h"
 #include "lib/results.h"
 #include "lib/stats.h"
+#include "measure/smp_job.h"
 #include "mm/paging.h"
+#include "scenarios/interference/interference.h"
+#include "scenarios/interference/priv.h"
 
 static uint64_t opt_rounds, opt_l2, opt_llc, opt_share, opt_period_us = 1000, opt_seed = 1;
 

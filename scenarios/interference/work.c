@@ -5,9 +5,9 @@
  */
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "scenarios/interference/interference.h"
 #include "lib/interleave.h"
 #include "measure/memop.h"
+#include "scenarios/interference/interference.h"
 
 /* Address of target-space offset `off` (inside the extents). */
 static uint64_t *at(const struct split_extent *ext, size_t next, uint64_t off)

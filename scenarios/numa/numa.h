@@ -12,10 +12,10 @@
 
 #include "arch/clear.h"
 #include "arch/numa.h"
-#include "scenarios/numa/plan.h"
 #include "lib/compare.h"
 #include "lib/stats.h"
 #include "measure/smp_rounds.h"
+#include "scenarios/numa/plan.h"
 
 #define NUMA_CELLS_MAX 192 /* cells of one run (scenarios/numa/plan.h) */
 

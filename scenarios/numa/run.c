@@ -18,7 +18,6 @@
 #include "arch/cpu.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
-#include "scenarios/numa/numa.h"
 #include "kernel/options.h"
 #include "kernel/scenario.h"
 #include "kernel/verdict.h"
@@ -28,6 +27,7 @@
 #include "lib/print.h"
 #include "lib/results.h"
 #include "mm/paging.h"
+#include "scenarios/numa/numa.h"
 
 _Static_assert(NPLAN_MAX_NODES == NUMA_MAX_NODES, "scenarios/numa/plan.h node count");
 

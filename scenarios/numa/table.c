@@ -9,7 +9,6 @@
  * columns memory node, as Intel MLC's --bandwidth_matrix prints them.
  */
 #include "arch/steal.h"
-#include "scenarios/numa/numa.h"
 #include "kernel/verdict.h"
 #include "lib/compare_record.h"
 #include "lib/fmt.h"
@@ -19,6 +18,7 @@
 #include "lib/results.h"
 #include "measure/clear_record.h"
 #include "measure/time_lost.h"
+#include "scenarios/numa/numa.h"
 
 #define LINE_MAX 400
 

@@ -15,7 +15,6 @@
 #include "arch/steal.h"
 #include "arch/tsc.h"
 #include "arch/x86.h"
-#include "scenarios/smp/smp.h"
 #include "kernel/lava.h"
 #include "lib/cmdline.h"
 #include "lib/compare.h"
@@ -29,6 +28,7 @@
 #include "measure/time_lost.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
+#include "scenarios/smp/smp.h"
 
 enum { FILL_ALL, FILL_NONE, FILL_BYTES };
 static int fill_mode = FILL_ALL;

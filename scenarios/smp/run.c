@@ -17,7 +17,6 @@
  * all-thread non-temporal cell) and one `smp_scale` per cell with its fraction of the peak
  * (docs/results.md).
  */
-#include "scenarios/smp/smp.h"
 #include "arch/cpu.h"
 #include "arch/steal.h"
 #include "arch/tsc.h"
@@ -34,6 +33,7 @@
 #include "measure/clear_record.h"
 #include "measure/time_lost.h"
 #include "mm/paging.h"
+#include "scenarios/smp/smp.h"
 
 #define MAX_COUNTS PLAN_SMP_COUNTS_MAX
 #define MAX_CELLS SMP_MAX_CELLS

@@ -5,12 +5,12 @@
  * (docs/results.md).
  */
 #include "arch/steal.h"
-#include "scenarios/smp/smp.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/print.h"
 #include "lib/record.h"
 #include "measure/clear_record.h"
+#include "scenarios/smp/smp.h"
 
 /* The bandwidth peak: the all-thread non-temporal cell with the best
  * median, else (no non-temporal strategy ran) the best all-thread cell.

@@ -268,14 +268,14 @@ void verdict_facts(struct vd_facts *f)
 }
 
 /* One `compare` record per comparison the verdict made. */
-static void emit_compare(const struct vd_cmp *m, const struct vd_item *items)
+static void emit_compare(const struct vd_cmp *m)
 {
     char buf[HZ_RECORD_MAX], a[VD_ID_MAX], b[VD_ID_MAX];
     struct rec r;
     vd_cell_id(&cells[m->a], a, sizeof(a));
     vd_cell_id(&cells[m->b], b, sizeof(b));
     rec_begin(&r, buf, sizeof(buf), "compare");
-    rec_str(&r, "item", items[m->item].item);
+    rec_str(&r, "item", m->item);
     rec_str(&r, "a", a);
     rec_str(&r, "b", b);
     rec_fixed(&r, "ratio", m->c.ratio_x1e6, 6);
@@ -291,27 +291,28 @@ struct decide_job {
     struct vd_item *items;
     struct vd_trust *t;
     struct vd_log *log;
+    size_t nitems; /* out: the items decided */
 };
 
 static void decide_job(void *arg)
 {
     struct decide_job *j = arg;
-    verdict_decide(cells, ncells, j->f, j->items, j->t, j->log);
+    j->nitems = verdict_decide(cells, ncells, j->f, j->items, j->t, j->log);
 }
 
 void verdict_report(void)
 {
-    static struct vd_item items[VD_NITEMS];
+    static struct vd_item items[VD_MAX_ITEMS];
     static struct vd_log log;
     static struct vd_trust t;
     struct vd_facts f;
     verdict_facts(&f);
-    struct decide_job job = {&f, items, &t, &log};
+    struct decide_job job = {&f, items, &t, &log, 0};
     user_run(0, decide_job, &job);
     char line[VD_LINES_MAX];
     vd_header_line(&f, line, sizeof(line));
     kprintf("\n%s\n", line);
-    for (unsigned i = 0; i < VD_NITEMS; i++) {
+    for (size_t i = 0; i < job.nitems; i++) {
         vd_item_lines(&items[i], &f, &t, line, sizeof(line));
         kprintf("%s", line);
     }
@@ -320,10 +321,10 @@ void verdict_report(void)
     if (log.lost)
         kprintf("  (%zu comparisons past the first %u have no compare record)\n", log.lost,
                 VD_MAX_CMPS);
-    for (unsigned i = 0; i < VD_NITEMS; i++) /* after the block, so it reads whole */
+    for (size_t i = 0; i < job.nitems; i++) /* after the block, so it reads whole */
         emit(&items[i], &t, &f);
     for (size_t i = 0; i < log.n; i++)
-        emit_compare(&log.v[i], items);
+        emit_compare(&log.v[i]);
 }
 
 void verdict_run_complete(void) { complete = true; }

@@ -1,25 +1,16 @@
 /*
- * lib/verdict.c - the verdict's cells, comparisons and trust item, and the
- * entry points, and the item table (lib/verdict.h, docs/results.md
- * `verdict`). The items live in scenarios/clear/verdict.c, scenarios/interference/verdict.c,
- * scenarios/fault/verdict.c, scenarios/vmstart/verdict.c and scenarios/numa/verdict.c; their text
- * in lib/verdict_text.c. Integer arithmetic only.
+ * lib/verdict.c - the verdict engine: cells, comparisons, the trust item and
+ * the entry points, which decide the items the scenarios register
+ * (lib/verdict.h HZ_VERDICT_ITEM, in scenarios/NAME/verdict.c) in their
+ * order (docs/results.md `verdict`); their text is lib/verdict_text.c's.
+ * Integer arithmetic only.
  */
 #include "lib/verdict.h"
 #include "lib/kstring.h"
 #include "lib/verdict_priv.h"
 
-/* An item's row of VD_ITEMS (lib/verdict.h). */
-static const struct vd_item_def {
-    const char *name, *label, *form, *runs;
-    bool tcg;
-    void (*decide)(struct vd_ctx *x, struct vd_item *it);
-} items[VD_NITEMS] = {
-#define VD_ITEM_ROW(id, key, label, form, runs, tcg, decide)                                       \
-    [id] = {key, label, form, runs, tcg, decide},
-    VD_ITEMS(VD_ITEM_ROW)
-#undef VD_ITEM_ROW
-};
+/* The items every scenario registered (lib/verdict.h HZ_VERDICT_ITEM). */
+extern const struct vd_item_def __start_hz_verdict_items[], __stop_hz_verdict_items[];
 static const char *const reason_names[VD_NREASONS] = {
     [VD_R_NONE] = "",
     [VD_R_NOT_IN_RUN] = "NOT_IN_RUN",
@@ -76,7 +67,7 @@ size_t vd_cell_bad_samples(const struct vd_cell *c)
     return bad;
 }
 
-void vd_compare(struct vd_ctx *x, enum vd_item_id item, const struct vd_cell *a,
+void vd_compare(struct vd_ctx *x, const char *item, const struct vd_cell *a,
                 const struct vd_cell *b, unsigned z_x1000, bool decides, struct cmp *c)
 {
     struct cmp_side sa = {a->samples, a->nsamples, a->bytes, vd_cell_cpus(a)};
@@ -221,6 +212,17 @@ void vd_open(struct vd_item *it, size_t nmin, size_t nmax)
     it->n_max = nmax;
 }
 
+const struct vd_cell *vd_clear_base(const struct vd_ctx *x, uint64_t target)
+{
+    for (size_t i = 0; i < x->n; i++) {
+        const struct vd_cell *c = &x->v[i];
+        if (c->kind == VD_CLEAR && c->cold && c->bytes == target && c->chunk == 4096 &&
+            strcmp(c->strategy, "rep_stosb") == 0 && vd_cell_usable(c))
+            return c;
+    }
+    return 0;
+}
+
 uint64_t vd_clear_target(const struct vd_cell *v, size_t n)
 {
     uint64_t t = 0;
@@ -232,7 +234,7 @@ uint64_t vd_clear_target(const struct vd_cell *v, size_t n)
 
 /* ---- trust --------------------------------------------------------------- */
 
-void vd_decide_trust(struct vd_ctx *x, struct vd_item *it)
+static void decide_trust(struct vd_ctx *x, struct vd_item *it)
 {
     struct vd_trust *t = x->t;
     const struct vd_cell *v = x->v;
@@ -274,18 +276,55 @@ void vd_decide_trust(struct vd_ctx *x, struct vd_item *it)
     it->decided = true;
 }
 
+/* The engine's own item: what can be trusted, in every run, last. */
+HZ_VERDICT_ITEM(item_trust, .key = "trust", .label = "trust", .form = "trust", .runs = "",
+                .tcg = true, .decide = decide_trust, .order = 1000);
+
 /* ---- entry points -------------------------------------------------------- */
 
-static void decide_all(struct vd_ctx *x, struct vd_item out[VD_NITEMS])
+/* The registered items into d[] in ascending order (insertion: a handful);
+ * returns how many, at most VD_MAX_ITEMS (tests/unit/test_verdict_item.c
+ * checks the orders are distinct and the registry fits). */
+static size_t registered(const struct vd_item_def *d[VD_MAX_ITEMS])
 {
+    size_t n = 0;
+    for (const struct vd_item_def *r = __start_hz_verdict_items;
+         r < __stop_hz_verdict_items && n < VD_MAX_ITEMS; r++) {
+        size_t k = n++;
+        for (; k > 0 && d[k - 1]->order > r->order; k--)
+            d[k] = d[k - 1];
+        d[k] = r;
+    }
+    return n;
+}
+
+const struct vd_item *vd_item_find(const struct vd_item *items, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(items[i].item, key) == 0)
+            return &items[i];
+    return 0;
+}
+
+const struct vd_item *vd_done_item(const struct vd_ctx *x, const char *key)
+{
+    return vd_item_find(x->items, x->nitems, key);
+}
+
+static size_t decide_all(struct vd_ctx *x, struct vd_item out[VD_MAX_ITEMS])
+{
+    const struct vd_item_def *defs[VD_MAX_ITEMS];
+    size_t n = registered(defs);
     x->items = out;
+    x->nitems = 0;
     x->best1g = 0;
-    for (unsigned i = 0; i < VD_NITEMS; i++) {
-        const struct vd_item_def *d = &items[i];
+    for (size_t i = 0; i < n; i++, x->nitems = i) {
+        const struct vd_item_def *d = defs[i];
         struct vd_item *it = &out[i];
-        *it = (struct vd_item){.item = d->name,
+        *it = (struct vd_item){.item = d->key,
                                .label = d->label,
                                .form = d->form,
+                               .templates = d->templates,
                                .outcome = -1,
                                .measured_by = d->runs,
                                .measured = !d->runs[0]};
@@ -306,6 +345,7 @@ static void decide_all(struct vd_ctx *x, struct vd_item out[VD_NITEMS])
                 vd_arg_str(it, "need", "cell for it");
         }
     }
+    return n;
 }
 
 static unsigned tolerance(const struct vd_facts *f)
@@ -313,18 +353,18 @@ static unsigned tolerance(const struct vd_facts *f)
     return f->tol_x100 ? f->tol_x100 : CMP_TOL_X100;
 }
 
-void verdict_decide(const struct vd_cell *v, size_t n, const struct vd_facts *f,
-                    struct vd_item out[VD_NITEMS], struct vd_trust *t, struct vd_log *log)
+size_t verdict_decide(const struct vd_cell *v, size_t n, const struct vd_facts *f,
+                      struct vd_item out[VD_MAX_ITEMS], struct vd_trust *t, struct vd_log *log)
 {
     struct vd_ctx x = {.v = v, .n = n, .f = f, .tol = tolerance(f), .log = log, .t = t};
     if (log)
         log->n = log->lost = 0;
-    decide_all(&x, out);
+    return decide_all(&x, out);
 }
 
 unsigned verdict_open(const struct vd_cell *v, size_t n, const struct vd_facts *f, bool *open)
 {
-    static struct vd_item scratch_items[VD_NITEMS];
+    static struct vd_item scratch_items[VD_MAX_ITEMS];
     struct vd_trust t;
     struct vd_ctx x = {.v = v, .n = n, .f = f, .tol = tolerance(f), .open = open, .t = &t};
     for (size_t i = 0; i < n; i++)

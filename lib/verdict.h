@@ -29,9 +29,10 @@
  * struct vd_item (outcome, answer, figures, the main comparison, extra
  * figures, a reason code and its arguments, the cells used) and writes no
  * text; lib/verdict_text.h renders it. Adding an item is its decide
- * function, one row in lib/verdict.c's item table and rows in
- * lib/verdict_text.c's template table (and tools/hzlib/verdict_text.py's).
- * Which scenarios measure an item is in that item table; when none of them
+ * function and its HZ_VERDICT_ITEM row in its scenario's verdict.c, and
+ * rows in lib/verdict_text.c's template table (and
+ * tools/hzlib/verdict_text.py's). Which scenarios measure an item is in
+ * its row (vd_item_def.runs); when none of them
  * ran (vd_facts.ran) the item is VD_R_NOT_IN_RUN and its function is not
  * called. Every item names the cells it used with vd_use_cell()
  * (lib/verdict_priv.h). Figures beside the main one (the fault item's
@@ -138,35 +139,49 @@ struct vd_facts {
     unsigned tol_x100;      /* the tolerance, percent x 100 (`tolerance=`); 0: CMP_TOL_X100 */
 };
 
-/*
- * The items: one row each, X(id, key, label, form, runs, tcg, decide), in
- * record order, which is the order they are decided in (the non-temporal
- * and idle items read the 1 GiB item's leader). key is the record's `item`,
- * label the console's, form the renderer's template family
- * (lib/verdict_text.c), runs the scenarios that measure it (comma-separated,
- * the main one first; "" for trust, which every run has), tcg whether it is
- * decided under TCG, decide its function (lib/verdict_priv.h). Nothing else
- * lists the items. A unit-test build appends its own with VD_EXTRA_ITEMS
- * (tests/unit/test_verdict_item.c).
- */
-#ifndef VD_EXTRA_ITEMS
-#define VD_EXTRA_ITEMS(X)
-#endif
-#define VD_ITEMS(X)                                                                                \
-    X(VD_CLEAR_1G, "clear_1g", "clear 1 GiB", "clear", "clear", false, vd_decide_clear_1g)         \
-    X(VD_CLEAR_2M, "clear_2m", "clear 2 MiB", "clear", "clear", false, vd_decide_clear_2m)         \
-    X(VD_NONTEMPORAL, "nontemporal", "non-temporal", "nontemporal", "clear", false,                \
-      vd_decide_nontemporal)                                                                       \
-    X(VD_FAULT_ITEM, "fault", "fault", "fault", "fault,faultclear", false, vd_decide_fault)        \
-    X(VD_IDLE, "idle", "idle zeroer", "idle", "interference,clear", false, vd_decide_idle)         \
-    X(VD_VMSTART, "vmstart", "VM start", "vmstart", "vmstart", false, vd_decide_vmstart)           \
-    X(VD_NUMA_ITEM, "numa", "NUMA", "numa", "numa", true, vd_decide_numa)                          \
-    X(VD_TRUST, "trust", "trust", "trust", "", true, vd_decide_trust)                              \
-    VD_EXTRA_ITEMS(X)
+#define VD_MAX_ITEMS 16 /* items one build may register */
 
-#define VD_ITEM_ID(id, key, label, form, runs, tcg, decide) id,
-enum vd_item_id { VD_ITEMS(VD_ITEM_ID) VD_NITEMS };
-#undef VD_ITEM_ID
+struct vd_ctx;
+struct vd_item;
+
+/* A template row of an item's own ("form:key" -> template, as
+ * lib/verdict_text.c's table); a row with key NULL ends a list. */
+struct vd_template {
+    const char *key, *tpl;
+};
+
+/*
+ * One verdict item, registered where its scenario lives
+ * (scenarios/NAME/verdict.c) with HZ_VERDICT_ITEM(); the engine
+ * (lib/verdict.c) keeps no list of items but its own trust row. key is the
+ * record's `item`, label the console's, form the renderer's template family
+ * (lib/verdict_text.c), runs the scenarios that measure it (comma-separated,
+ * the main one first; "" for an item every run has), tcg whether it is
+ * decided under TCG, decide its function (lib/verdict_priv.h: fills the
+ * item from the cells, no text), order its place: items are decided, shown
+ * and recorded in ascending order (an item may read those before it:
+ * vd_done_item()); no two items share an order. templates (NULL: none) are
+ * rows of its own the renderer takes before its table's: for an item whose
+ * words live only in its scenario (a scenario of one test build); the
+ * project's items keep theirs in lib/verdict_text.c's table, which
+ * tools/hzlib/verdict_text.py and tests/vectors/verdict_render.txt mirror.
+ */
+struct vd_item_def {
+    const char *key, *label, *form, *runs;
+    bool tcg;
+    void (*decide)(struct vd_ctx *x, struct vd_item *it);
+    unsigned order;
+    const struct vd_template *templates;
+};
+
+/* Register a verdict item in the hz_verdict_items section (kernel and host
+ * builds; the kernel's linker.ld collects it, a host link's
+ * __start_/__stop_ symbols do): HZ_VERDICT_ITEM(var, .key = "clear_1g",
+ * .label = "clear 1 GiB", .form = "clear", .runs = "clear", .tcg = false,
+ * .decide = decide_1g, .order = 10). */
+#define HZ_VERDICT_ITEM(var_, ...)                                                                 \
+    static const struct vd_item_def var_                                                           \
+        __attribute__((used, section("hz_verdict_items"), aligned(8))) = {__VA_ARGS__}
 
 /* Why an item is not decided (record member `reason`, docs/results.md
  * `verdict`): VD_R_NONE when it is. Names by vd_reason_name(). */
@@ -217,6 +232,7 @@ struct vd_item {
     const char *item;  /* "clear_1g", ... (record key `item`) */
     const char *label; /* "clear 1 GiB", ... (the console's label) */
     const char *form;  /* the renderer's template family: "clear", "idle_cpu", ... */
+    const struct vd_template *templates; /* its own rows (vd_item_def), or NULL */
     bool decided;
     enum vd_reason reason;       /* VD_R_NONE when decided */
     struct vd_arg args[VD_ARGS]; /* the template's and reason's arguments */
@@ -242,7 +258,7 @@ struct vd_item {
     unsigned nleaders; /* clear items: the first nleaders cells are the leading set */
     bool model;        /* vmstart: extrapolated, not measured */
     /* Where it came from (issue 24): the scenarios that measure the item
-     * (lib/verdict.c's item table, "fault,faultclear"), whether any of them
+     * (its HZ_VERDICT_ITEM row, "fault,faultclear"), whether any of them
      * ran, and the scenario and short id of every cell named by
      * vd_use_cell() (vd_item_source() lists them). */
     const char *measured_by;
@@ -277,8 +293,8 @@ struct vd_trust {
 
 /* One comparison a decision made: B/A of time per byte (lib/compare.h). */
 struct vd_cmp {
-    enum vd_item_id item;
-    size_t a, b; /* indices into the cells handed to verdict_decide() */
+    const char *item; /* the item's key ("clear_1g") */
+    size_t a, b;      /* indices into the cells handed to verdict_decide() */
     struct cmp c;
 };
 
@@ -331,15 +347,19 @@ size_t vd_cell_bad_samples(const struct vd_cell *c);
 const char *vd_reason_name(enum vd_reason r);
 
 /*
- * Decide every item from cells[0..n) (n may be 0) under facts f, into
- * out[VD_NITEMS] (in enum order, the order of the record) and *t; every
- * comparison made goes to *log when log is not NULL. Deterministic; never
- * fails: an item none of whose scenarios ran (f->ran) is not decided with
- * reason "not measured: run=X measures it" (also under TCG); one whose
- * scenario ran without a usable cell says which part is missing.
+ * Decide every registered item from cells[0..n) (n may be 0) under facts f,
+ * into out[0..returned) (in the items' order, the order of the record; at
+ * most VD_MAX_ITEMS) and *t; every comparison made goes to *log when log is
+ * not NULL. Deterministic; never fails: an item none of whose scenarios ran
+ * (f->ran) is not decided with reason "not measured: run=X measures it"
+ * (also under TCG); one whose scenario ran without a usable cell says which
+ * part is missing.
  */
-void verdict_decide(const struct vd_cell *cells, size_t n, const struct vd_facts *f,
-                    struct vd_item out[VD_NITEMS], struct vd_trust *t, struct vd_log *log);
+size_t verdict_decide(const struct vd_cell *cells, size_t n, const struct vd_facts *f,
+                      struct vd_item out[VD_MAX_ITEMS], struct vd_trust *t, struct vd_log *log);
+
+/* The item of items[0..n) whose key is `key` ("fault"), or NULL. */
+const struct vd_item *vd_item_find(const struct vd_item *items, size_t n, const char *key);
 
 /*
  * For the racing loop: decide as verdict_decide() does and set open[i] =

@@ -19,7 +19,8 @@ struct vd_ctx {
     struct vd_log *log;    /* NULL: not logged */
     bool *open;            /* verdict_open(): cells of undecided comparisons; NULL otherwise */
     unsigned nopen;        /* undecided comparisons that decide something */
-    struct vd_item *items; /* every item, those before the one being decided done */
+    struct vd_item *items; /* the items decided so far, in order ... */
+    size_t nitems;         /* ... and how many (vd_done_item()) */
     const struct vd_cell *best1g; /* the 1 GiB item's best usable candidate, or NULL */
     struct vd_trust *t;           /* the trust item's members */
 };
@@ -34,7 +35,7 @@ struct vd_ctx {
  * vd_cell_cpus(). `decides`: the comparison decides something, so an
  * undecided outcome opens both cells (verdict_open()).
  */
-void vd_compare(struct vd_ctx *x, enum vd_item_id item, const struct vd_cell *a,
+void vd_compare(struct vd_ctx *x, const char *item, const struct vd_cell *a,
                 const struct vd_cell *b, unsigned z_x1000, bool decides, struct cmp *c);
 
 /* GB/s x 1000 of a clear, smp or vmstart cell's median, and of its
@@ -86,24 +87,13 @@ void vd_main_cmp(struct vd_item *it, const struct cmp *c);
  * (VD_R_STRADDLES) at nmin..nmax samples a side. */
 void vd_open(struct vd_item *it, size_t nmin, size_t nmax);
 
-/* The decide functions of VD_ITEMS (lib/verdict.h), one per item: fill
- * *it from x's cells, no text. Clear items (scenarios/clear/verdict.c): the
- * winner or leading set on 1 GiB and 2 MiB pages; the 1 GiB one sets
- * x->best1g. The non-temporal item at the call size of x->best1g when the
- * 1 GiB item has a winner (else the largest call size with both a
- * non-temporal and a temporal cell). The idle zeroer item
- * (scenarios/interference/verdict.c): from run=interference's cells when there are any,
- * else the CPU per GiB of x->best1g. Fault (scenarios/fault/verdict.c), VM start
- * (scenarios/vmstart/verdict.c: run=vmstart's qemu rows and the model of
- * lib/vmmodel.h), numa (scenarios/numa/verdict.c: remote against local), trust
- * (lib/verdict.c: what can be trusted, x->t). */
-#define VD_ITEM_DECL(id, key, label, form, runs, tcg, decide)                                      \
-    void decide(struct vd_ctx *x, struct vd_item *it);
-VD_ITEMS(VD_ITEM_DECL)
-#undef VD_ITEM_DECL
+/* The item with record key `key` when it was decided before the one being
+ * decided (a lower order, lib/verdict.h HZ_VERDICT_ITEM), else NULL: the
+ * non-temporal and idle items read the 1 GiB clear item this way. */
+const struct vd_item *vd_done_item(const struct vd_ctx *x, const char *key);
 
 /* Linux's clear_page cell (rep_stosb, 4 KiB calls, cold) on `target` when
- * usable, else NULL (scenarios/clear/verdict.c). */
+ * usable, else NULL. */
 const struct vd_cell *vd_clear_base(const struct vd_ctx *x, uint64_t target);
 
 /* The cold large target: the largest bytes of any cold clear cell (0: none). */

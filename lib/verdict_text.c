@@ -18,15 +18,10 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 
-#ifndef VD_EXTRA_TEMPLATES
-#define VD_EXTRA_TEMPLATES /* a unit-test build's rows for its VD_EXTRA_ITEMS */
-#endif
-
 /* "form:key" -> template. An item with a reason code takes "form:CODE",
- * else "*:CODE"; a decided one "form:OUTCOME", else "form:none". */
-static const struct {
-    const char *key, *tpl;
-} templates[] = {
+ * else "*:CODE"; a decided one "form:OUTCOME", else "form:none"; an item's
+ * own rows (vd_item.templates) come first. */
+static const struct vd_template templates[] = {
     {"*:NOT_IN_RUN", "not measured ({runs})"},
     {"*:TCG", "not decided: TCG, emulator timings"},
     {"*:NO_CELL", "not decided: no usable {a:need}{?; clear_pages() {xv:clear_pages_gai"
@@ -106,7 +101,7 @@ static const struct {
     {"trust:none", "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, "
                    "{left_out}/{cells} cells out{?\n{lost}?}|{hv}, TSC {tsc}, RAM {backing}, steal "
                    "{steal}, {left_out}/{cells} cells out{?\n{lost}?}"},
-    VD_EXTRA_TEMPLATES};
+};
 
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
 {
@@ -445,14 +440,20 @@ static bool expand(const struct rctx *r, const char *tpl, size_t n, char *b, siz
     return true;
 }
 
-static const char *lookup(const char *form, const char *key)
+static bool is_row(const char *k, const char *form, const char *key)
 {
     size_t fl = strlen(form);
-    for (size_t i = 0; i < sizeof(templates) / sizeof(templates[0]); i++) {
-        const char *k = templates[i].key;
-        if (strncmp(k, form, fl) == 0 && k[fl] == ':' && strcmp(k + fl + 1, key) == 0)
+    return strncmp(k, form, fl) == 0 && k[fl] == ':' && strcmp(k + fl + 1, key) == 0;
+}
+
+static const char *lookup_in(const struct vd_item *it, const char *form, const char *key)
+{
+    for (const struct vd_template *r = it->templates; r && r->key; r++)
+        if (is_row(r->key, form, key))
+            return r->tpl;
+    for (size_t i = 0; i < sizeof(templates) / sizeof(templates[0]); i++)
+        if (is_row(templates[i].key, form, key))
             return templates[i].tpl;
-    }
     return 0;
 }
 
@@ -463,17 +464,17 @@ static const char *row(const struct vd_item *it, char *key, size_t cap)
     if (it->reason != VD_R_NONE) {
         const char *code = vd_reason_name(it->reason);
         hz_snprintf(key, cap, "%s:%s", it->form, code);
-        if ((t = lookup(it->form, code)))
+        if ((t = lookup_in(it, it->form, code)))
             return t;
         hz_snprintf(key, cap, "*:%s", code);
-        return lookup("*", code);
+        return lookup_in(it, "*", code);
     }
     const char *o = it->outcome >= 0 ? cmp_outcome_name((enum cmp_outcome)it->outcome) : "none";
     hz_snprintf(key, cap, "%s:%s", it->form, o);
-    if ((t = lookup(it->form, o)))
+    if ((t = lookup_in(it, it->form, o)))
         return t;
     hz_snprintf(key, cap, "%s:none", it->form);
-    return lookup(it->form, "none");
+    return lookup_in(it, it->form, "none");
 }
 
 size_t vd_header_line(const struct vd_facts *f, char *buf, size_t cap)

@@ -18,20 +18,6 @@ static bool is_cand(const struct vd_cell *c, uint64_t target, uint64_t page)
     return c->kind == VD_CLEAR && c->cold && c->bytes == target && c->chunk <= page;
 }
 
-/* Linux's clear_page: rep_stosb in 4 KiB calls, cold, on the target. */
-static bool is_base(const struct vd_cell *c, uint64_t target)
-{
-    return is_cand(c, target, 4096) && c->chunk == 4096 && strcmp(c->strategy, "rep_stosb") == 0;
-}
-
-const struct vd_cell *vd_clear_base(const struct vd_ctx *x, uint64_t target)
-{
-    for (size_t i = 0; i < x->n; i++)
-        if (is_base(&x->v[i], target) && vd_cell_usable(&x->v[i]))
-            return &x->v[i];
-    return 0;
-}
-
 /* The cells a clear item could not use: the first of them, and how many
  * (0: none). */
 static unsigned left_out(const struct vd_ctx *x, uint64_t target, uint64_t page,
@@ -69,8 +55,8 @@ static void span_add(struct vd_span *s, const struct cmp *c)
 
 /* The leading set of the candidates (lib/verdict.h): lead[0] is the best;
  * returns its size, *tie whether every member ties with the best. */
-static size_t leading_set(struct vd_ctx *x, enum vd_item_id id, const struct vd_cell **cand,
-                          size_t nc, const struct vd_cell **lead, bool *tie)
+static size_t leading_set(struct vd_ctx *x, const char *id, const struct vd_cell **cand, size_t nc,
+                          const struct vd_cell **lead, bool *tie)
 {
     size_t b = 0, nl = 1;
     for (size_t i = 1; i < nc; i++)
@@ -110,7 +96,6 @@ static void decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
                          const struct vd_cell **best)
 {
     const struct vd_cell *cand[VD_MAX_CAND], *lead[VD_MAX_CAND], *out;
-    enum vd_item_id id = page >= GIB ? VD_CLEAR_1G : VD_CLEAR_2M;
     uint64_t target = vd_clear_target(x->v, x->n);
     size_t nc = 0;
     bool tie, base_in = false;
@@ -131,7 +116,7 @@ static void decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
             vd_left_out(it, out, nout - 1);
         return;
     }
-    size_t nl = leading_set(x, id, cand, nc, lead, &tie);
+    size_t nl = leading_set(x, it->item, cand, nc, lead, &tie);
     const struct vd_cell *base = vd_clear_base(x, target);
     *best = lead[0];
     for (size_t i = 0; i < nl; i++)
@@ -142,7 +127,7 @@ static void decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
         struct cmp cm;
         if (lead[i] == base)
             continue;
-        vd_compare(x, id, base, lead[i], zb, true, &cm);
+        vd_compare(x, it->item, base, lead[i], zb, true, &cm);
         span_add(&sp, &cm);
         if (i == 0)
             it->ratio_x1000 = vd_speedup_x1000(cm.ratio_x1e6);
@@ -176,12 +161,12 @@ static void decide_clear(struct vd_ctx *x, struct vd_item *it, uint64_t page,
         it->reason = VD_R_NO_BASELINE;
 }
 
-void vd_decide_clear_1g(struct vd_ctx *x, struct vd_item *it)
+static void decide_1g(struct vd_ctx *x, struct vd_item *it)
 {
     decide_clear(x, it, GIB, &x->best1g);
 }
 
-void vd_decide_clear_2m(struct vd_ctx *x, struct vd_item *it)
+static void decide_2m(struct vd_ctx *x, struct vd_item *it)
 {
     const struct vd_cell *best;
     decide_clear(x, it, 2ull << 20, &best);
@@ -201,12 +186,13 @@ static const struct vd_cell *best_at(const struct vd_ctx *x, uint64_t target, ui
     return b;
 }
 
-void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it)
+static void decide_nontemporal(struct vd_ctx *x, struct vd_item *it)
 {
     /* only a winner fixes the call size: among leaders that are not
      * separated the first is a coin toss, and so would the size be */
-    const struct vd_item *c1g = &x->items[VD_CLEAR_1G];
-    const struct vd_cell *lead1g = c1g->set && strcmp(c1g->set, "winner") == 0 ? x->best1g : 0;
+    const struct vd_item *c1g = vd_done_item(x, "clear_1g");
+    const struct vd_cell *lead1g =
+        c1g && c1g->set && strcmp(c1g->set, "winner") == 0 ? x->best1g : 0;
     uint64_t target = vd_clear_target(x->v, x->n), ch[VD_MAX_CHUNKS];
     const struct vd_cell *nt[VD_MAX_CHUNKS], *tm[VD_MAX_CHUNKS];
     struct cmp cm[VD_MAX_CHUNKS];
@@ -237,7 +223,7 @@ void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it)
     }
     for (size_t j = 0; j < nch; j++)
         if (nt[j] && tm[j])
-            vd_compare(x, VD_NONTEMPORAL, tm[j], nt[j], CMP_Z_X1000, j == m, &cm[j]);
+            vd_compare(x, it->item, tm[j], nt[j], CMP_Z_X1000, j == m, &cm[j]);
     vd_use_cell(it, nt[m]);
     vd_use_cell(it, tm[m]);
     vd_main_cmp(it, &cm[m]);
@@ -272,3 +258,13 @@ void vd_decide_nontemporal(struct vd_ctx *x, struct vd_item *it)
     if (!it->decided)
         vd_open(it, it->n_min, it->n_max);
 }
+
+/* The winner (or leading set) on 1 GiB and 2 MiB pages, then non-temporal
+ * against temporal stores at the 1 GiB winner's call size. */
+HZ_VERDICT_ITEM(item_clear_1g, .key = "clear_1g", .label = "clear 1 GiB", .form = "clear",
+                .runs = "clear", .tcg = false, .decide = decide_1g, .order = 10);
+HZ_VERDICT_ITEM(item_clear_2m, .key = "clear_2m", .label = "clear 2 MiB", .form = "clear",
+                .runs = "clear", .tcg = false, .decide = decide_2m, .order = 20);
+HZ_VERDICT_ITEM(item_nontemporal, .key = "nontemporal", .label = "non-temporal",
+                .form = "nontemporal", .runs = "clear", .tcg = false, .decide = decide_nontemporal,
+                .order = 30);

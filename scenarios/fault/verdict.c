@@ -71,7 +71,7 @@ static void left_part(struct vd_ctx *x, struct vd_item *it, const char *name,
                       const struct vd_cell *s, const struct vd_cell *p)
 {
     struct cmp c;
-    vd_compare(x, VD_FAULT_ITEM, s, p, CMP_Z95_X1000, false, &c); /* B/A = p / s */
+    vd_compare(x, "fault", s, p, CMP_Z95_X1000, false, &c); /* B/A = p / s */
     vd_extra_add(it, name, "%", cmp_saved_pct_x1000(c.ratio_x1e6), cmp_saved_pct_x1000(c.hi_x1e6),
                  cmp_saved_pct_x1000(c.lo_x1e6), 9500, (int)c.outcome);
 }
@@ -107,10 +107,10 @@ static void faultclear_part(struct vd_ctx *x, struct vd_item *it, struct cmp *ma
     struct cmp g;
     vd_use_cell(it, a);
     vd_use_cell(it, b);
-    vd_compare(x, VD_FAULT_ITEM, b, a, CMP_Z95_X1000, false, &g); /* B/A = 4k / batch */
+    vd_compare(x, "fault", b, a, CMP_Z95_X1000, false, &g); /* B/A = 4k / batch */
     if (main && p && up) { /* no run=fault: the batch fault against its clear taken out */
         vd_use_cell(it, p);
-        vd_compare(x, VD_FAULT_ITEM, p, b, CMP_Z_X1000, true, main);
+        vd_compare(x, "fault", p, b, CMP_Z_X1000, true, main);
         fault_main(it, b, p, main);
     }
     vd_extra_add(it, "clear_pages_gain", "x", (g.ratio_x1e6 + 500) / 1000, (g.lo_x1e6 + 500) / 1000,
@@ -121,14 +121,14 @@ static void faultclear_part(struct vd_ctx *x, struct vd_item *it, struct cmp *ma
     }
 }
 
-void vd_decide_fault(struct vd_ctx *x, struct vd_item *it)
+static void decide_fault(struct vd_ctx *x, struct vd_item *it)
 {
     const struct vd_cell *bad = 0, *s = fault_cell(x, false, &bad), *p = fault_cell(x, true, &bad);
     struct cmp cm = {.outcome = CMP_TOO_FEW};
     if (s && p) {
         vd_use_cell(it, s);
         vd_use_cell(it, p);
-        vd_compare(x, VD_FAULT_ITEM, p, s, CMP_Z_X1000, true, &cm);
+        vd_compare(x, "fault", p, s, CMP_Z_X1000, true, &cm);
         fault_main(it, s, p, &cm);
         left_part(x, it, "left_for_prezero", s, p);
     } else if (bad && vd_ran(x, "fault"))
@@ -143,3 +143,6 @@ void vd_decide_fault(struct vd_ctx *x, struct vd_item *it)
     if (it->outcome >= 0 && !it->decided)
         vd_open(it, it->n_min, it->n_max);
 }
+
+HZ_VERDICT_ITEM(item_fault, .key = "fault", .label = "fault", .form = "fault",
+                .runs = "fault,faultclear", .tcg = false, .decide = decide_fault, .order = 40);

@@ -79,7 +79,7 @@ static void judge(struct vd_ctx *x, struct group *g, bool spin)
             !(a = base_of(x, c->victim, spin)) || !vd_cell_usable(c) || !vd_cell_usable(a))
             continue;
         struct cmp m;
-        vd_compare(x, VD_IDLE, a, c, CMP_Z95_X1000, false, &m);
+        vd_compare(x, "idle", a, c, CMP_Z95_X1000, false, &m);
         g->miss |= c->rate_miss;
         g->nvict++;
         g->slower += m.outcome == CMP_SLOWER;
@@ -177,7 +177,7 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
     const struct vd_cell *c = best || !open ? h->worst : h->open,
                          *a = best || !open ? h->wa : h->oa;
     struct cmp m;
-    vd_compare(x, VD_IDLE, a, c, CMP_Z95_X1000, false, &m); /* logged: the one quoted */
+    vd_compare(x, "idle", a, c, CMP_Z95_X1000, false, &m); /* logged: the one quoted */
     vd_use_cell(it, c);
     vd_use_cell(it, a);
     fill_item(it, h, c, &m, vs_spin);
@@ -201,17 +201,19 @@ static uint64_t ms_per_gib(uint64_t g) { return g ? (GIB + g / 2) / g : 0; }
 static void decide_clear(struct vd_ctx *x, struct vd_item *it)
 {
     const struct vd_cell *w = x->best1g;
+    const struct vd_item *c1g = vd_done_item(x, "clear_1g");
     it->form = "idle_cpu";
-    if (!w) { /* as the 1 GiB item says */
-        it->reason = x->items[VD_CLEAR_1G].reason;
-        it->nargs = x->items[VD_CLEAR_1G].nargs;
-        memcpy(it->args, x->items[VD_CLEAR_1G].args, sizeof(it->args));
-        memcpy(it->arg_cell, x->items[VD_CLEAR_1G].arg_cell, sizeof(it->arg_cell));
+    if (!w && c1g) { /* as the 1 GiB item says */
+        it->reason = c1g->reason;
+        it->nargs = c1g->nargs;
+        memcpy(it->args, c1g->args, sizeof(it->args));
+        memcpy(it->arg_cell, c1g->arg_cell, sizeof(it->arg_cell));
         for (unsigned i = 0; i < it->nargs; i++) /* a cell id points at this item's copy */
-            if (it->args[i].s == x->items[VD_CLEAR_1G].arg_cell)
+            if (it->args[i].s == c1g->arg_cell)
                 it->args[i].s = it->arg_cell;
-        return;
     }
+    if (!w)
+        return;
     const struct vd_cell *base = vd_clear_base(x, w->bytes);
     vd_use_cell(it, w);
     it->decided = true;
@@ -224,7 +226,7 @@ static void decide_clear(struct vd_ctx *x, struct vd_item *it)
         return;
     struct cmp cm;
     vd_use_cell(it, base);
-    vd_compare(x, VD_IDLE, base, w, CMP_Z_X1000, true, &cm);
+    vd_compare(x, "idle", base, w, CMP_Z_X1000, true, &cm);
     vd_set_text(it->baseline, sizeof(it->baseline), "rep_stosb/4K");
     it->base_x1000 = ms_per_gib(vd_gbps(base));
     vd_main_cmp(it, &cm);
@@ -236,7 +238,7 @@ static void decide_clear(struct vd_ctx *x, struct vd_item *it)
         vd_open(it, cm.na, cm.nb);
 }
 
-void vd_decide_idle(struct vd_ctx *x, struct vd_item *it)
+static void decide_idle(struct vd_ctx *x, struct vd_item *it)
 {
     for (size_t i = 0; i < x->n; i++)
         if (is_interf(&x->v[i])) {
@@ -245,3 +247,8 @@ void vd_decide_idle(struct vd_ctx *x, struct vd_item *it)
         }
     decide_clear(x, it);
 }
+
+/* After the 1 GiB clear item, whose best cell it reads without
+ * run=interference. */
+HZ_VERDICT_ITEM(item_idle, .key = "idle", .label = "idle zeroer", .form = "idle",
+                .runs = "interference,clear", .tcg = false, .decide = decide_idle, .order = 50);

@@ -62,7 +62,7 @@ static unsigned popcount32(uint32_t v)
     return n;
 }
 
-void vd_decide_numa(struct vd_ctx *x, struct vd_item *it)
+static void decide_numa(struct vd_ctx *x, struct vd_item *it)
 {
     bool remote;
     uint32_t mems = mem_nodes(x, &remote);
@@ -94,7 +94,7 @@ void vd_decide_numa(struct vd_ctx *x, struct vd_item *it)
             if (!r)
                 continue;
             struct cmp cm;
-            vd_compare(x, VD_NUMA_ITEM, l, r, cmp_z_bonferroni_x1000(rivals), true, &cm);
+            vd_compare(x, "numa", l, r, cmp_z_bonferroni_x1000(rivals), true, &cm);
             if (l != best)
                 vd_use_cell(it, l);
             vd_use_cell(it, r);
@@ -152,3 +152,6 @@ void vd_decide_numa(struct vd_ctx *x, struct vd_item *it)
     if (!it->decided)
         vd_open(it, nmin, nmax);
 }
+
+HZ_VERDICT_ITEM(item_numa, .key = "numa", .label = "NUMA", .form = "numa", .runs = "numa",
+                .tcg = true, .decide = decide_numa, .order = 70);

@@ -45,13 +45,13 @@ static void batch_gain(struct vd_ctx *x, struct vd_item *it, unsigned top)
     if (!a || !b)
         return;
     struct cmp c;
-    vd_compare(x, VD_VMSTART, a, b, CMP_Z95_X1000, false, &c);
+    vd_compare(x, "vmstart", a, b, CMP_Z95_X1000, false, &c);
     vd_use_cell(it, b);
     vd_extra_add(it, "clear_pages_gain", "x", vd_speedup_x1000(c.ratio_x1e6),
                  vd_speedup_x1000(c.hi_x1e6), vd_speedup_x1000(c.lo_x1e6), 9500, (int)c.outcome);
 }
 
-void vd_decide_vmstart(struct vd_ctx *x, struct vd_item *it)
+static void decide_vmstart(struct vd_ctx *x, struct vd_item *it)
 {
     bool any = false;
     for (size_t i = 0; i < x->n; i++)
@@ -77,7 +77,7 @@ void vd_decide_vmstart(struct vd_ctx *x, struct vd_item *it)
     if (top > 1 && below) {
         vd_use_cell(it, below);
         vd_use_cell(it, high);
-        vd_compare(x, VD_VMSTART, below, high, CMP_Z_X1000, true, &pl);
+        vd_compare(x, "vmstart", below, high, CMP_Z_X1000, true, &pl);
         vd_main_cmp(it, &pl);
         it->ratio_x1000 = it->rmin_x1000 = it->rmax_x1000 = vd_speedup_x1000(pl.ratio_x1e6);
         it->rlo_x1000 = vd_speedup_x1000(pl.hi_x1e6);
@@ -112,3 +112,6 @@ void vd_decide_vmstart(struct vd_ctx *x, struct vd_item *it)
     vd_arg_str(it, "b_source", vm_bsrc_key(m.src));
     vd_extra_add(it, "ceiling", "GB/s", m.b_x1000, m.b_x1000, m.b_x1000, 0, -1);
 }
+
+HZ_VERDICT_ITEM(item_vmstart, .key = "vmstart", .label = "VM start", .form = "vmstart",
+                .runs = "vmstart", .tcg = false, .decide = decide_vmstart, .order = 60);

@@ -23,7 +23,7 @@ static void test_milan_rep_stosb_wins(void **state)
 {
     milan();
     decide(&kvm);
-    const struct vd_item *c = &it[VD_CLEAR_1G];
+    const struct vd_item *c = &it[at("clear_1g")];
     assert_string_equal(c->item, "clear_1g");
     assert_true(c->decided);
     assert_string_equal(c->set, "winner");
@@ -38,42 +38,43 @@ static void test_milan_rep_stosb_wins(void **state)
     assert_string_equal(c->cells[0], "clear/rep_stosb/1G/cold/1G");
     assert_string_equal(c->cells[1], "clear/rep_stosb/4K/cold/1G");
     assert_int_equal(c->n_min, 11);
-    assert_string_equal(rendered(VD_CLEAR_1G),
+    assert_string_equal(rendered(at("clear_1g")),
                         "  clear 1 GiB  rep_stosb/1G 38.1 GB/s [37.5..38.7]: "
                         "2.8x [2.7..2.8] faster than Linux clear_page\n");
     /* the winner against each of its 11 rivals at the Bonferroni z, then
      * against clear_page at z 2.5: 12 comparisons */
-    const struct vd_cmp *r = logged(VD_CLEAR_1G, 2, 5); /* rep_stosq/1G, 8.9 % slower */
+    const struct vd_cmp *r = logged(at("clear_1g"), 2, 5); /* rep_stosq/1G, 8.9 % slower */
     assert_int_equal(r->c.z_x1000, cmp_z_bonferroni_x1000(11));
     assert_int_equal(r->c.outcome, CMP_SLOWER);
-    assert_int_equal(logged(VD_CLEAR_1G, 0, 2)->c.z_x1000, CMP_Z_X1000);
+    assert_int_equal(logged(at("clear_1g"), 0, 2)->c.z_x1000, CMP_Z_X1000);
     /* a 2 MiB page: chunks up to 2M only, CLZERO leads there */
-    assert_true(it[VD_CLEAR_2M].decided);
-    assert_string_equal(it[VD_CLEAR_2M].answer, "clzero/2M");
-    assert_string_equal(it[VD_CLEAR_2M].set, "winner");
+    assert_true(it[at("clear_2m")].decided);
+    assert_string_equal(it[at("clear_2m")].answer, "clzero/2M");
+    assert_string_equal(it[at("clear_2m")].set, "winner");
     /* non-temporal at the 1 GiB leader's call size (1G): clzero 30.0 is slower than 38.1 */
-    assert_true(it[VD_NONTEMPORAL].decided);
-    assert_string_equal(it[VD_NONTEMPORAL].answer, "no");
-    assert_int_equal(it[VD_NONTEMPORAL].outcome, CMP_SLOWER);
-    assert_string_equal(it[VD_NONTEMPORAL].baseline, "rep_stosb/1G");
-    assert_int_equal(it[VD_NONTEMPORAL].ratio_x1000, 787); /* 30.0 / 38.1 */
-    assert_int_equal(it[VD_NONTEMPORAL].base_x1000 / 100, 381);
-    assert_string_equal(it[VD_NONTEMPORAL].extra[it[VD_NONTEMPORAL].nextra - 1].name, "nt_speedup");
-    assert_int_equal(it[VD_NONTEMPORAL].extra[0].chunk, 4096); /* 4K: faster, 1.61x */
-    assert_int_equal(it[VD_NONTEMPORAL].extra[0].outcome, CMP_FASTER);
-    assert_int_equal((it[VD_NONTEMPORAL].extra[0].x1000 + 5) / 10, 161);
+    assert_true(it[at("nontemporal")].decided);
+    assert_string_equal(it[at("nontemporal")].answer, "no");
+    assert_int_equal(it[at("nontemporal")].outcome, CMP_SLOWER);
+    assert_string_equal(it[at("nontemporal")].baseline, "rep_stosb/1G");
+    assert_int_equal(it[at("nontemporal")].ratio_x1000, 787); /* 30.0 / 38.1 */
+    assert_int_equal(it[at("nontemporal")].base_x1000 / 100, 381);
+    assert_string_equal(it[at("nontemporal")].extra[it[at("nontemporal")].nextra - 1].name,
+                        "nt_speedup");
+    assert_int_equal(it[at("nontemporal")].extra[0].chunk, 4096); /* 4K: faster, 1.61x */
+    assert_int_equal(it[at("nontemporal")].extra[0].outcome, CMP_FASTER);
+    assert_int_equal((it[at("nontemporal")].extra[0].x1000 + 5) / 10, 161);
     /* idle: 2^30 B at 38.1 GB/s = 28.2 ms per GiB */
-    assert_true(it[VD_IDLE].decided);
-    assert_int_equal((it[VD_IDLE].fig_x1000 + 50) / 100, 282);
-    assert_string_equal(it[VD_IDLE].unit, "ms/GiB");
-    assert_int_equal(it[VD_IDLE].ncells, 2);
+    assert_true(it[at("idle")].decided);
+    assert_int_equal((it[at("idle")].fig_x1000 + 50) / 100, 282);
+    assert_string_equal(it[at("idle")].unit, "ms/GiB");
+    assert_int_equal(it[at("idle")].ncells, 2);
     /* not measured in this fixture */
-    assert_false(it[VD_FAULT_ITEM].decided);
-    assert_int_equal(it[VD_FAULT_ITEM].reason, VD_R_NOT_IN_RUN);
-    assert_string_equal(rendered(VD_FAULT_ITEM),
+    assert_false(it[at("fault")].decided);
+    assert_int_equal(it[at("fault")].reason, VD_R_NOT_IN_RUN);
+    assert_string_equal(rendered(at("fault")),
                         "  fault        not measured (run=fault or run=faultclear)\n");
-    assert_false(it[VD_VMSTART].decided);
-    assert_true(it[VD_TRUST].decided);
+    assert_false(it[at("vmstart")].decided);
+    assert_true(it[at("trust")].decided);
     assert_int_equal(tr.cells, 12);
     assert_int_equal(tr.left_out, 0);
 }
@@ -82,17 +83,17 @@ static void test_spr_nontemporal_wins(void **state)
 {
     spr();
     decide(&kvm);
-    assert_true(it[VD_CLEAR_1G].decided);
-    assert_string_equal(it[VD_CLEAR_1G].answer, "avx512_nt/1G");
-    assert_string_equal(it[VD_CLEAR_1G].set, "winner");
-    assert_int_equal(it[VD_CLEAR_1G].ratio_x1000, 2354); /* 23.3 / 9.9 = 2.3535 */
+    assert_true(it[at("clear_1g")].decided);
+    assert_string_equal(it[at("clear_1g")].answer, "avx512_nt/1G");
+    assert_string_equal(it[at("clear_1g")].set, "winner");
+    assert_int_equal(it[at("clear_1g")].ratio_x1000, 2354); /* 23.3 / 9.9 = 2.3535 */
     /* avx512_nt at 1G (23.3) is 11 % faster than at 2M (21.0); the 2 MiB page has its own */
-    assert_string_equal(it[VD_CLEAR_2M].answer, "avx512_nt/2M");
-    assert_true(it[VD_NONTEMPORAL].decided);
-    assert_string_equal(it[VD_NONTEMPORAL].answer, "yes");
-    assert_int_equal(it[VD_NONTEMPORAL].outcome, CMP_FASTER);
-    assert_int_equal(it[VD_NONTEMPORAL].ratio_x1000, 1926); /* 23.3 / 12.1 */
-    assert_int_equal(it[VD_NONTEMPORAL].args[1].u, GIB);    /* chunk: the 1 GiB leader's */
+    assert_string_equal(it[at("clear_2m")].answer, "avx512_nt/2M");
+    assert_true(it[at("nontemporal")].decided);
+    assert_string_equal(it[at("nontemporal")].answer, "yes");
+    assert_int_equal(it[at("nontemporal")].outcome, CMP_FASTER);
+    assert_int_equal(it[at("nontemporal")].ratio_x1000, 1926); /* 23.3 / 12.1 */
+    assert_int_equal(it[at("nontemporal")].args[1].u, GIB);    /* chunk: the 1 GiB leader's */
 }
 
 /* The old rule refused every item here (CV 14-20 % in every cell); the
@@ -102,7 +103,7 @@ static void test_noisy_decides(void **state)
 {
     noisy();
     decide(&kvm);
-    const struct vd_item *c = &it[VD_CLEAR_1G];
+    const struct vd_item *c = &it[at("clear_1g")];
     assert_int_equal(tr.noisy_cells, 9); /* every cell is `noisy` by CV ... */
     assert_true(tr.worst_cv_x100 > 1000);
     assert_true(c->decided); /* ... and the item is decided all the same */
@@ -117,25 +118,26 @@ static void test_noisy_decides(void **state)
     assert_int_equal(c->rlo_x1000, 2192);
     assert_int_equal(c->rhi_x1000, 4222);
     assert_int_equal(c->base_x1000 / 100, 243);
-    assert_string_equal(rendered(VD_CLEAR_1G), "  clear 1 GiB  avx512_nt/1G 78.4 GB/s: 2.9-3.2x "
-                                               "[2.2..4.2] faster than Linux clear_page; +4 not "
-                                               "separated\n");
+    assert_string_equal(rendered(at("clear_1g")), "  clear 1 GiB  avx512_nt/1G 78.4 GB/s: 2.9-3.2x "
+                                                  "[2.2..4.2] faster than Linux clear_page; +4 not "
+                                                  "separated\n");
     /* members vs clear_page at the Bonferroni z for 5 comparisons */
-    assert_int_equal(logged(VD_CLEAR_1G, 0, 7)->c.z_x1000, cmp_z_bonferroni_x1000(5));
+    assert_int_equal(logged(at("clear_1g"), 0, 7)->c.z_x1000, cmp_z_bonferroni_x1000(5));
     /* the union takes each end from whichever member reaches furthest:
      * clzero/2M spread +-25 % reaches below the best's lower end */
     fill(&cells[6], GIB * 10 / 739, 25, 10, 2);
     decide(&kvm);
-    assert_true(logged(VD_CLEAR_1G, 0, 6)->c.lo_x1e6 < logged(VD_CLEAR_1G, 0, 7)->c.lo_x1e6);
-    assert_int_equal(it[VD_CLEAR_1G].rhi_x1000, 4434); /* clzero/2M's, not the best's 4222 */
-    assert_int_equal(it[VD_CLEAR_1G].rlo_x1000, 2192);
+    assert_true(logged(at("clear_1g"), 0, 6)->c.lo_x1e6 < logged(at("clear_1g"), 0, 7)->c.lo_x1e6);
+    assert_int_equal(it[at("clear_1g")].rhi_x1000, 4434); /* clzero/2M's, not the best's 4222 */
+    assert_int_equal(it[at("clear_1g")].rlo_x1000, 2192);
     noisy();
     decide(&kvm);
     /* non-temporal at 1G: 78.7 vs 72.2 straddles +-5 %: not decided, with the interval and n */
-    assert_false(it[VD_NONTEMPORAL].decided);
-    assert_int_equal(it[VD_NONTEMPORAL].reason, VD_R_STRADDLES);
-    assert_int_equal(it[VD_NONTEMPORAL].n_max, 10);
-    assert_non_null(strstr(rendered(VD_NONTEMPORAL), "[1.03..1.16] of rep_stosb/1G at 1G (n=10)"));
+    assert_false(it[at("nontemporal")].decided);
+    assert_int_equal(it[at("nontemporal")].reason, VD_R_STRADDLES);
+    assert_int_equal(it[at("nontemporal")].n_max, 10);
+    assert_non_null(
+        strstr(rendered(at("nontemporal")), "[1.03..1.16] of rep_stosb/1G at 1G (n=10)"));
 }
 
 /* Two candidates 1.3 % apart with tight samples: a tie, not a winner. */
@@ -144,13 +146,13 @@ static void test_two_tied(void **state)
     milan();
     fill(&cells[5], GIB * 10 / 376, 2, 11, 0); /* rep_stosq/1G 37.6 */
     decide(&kvm);
-    const struct vd_item *c = &it[VD_CLEAR_1G];
+    const struct vd_item *c = &it[at("clear_1g")];
     assert_true(c->decided);
     assert_string_equal(c->set, "tie");
     assert_int_equal(c->nleaders, 2);
     assert_string_equal(c->cells[1], "clear/rep_stosq/1G/cold/1G");
-    assert_int_equal(logged(VD_CLEAR_1G, 2, 5)->c.outcome, CMP_TIE);
-    assert_non_null(strstr(rendered(VD_CLEAR_1G), "; +1 tied\n"));
+    assert_int_equal(logged(at("clear_1g"), 2, 5)->c.outcome, CMP_TIE);
+    assert_non_null(strstr(rendered(at("clear_1g")), "; +1 tied\n"));
     assert_int_equal(c->rmin_x1000, 2745); /* 37.6 / 13.7 */
     assert_int_equal(c->rmax_x1000, 2781);
     /* rep_stosq/1G at 35.45, 7.5 % slower: its interval lies beyond 1.05 at
@@ -159,8 +161,8 @@ static void test_two_tied(void **state)
     milan();
     fill(&cells[5], GIB * 100 / 3545, 2, 11, 0);
     decide(&kvm);
-    assert_string_equal(it[VD_CLEAR_1G].set, "not separated");
-    assert_true(it[VD_CLEAR_1G].decided); /* both are faster than clear_page */
+    assert_string_equal(it[at("clear_1g")].set, "not separated");
+    assert_true(it[at("clear_1g")].decided); /* both are faster than clear_page */
 }
 
 /* Leaders that are not separated do not pick the non-temporal item's call
@@ -175,16 +177,16 @@ static void test_nontemporal_size_without_winner(void **state)
     clear_cell("rep_stosb", false, GIB, 345);
     clear_cell("clzero", true, GIB, 340);
     decide(&kvm);
-    assert_string_equal(it[VD_CLEAR_1G].set, "not separated");
-    assert_string_equal(it[VD_CLEAR_1G].answer, "clzero/2M"); /* the best, by a hair */
-    assert_int_equal(it[VD_NONTEMPORAL].args[1].u, GIB);      /* the largest measured */
-    assert_int_equal(it[VD_NONTEMPORAL].outcome, CMP_TIE);
+    assert_string_equal(it[at("clear_1g")].set, "not separated");
+    assert_string_equal(it[at("clear_1g")].answer, "clzero/2M"); /* the best, by a hair */
+    assert_int_equal(it[at("nontemporal")].args[1].u, GIB);      /* the largest measured */
+    assert_int_equal(it[at("nontemporal")].outcome, CMP_TIE);
     /* a winner does pick it */
     fill(&cells[2], GIB * 10 / 500, 2, 11, 0); /* clzero/2M 50.0 GB/s */
     decide(&kvm);
-    assert_string_equal(it[VD_CLEAR_1G].set, "winner");
-    assert_int_equal(it[VD_NONTEMPORAL].args[1].u, 2 * MIB); /* the 1 GiB leader's */
-    assert_int_equal(it[VD_NONTEMPORAL].outcome, CMP_FASTER);
+    assert_string_equal(it[at("clear_1g")].set, "winner");
+    assert_int_equal(it[at("nontemporal")].args[1].u, 2 * MIB); /* the 1 GiB leader's */
+    assert_int_equal(it[at("nontemporal")].outcome, CMP_FASTER);
 }
 
 /* Linux's clear_page among the leaders: decided only as a tie with it. */
@@ -194,21 +196,21 @@ static void test_baseline_leads(void **state)
     clear_cell("rep_stosb", false, 4096, 200);
     clear_cell("rep_stosb", false, GIB, 201);
     decide(&kvm);
-    assert_true(it[VD_CLEAR_1G].decided);
-    assert_string_equal(it[VD_CLEAR_1G].set, "tie");
-    assert_int_equal(it[VD_CLEAR_1G].outcome, CMP_TIE);
-    assert_string_equal(it[VD_CLEAR_1G].cells[0], "clear/rep_stosb/1G/cold/1G");
-    assert_string_equal(it[VD_CLEAR_1G].cells[1], "clear/rep_stosb/4K/cold/1G");
-    assert_int_equal(it[VD_CLEAR_1G].nleaders, 2); /* Linux clear_page leads too */
+    assert_true(it[at("clear_1g")].decided);
+    assert_string_equal(it[at("clear_1g")].set, "tie");
+    assert_int_equal(it[at("clear_1g")].outcome, CMP_TIE);
+    assert_string_equal(it[at("clear_1g")].cells[0], "clear/rep_stosb/1G/cold/1G");
+    assert_string_equal(it[at("clear_1g")].cells[1], "clear/rep_stosb/4K/cold/1G");
+    assert_int_equal(it[at("clear_1g")].nleaders, 2); /* Linux clear_page leads too */
     /* clear_page alone: it is the winner */
     clear_cell("avx_nt", true, 4096, 100);
     ncells = 1;
     decide(&kvm);
-    assert_true(it[VD_CLEAR_1G].decided);
-    assert_string_equal(it[VD_CLEAR_1G].set, "winner");
-    assert_int_equal(it[VD_CLEAR_1G].outcome, -1);
-    assert_string_equal(it[VD_CLEAR_1G].answer, "rep_stosb/4K"); /* that is Linux clear_page */
-    assert_int_equal(it[VD_CLEAR_1G].ratio_x1000, 1000);
+    assert_true(it[at("clear_1g")].decided);
+    assert_string_equal(it[at("clear_1g")].set, "winner");
+    assert_int_equal(it[at("clear_1g")].outcome, -1);
+    assert_string_equal(it[at("clear_1g")].answer, "rep_stosb/4K"); /* that is Linux clear_page */
+    assert_int_equal(it[at("clear_1g")].ratio_x1000, 1000);
 }
 
 /* Too few samples or unverified: left out and named, never "too noisy". */
@@ -217,25 +219,25 @@ static void test_left_out(void **state)
     milan();
     fill(&cells[2], GIB * 10 / 381, 2, 5, 0); /* rep_stosb/1G: 5 samples */
     decide(&kvm);
-    assert_true(it[VD_CLEAR_1G].decided);
-    assert_string_equal(it[VD_CLEAR_1G].answer, "rep_stosq/1G"); /* the next: 35.0 GB/s */
-    assert_int_equal(it[VD_CLEAR_1G].reason, VD_R_NONE);
+    assert_true(it[at("clear_1g")].decided);
+    assert_string_equal(it[at("clear_1g")].answer, "rep_stosq/1G"); /* the next: 35.0 GB/s */
+    assert_int_equal(it[at("clear_1g")].reason, VD_R_NONE);
     assert_int_equal(tr.left_out, 1);
     milan();
     cells[2].verified = false;
     decide(&kvm);
-    assert_string_equal(it[VD_CLEAR_1G].answer, "rep_stosq/1G");
+    assert_string_equal(it[at("clear_1g")].answer, "rep_stosq/1G");
     assert_int_equal(tr.left_out, 1);
     /* every candidate too few: not decided, saying so */
     milan();
     for (size_t i = 0; i < ncells; i++)
         cells[i].nsamples = 3;
     decide(&kvm);
-    assert_false(it[VD_CLEAR_1G].decided);
-    assert_int_equal(it[VD_CLEAR_1G].reason, VD_R_LEFT_OUT);
-    assert_string_equal(rendered(VD_CLEAR_1G), "  clear 1 GiB  not decided: every cell it needs "
-                                               "left out: too few samples (n=3), and 11 more\n");
-    assert_string_equal(it[VD_CLEAR_1G].args[0].s, "clear/rep_stosb/4K/cold/1G");
+    assert_false(it[at("clear_1g")].decided);
+    assert_int_equal(it[at("clear_1g")].reason, VD_R_LEFT_OUT);
+    assert_string_equal(rendered(at("clear_1g")), "  clear 1 GiB  not decided: every cell it needs "
+                                                  "left out: too few samples (n=3), and 11 more\n");
+    assert_string_equal(it[at("clear_1g")].args[0].s, "clear/rep_stosb/4K/cold/1G");
     assert_int_equal(tr.left_out, 12);
 }
 
@@ -250,15 +252,15 @@ static void test_target_smaller_than_the_page(void **state)
         else
             cells[i].kind = VD_SMP; /* no 1 GiB call on a 2 MiB target */
     decide(&kvm);
-    assert_false(it[VD_CLEAR_1G].decided);
-    assert_int_equal(it[VD_CLEAR_1G].reason, VD_R_TARGET_SMALL);
-    assert_string_equal(rendered(VD_CLEAR_1G), "  clear 1 GiB  not measured: the largest cold "
-                                               "target, 2M, is below the page\n");
-    assert_true(it[VD_CLEAR_2M].decided);
-    assert_string_equal(it[VD_CLEAR_2M].answer, "clzero/2M");
-    assert_false(it[VD_IDLE].decided);
-    assert_int_equal(it[VD_IDLE].reason, VD_R_TARGET_SMALL);
-    assert_int_equal(it[VD_IDLE].args[0].u, 2 * MIB);
+    assert_false(it[at("clear_1g")].decided);
+    assert_int_equal(it[at("clear_1g")].reason, VD_R_TARGET_SMALL);
+    assert_string_equal(rendered(at("clear_1g")), "  clear 1 GiB  not measured: the largest cold "
+                                                  "target, 2M, is below the page\n");
+    assert_true(it[at("clear_2m")].decided);
+    assert_string_equal(it[at("clear_2m")].answer, "clzero/2M");
+    assert_false(it[at("idle")].decided);
+    assert_int_equal(it[at("idle")].reason, VD_R_TARGET_SMALL);
+    assert_int_equal(it[at("idle")].args[0].u, 2 * MIB);
 }
 
 static void test_tcg_says_so(void **state)
@@ -268,15 +270,15 @@ static void test_tcg_says_so(void **state)
     tcg.tcg = true;
     spr();
     decide(&tcg);
-    for (unsigned i = 0; i < VD_TRUST; i++) { /* only clear cells: the others did not run */
+    for (unsigned i = 0; i < at("trust"); i++) { /* only clear cells: the others did not run */
         assert_false(it[i].decided);
-        assert_int_equal(it[i].reason, i == VD_FAULT_ITEM || i == VD_VMSTART || i == VD_NUMA_ITEM
+        assert_int_equal(it[i].reason, i == at("fault") || i == at("vmstart") || i == at("numa")
                                            ? VD_R_NOT_IN_RUN
                                            : VD_R_TCG);
     }
     assert_int_equal(lg.n, 0);
-    assert_true(it[VD_TRUST].decided);
-    assert_non_null(strstr(rendered(VD_TRUST), "  trust        TCG, TSC invariant,"));
+    assert_true(it[at("trust")].decided);
+    assert_non_null(strstr(rendered(at("trust")), "  trust        TCG, TSC invariant,"));
     assert_int_equal(verdict_open(cells, ncells, &tcg, open), 0);
 }
 
@@ -284,15 +286,16 @@ static void test_empty_run(void **state)
 {
     ncells = 0;
     decide(&kvm);
-    for (unsigned i = 0; i < VD_TRUST; i++) {
+    for (unsigned i = 0; i < at("trust"); i++) {
         assert_false(it[i].decided);
         assert_false(it[i].measured);
         assert_int_equal(it[i].ncells, 0);
         assert_int_equal(it[i].reason, VD_R_NOT_IN_RUN);
     }
-    assert_string_equal(rendered(VD_CLEAR_1G), "  clear 1 GiB  not measured (run=clear)\n");
-    assert_string_equal(rendered(VD_TRUST), "  trust        KVM, TSC invariant, ring 0 emulated, "
-                                            "RAM hugetlbfs-2M, steal 0.01%, 0/0 cells out\n");
+    assert_string_equal(rendered(at("clear_1g")), "  clear 1 GiB  not measured (run=clear)\n");
+    assert_string_equal(rendered(at("trust")),
+                        "  trust        KVM, TSC invariant, ring 0 emulated, "
+                        "RAM hugetlbfs-2M, steal 0.01%, 0/0 cells out\n");
     assert_int_equal(tr.cells, 0);
 }
 

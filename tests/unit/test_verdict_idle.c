@@ -65,22 +65,22 @@ static void test_highest_harmless_rate(void **state)
     spin->control = true;
     icell("spin", 100, "stream_4llc", "DRAM", 600000, 2, 0)->control = true;
     decide(&kvm);
-    const struct vd_item *i = &it[VD_IDLE];
+    const struct vd_item *i = &it[at("idle")];
     assert_true(i->decided);
     assert_string_equal(i->answer, "nt<=25%");
     assert_string_equal(i->unit, "ms/GiB");
     assert_int_equal(i->fig_x1000, 95000);
     assert_int_equal(i->outcome, CMP_TIE);
-    assert_string_equal(rendered(VD_IDLE),
+    assert_string_equal(rendered(at("idle")),
                         "  idle zeroer  harmless: nt at <= 25%, 95.0 ms/GiB CPU: "
                         "chase_llc_half +1.0% [-0.4..+2.3] vs alone\n");
     assert_string_equal(i->cells[0], "interference/nt/25%/chase_llc_half");
     /* one compare record: the comparison the text quotes, not all of them */
     size_t n = 0;
     for (size_t k = 0; k < lg.n; k++)
-        n += lg.v[k].item == VD_IDLE;
+        n += strcmp(lg.v[k].item, "idle") == 0;
     assert_int_equal(n, 1);
-    assert_int_equal(logged(VD_IDLE, 0, 8)->c.outcome, CMP_TIE); /* alone vs nt/25%/chase_llc */
+    assert_int_equal(logged(at("idle"), 0, 8)->c.outcome, CMP_TIE); /* alone vs nt/25%/chase_llc */
 }
 
 static void test_rate_miss_is_left_out(void **state)
@@ -91,9 +91,9 @@ static void test_rate_miss_is_left_out(void **state)
     cells[ncells - 1].rate_miss = true;
     pair("temporal", 10, 0, 1, 120);
     decide(&kvm);
-    assert_true(it[VD_IDLE].decided);
-    assert_string_equal(it[VD_IDLE].answer, "temporal<=10%");
-    assert_int_equal(it[VD_IDLE].reason, VD_R_NONE);
+    assert_true(it[at("idle")].decided);
+    assert_string_equal(it[at("idle")].answer, "temporal<=10%");
+    assert_int_equal(it[at("idle")].reason, VD_R_NONE);
 }
 
 static void test_open_comparison_named(void **state)
@@ -104,10 +104,10 @@ static void test_open_comparison_named(void **state)
     icell("nt", 25, "chase_llc_half", "LLC", 150000 * 104 / 100, 12, 95); /* straddles 5 % */
     icell("nt", 25, "stream_4llc", "DRAM", 600000, 2, 95);
     decide(&kvm);
-    const struct vd_item *i = &it[VD_IDLE];
+    const struct vd_item *i = &it[at("idle")];
     assert_false(i->decided);
     assert_int_equal(i->reason, VD_R_STRADDLES);
-    assert_string_equal(rendered(VD_IDLE),
+    assert_string_equal(rendered(at("idle")),
                         "  idle zeroer  open: nt at 25% on chase_llc_half: +4.0% "
                         "[-3.6..+11.4] vs alone (n=10)\n");
     /* the cells named are the open comparison's */
@@ -122,11 +122,11 @@ static void test_every_rate_harmful(void **state)
     pair("nt", 1, 10, 12, 95);
     pair("clzero", 1, 20, 20, 80);
     decide(&kvm);
-    const struct vd_item *i = &it[VD_IDLE];
+    const struct vd_item *i = &it[at("idle")];
     assert_true(i->decided);
     assert_string_equal(i->answer, "none");
     assert_int_equal(i->outcome, CMP_SLOWER);
-    assert_string_equal(rendered(VD_IDLE),
+    assert_string_equal(rendered(at("idle")),
                         "  idle zeroer  none: every rate costs; least, nt at 1%: "
                         "stream_4llc +12.0% [+10.5..+13.5]\n");
 }
@@ -146,12 +146,12 @@ static void test_contention_compares_with_the_spin_control(void **state)
     icell("spin", 100, "chase_llc_half", "DRAM", 300000, 2, 0)->control = true;
     icell("spin", 100, "stream_4llc", "DRAM", 600000, 2, 0)->control = true;
     decide(&kvm);
-    const struct vd_item *i = &it[VD_IDLE];
+    const struct vd_item *i = &it[at("idle")];
     assert_true(i->decided);
     assert_string_equal(i->answer, "nt<=25%");
     assert_string_equal(i->baseline, "spin control");
     assert_int_equal(i->outcome, CMP_TIE);
-    assert_string_equal(rendered(VD_IDLE),
+    assert_string_equal(rendered(at("idle")),
                         "  idle zeroer  harmless: nt<=25%, 28.0 ms/GiB CPU: chase_llc_half "
                         "+0.0% [-1.4..+1.3] vs spin control\n");
     assert_string_equal(i->cells[0], "interference/spin/100%/chase_llc_half");
@@ -161,7 +161,7 @@ static void test_contention_compares_with_the_spin_control(void **state)
             cells[k].control = false, cells[k].strategy = "none";
     ncells -= 2; /* the spin cells would be second "alone" cells: drop them */
     decide(&kvm);
-    assert_string_equal(it[VD_IDLE].answer, "none");
+    assert_string_equal(it[at("idle")].answer, "none");
 }
 
 static void test_without_interference(void **state)
@@ -169,9 +169,9 @@ static void test_without_interference(void **state)
     (void)state;
     milan();
     decide(&kvm);
-    assert_true(it[VD_IDLE].decided);
-    assert_string_equal(it[VD_IDLE].form, "idle_cpu");
-    assert_string_equal(it[VD_IDLE].measured_by, "interference,clear");
+    assert_true(it[at("idle")].decided);
+    assert_string_equal(it[at("idle")].form, "idle_cpu");
+    assert_string_equal(it[at("idle")].measured_by, "interference,clear");
     /* only run=interference ran, with no usable cell (2 rounds): says so */
     alone("LLC");
     for (size_t k = 0; k < ncells; k++)
@@ -179,13 +179,13 @@ static void test_without_interference(void **state)
     struct vd_facts f = kvm;
     f.ran = "interference";
     decide(&f);
-    assert_false(it[VD_IDLE].decided);
-    assert_true(it[VD_IDLE].measured);
-    assert_string_equal(rendered(VD_IDLE), "  idle zeroer  not decided: no usable interference "
-                                           "cell\n");
+    assert_false(it[at("idle")].decided);
+    assert_true(it[at("idle")].measured);
+    assert_string_equal(rendered(at("idle")), "  idle zeroer  not decided: no usable interference "
+                                              "cell\n");
     f.ran = "fault";
     decide(&f);
-    assert_string_equal(rendered(VD_IDLE),
+    assert_string_equal(rendered(at("idle")),
                         "  idle zeroer  not measured (run=interference or run=clear)\n");
 }
 

@@ -32,7 +32,7 @@ static void test_trust(void **state)
     assert_string_equal(tr.worst_steal_cell, "clear/avx512_nt/4K/cold/1G");
     assert_int_equal(tr.outlier_cells, 1);
     assert_string_equal(tr.outlier_cell, "clear/rep_stosb/4K/cold/1G");
-    assert_string_equal(rendered(VD_TRUST),
+    assert_string_equal(rendered(at("trust")),
                         "  trust        KVM, TSC invariant, ring 0 emulated, RAM "
                         "hugetlbfs-2M, steal 0.01%, 0/9 cells out\n");
 }
@@ -52,7 +52,7 @@ static void test_trust_time_lost(void **state)
     assert_int_equal(tr.gap_cells, 2);
     assert_int_equal(tr.gap_max_ns, 5012000000ull);
     assert_string_equal(tr.gap_max_cell, "avx512_nt/4K cold");
-    assert_string_equal(rendered(VD_TRUST),
+    assert_string_equal(rendered(at("trust")),
                         "  trust        KVM, TSC invariant, ring 0 emulated, RAM hugetlbfs-2M, "
                         "steal 0.01%, 0/9 cells out\n               SMIs 5 in 2 cells, gaps > 10 "
                         "ms in 2 cells (longest 5.01 s, avx512_nt/4K cold)\n");
@@ -64,23 +64,23 @@ static void test_fault(void **state)
     fault_cell(false, 16700000); /* 16.7 ms zeroing in the fault */
     fault_cell(true, 275000);    /* 275 us pre-zeroed */
     decide(&kvm);
-    assert_true(it[VD_FAULT_ITEM].decided);
-    assert_int_equal(it[VD_FAULT_ITEM].fig_x1000, 16700);
-    assert_int_equal(it[VD_FAULT_ITEM].base_x1000, 275);
-    assert_int_equal(it[VD_FAULT_ITEM].ratio_x1000, 60727); /* 16.7 / 0.275 */
-    assert_int_equal(it[VD_FAULT_ITEM].outcome, CMP_SLOWER);
-    assert_string_equal(it[VD_FAULT_ITEM].answer, "prezero pays");
-    assert_string_equal(rendered(VD_FAULT_ITEM),
+    assert_true(it[at("fault")].decided);
+    assert_int_equal(it[at("fault")].fig_x1000, 16700);
+    assert_int_equal(it[at("fault")].base_x1000, 275);
+    assert_int_equal(it[at("fault")].ratio_x1000, 60727); /* 16.7 / 0.275 */
+    assert_int_equal(it[at("fault")].outcome, CMP_SLOWER);
+    assert_string_equal(it[at("fault")].answer, "prezero pays");
+    assert_string_equal(rendered(at("fault")),
                         "  fault        prezero pays 98.4% [98.3..98.4] of a 1G fault's 16.7 ms\n");
-    assert_int_equal(logged(VD_FAULT_ITEM, 1, 0)->c.outcome, CMP_SLOWER);
+    assert_int_equal(logged(at("fault"), 1, 0)->c.outcome, CMP_SLOWER);
     /* run=smp cells no longer decide VM start (scenarios/vmstart/verdict.c, run=vmstart) */
-    assert_false(it[VD_VMSTART].decided);
+    assert_false(it[at("vmstart")].decided);
     /* a fault without its pre-zeroed counterpart is not decided */
     ncells = 0;
     fault_cell(false, 16700000);
     decide(&kvm);
-    assert_false(it[VD_FAULT_ITEM].decided);
-    assert_int_equal(it[VD_FAULT_ITEM].reason, VD_R_NO_CELL);
+    assert_false(it[at("fault")].decided);
+    assert_int_equal(it[at("fault")].reason, VD_R_NO_CELL);
 }
 
 /* verdict_open(): the cells of undecided comparisons, nothing else. */
@@ -97,7 +97,7 @@ static void test_open(void **state)
     unsigned undecided = 0;
     for (size_t i = 0; i < lg.n; i++)
         undecided += lg.v[i].c.outcome == CMP_UNDECIDED &&
-                     !(lg.v[i].item == VD_NONTEMPORAL && lg.v[i].b != 7);
+                     !(strcmp(lg.v[i].item, "nontemporal") == 0 && lg.v[i].b != 7);
     assert_int_equal(n, undecided);
     assert_true(n > 0);
     /* the large-call leaders race (not separated), so does the 1G
@@ -112,8 +112,8 @@ static void test_tolerance(void **state)
     struct vd_facts wide = kvm;
     wide.tol_x100 = 1000; /* 10 %: 38.1 vs 35.0 (8.9 %) is within it */
     milan();
-    verdict_decide(cells, ncells, &wide, it, &tr, &lg);
-    assert_string_equal(it[VD_CLEAR_1G].set, "not separated");
+    nit = verdict_decide(cells, ncells, &wide, it, &tr, &lg);
+    assert_string_equal(it[at("clear_1g")].set, "not separated");
     char head[128];
     vd_header_line(&wide, head, sizeof(head));
     assert_non_null(strstr(head, "tolerance +-10%)"));

@@ -40,15 +40,15 @@ static void test_one_node(void **state)
     ncell("rep_stosb", 4096, 1, 0, 0, 100, 2);
     ncell("rep_stosb", 4096, 2, 0, 0, 180, 2);
     decide(&kvm);
-    assert_true(it[VD_NUMA_ITEM].decided);
-    assert_string_equal(it[VD_NUMA_ITEM].item, "numa");
-    assert_string_equal(rendered(VD_NUMA_ITEM),
+    assert_true(it[at("numa")].decided);
+    assert_string_equal(it[at("numa")].item, "numa");
+    assert_string_equal(rendered(at("numa")),
                         "  NUMA         one node: where pre-zeroing runs cannot matter\n");
-    assert_string_equal(it[VD_NUMA_ITEM].answer, "one node");
+    assert_string_equal(it[at("numa")].answer, "one node");
     decide(&tcg); /* said under TCG too: it needs no timing */
-    assert_string_equal(rendered(VD_NUMA_ITEM),
+    assert_string_equal(rendered(at("numa")),
                         "  NUMA         one node: where pre-zeroing runs cannot matter\n");
-    assert_int_equal(it[VD_CLEAR_1G].reason, VD_R_NOT_IN_RUN);
+    assert_int_equal(it[at("clear_1g")].reason, VD_R_NOT_IN_RUN);
 }
 
 static void test_remote_slower(void **state)
@@ -62,11 +62,11 @@ static void test_remote_slower(void **state)
     ncell("movnti", 4096, 1, 0, 0, 80, 2); /* slower locally: not the chosen variant */
     ncell("movnti", 4096, 1, 0, 1, 80, 2);
     decide(&kvm);
-    const struct vd_item *i = &it[VD_NUMA_ITEM];
+    const struct vd_item *i = &it[at("numa")];
     assert_true(i->decided);
     assert_int_equal(i->outcome, CMP_SLOWER);
     assert_string_equal(i->answer, "own node");
-    assert_string_equal(rendered(VD_NUMA_ITEM),
+    assert_string_equal(rendered(at("numa")),
                         "  NUMA         own node: remote is 0.62x [0.61..0.63] the "
                         "speed of local (rep_stosb 4K)\n");
     assert_int_equal(i->ratio_x1000, 620);
@@ -75,8 +75,8 @@ static void test_remote_slower(void **state)
     assert_true(i->rlo_x1000 < 620 && i->rhi_x1000 > 620);
     assert_string_equal(i->baseline, "local node 0");
     /* both pairs logged at the z of one rival (2 memory nodes) */
-    assert_int_equal(logged(VD_NUMA_ITEM, 0, 1)->c.z_x1000, cmp_z_bonferroni_x1000(1));
-    assert_int_equal(logged(VD_NUMA_ITEM, 2, 3)->c.outcome, CMP_SLOWER);
+    assert_int_equal(logged(at("numa"), 0, 1)->c.z_x1000, cmp_z_bonferroni_x1000(1));
+    assert_int_equal(logged(at("numa"), 2, 3)->c.outcome, CMP_SLOWER);
     assert_string_equal(i->cells[0], "numa/rep_stosb/4K/1T/n0-n0/256M");
 }
 
@@ -89,11 +89,11 @@ static void test_tie(void **state)
     ncell("rep_stosb", 2 * MIB, 1, 1, 1, 100, 1);
     ncell("rep_stosb", 2 * MIB, 1, 1, 0, 99, 1);
     decide(&kvm);
-    const struct vd_item *i = &it[VD_NUMA_ITEM];
+    const struct vd_item *i = &it[at("numa")];
     assert_true(i->decided);
     assert_int_equal(i->outcome, CMP_TIE);
     assert_string_equal(i->answer, "any node");
-    assert_string_equal(rendered(VD_NUMA_ITEM),
+    assert_string_equal(rendered(at("numa")),
                         "  NUMA         any node: remote is 0.99-1.01x [0.98..1.02] "
                         "of local (rep_stosb 2M), within +-5%\n");
 }
@@ -106,12 +106,12 @@ static void test_memory_only_node(void **state)
         for (unsigned m = 0; m < 3; m++)
             ncell("rep_stosb", 4096, 1, c, m, m == 2 ? 40 : 100, 1);
     decide(&kvm);
-    const struct vd_item *i = &it[VD_NUMA_ITEM];
+    const struct vd_item *i = &it[at("numa")];
     assert_int_equal(i->outcome, CMP_SLOWER);
     assert_int_equal(i->ratio_x1000, 400);
     assert_string_equal(i->cells[i->ncells - 1], "numa/rep_stosb/4K/1T/n1-n2/256M");
     /* three memory nodes: each local cell has 2 rivals */
-    assert_int_equal(logged(VD_NUMA_ITEM, 0, 2)->c.z_x1000, cmp_z_bonferroni_x1000(2));
+    assert_int_equal(logged(at("numa"), 0, 2)->c.z_x1000, cmp_z_bonferroni_x1000(2));
 }
 
 static void test_undecided_and_left_out(void **state)
@@ -121,29 +121,29 @@ static void test_undecided_and_left_out(void **state)
     ncell("rep_stosb", 4096, 1, 0, 0, 100, 30);
     ncell("rep_stosb", 4096, 1, 0, 1, 100, 30);
     decide(&kvm);
-    assert_false(it[VD_NUMA_ITEM].decided);
-    assert_int_equal(it[VD_NUMA_ITEM].outcome, CMP_UNDECIDED);
-    assert_int_equal(it[VD_NUMA_ITEM].reason, VD_R_STRADDLES);
-    assert_string_equal(rendered(VD_NUMA_ITEM),
+    assert_false(it[at("numa")].decided);
+    assert_int_equal(it[at("numa")].outcome, CMP_UNDECIDED);
+    assert_int_equal(it[at("numa")].reason, VD_R_STRADDLES);
+    assert_string_equal(rendered(at("numa")),
                         "  NUMA         open: remote 1.00x [0.79..1.27] of local "
                         "(n=12)\n");
     /* the remote cell unverified: no pair */
     cells[1].verified = false;
     decide(&kvm);
-    assert_false(it[VD_NUMA_ITEM].decided);
-    assert_int_equal(it[VD_NUMA_ITEM].reason, VD_R_NO_REMOTE);
-    assert_string_equal(it[VD_NUMA_ITEM].cells[0], "numa/rep_stosb/4K/1T/n0-n0/256M");
+    assert_false(it[at("numa")].decided);
+    assert_int_equal(it[at("numa")].reason, VD_R_NO_REMOTE);
+    assert_string_equal(it[at("numa")].cells[0], "numa/rep_stosb/4K/1T/n0-n0/256M");
     /* no local cell: a CPU node without memory of its own */
     ncells = 0;
     ncell("rep_stosb", 4096, 1, 1, 0, 100, 2);
     decide(&kvm);
-    assert_string_equal(rendered(VD_NUMA_ITEM), "  NUMA         not decided: no usable one-thread "
-                                                "local numa cell\n");
+    assert_string_equal(rendered(at("numa")), "  NUMA         not decided: no usable one-thread "
+                                              "local numa cell\n");
     /* no numa cells at all */
     ncells = 0;
     clear_cell("rep_stosb", false, 4096, 100);
     decide(&kvm);
-    assert_string_equal(rendered(VD_NUMA_ITEM), "  NUMA         not measured (run=numa)\n");
+    assert_string_equal(rendered(at("numa")), "  NUMA         not measured (run=numa)\n");
 }
 
 int main(void)

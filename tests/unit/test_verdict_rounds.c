@@ -74,7 +74,7 @@ static void run(unsigned gap_pct, bool with_factors)
 static const struct cmp *a_vs_b(void)
 {
     for (size_t i = 0; i < lg.n; i++)
-        if (lg.v[i].item == VD_CLEAR_1G && lg.v[i].a + lg.v[i].b == 1)
+        if (strcmp(lg.v[i].item, "clear_1g") == 0 && lg.v[i].a + lg.v[i].b == 1)
             return &lg.v[i].c;
     fail_msg("no clear_1g comparison of A and B");
     return 0;

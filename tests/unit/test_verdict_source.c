@@ -37,7 +37,7 @@ static const struct vd_extra *extra(const struct vd_item *i, const char *name)
 }
 
 /* vd_item_source() of item i. */
-static const char *source(enum vd_item_id i)
+static const char *source(size_t i)
 {
     static char b[256];
     vd_item_source(&it[i], b, sizeof(b));
@@ -48,20 +48,21 @@ static void test_items_name_their_source(void **state)
 {
     milan();
     decide(&kvm);
-    const struct vd_item *c = &it[VD_CLEAR_1G];
+    const struct vd_item *c = &it[at("clear_1g")];
     assert_true(c->measured);
     assert_string_equal(c->measured_by, "clear");
     assert_string_equal(c->cell_run[0], "clear");
     assert_string_equal(c->cell_short[0], "rep_stosb/1G cold");
-    assert_string_equal(source(VD_CLEAR_1G), "run=clear: rep_stosb/1G cold, rep_stosb/4K cold");
-    assert_int_equal(strncmp(source(VD_NONTEMPORAL), "run=clear: ", 11), 0);
-    assert_int_equal(strncmp(source(VD_IDLE), "run=clear: ", 11), 0);
-    assert_null(strstr(rendered(VD_CLEAR_1G), "run=")); /* the console names no cell */
+    assert_string_equal(source(at("clear_1g")), "run=clear: rep_stosb/1G cold, rep_stosb/4K cold");
+    assert_int_equal(strncmp(source(at("nontemporal")), "run=clear: ", 11), 0);
+    assert_int_equal(strncmp(source(at("idle")), "run=clear: ", 11), 0);
+    assert_null(strstr(rendered(at("clear_1g")), "run=")); /* the console names no cell */
     /* an item left undecided names its cells too */
     noisy();
     decide(&kvm);
-    assert_false(it[VD_NONTEMPORAL].decided);
-    assert_string_equal(source(VD_NONTEMPORAL), "run=clear: avx512_nt/1G cold, rep_stosb/1G cold");
+    assert_false(it[at("nontemporal")].decided);
+    assert_string_equal(source(at("nontemporal")),
+                        "run=clear: avx512_nt/1G cold, rep_stosb/1G cold");
 }
 
 static void test_not_measured(void **state)
@@ -70,37 +71,37 @@ static void test_not_measured(void **state)
     f.ran = "clear";
     milan();
     decide(&f);
-    assert_false(it[VD_FAULT_ITEM].measured);
-    assert_int_equal(it[VD_FAULT_ITEM].reason, VD_R_NOT_IN_RUN);
-    assert_int_equal(it[VD_VMSTART].reason, VD_R_NOT_IN_RUN);
-    assert_string_equal(source(VD_FAULT_ITEM), "");
+    assert_false(it[at("fault")].measured);
+    assert_int_equal(it[at("fault")].reason, VD_R_NOT_IN_RUN);
+    assert_int_equal(it[at("vmstart")].reason, VD_R_NOT_IN_RUN);
+    assert_string_equal(source(at("fault")), "");
     /* ran, but gave nothing usable: not "not measured" */
     f.ran = "clear,fault";
     decide(&f);
-    assert_true(it[VD_FAULT_ITEM].measured);
-    assert_false(it[VD_FAULT_ITEM].decided);
-    assert_int_equal(it[VD_FAULT_ITEM].reason, VD_R_NO_CELL);
+    assert_true(it[at("fault")].measured);
+    assert_false(it[at("fault")].decided);
+    assert_int_equal(it[at("fault")].reason, VD_R_NO_CELL);
     /* the scenarios that ran decide, not the cells: clear cells but run=fault */
     f.ran = "fault";
     decide(&f);
-    assert_false(it[VD_CLEAR_1G].measured);
-    assert_int_equal(it[VD_CLEAR_1G].reason, VD_R_NOT_IN_RUN);
+    assert_false(it[at("clear_1g")].measured);
+    assert_int_equal(it[at("clear_1g")].reason, VD_R_NOT_IN_RUN);
     /* also under TCG */
     f.tcg = true;
     decide(&f);
-    assert_int_equal(it[VD_CLEAR_1G].reason, VD_R_NOT_IN_RUN);
-    assert_int_equal(it[VD_FAULT_ITEM].reason, VD_R_TCG);
+    assert_int_equal(it[at("clear_1g")].reason, VD_R_NOT_IN_RUN);
+    assert_int_equal(it[at("fault")].reason, VD_R_TCG);
 }
 
 static void test_trust_without_cells(void **state)
 {
     ncells = 0;
     decide(&kvm);
-    assert_non_null(strstr(rendered(VD_TRUST), ", 0/0 cells out\n"));
+    assert_non_null(strstr(rendered(at("trust")), ", 0/0 cells out\n"));
     assert_int_equal(tr.worst_cv_x100, 0);
     milan();
     decide(&kvm);
-    assert_non_null(strstr(rendered(VD_TRUST), ", 0/12 cells out\n"));
+    assert_non_null(strstr(rendered(at("trust")), ", 0/12 cells out\n"));
     assert_true(tr.worst_cv_x100 > 0);
 }
 
@@ -111,7 +112,7 @@ static void test_fault_with_faultclear(void **state)
     fault_cell(true, 275000);    /* 275 us pre-zeroed */
     milan_faultclear();
     decide(&kvm);
-    const struct vd_item *f = &it[VD_FAULT_ITEM];
+    const struct vd_item *f = &it[at("fault")];
     assert_true(f->decided);
     assert_int_equal(f->ratio_x1000, 60727); /* the main comparison is run=fault's */
     assert_string_equal(f->answer, "prezero pays");
@@ -132,18 +133,17 @@ static void test_fault_with_faultclear(void **state)
     /* and 1 - 1.444 / 25.444 = 94.3 % of a clear_pages() fault */
     assert_in_range(la->x1000, 94000, 94600);
     assert_int_equal(la->cover_x100, 9500);
-    assert_string_equal(rendered(VD_FAULT_ITEM),
+    assert_string_equal(rendered(at("fault")),
                         "  fault        prezero pays 98.4% [98.3..98.4] of a 1G "
                         "fault's 16.7 ms; clear_pages() 2.4x\n");
-    assert_string_equal(source(VD_FAULT_ITEM),
-                        "run=fault: sync/1G, prezeroed/1G; run=faultclear: "
-                        "linux_4k/rep_stosb/1G, linux_batch=32M/rep_stosb/1G, "
-                        "linux_batch=32M/rep_stosb/1G prezeroed");
+    assert_string_equal(source(at("fault")), "run=fault: sync/1G, prezeroed/1G; run=faultclear: "
+                                             "linux_4k/rep_stosb/1G, linux_batch=32M/rep_stosb/1G, "
+                                             "linux_batch=32M/rep_stosb/1G prezeroed");
     assert_int_equal(f->ncells, 5);
     /* the 95 % comparisons are logged (a compare record each), at z 1.960 */
     unsigned z95 = 0;
     for (size_t i = 0; i < lg.n; i++)
-        z95 += lg.v[i].item == VD_FAULT_ITEM && lg.v[i].c.z_x1000 == CMP_Z95_X1000;
+        z95 += strcmp(lg.v[i].item, "fault") == 0 && lg.v[i].c.z_x1000 == CMP_Z95_X1000;
     assert_int_equal(z95, 3);
 }
 
@@ -152,28 +152,28 @@ static void test_fault_from_faultclear_alone(void **state)
     ncells = 0;
     milan_faultclear();
     decide(&kvm);
-    const struct vd_item *f = &it[VD_FAULT_ITEM];
+    const struct vd_item *f = &it[at("fault")];
     assert_true(f->decided);
     assert_string_equal(f->answer, "prezero pays");
     assert_int_equal(f->fig_x1000, 25444); /* the linux_batch=32M fault, ms x 1000 */
     assert_int_equal(f->base_x1000, 1444);
-    assert_string_equal(rendered(VD_FAULT_ITEM),
+    assert_string_equal(rendered(at("fault")),
                         "  fault        prezero pays 94.3% [94.2..94.5] of a 1G "
                         "fault's 25.4 ms after clear_pages() 2.4x\n");
     assert_non_null(extra(f, "clear_pages_gain"));
     assert_null(extra(f, "left_for_prezero"));
-    assert_string_equal(source(VD_FAULT_ITEM), "run=faultclear: linux_4k/rep_stosb/1G, "
-                                               "linux_batch=32M/rep_stosb/1G, "
-                                               "linux_batch=32M/rep_stosb/1G prezeroed");
+    assert_string_equal(source(at("fault")), "run=faultclear: linux_4k/rep_stosb/1G, "
+                                             "linux_batch=32M/rep_stosb/1G, "
+                                             "linux_batch=32M/rep_stosb/1G prezeroed");
     assert_int_equal(f->ncells, 3); /* the pre-zeroed cell serves two comparisons, named once */
     /* run=fault alone: the gain is not measured, and says by what */
     ncells = 0;
     fault_cell(false, 16700000);
     fault_cell(true, 275000);
     decide(&kvm);
-    assert_true(it[VD_FAULT_ITEM].decided);
-    assert_null(extra(&it[VD_FAULT_ITEM], "clear_pages_gain"));
-    assert_non_null(extra(&it[VD_FAULT_ITEM], "left_for_prezero"));
+    assert_true(it[at("fault")].decided);
+    assert_null(extra(&it[at("fault")], "clear_pages_gain"));
+    assert_non_null(extra(&it[at("fault")], "left_for_prezero"));
     /* 1 GiB cells with too few samples (-m 4G: one fault a round): the 2 MiB gain */
     ncells = 0;
     milan_faultclear();
@@ -183,18 +183,18 @@ static void test_fault_from_faultclear_alone(void **state)
     faultclear_cell(BATCH, false, 2 * MIB, 100000);
     faultclear_cell(BATCH, true, 2 * MIB, 40000);
     decide(&kvm);
-    assert_true(it[VD_FAULT_ITEM].decided);
-    assert_non_null(extra(&it[VD_FAULT_ITEM], "clear_pages_gain"));
-    assert_non_null(strstr(source(VD_FAULT_ITEM), "linux_4k/rep_stosb/2M"));
-    assert_null(strstr(source(VD_FAULT_ITEM), "/1G"));
+    assert_true(it[at("fault")].decided);
+    assert_non_null(extra(&it[at("fault")], "clear_pages_gain"));
+    assert_non_null(strstr(source(at("fault")), "linux_4k/rep_stosb/2M"));
+    assert_null(strstr(source(at("fault")), "/1G"));
     /* a 2 MiB-only run=faultclear (no free 1 GiB frame) gives the 2 MiB gain */
     ncells = 0;
     faultclear_cell(LINUX_4K, false, 2 * MIB, 160000);
     faultclear_cell(BATCH, false, 2 * MIB, 100000);
     decide(&kvm);
-    assert_false(it[VD_FAULT_ITEM].decided); /* no main comparison: what is open */
-    assert_int_equal(it[VD_FAULT_ITEM].reason, VD_R_NO_CELL);
-    assert_string_equal(rendered(VD_FAULT_ITEM),
+    assert_false(it[at("fault")].decided); /* no main comparison: what is open */
+    assert_int_equal(it[at("fault")].reason, VD_R_NO_CELL);
+    assert_string_equal(rendered(at("fault")),
                         "  fault        not decided: no usable pre-zeroed cell; "
                         "clear_pages() 1.60x\n");
 }

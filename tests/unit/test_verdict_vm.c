@@ -33,7 +33,7 @@ static void test_plateau(void **state)
     qemu("linux_4k", 1, 100, 0);
     qemu("linux_4k", 2, 101, 0);
     decide(&kvm);
-    struct vd_item *v = &it[VD_VMSTART];
+    struct vd_item *v = &it[at("vmstart")];
     assert_true(v->decided);
     assert_true(v->model);
     assert_int_equal(v->outcome, CMP_TIE);
@@ -44,7 +44,7 @@ static void test_plateau(void **state)
     assert_string_equal(v->baseline, "T=1");
     assert_string_equal(v->extra[0].name, "ceiling");
     assert_int_equal(v->extra[0].x1000, 10100);
-    assert_string_equal(rendered(VD_VMSTART),
+    assert_string_equal(rendered(at("vmstart")),
                         "  VM start     2 TB, 16 threads 198 s (model, B 10.1 GB/s "
                         "measured)\n");
 }
@@ -57,12 +57,12 @@ static void test_unknown(void **state)
     qemu("linux_4k", 1, 100, 0);
     qemu("linux_4k", 2, 190, 0);
     decide(&kvm);
-    struct vd_item *v = &it[VD_VMSTART];
+    struct vd_item *v = &it[at("vmstart")];
     assert_false(v->decided);
     assert_int_equal(v->outcome, -1);
     assert_int_equal((v->fig_x1000 + 50) / 100, 125);
     assert_int_equal(v->reason, VD_R_CEILING_OPEN);
-    assert_string_equal(rendered(VD_VMSTART),
+    assert_string_equal(rendered(at("vmstart")),
                         "  VM start     2 TB, 16 threads >= 12.5 s [12.3..12.7] "
                         "(model); ceiling open\n               open: T=2 vs "
                         "T=1: 1.90x [1.87..1.93] (n=11), no plateau\n");
@@ -71,7 +71,7 @@ static void test_unknown(void **state)
     decide(&kvm);
     assert_true(v->decided);
     assert_int_equal((v->fig_x1000 + 50) / 100, 400);
-    assert_string_equal(rendered(VD_VMSTART),
+    assert_string_equal(rendered(at("vmstart")),
                         "  VM start     2 TB, 16 threads 40.0 s (model, B 50.0 GB/s "
                         "option)\n");
     /* a ceiling above 16 x r1: the threads set it, 12.5 s */
@@ -89,17 +89,17 @@ static void test_open_parts(void **state)
     ncells = 0;
     qemu("linux_4k", 1, 100, 0);
     decide(&kvm);
-    assert_false(it[VD_VMSTART].decided);
-    assert_int_equal(it[VD_VMSTART].reason, VD_R_CEILING_OPEN);
-    assert_string_equal(rendered(VD_VMSTART),
+    assert_false(it[at("vmstart")].decided);
+    assert_int_equal(it[at("vmstart")].reason, VD_R_CEILING_OPEN);
+    assert_string_equal(rendered(at("vmstart")),
                         "  VM start     2 TB, 16 threads >= 12.5 s [12.3..12.7] "
                         "(model); ceiling open\n");
     ncells = 0;
     smp_cell(VD_VM, "none", 1, 100);
     smp_cell(VD_VM, "none", 2, 101);
     decide(&kvm);
-    assert_false(it[VD_VMSTART].decided);
-    assert_string_equal(rendered(VD_VMSTART),
+    assert_false(it[at("vmstart")].decided);
+    assert_string_equal(rendered(at("vmstart")),
                         "  VM start     not decided: no usable qemu_4k cell at "
                         "T=1\n");
     /* an unverified T=1 qemu cell is not used */
@@ -107,7 +107,7 @@ static void test_open_parts(void **state)
     qemu("linux_4k", 1, 100, 0)->verified = false;
     qemu("linux_4k", 2, 101, 0);
     decide(&kvm);
-    assert_int_equal(it[VD_VMSTART].reason, VD_R_NO_CELL);
+    assert_int_equal(it[at("vmstart")].reason, VD_R_NO_CELL);
 }
 
 /* linux_batch beside linux_4k: the clear_pages() gain at the top T, an
@@ -120,7 +120,7 @@ static void test_batch_gain(void **state)
     qemu("linux_batch=32M", 1, 200, 0);
     qemu("linux_batch=32M", 2, 202, 0);
     decide(&kvm);
-    struct vd_item *v = &it[VD_VMSTART];
+    struct vd_item *v = &it[at("vmstart")];
     assert_true(v->decided);
     assert_int_equal(v->nextra, 2); /* and the ceiling */
     assert_string_equal(v->extra[0].name, "clear_pages_gain");
@@ -129,7 +129,7 @@ static void test_batch_gain(void **state)
     assert_int_equal(v->extra[0].cover_x100, 9500);
     assert_string_equal(v->cells[2], "vmstart/qemu_batch/2T/1G");
     /* the gain stands in the line too, not only in the record's figures */
-    assert_string_equal(rendered(VD_VMSTART),
+    assert_string_equal(rendered(at("vmstart")),
                         "  VM start     2 TB, 16 threads 198 s (model, B 10.1 GB/s "
                         "measured); clear_pages() 2.0x\n");
 }

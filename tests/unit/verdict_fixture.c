@@ -156,7 +156,8 @@ void noisy(void)
         fill(clear_cell(v[i].s, v[i].nt, v[i].chunk, v[i].g), GIB * 10 / v[i].g, 3, 10, 2);
 }
 
-struct vd_item it[VD_NITEMS];
+struct vd_item it[VD_MAX_ITEMS];
+size_t nit;
 struct vd_trust tr;
 struct vd_log lg;
 
@@ -165,10 +166,10 @@ static const struct vd_facts *last; /* decide()'s facts, for rendered() */
 void decide(const struct vd_facts *f)
 {
     last = f;
-    verdict_decide(cells, ncells, f, it, &tr, &lg);
+    nit = verdict_decide(cells, ncells, f, it, &tr, &lg);
 }
 
-const char *rendered(enum vd_item_id i)
+const char *rendered(size_t i)
 {
     static char buf[VD_LINES_MAX];
     vd_item_lines(&it[i], last, &tr, buf, sizeof(buf));
@@ -176,11 +177,19 @@ const char *rendered(enum vd_item_id i)
 }
 
 /* The logged comparison of item `item` between cells ia and ib. */
-const struct vd_cmp *logged(enum vd_item_id item, size_t ia, size_t ib)
+size_t at(const char *key)
+{
+    const struct vd_item *f = vd_item_find(it, nit, key);
+    if (!f)
+        fail_msg("no item %s", key);
+    return (size_t)(f - it);
+}
+
+const struct vd_cmp *logged(size_t item, size_t ia, size_t ib)
 {
     for (size_t i = 0; i < lg.n; i++)
-        if (lg.v[i].item == item && lg.v[i].a == ia && lg.v[i].b == ib)
+        if (strcmp(lg.v[i].item, it[item].item) == 0 && lg.v[i].a == ia && lg.v[i].b == ib)
             return &lg.v[i];
-    fail_msg("no comparison of item %d between cells %zu and %zu", item, ia, ib);
+    fail_msg("no comparison of item %s between cells %zu and %zu", it[item].item, ia, ib);
     return 0;
 }

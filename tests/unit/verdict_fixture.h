@@ -15,7 +15,8 @@ extern struct vd_cell cells[64];
 extern uint64_t store[64][CMP_MAX_N]; /* cells[i]'s samples */
 extern size_t ncells;
 extern const struct vd_facts kvm; /* nested KVM, CPL 3, 0.01 % steal */
-extern struct vd_item it[VD_NITEMS];
+extern struct vd_item it[VD_MAX_ITEMS];
+extern size_t nit; /* items in it[] (the last decide()) */
 extern struct vd_trust tr;
 extern struct vd_log lg;
 
@@ -37,8 +38,11 @@ void noisy(void);
 void decide(const struct vd_facts *f);
 /* The console lines of it[i] as lib/verdict_text.c renders them (the facts
  * of the last decide()); a static buffer. */
-const char *rendered(enum vd_item_id i);
+const char *rendered(size_t i);
+/* The index in it[] of the item whose key is `key` (the last decide());
+ * fails the test when there is none. */
+size_t at(const char *key);
 /* The logged comparison of item `item` between cells ia and ib (fails the test when absent). */
-const struct vd_cmp *logged(enum vd_item_id item, size_t ia, size_t ib);
+const struct vd_cmp *logged(size_t item, size_t ia, size_t ib);
 
 #endif /* HZ_TESTS_VERDICT_FIXTURE_H */

@@ -29,7 +29,7 @@ from .report_html import draw_plots, esc, figure, kv_table, page, row_flags, tab
 
 def verdicts(rs):
     """{run: {item: record}} of the `verdict` records, in record order (the
-    kernel's item table)."""
+    items' order, HZ_VERDICT_ITEM in lib/verdict.h)."""
     out = {}
     for r in rs.of_type("verdict"):
         out.setdefault(r.get("run", 0), {})[str(r.get("item"))] = r

@@ -130,7 +130,7 @@ static uint64_t fault_us(const struct plan_profile *p, const struct plan_facts *
            (uint64_t)p->fault_rounds * f->frames * 2 * (dirty + clear + m->fault_us + m->cell_us);
 }
 
-/* prezero/prezero.c: per policy the pool's dirtying pass, the lead idle,
+/* scenarios/prezero/run.c: per policy the pool's dirtying pass, the lead idle,
  * every frame cleared once (in the fault or ahead of it) and faulted. */
 static uint64_t policies_us(const struct plan_profile *p, const struct plan_facts *f,
                             const struct plan_machine *m)

@@ -11,7 +11,7 @@
  * lib/compare.h at the tolerance); else it is the `bw_ceiling=` option,
  * named as such; else it is unknown and the model gives only a lower bound,
  * S / (T x r1), never an upper bound. Used by run=vmstart
- * (prezero/vmstart_report.c) and the verdict's VM start item
+ * (scenarios/vmstart/report.c) and the verdict's VM start item
  * (scenarios/vmstart/verdict.c).
  *
  * Rates are GB/s x 1000 (10^9 B/s, three decimals, as lib/stats.h

@@ -1,7 +1,7 @@
 /*
  * measure/smp_job.h - target memory for a multi-CPU clear and one timed
  * clear on several CPUs at once (the "job", measure/smp_job.c), for the
- * `smp` scenario (scenarios/smp/smp.h) and prezero/vmstart.c.
+ * `smp` scenario (scenarios/smp/smp.h) and scenarios/vmstart/run.c.
  */
 #ifndef HZ_MEASURE_SMP_JOB_H
 #define HZ_MEASURE_SMP_JOB_H

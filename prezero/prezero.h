@@ -14,7 +14,7 @@
  *
  * Split: the event loop, the idle loop, parsing and the result arithmetic
  * are portable C (prezero/prezero_core.c, host-tested with a simulated
- * demand region and clock); prezero/prezero.c supplies real #PF faults, the
+ * demand region and clock); scenarios/prezero/run.c supplies real #PF faults, the
  * TSC, verification and the `prezero`/`policies` scenarios, and
  * prezero/prezero_report.c prints records and the side-by-side table;
  * prezero/prezero_smp.c runs faulting CPUs and dedicated zeroers in parallel.

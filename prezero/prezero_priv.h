@@ -1,5 +1,5 @@
 /*
- * prezero/prezero_priv.h - what prezero/prezero.c (options, the single-CPU
+ * prezero/prezero_priv.h - what scenarios/prezero/run.c (options, the single-CPU
  * environment, one run, the scenarios) and prezero/prezero_smp.c (the
  * fault_cpus/zero_cpus team) share. Not for other subsystems: they use
  * prezero/prezero.h.
@@ -19,14 +19,14 @@
 #define PZ_FAULT_CPUS_ACCEPTED "1..1024, at most the CPUs online"
 #define PZ_ZERO_CPUS_ACCEPTED "0..1023; fault_cpus + zero_cpus at most the CPUs online"
 
-/* zero_cpus=, 0..HZ_MAX_CPUS - 1 (prezero/prezero.c, docs/prezero.md
+/* zero_cpus=, 0..HZ_MAX_CPUS - 1 (scenarios/prezero/run.c, docs/prezero.md
  * "Options"): run=vmstart refuses it. The prezero files share no
  * variable: a team run gets its pool in struct pz_team_ctx,
  * pz_check_cpus() the CPU counts. */
 uint64_t pz_zero_cpus(void);
 
 /* What a team run (prezero/prezero_smp.c) works on, passed by
- * prezero/prezero.c for each run. */
+ * scenarios/prezero/run.c for each run. */
 struct pz_team_ctx {
     struct fault_env *env; /* the run's pool, its lock, frame size (fault_pool_setup()) */
     bool *sample_busy;     /* [DEMAND_MAX_SAMPLES]: pz_zeroers_busy_since() of each demand
@@ -40,7 +40,7 @@ struct tenant {
 };
 
 /* user_run() body (arg: a struct tenant): wl_tenant_dirty() the page, a
- * non-zero word in every 64-byte line, as a tenant leaves it. prezero/prezero.c. */
+ * non-zero word in every 64-byte line, as a tenant leaves it. scenarios/prezero/run.c. */
 void pz_tenant_fn(void *arg);
 
 /*
@@ -71,7 +71,7 @@ bool pz_zeroers_busy_since(struct pz_zsnap before);
 int pz_team_run(const struct pz_team_ctx *x, const struct pz_config *c, struct pz_ops *ops,
                 struct pz_tally *t, const char **why, unsigned P, unsigned Z, size_t *not_zero);
 
-/* One run of a workload under one policy (prezero/prezero.c). */
+/* One run of a workload under one policy (scenarios/prezero/run.c). */
 struct pz_req {
     struct pz_policy_cfg policy; /* batch 0: batch=N's N, else every page */
     enum wl_kind kind;

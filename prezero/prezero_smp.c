@@ -3,7 +3,7 @@
  * (prezero/prezero_priv.h, docs/prezero.md): with fault_cpus=P the FAULT
  * events of a population are touched by P CPUs in parallel, and with
  * zero_cpus=Z policy idle gets Z CPUs that only clear DIRTY frames; and the
- * check that P + Z fits the CPUs online. prezero/prezero.c runs it.
+ * check that P + Z fits the CPUs online. scenarios/prezero/run.c runs it.
  */
 #include "arch/tsc.h"
 #include "arch/user.h"

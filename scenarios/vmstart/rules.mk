@@ -1,5 +1,10 @@
-# scenarios/vmstart/ - `run=vmstart`: the VM start's cost (its runner is still
-# in prezero/ for now).
+# scenarios/vmstart/ - `run=vmstart`: what a VM start's zeroing costs, measured
+# (the qemu rows) and modelled (model.c, host-tested), and its verdict item.
+KERNEL_C += scenarios/vmstart/model.c scenarios/vmstart/run.c scenarios/vmstart/report.c \
+	scenarios/vmstart/qemu.c
+
+HOST_TESTS += vmstart
+HOST_SRCS_vmstart := scenarios/vmstart/model.c lib/stats.c
 
 # Its verdict item (linked into the host verdict tests too).
 KERNEL_C += scenarios/vmstart/verdict.c

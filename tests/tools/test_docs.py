@@ -235,8 +235,8 @@ class RecordsDocumented(unittest.TestCase):
         self.assertEqual(missing, [], "prezero members missing from docs/results.md")
 
     def test_every_vmstart_member_documented(self):
-        src = ((ROOT / "prezero" / "vmstart_report.c").read_text() +
-               (ROOT / "prezero" / "vmstart_qemu.c").read_text())
+        src = ((ROOT / "scenarios" / "vmstart" / "report.c").read_text() +
+               (ROOT / "scenarios" / "vmstart" / "qemu.c").read_text())
         for t in ("vmstart", "vmstart_knee", "vmstart_cost", "vmstart_model"):
             body = src[src.index('"%s");' % t):]
             body = body[:body.index("record_emit")]

@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_vmstart.c - prezero/vmstart_model.c: the knee of a
+ * tests/unit/test_vmstart.c - scenarios/vmstart/model.c: the knee of a
  * scaling curve (first thread count that adds less than 10 %), on
  * hand-worked values (the model: tests/unit/test_vmmodel.c).
  */
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "prezero/vmstart.h"
+#include "scenarios/vmstart/vmstart.h"
 
 static void test_knee(void **state)
 {

@@ -1,9 +1,9 @@
 /*
- * prezero/vmstart_model.c - the arithmetic of the VM-start model
- * (prezero/vmstart.h): the knee of a scaling curve (the model itself is
+ * scenarios/vmstart/model.c - the arithmetic of the VM-start model
+ * (scenarios/vmstart/vmstart.h): the knee of a scaling curve (the model itself is
  * lib/vmmodel.c). Portable C, integer only.
  */
-#include "prezero/vmstart.h"
+#include "scenarios/vmstart/vmstart.h"
 
 unsigned vs_knee(const uint64_t *gbps_x1000, unsigned n)
 {

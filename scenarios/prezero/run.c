@@ -1,5 +1,5 @@
 /*
- * prezero/prezero.c - the kernel half of the pre-zeroing runner
+ * scenarios/prezero/run.c - the kernel half of the pre-zeroing runner
  * (prezero/prezero.h, docs/prezero.md): its options, the real environment
  * for the event loop (TSC clock, #PF faults on the demand region of
  * mm/demand.h, demand_release), the checks of every run, and the scenarios
@@ -12,7 +12,6 @@
  * mapped are released, the pool is checked and the frames go back. With
  * fault_cpus > 1 or zero_cpus the run goes through prezero/prezero_smp.c.
  */
-#include "prezero/prezero.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "kernel/options.h"
@@ -26,6 +25,7 @@
 #include "lib/stats.h"
 #include "measure/fault_pool.h"
 #include "mm/demand.h"
+#include "prezero/prezero.h"
 #include "prezero/prezero_priv.h"
 
 /* ---- options (docs/prezero.md "Options") ------------------------------- */

@@ -1,12 +1,12 @@
 /*
- * prezero/vmstart.c - `run=vmstart`, the VM-start model (prezero/vmstart.h,
+ * scenarios/vmstart/run.c - `run=vmstart`, the VM-start model (scenarios/vmstart/vmstart.h,
  * docs/prezero.md "The VM-start model"): fault S bytes of 1 GiB pages (2 MiB
  * in the fallback) in with T = 1..all faulting CPUs under the policies none,
  * boot, idle and batch (the vm_boot workload of prezero/workload.h, run by
- * prezero/prezero.c pz_run_one: every frame dirty first, verified after),
+ * scenarios/prezero/run.c pz_run_one: every frame dirty first, verified after),
  * and the qemu rows: policy none with fault_clear=linux_4k and
  * linux_batch=32M, QEMU's touch-every-page start with a Linux-faithful
- * clear in each fault (prezero/vmstart_qemu.c).
+ * clear in each fault (scenarios/vmstart/qemu.c).
  *
  * Rounds (lib/interleave.h ilv_run): one untimed warm-up round, then
  * `vmstart_rounds` timed rounds, every cell once per round in a fresh
@@ -16,7 +16,6 @@
  * Before the rounds, one untimed pool set-up dirties every frame, so the
  * host backs every page before anything is timed.
  */
-#include "prezero/vmstart.h"
 #include "arch/tsc.h"
 #include "kernel/exit.h"
 #include "kernel/options.h"
@@ -35,6 +34,7 @@
 #include "mm/mm.h"
 #include "mm/paging.h"
 #include "prezero/prezero_priv.h"
+#include "scenarios/vmstart/vmstart.h"
 
 #define VS_ROUNDS_DEFAULT 6         /* the fewest repeats whose median has a 95 % interval */
 #define VS_SEED 0x766d7374617274ull /* "vmstart": the interleaving orders */

@@ -1,6 +1,6 @@
 /*
- * prezero/vmstart_qemu.c - run=vmstart's qemu rows and their model
- * (prezero/vmstart.h, docs/prezero.md "The VM-start model"). QEMU starts a
+ * scenarios/vmstart/qemu.c - run=vmstart's qemu rows and their model
+ * (scenarios/vmstart/vmstart.h, docs/prezero.md "The VM-start model"). QEMU starts a
  * VM with preallocated RAM by touching every page from T threads
  * (touch_all_pages(), util/oslib-posix.c, at most 16:
  * MAX_MEM_PREALLOC_THREAD_COUNT); each touch faults and the kernel clears
@@ -19,7 +19,7 @@
 #include "lib/record.h"
 #include "lib/vmmodel.h"
 #include "measure/fault_pool.h"
-#include "prezero/vmstart.h"
+#include "scenarios/vmstart/vmstart.h"
 
 static const struct fault_clear q4k = {FAULT_CLEAR_LINUX_4K, 0};
 static const struct fault_clear qbatch = {FAULT_CLEAR_LINUX_BATCH, FAULT_CLEAR_BATCH_DEFAULT};

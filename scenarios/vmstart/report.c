@@ -1,12 +1,12 @@
 /*
- * prezero/vmstart_report.c - what `run=vmstart` prints after its rounds
- * (prezero/vmstart.h, docs/results.md "vmstart"): one `vmstart` record and
+ * scenarios/vmstart/report.c - what `run=vmstart` prints after its rounds
+ * (scenarios/vmstart/vmstart.h, docs/results.md "vmstart"): one `vmstart` record and
  * table line per (kind, T) cell, then the knee of none and the qemu rows
  * (`vmstart_knee`, measured), each pre-zeroed policy's own costs
  * (`vmstart_cost`, measured) and the qemu rows' model (`vmstart_model`,
- * prezero/vmstart_qemu.c).
+ * scenarios/vmstart/qemu.c).
  */
-#include "prezero/vmstart.h"
+#include "scenarios/vmstart/vmstart.h"
 
 #include "arch/tsc.h"
 #include "arch/user.h"

@@ -1,5 +1,5 @@
 /*
- * prezero/vmstart.h - the VM-start model (`run=vmstart`, docs/prezero.md
+ * scenarios/vmstart/vmstart.h - the VM-start model (`run=vmstart`, docs/prezero.md
  * "The VM-start model"): how long a VM of S bytes takes to fault in with T
  * faulting CPUs under each pre-zeroing policy, where adding a CPU stops
  * paying (the knee), and what that predicts for a 2 TiB VM.
@@ -17,11 +17,11 @@
  * and the mapping during it, never a GB/s of mapping.
  *
  * Portable arithmetic (host-tested in tests/unit/test_vmstart.c); the
- * scenario itself is prezero/vmstart.c. Rates are GB/s x 1000 (10^9 B/s,
+ * scenario itself is scenarios/vmstart/run.c. Rates are GB/s x 1000 (10^9 B/s,
  * three decimals), as lib/stats.h stats_gbps_x1000().
  */
-#ifndef HZ_PREZERO_VMSTART_H
-#define HZ_PREZERO_VMSTART_H
+#ifndef HZ_SCENARIOS_VMSTART_VMSTART_H
+#define HZ_SCENARIOS_VMSTART_VMSTART_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,8 +42,8 @@
  */
 unsigned vs_knee(const uint64_t *gbps_x1000, unsigned n);
 
-/* ---- kernel side: the cells of one run=vmstart, as prezero/vmstart.c
- * measures them and prezero/vmstart_report.c prints them */
+/* ---- kernel side: the cells of one run=vmstart, as scenarios/vmstart/run.c
+ * measures them and scenarios/vmstart/report.c prints them */
 
 #define VS_MAX_ROUNDS 20 /* vmstart_rounds= */
 #define VS_MAX_T 256     /* thread counts 1..VS_MAX_T */
@@ -90,10 +90,10 @@ const char *vs_kind_name(const struct vs_run *v, enum vs_kind k);
  * cell (cells[kind * tmax + threads - 1]), the knee (`vmstart_knee`) of
  * none and the qemu rows, each pre-zeroed policy's own costs
  * (`vmstart_cost`) and the qemu rows' model (vs_qemu_report()).
- * prezero/vmstart_report.c. */
+ * scenarios/vmstart/report.c. */
 void vs_report(const struct vs_run *v, struct vs_cell *cells);
 
-/* ---- prezero/vmstart_qemu.c: the qemu rows and their model */
+/* ---- scenarios/vmstart/qemu.c: the qemu rows and their model */
 
 /* The fault_clear= name of a qemu kind ("linux_4k", "linux_batch=32M"),
  * static storage; NULL for the other kinds. */
@@ -118,4 +118,4 @@ void vs_model_echo(const struct vs_run *v);
 void vs_qemu_report(const struct vs_run *v, struct vs_cell *cells, enum vs_kind k,
                     const uint64_t *g);
 
-#endif /* HZ_PREZERO_VMSTART_H */
+#endif /* HZ_SCENARIOS_VMSTART_VMSTART_H */

@@ -1,16 +1,20 @@
 /*
- * lib/plan.h - run profiles and their planned duration (docs/options.md
+ * lib/plan.h - run profiles and the arithmetic that prices a run (docs/options.md
  * "Run profiles"). `run=default` (what `make run` boots) is a reduced
  * suite that answers the verdict's questions (docs/results.md `verdict`)
  * in about a minute; `run=full` is the exhaustive suite. Both keep the
  * measurement rules (dirty before, verify after, at least 10 interleaved
  * repeats per cell): the default run has fewer cells, never fewer repeats.
+ * What a profile means to a scenario is that scenario's own settings
+ * (scenarios/NAME/plan.c: one row per profile); here is only the profile's
+ * name and the pricing.
  *
  * The planned duration is a model, not a measurement: the work each
  * scenario plans (bytes streamed by one CPU, demand faults, fixed waits)
  * priced with a machine model (struct plan_machine). The kernel prints it
- * at the start of a run; a unit test holds the default run's plan to its
- * budget under a fixture machine. Portable C, no allocation.
+ * at the start of a run; a unit test (tests/unit/test_plan.c) holds the
+ * default run's plan to its budget under a fixture machine. Portable C, no
+ * allocation.
  */
 #ifndef HZ_LIB_PLAN_H
 #define HZ_LIB_PLAN_H
@@ -22,43 +26,23 @@
  * start included (issue 13: at most 90 s). */
 #define PLAN_DEFAULT_BUDGET_MS 90000u
 
-enum plan_profile_id { PLAN_DEFAULT = 0, PLAN_FULL = 1 };
+enum plan_profile_id { PLAN_DEFAULT = 0, PLAN_FULL = 1, PLAN_PROFILES };
 
-/* What a profile runs; each scenario takes its defaults from here unless
- * an option given on the command line overrides them. */
+/* A run profile: its name and its row in each scenario's settings table. */
 struct plan_profile {
-    const char *name;          /* "default", "full" */
-    bool clear_all_strategies; /* false: the reduced set (clear_quick_set(), arch/clear.h) */
-    bool clear_small_target;   /* warm and cold cells on the half-LLC target too */
-    unsigned clear_chunks;     /* chunk sizes of the sweep: 3 = 4K,2M,1G; 4 adds 32M */
-    unsigned clear_min_rounds; /* timed rounds every clear cell gets (>= 10) */
-    unsigned clear_max_rounds; /* most timed rounds */
-    unsigned clear_budget_s;   /* no round past the minimum starts after this */
-    unsigned fault_rounds;     /* rounds of the fault test: each faults every page twice */
-    unsigned policies;         /* pre-zeroing policies of `policies` (all: 5) */
-    unsigned lead_idle_ms;     /* idle before each policy's workload */
-    bool smp_all_counts;       /* 1, 2, 4, 8, 16 and all CPUs; false: 1 and all */
-    bool smp_all_strategies;   /* false: rep_stosb and the non-temporal pick */
-    unsigned smp_repeats;      /* timed rounds every smp cell gets (>= 10) */
-    unsigned smp_max_rounds;   /* most timed rounds of the smp cells */
-    unsigned smp_budget_s;     /* per part (scaling, fill): no round past the minimum after this */
-    bool smp_fill;             /* the QEMU-like fill of every free frame */
-    unsigned fill_repeats;     /* timed rounds of fills per thread count */
-    bool vmstart_all_rows;     /* run=vmstart: every policy and the qemu rows; false: only
-                                  the qemu rows (the verdict's VM start item) */
+    const char *name; /* "default", "full" */
+    enum plan_profile_id id;
 };
 
-/* Most thread counts of run=smp (plan_smp_counts()). */
-#define PLAN_SMP_COUNTS_MAX 6
-
-/* The thread counts run=smp measures with `online` CPUs under profile p,
- * ascending into out[0..PLAN_SMP_COUNTS_MAX): 1, 2, 4, 8, 16 below online
- * (only 1 unless p->smp_all_counts), then online. Returns how many; 0 for
- * no CPU. */
-unsigned plan_smp_counts(const struct plan_profile *p, unsigned online, unsigned *out);
-
-/* The profile's table entry; an id out of range gives the default one. */
+/* The profile's entry; an id out of range gives the default one. */
 const struct plan_profile *plan_profile_get(enum plan_profile_id id);
+
+/* Interleaved rounds (lib/interleave.h) as a scenario's profile sets them:
+ * the timed rounds every cell gets, the most, and the seconds past the
+ * minimum after which no round starts. */
+struct plan_rounds {
+    unsigned min, max, budget_s;
+};
 
 /* What the machine offers at start-up (the kernel's facts; fixtures in the
  * unit test). Sizes in bytes. */
@@ -93,51 +77,48 @@ struct plan_machine {
  * the model used when the boot calibration (kernel/calibrate.h) fails. */
 extern const struct plan_machine plan_machine_dev;
 
-/* Planned milliseconds, per scenario and in total (boot included). */
-struct plan_estimate {
-    uint64_t clear_ms, fault_ms, policies_ms, smp_ms, total_ms;
-};
-
 /*
- * One scenario's part of the plan, priced with m under profile p from the
- * facts that scenario fills (each scenario reads its own sizes with the
- * same rule it runs with: the `.plan` hook of kernel/scenario.h). In
- * milliseconds, boot excluded; a zero-sized fact plans 0. The clear part
- * is an upper bound (see plan_estimate()).
+ * Microseconds of `passes` passes over `bytes` by one CPU at `kind_mbps`
+ * (a pass kind's rate: m->dirty_mbps, clear_mbps, check_mbps,
+ * check_dirty_mbps) or, when that is 0 (not calibrated), m->pass_mbps.
+ * plan_pass_us() is the mean pass. 0 for no bytes.
  */
-uint64_t plan_clear_ms(const struct plan_profile *p, const struct plan_facts *f,
-                       const struct plan_machine *m);
-/* The clear part of cells the scenario counted itself: `big` on the large
- * target (f->big_bytes), `small` on the small one (f->small_bytes). */
-uint64_t plan_clear_cells_ms(const struct plan_profile *p, unsigned big, unsigned small,
-                             const struct plan_facts *f, const struct plan_machine *m);
-uint64_t plan_fault_ms(const struct plan_profile *p, const struct plan_facts *f,
-                       const struct plan_machine *m);
-uint64_t plan_policies_ms(const struct plan_profile *p, const struct plan_facts *f,
-                          const struct plan_machine *m);
-uint64_t plan_smp_ms(const struct plan_profile *p, const struct plan_facts *f,
-                     const struct plan_machine *m);
-
-/*
- * One part of interleaved multi-CPU cells (measure/smp_rounds.h), as
- * run=numa runs each group of its matrix: `one` cells of one CPU and
- * `many` cells of `cpus` CPUs together, each repeat a dirty, clear and
- * check of `bytes`; one warm-up round, `repeats` rounds (0: the profile's
- * smp_repeats), then more up to p->smp_max_rounds while p->smp_budget_s
- * lasts (the last may start just before it runs out). Milliseconds; no
- * cells plan 0.
- */
-uint64_t plan_smp_part_ms(const struct plan_profile *p, unsigned repeats, unsigned one,
-                          unsigned many, unsigned cpus, uint64_t bytes,
-                          const struct plan_machine *m);
-
-/* The model's parts for a scenario with its own cells (run=faultclear):
- * microseconds of `passes` passes over `bytes` by one CPU at m->pass_mbps,
- * and interleaved rounds of round_us each as lib/interleave.h runs them
- * (one warm-up, `min`, then more up to `max` while budget_s lasts, the
- * last starting just before it runs out), in milliseconds. */
+uint64_t plan_kind_us(uint64_t bytes, unsigned passes, uint64_t kind_mbps,
+                      const struct plan_machine *m);
 uint64_t plan_pass_us(uint64_t bytes, unsigned passes, const struct plan_machine *m);
+
+/* Interleaved rounds of round_us each as lib/interleave.h runs them: one
+ * warm-up, r->min, then more up to r->max while r->budget_s lasts (the last
+ * starting just before it runs out); microseconds and milliseconds. A
+ * round of 0 plans 0. */
+uint64_t plan_rounds_us(uint64_t round_us, const struct plan_rounds *r);
 uint64_t plan_rounds_ms(uint64_t round_us, unsigned min, unsigned max, unsigned budget_s);
+
+/* A repeat of an interleaved multi-CPU cell (measure/smp_rounds.h): a
+ * dirty, clear and check of `bytes`, by one CPU or by `cpus` together (at
+ * m->smp_pass_mbps), with its fixed cost; microseconds. */
+uint64_t plan_smp_cell_us(uint64_t bytes, unsigned cpus, const struct plan_machine *m);
+
+/*
+ * One part of interleaved multi-CPU cells, as run=smp and run=numa run
+ * them: `one` cells of one CPU and `many` cells of `cpus` CPUs together,
+ * in rounds r. Milliseconds; no cells plan 0.
+ */
+uint64_t plan_smp_part_ms(const struct plan_rounds *r, unsigned one, unsigned many, unsigned cpus,
+                          uint64_t bytes, const struct plan_machine *m);
+
+/* A fault-pool round (measure/fault_pool.h; run=fault): the pool's dirtying
+ * pass, then per round and frame a synchronously zeroed fault and a
+ * pre-zeroed one, each with one clear and one re-dirtying pass.
+ * Milliseconds of `rounds` rounds over f->frames of f->frame_bytes. */
+uint64_t plan_fault_ms(unsigned rounds, const struct plan_facts *f, const struct plan_machine *m);
+
+/* `runs` runs of the pre-zeroing workload (run=prezero, run=policies): per
+ * run the pool's dirtying pass, lead_idle_ms of idle, every frame cleared
+ * once (in the fault or ahead of it) and faulted. Milliseconds; no frames
+ * plan 0. */
+uint64_t plan_policies_ms(unsigned runs, unsigned lead_idle_ms, const struct plan_facts *f,
+                          const struct plan_machine *m);
 
 /* What one scenario plans, for the `plan:` line and record: the `.plan`
  * hook of kernel/scenario.h fills it. */
@@ -145,19 +126,5 @@ struct plan_part {
     uint64_t ms;    /* planned milliseconds, boot excluded */
     unsigned cells; /* cells it measures (0: it has none to count) */
 };
-
-/*
- * Plan profile p on a machine with facts f, priced with m: the parts of
- * run=default's scenarios and their sum with m->boot_ms. The clear part
- * counts the warm-up round, the minimum rounds and the extra rounds the
- * budget allows (so it is an upper bound for the clear sweep); the other
- * scenarios have a fixed number of repeats. A zero-sized fact (no CPUs, no
- * frames) plans nothing for the scenarios that need it. Deterministic.
- */
-void plan_estimate(const struct plan_profile *p, const struct plan_facts *f,
-                   const struct plan_machine *m, struct plan_estimate *e);
-
-/* Cells of the clear sweep profile p plans on facts f. */
-unsigned plan_clear_cells(const struct plan_profile *p, const struct plan_facts *f);
 
 #endif /* HZ_LIB_PLAN_H */

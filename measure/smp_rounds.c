@@ -70,16 +70,15 @@ void smp_series_skew_record(struct rec *r, const struct smp_series *s)
     rec_u64(r, "late_starts", s->late_starts);
 }
 
-struct plan_profile smp_rounds_profile(const struct plan_profile *p)
+struct plan_rounds smp_rounds_apply(struct plan_rounds r)
 {
-    struct plan_profile q = *p;
     if (option_given("smp_max_rounds"))
-        q.smp_max_rounds = (unsigned)max_rounds;
+        r.max = (unsigned)max_rounds;
     if (option_given("smp_budget"))
-        q.smp_budget_s = (unsigned)budget_s;
-    if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
-        q.smp_max_rounds = 0;
-    return q;
+        r.budget_s = (unsigned)budget_s;
+    if (cpu_is_tcg() || r.max < r.min) /* TCG: no point in waiting for them to settle */
+        r.max = r.min;
+    return r;
 }
 
 /* The caller's repeat, watched: the SMI count and TSC span around it go to
@@ -110,7 +109,7 @@ static bool watched_repeat(void *arg, size_t cell, unsigned round)
     return ok;
 }
 
-bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
+bool smp_rounds_run(const char *part, const struct plan_rounds *rounds, size_t ncells,
                     struct smp_series *const *series,
                     bool (*repeat)(void *arg, size_t cell, unsigned round),
                     void (*settle)(void *arg, bool *open), void *arg)
@@ -120,10 +119,8 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
     static uint64_t scratch[SMP_MAX_ROUNDS];
     static enum ilv_verdict stop[SMP_MAX_CELLS];
     static struct ilv_series ser[SMP_MAX_CELLS];
-    struct plan_profile q = smp_rounds_profile(scenario_profile());
-    struct ilv_rule rule = {min_rounds,
-                            min_rounds > q.smp_max_rounds ? min_rounds : q.smp_max_rounds,
-                            SMP_CI_X100, settle ? ILV_LOOK_EVERY : 0};
+    struct plan_rounds q = smp_rounds_apply(*rounds);
+    struct ilv_rule rule = {q.min, q.max, SMP_CI_X100, settle ? ILV_LOOK_EVERY : 0};
     for (size_t i = 0; i < ncells && i < SMP_MAX_CELLS; i++)
         ser[i] = (struct ilv_series){series[i]->ns, &series[i]->n};
     uint64_t s = seed ? seed : rdtsc();
@@ -137,7 +134,7 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
                           .repeat = watched_repeat,
                           .arg = &w,
                           .clock = tsc_now,
-                          .budget = (uint64_t)q.smp_budget_s * tsc_info()->hz,
+                          .budget = (uint64_t)q.budget_s * tsc_info()->hz,
                           .budget_from = 1, /* the timed rounds */
                           .stop = stop,
                           .settle = settle,
@@ -157,7 +154,7 @@ bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
     struct rec r;
     rec_begin(&r, buf, sizeof(buf), "smp_rounds");
     rec_str(&r, "part", part);
-    ilv_rec_run(&r, s, ncells, done, why, &rule, q.smp_budget_s, stable, noisy);
+    ilv_rec_run(&r, s, ncells, done, why, &rule, q.budget_s, stable, noisy);
     rec_bool(&r, "race", settle != 0);
     rec_u64(&r, "decided_cells", decided);
     rec_str(&r, "steal_method", steal_available() ? steal_method() : "none");

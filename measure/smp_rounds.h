@@ -53,20 +53,22 @@ struct rec;
  * and late_starts. Nothing for an empty series. Boot CPU. */
 void smp_series_skew_record(struct rec *r, const struct smp_series *s);
 
-/* The profile smp_rounds_run() runs under: p with smp_max_rounds= and
- * smp_budget= applied where given, and under TCG no round past the
- * minimum (smp_max_rounds 0); for a scenario's `.plan` hook too. */
-struct plan_profile smp_rounds_profile(const struct plan_profile *p);
+/* Rounds r (the scenario's own profile settings: its minimum, most rounds
+ * and budget) with smp_max_rounds= and smp_budget= applied where given,
+ * and under TCG no round past the minimum (max = min): what
+ * smp_rounds_run() runs, for a scenario's `.plan` hook too. */
+struct plan_rounds smp_rounds_apply(struct plan_rounds r);
 
 /*
  * Run ncells (<= SMP_MAX_CELLS) cells interleaved (lib/interleave.h ilv_run()): an untimed
- * warm-up round, then at least min_rounds (smp_repeats, smp_fill_repeats or numa_repeats)
- * timed rounds, each cell once per round in an order drawn from smp_seed=;
- * then more, up to smp_max_rounds, until smp_budget= seconds of timed rounds
- * are spent (under TCG exactly min_rounds) or:
+ * warm-up round, then at least rounds->min (smp_repeats, smp_fill_repeats or
+ * numa_repeats) timed rounds, each cell once per round in an order drawn
+ * from smp_seed=; then more, up to rounds->max, until rounds->budget_s
+ * seconds of timed rounds are spent (both after smp_rounds_apply(); under
+ * TCG exactly rounds->min) or:
  *  - settle NULL: every cell's median wall time has a 95 % interval within
  *    +-SMP_CI_X100;
- *  - settle given (racing, as run=clear): at each look (min_rounds, then
+ *  - settle given (racing, as run=clear): at each look (rounds->min, then
  *    every ILV_LOOK_EVERY rounds) settle(arg, open) gets open[0..ncells)
  *    false and sets open[i] for every cell that a still undecided comparison
  *    needs; the others take no more repeats (their series' stop: decided).
@@ -77,7 +79,7 @@ struct plan_profile smp_rounds_profile(const struct plan_profile *p);
  * Emits the `smp_rounds` record named `part` ("scale", "fill", "numa") and
  * its line. Returns false when a repeat failed. Boot CPU, CPL 0.
  */
-bool smp_rounds_run(const char *part, unsigned min_rounds, size_t ncells,
+bool smp_rounds_run(const char *part, const struct plan_rounds *rounds, size_t ncells,
                     struct smp_series *const *series,
                     bool (*repeat)(void *arg, size_t cell, unsigned round),
                     void (*settle)(void *arg, bool *open), void *arg);

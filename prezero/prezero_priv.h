@@ -107,7 +107,7 @@ uint64_t pz_team_cpu_max(void);
 void pz_check_cpus(uint64_t fault_cpus, uint64_t zero_cpus);
 
 /* The lead idle every workload run starts with, ns: lead_idle= where
- * given, else profile p's (lib/plan.h lead_idle_ms). */
+ * given, else profile p's (scenarios/prezero/plan.h lead_idle_ms). */
 struct plan_profile;
 uint64_t pz_lead_idle_ns(const struct plan_profile *p);
 

@@ -41,6 +41,7 @@
 #include "mm/paging.h"
 #include "scenarios/clear/cells.h"
 #include "scenarios/clear/clear.h"
+#include "scenarios/clear/plan.h"
 #include "scenarios/clear/race.h"
 
 #define MAX_CHUNKS 8
@@ -110,11 +111,11 @@ HZ_OPTION(opt_clear_samples, .name = "clear_samples", .kind = OPT_U64, .dest = &
 HZ_OPTION(opt_strategies, .name = "strategies", .kind = OPT_CUSTOM, .parse = strategies_opt,
           .accepted = "all|NAME[,NAME...]", .help = "strategies to measure (default all)");
 
-static bool selected(const struct clear_strategy *s, const struct plan_profile *p)
+static bool selected(const struct clear_strategy *s, const struct clear_settings *p)
 {
     char key[40];
     hz_snprintf(key, sizeof(key), ",%s,", s->name);
-    if (!only[0] && !option_given("strategies") && !p->clear_all_strategies)
+    if (!only[0] && !option_given("strategies") && !p->all_strategies)
         return clear_quick_set(s);
     if (!only[0])
         return true;
@@ -247,7 +248,7 @@ static void add_cells(const struct clear_strategy *s, uint8_t *base, uint64_t sm
         struct clear_cell want[3] = {{.dst = base, .bytes = big, .cache = "cold"},
                                      {.dst = base + 4096, .bytes = small, .cache = "warm"},
                                      {.dst = base + 4096, .bytes = small, .cache = "cold"}};
-        int kinds = scenario_profile()->clear_small_target ? 3 : 1;
+        int kinds = clear_settings_get(scenario_profile())->small_target ? 3 : 1;
         for (int i = 0; i < kinds && cs.n < CLEAR_MAX_CELLS; i++) {
             if (chunks[k] > want[i].bytes)
                 continue;
@@ -264,21 +265,22 @@ static void add_cells(const struct clear_strategy *s, uint8_t *base, uint64_t sm
 }
 
 /* Profile p's values for the options not given: the run's and plan's rule. */
-static const uint64_t *settings(const struct plan_profile *p, size_t *nch, uint64_t *min,
+static const uint64_t *settings(const struct clear_settings *p, size_t *nch, uint64_t *min,
                                 uint64_t *max, uint64_t *budget)
 {
     static const uint64_t reduced[3] = {4096, 2 << 20, 1 << 30};
-    bool three = !option_given("chunks") && p->clear_chunks == 3;
+    bool three = !option_given("chunks") && p->chunks == 3;
     *nch = three ? 3 : nchunks;
-    *min = option_given("repeats") ? repeats : p->clear_min_rounds;
-    *max = option_given("max_rounds") ? max_rounds : p->clear_max_rounds;
-    *budget = option_given("clear_budget") ? budget_s : p->clear_budget_s;
+    *min = option_given("repeats") ? repeats : p->rounds.min;
+    *max = option_given("max_rounds") ? max_rounds : p->rounds.max;
+    *budget = option_given("clear_budget") ? budget_s : p->rounds.budget_s;
     return three ? reduced : chunks;
 }
 
 static void apply_profile(void)
 {
-    const uint64_t *list = settings(scenario_profile(), &nchunks, &repeats, &max_rounds, &budget_s);
+    const uint64_t *list = settings(clear_settings_get(scenario_profile()), &nchunks, &repeats,
+                                    &max_rounds, &budget_s);
     memmove(chunks, list, nchunks * sizeof(chunks[0]));
 }
 
@@ -300,25 +302,24 @@ static void targets(uint64_t arena_bytes, uint64_t *large, uint64_t *small)
 static void clear_plan(const struct plan_profile *p, const struct plan_machine *m,
                        struct plan_part *out)
 {
-    struct plan_profile q = *p;
+    const struct clear_settings *s = clear_settings_get(p);
     struct plan_facts f = {0};
     uint64_t min, max, budget;
     size_t nch;
     const char *missing;
-    const uint64_t *list = settings(p, &nch, &min, &max, &budget);
+    const uint64_t *list = settings(s, &nch, &min, &max, &budget);
     targets(frames_1g_free_count(mm_frames()) ? PAGE_SIZE_1G : PAGE_SIZE_2M, &f.big_bytes,
             &f.small_bytes);
     unsigned ns = 0, big = 0, sm = 0;
     for (size_t i = 0; i < clear_strategy_count; i++)
-        ns += selected(&clear_strategies[i], p) && clear_supported(&clear_strategies[i], &missing);
+        ns += selected(&clear_strategies[i], s) && clear_supported(&clear_strategies[i], &missing);
     for (size_t k = 0; k < nch; k++) { /* add_cells(): the chunks that fit each target */
         big += list[k] <= f.big_bytes;
-        sm += p->clear_small_target && list[k] <= f.small_bytes ? 2 : 0;
+        sm += s->small_target && list[k] <= f.small_bytes ? 2 : 0;
     }
-    q.clear_min_rounds = (unsigned)min;
-    q.clear_max_rounds = (unsigned)(cpu_is_tcg() || max < min ? min : max);
-    q.clear_budget_s = (unsigned)budget;
-    out->ms = plan_clear_cells_ms(&q, ns * big, ns * sm, &f, m);
+    struct plan_rounds r = {(unsigned)min, (unsigned)(cpu_is_tcg() || max < min ? min : max),
+                            (unsigned)budget};
+    out->ms = clear_plan_cells_ms(&r, ns * big, ns * sm, &f, m);
     out->cells = ns * (big + sm);
 }
 
@@ -361,7 +362,7 @@ static void bench_clear(void)
         const char *missing;
         char name[48], why[120];
         hz_snprintf(name, sizeof(name), "clear.%s", s->name);
-        if (!selected(s, scenario_profile()))
+        if (!selected(s, clear_settings_get(scenario_profile())))
             continue;
         if (!clear_supported(s, &missing)) {
             result_skip(name, "missing CPU feature %s", missing);

@@ -14,6 +14,7 @@
 #include "mm/demand.h"
 #include "mm/paging.h"
 #include "scenarios/fault/fault.h"
+#include "scenarios/fault/plan.h"
 
 static uint64_t fault_pages = 0; /* 0: every frame in the pool */
 HZ_OPTION(opt_fault_pages, .name = "fault_pages", .kind = OPT_U64, .dest = &fault_pages, .min = 1,
@@ -122,20 +123,18 @@ static void passes_fn(unsigned cpu, void *arg) { run_passes(arg); }
  * timings: a check, not a measurement), else the profile's. */
 static unsigned rounds_of(const struct plan_profile *p)
 {
-    return fault_rounds ? (unsigned)fault_rounds : cpu_is_tcg() ? 2 : p->fault_rounds;
+    return fault_rounds ? (unsigned)fault_rounds : cpu_is_tcg() ? 2 : fault_settings_get(p)->rounds;
 }
 
 /* The `.plan` hook: the pool fault_selftest() will set up, its rounds. */
 static void fault_plan(const struct plan_profile *p, const struct plan_machine *m,
                        struct plan_part *out)
 {
-    struct plan_profile q = *p;
     struct plan_facts f = {0};
     size_t n = fault_pool_plan(fault_pages ? fault_pages : FAULT_POOL_MAX, &f.frame_bytes,
                                fault_zero_node());
     f.frames = (unsigned)(fault_pages && fault_pages < n ? fault_pages : n);
-    q.fault_rounds = rounds_of(p);
-    out->ms = plan_fault_ms(&q, &f, m);
+    out->ms = plan_fault_ms(rounds_of(p), &f, m);
 }
 
 void fault_selftest(void)

@@ -4,6 +4,16 @@
  */
 #include "scenarios/numa/plan.h"
 
+static const struct plan_rounds rounds[PLAN_PROFILES] = {
+    [PLAN_DEFAULT] = {.min = 10, .max = 20, .budget_s = 5},
+    [PLAN_FULL] = {.min = 10, .max = 30, .budget_s = 60},
+};
+
+const struct plan_rounds *numa_rounds_get(const struct plan_profile *p)
+{
+    return &rounds[plan_profile_get(p->id)->id];
+}
+
 unsigned nplan_threads(unsigned ncpus, unsigned out[2])
 {
     if (!ncpus)

@@ -5,8 +5,9 @@
  * target only; a CPU-only node a row only, like Intel MLC's
  * --bandwidth_matrix), each variant (a strategy and call size) at 1 thread
  * and at all threads of the CPU node, and for every remote cell the local
- * cell it is compared with. Kept apart so the host unit tests can check the
- * planning exactly. Portable C; prints nothing.
+ * cell it is compared with; and run=numa's rounds under each run profile
+ * (lib/plan.h). Kept apart so the host unit tests can check the planning
+ * exactly. Portable C; prints nothing.
  */
 #ifndef HZ_SCENARIOS_NUMA_PLAN_H
 #define HZ_SCENARIOS_NUMA_PLAN_H
@@ -14,6 +15,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "lib/plan.h"
+
+/* run=numa's interleaved rounds under profile p (min: numa_repeats=, which
+ * the run applies; the most rounds and the budget of each group). */
+const struct plan_rounds *numa_rounds_get(const struct plan_profile *p);
 
 #define NPLAN_MAX_NODES 8 /* = arch/numa.h NUMA_MAX_NODES (scenarios/numa/run.c asserts it) */
 

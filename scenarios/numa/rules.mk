@@ -3,7 +3,7 @@
 KERNEL_C += scenarios/numa/plan.c scenarios/numa/run.c scenarios/numa/table.c
 
 HOST_TESTS += numa_plan
-HOST_SRCS_numa_plan := scenarios/numa/plan.c
+HOST_SRCS_numa_plan := scenarios/numa/plan.c lib/plan.c
 
 # Its verdict item (linked into the host verdict tests too).
 KERNEL_C += scenarios/numa/verdict.c

@@ -294,6 +294,8 @@ static void settle(void *arg, bool *open) { user_run(0, look_fn, open); }
 static bool run_groups(const struct nplan_cell *plan, size_t n)
 {
     char part[48];
+    struct plan_rounds r = *numa_rounds_get(scenario_profile());
+    r.min = (unsigned)opt_repeats;
     for (size_t s = 0, e; s < n; s = e) {
         e = nplan_group_end(plan, n, s, SMP_MAX_CELLS);
         for (size_t i = s; i < e; i++)
@@ -304,7 +306,7 @@ static bool run_groups(const struct nplan_cell *plan, size_t n)
             hz_snprintf(part, sizeof(part), "numa %zu-%zu", s, e - 1);
         else
             hz_snprintf(part, sizeof(part), "numa");
-        if (!smp_rounds_run(part, (unsigned)opt_repeats, e - s, series, cell_repeat, settle, 0))
+        if (!smp_rounds_run(part, &r, e - s, series, cell_repeat, settle, 0))
             return false;
         for (size_t i = s; i < e; i++)
             run.cell[i].ran = true;
@@ -378,8 +380,10 @@ static void numa_plan(const struct plan_profile *p, const struct plan_machine *m
     static struct nplan_cell plan[NUMA_CELLS_MAX];
     const struct clear_strategy *s[MAX_VSTRAT];
     struct nplan_node pn[NUMA_MAX_NODES];
-    struct plan_profile q = smp_rounds_profile(p);
+    struct plan_rounds r = *numa_rounds_get(p);
     size_t n = 0;
+    r.min = (unsigned)opt_repeats;
+    r = smp_rounds_apply(r);
     run.t = numa_get();
     memset(pn, 0, sizeof(pn));
     node_cpus(pn);
@@ -396,7 +400,7 @@ static void numa_plan(const struct plan_profile *p, const struct plan_machine *m
             many += plan[i].threads > 1;
             cpus = plan[i].threads > cpus ? plan[i].threads : cpus;
         }
-        out->ms += plan_smp_part_ms(&q, (unsigned)opt_repeats, one, many, cpus, want_bytes(), m);
+        out->ms += plan_smp_part_ms(&r, one, many, cpus, want_bytes(), m);
     }
     out->cells = (unsigned)n;
 }

@@ -27,6 +27,7 @@
 #include "mm/demand.h"
 #include "prezero/prezero.h"
 #include "prezero/prezero_priv.h"
+#include "scenarios/prezero/plan.h"
 
 /* ---- options (docs/prezero.md "Options") ------------------------------- */
 
@@ -369,7 +370,8 @@ uint64_t pz_zero_cpus(void) { return opt_zero_cpus; }
 
 uint64_t pz_lead_idle_ns(const struct plan_profile *p)
 {
-    return option_given("lead_idle") ? opt_lead_idle : p->lead_idle_ms * 1000000ull;
+    return option_given("lead_idle") ? opt_lead_idle
+                                     : prezero_settings_get(p)->lead_idle_ms * 1000000ull;
 }
 
 static void apply_profile(void) { opt_lead_idle = pz_lead_idle_ns(scenario_profile()); }
@@ -379,13 +381,10 @@ static void apply_profile(void) { opt_lead_idle = pz_lead_idle_ns(scenario_profi
 static void plan_runs(const struct plan_profile *p, const struct plan_machine *m, unsigned runs,
                       struct plan_part *out)
 {
-    struct plan_profile q = *p;
     struct plan_facts f = {0};
     f.frames = (unsigned)fault_pool_plan(opt_pages ? opt_pages : DEMAND_MAX_PAGES, &f.frame_bytes,
                                          fault_zero_node());
-    q.policies = runs;
-    q.lead_idle_ms = (unsigned)(pz_lead_idle_ns(p) / 1000000);
-    out->ms = plan_policies_ms(&q, &f, m);
+    out->ms = plan_policies_ms(runs, (unsigned)(pz_lead_idle_ns(p) / 1000000), &f, m);
 }
 
 static void prezero_plan(const struct plan_profile *p, const struct plan_machine *m,

@@ -16,6 +16,7 @@
 #include "arch/tsc.h"
 #include "arch/x86.h"
 #include "kernel/lava.h"
+#include "kernel/scenario.h"
 #include "lib/cmdline.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
@@ -28,6 +29,7 @@
 #include "measure/time_lost.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
+#include "scenarios/smp/plan.h"
 #include "scenarios/smp/smp.h"
 
 enum { FILL_ALL, FILL_NONE, FILL_BYTES };
@@ -235,7 +237,9 @@ void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, 
         fcells[i] = (struct fill_cell){.threads = counts[i], .verified = true};
         fseries[i] = &fcells[i].ser;
     }
-    bool finished = smp_rounds_run("fill", (unsigned)fill_repeats, nc, fseries, fill_repeat, 0, 0);
+    struct plan_rounds r = smp_settings_get(scenario_profile())->rounds;
+    r.min = (unsigned)fill_repeats;
+    bool finished = smp_rounds_run("fill", &r, nc, fseries, fill_repeat, 0, 0);
     for (unsigned i = 0; i < nc && finished; i++) {
         fill_record(&fcells[i]);
         verified &= fcells[i].verified;

@@ -1,2 +1,5 @@
 # scenarios/smp/ - `run=smp`: thread scaling, the peak and the fill.
-KERNEL_C += scenarios/smp/run.c scenarios/smp/scale.c scenarios/smp/fill.c
+KERNEL_C += scenarios/smp/plan.c scenarios/smp/run.c scenarios/smp/scale.c scenarios/smp/fill.c
+
+# Its profile settings and price (portable), for the plan test.
+PLAN_C += scenarios/smp/plan.c

@@ -33,9 +33,10 @@
 #include "measure/clear_record.h"
 #include "measure/time_lost.h"
 #include "mm/paging.h"
+#include "scenarios/smp/plan.h"
 #include "scenarios/smp/smp.h"
 
-#define MAX_COUNTS PLAN_SMP_COUNTS_MAX
+#define MAX_COUNTS SMP_COUNTS_MAX
 #define MAX_CELLS SMP_MAX_CELLS
 
 static uint64_t opt_bytes /* 0: 1 GiB, 64 MiB under TCG */, opt_chunk = 2ull << 20,
@@ -229,7 +230,9 @@ static bool scaling(const unsigned *counts, unsigned nc)
             series[ncells++] = &c->ser;
         }
     }
-    if (!smp_rounds_run("scale", (unsigned)opt_repeats, ncells, series, cell_repeat, 0, 0)) {
+    struct plan_rounds r = smp_settings_get(scenario_profile())->rounds;
+    r.min = (unsigned)opt_repeats;
+    if (!smp_rounds_run("scale", &r, ncells, series, cell_repeat, 0, 0)) {
         ncells = 0;
         return false;
     }
@@ -257,7 +260,7 @@ static uint32_t skip_mask(const struct plan_profile *p)
 {
     const struct clear_strategy *nt = clear_pick_nt();
     uint32_t skip = ~0u;
-    if (opt_strategies_given || p->smp_all_strategies)
+    if (opt_strategies_given || smp_settings_get(p)->all_strategies)
         return opt_skip_mask;
     for (size_t i = 0; i < clear_strategy_count && i < 32; i++)
         if (strcmp(clear_strategies[i].name, "rep_stosb") == 0 || &clear_strategies[i] == nt)
@@ -274,7 +277,7 @@ static uint64_t want_bytes(void)
 /* Timed rounds every cell gets at least: smp_repeats=, else p's. */
 static unsigned repeats_of(const struct plan_profile *p)
 {
-    return option_given("smp_repeats") ? (unsigned)opt_repeats : p->smp_repeats;
+    return option_given("smp_repeats") ? (unsigned)opt_repeats : smp_settings_get(p)->rounds.min;
 }
 
 static void apply_profile(void)
@@ -288,18 +291,20 @@ static void apply_profile(void)
 static void smp_plan(const struct plan_profile *p, const struct plan_machine *m,
                      struct plan_part *out)
 {
-    struct plan_profile q = smp_rounds_profile(p);
+    struct smp_settings s = *smp_settings_get(p);
+    struct plan_rounds r = s.rounds;
     const char *missing;
+    unsigned fill_repeats, strategies = 0;
     uint32_t skip = skip_mask(p);
     struct plan_facts f = {.cpus = smp_online(), .smp_bytes = want_bytes()};
     for (size_t i = 0; i < clear_strategy_count && i < 32; i++)
-        f.strategies += !(skip & (1u << i)) && clear_supported(&clear_strategies[i], &missing);
+        strategies += !(skip & (1u << i)) && clear_supported(&clear_strategies[i], &missing);
     f.frame_bytes = PAGE_SIZE_2M;
-    f.frames = (unsigned)(smp_fill_plan_bytes(&q.fill_repeats) / PAGE_SIZE_2M);
-    q.smp_all_strategies = true; /* f.strategies is the selection */
-    q.smp_repeats = repeats_of(p);
-    q.smp_fill = p->smp_fill || option_given("smp_fill");
-    out->ms = plan_smp_ms(&q, &f, m);
+    f.frames = (unsigned)(smp_fill_plan_bytes(&fill_repeats) / PAGE_SIZE_2M);
+    s.fill = s.fill || option_given("smp_fill");
+    r.min = repeats_of(p);
+    r = smp_rounds_apply(r);
+    out->ms = smp_plan_ms(&s, &r, strategies, fill_repeats, &f, m);
 }
 
 static void smp_scenario(void)
@@ -308,7 +313,7 @@ static void smp_scenario(void)
     unsigned online = smp_bench_order(order), counts[MAX_COUNTS], nc, nd = 0;
     int32_t doms[HZ_MAX_CPUS];
     bool known = true;
-    nc = plan_smp_counts(scenario_profile(), online, counts);
+    nc = smp_plan_counts(smp_settings_get(scenario_profile())->all_counts, online, counts);
     for (unsigned k = 0; k < online; k++) {
         unsigned d = 0;
         order_dom[k] = smp_cpu(order[k])->domain;
@@ -361,7 +366,7 @@ static void smp_scenario(void)
                                 .ncounts = nc};
     smp_scale_report(&run);
     smp_target_release(&target);
-    if (go_on && (scenario_profile()->smp_fill || option_given("smp_fill")))
+    if (go_on && (smp_settings_get(scenario_profile())->fill || option_given("smp_fill")))
         smp_fill_run(order, online, counts, nc);
 }
 

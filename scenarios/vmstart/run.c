@@ -73,11 +73,15 @@ HZ_OPTION(opt_vs_rows, .name = "vmstart_rows", .kind = OPT_ENUM, .dest = &vs_row
           .help = "run=vmstart: all (every pre-zeroing policy and the qemu rows; run=full and a "
                   "run= list) or qemu (only the qemu rows, the verdict's VM start: run=default)");
 
+/* Whether a run profile measures every row: run=vmstart's one setting
+ * (run=default: only the qemu rows, the verdict's VM start item). */
+static const bool all_rows[PLAN_PROFILES] = {[PLAN_DEFAULT] = false, [PLAN_FULL] = true};
+
 /* The first kind measured: VS_NONE for every row, VS_Q4K for the qemu rows
- * only (vmstart_rows=, else profile p's vmstart_all_rows). */
+ * only (vmstart_rows=, else profile p's all_rows). */
 static enum vs_kind first_kind(const struct plan_profile *p)
 {
-    bool all = vs_rows ? vs_rows == 1 : p->vmstart_all_rows;
+    bool all = vs_rows ? vs_rows == 1 : all_rows[plan_profile_get(p->id)->id];
     return all ? VS_NONE : VS_Q4K;
 }
 

@@ -105,7 +105,7 @@ class KernelAnchors(unittest.TestCase):
         """scenarios/faultclear/run.c prints the anchors after its table (it
         cannot read docs/validation.md): every figure it prints is one of
         the table's."""
-        src = (pathlib.Path(hztest.ROOT) / "bench" / "fault_clear_bench.c").read_text()
+        src = (pathlib.Path(hztest.ROOT) / "scenarios" / "faultclear" / "run.c").read_text()
         printed = re.findall(r'"faultclear: published.*?\\n"\);', src, re.S)
         self.assertEqual(len(printed), 2)
         nums = {float(x) for p in printed for x in re.findall(r"(\d+\.\d+) (?:->|GB/s|vs)", p)}

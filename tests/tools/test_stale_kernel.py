@@ -23,9 +23,9 @@ class StaleKernel(unittest.TestCase):
 
     def test_newer_source_is_named_and_fresh_build_is_quiet(self):
         with tempfile.TemporaryDirectory() as root:
-            for d in ("boot", "arch", "mm", "lib", "kernel", "bench", "prezero", "build"):
-                os.mkdir(os.path.join(root, d))
-            src = os.path.join(root, "lib", "fmt.c")
+            for d in ("boot", "arch", "mm", "lib", "kernel", "measure", "scenarios/clear", "build"):
+                os.makedirs(os.path.join(root, d))
+            src = os.path.join(root, "scenarios", "clear", "run.c")
             elf = os.path.join(root, "build", "hugezero.elf")
             for p in (src, elf):
                 open(p, "w").close()
@@ -33,7 +33,7 @@ class StaleKernel(unittest.TestCase):
             os.utime(elf, (2000, 2000))
             self.assertEqual(self.note(root), "")
             os.utime(src, (3000, 3000))
-            self.assertIn("lib/fmt.c is newer than build/hugezero.elf", self.note(root))
+            self.assertIn("scenarios/clear/run.c is newer than build/hugezero.elf", self.note(root))
             os.remove(elf)
             self.assertEqual(self.note(root), "")  # missing: BootConfig says so
 

@@ -38,13 +38,15 @@ def _stale_kernel_note():
     if not os.path.exists(elf):
         return  # qemu.BootConfig says it is missing
     built = os.path.getmtime(elf)
-    for d in ("boot", "arch", "mm", "lib", "kernel", "bench", "prezero"):
-        for f in os.scandir(os.path.join(ROOT, d)):
-            if f.name.endswith((".c", ".h", ".asm", ".inc")) and f.stat().st_mtime > built:
-                print("hz: warning: %s/%s is newer than build/hugezero.elf; run `make` first "
-                      "(an older kernel may refuse options hz passes, e.g. backing=)"
-                      % (d, f.name), file=sys.stderr)
-                return
+    for d in ("boot", "arch", "mm", "lib", "kernel", "measure", "scenarios"):
+        for top, _, files in os.walk(os.path.join(ROOT, d)):
+            for name in files:
+                path = os.path.join(top, name)
+                if name.endswith((".c", ".h", ".asm", ".inc")) and os.path.getmtime(path) > built:
+                    print("hz: warning: %s is newer than build/hugezero.elf; run `make` first "
+                          "(an older kernel may refuse options hz passes, e.g. backing=)"
+                          % os.path.relpath(path, ROOT), file=sys.stderr)
+                    return
 
 
 def _say(text):

@@ -1,6 +1,6 @@
 /*
  * prezero/prezero.c - the kernel half of the pre-zeroing runner
- * (prezero/prezero.h, docs/prezero.md): its options, the real environment
+ * (measure/prezero.h, docs/prezero.md): its options, the real environment
  * for the event loop (TSC clock, #PF faults on the demand region of
  * mm/demand.h, demand_release), the checks of every run, and the scenarios
  * `prezero` (the configured policy) and `policies` (every policy, same
@@ -10,9 +10,9 @@
  * earlier tenant), demand_init() prepares the region, pz_run() drives the
  * workload; then the frames left ZEROED are verified, the pages still
  * mapped are released, the pool is checked and the frames go back. With
- * fault_cpus > 1 or zero_cpus the run goes through prezero/prezero_smp.c.
+ * fault_cpus > 1 or zero_cpus the run goes through measure/prezero_smp.c.
  */
-#include "prezero/prezero.h"
+#include "measure/prezero.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "kernel/options.h"
@@ -26,7 +26,7 @@
 #include "lib/stats.h"
 #include "measure/fault_pool.h"
 #include "mm/demand.h"
-#include "prezero/prezero_priv.h"
+#include "measure/prezero_priv.h"
 
 /* ---- options (docs/prezero.md "Options") ------------------------------- */
 

@@ -2,7 +2,7 @@
  * prezero/vmstart.c - `run=vmstart`, the VM-start model (prezero/vmstart.h,
  * docs/prezero.md "The VM-start model"): fault S bytes of 1 GiB pages (2 MiB
  * in the fallback) in with T = 1..all faulting CPUs under the policies none,
- * boot, idle and batch (the vm_boot workload of prezero/workload.h, run by
+ * boot, idle and batch (the vm_boot workload of measure/workload.h, run by
  * prezero/prezero.c pz_run_one: every frame dirty first, verified after),
  * and the qemu rows: policy none with fault_clear=linux_4k and
  * linux_batch=32M, QEMU's touch-every-page start with a Linux-faithful
@@ -34,7 +34,7 @@
 #include "mm/frames.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
-#include "prezero/prezero_priv.h"
+#include "measure/prezero_priv.h"
 
 #define VS_ROUNDS_DEFAULT 6         /* the fewest repeats whose median has a 95 % interval */
 #define VS_SEED 0x766d7374617274ull /* "vmstart": the interleaving orders */

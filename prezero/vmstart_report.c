@@ -17,7 +17,7 @@
 #include "lib/record.h"
 #include "measure/fault_pool.h"
 #include "mm/paging.h"
-#include "prezero/prezero.h"
+#include "measure/prezero.h"
 
 static struct vs_cell *cell(const struct vs_run *v, struct vs_cell *cells, unsigned k, unsigned t)
 {

@@ -194,12 +194,12 @@ def results_section(record):
 
 
 class RecordsDocumented(unittest.TestCase):
-    """The prezero record's members, as prezero/prezero_report.c writes them,
+    """The prezero record's members, as measure/prezero_report.c writes them,
     are each named in its docs/results.md section (a latency group by its
     prefix, `lat_hit_*`)."""
 
     def members(self):
-        src = (ROOT / "prezero" / "prezero_report.c").read_text()
+        src = (ROOT / "measure" / "prezero_report.c").read_text()
         body = src[src.index("void pz_report_run"):src.index("void pz_report_table")]
         keys = set(re.findall(r'rec_\w+\(&x, "([a-z0-9_]+)"', body))
         groups = set(re.findall(r'lat_members\(&x, "([a-z_]+)"', body))

@@ -1,6 +1,6 @@
 /*
- * prezero/prezero_smp.c - the several-CPU half of the pre-zeroing runner
- * (prezero/prezero_priv.h, docs/prezero.md): with fault_cpus=P the FAULT
+ * measure/prezero_smp.c - the several-CPU half of the pre-zeroing runner
+ * (measure/prezero_priv.h, docs/prezero.md): with fault_cpus=P the FAULT
  * events of a population are touched by P CPUs in parallel, and with
  * zero_cpus=Z policy idle gets Z CPUs that only clear DIRTY frames; and the
  * check that P + Z fits the CPUs online. prezero/prezero.c runs it.
@@ -16,7 +16,7 @@
 #include "lib/results.h"
 #include "mm/demand.h"
 #include "mm/vm.h"
-#include "prezero/prezero_priv.h"
+#include "measure/prezero_priv.h"
 
 /* ---- several CPUs: fault_cpus and zero_cpus ------------------------------
  * One smp_run covers the whole run: the BSP (faulting CPU 0) runs the event

@@ -1,18 +1,18 @@
 /*
- * prezero/prezero_priv.h - what prezero/prezero.c (options, the single-CPU
- * environment, one run, the scenarios) and prezero/prezero_smp.c (the
+ * measure/prezero_priv.h - what prezero/prezero.c (options, the single-CPU
+ * environment, one run, the scenarios) and measure/prezero_smp.c (the
  * fault_cpus/zero_cpus team) share. Not for other subsystems: they use
- * prezero/prezero.h.
+ * measure/prezero.h.
  */
-#ifndef HZ_PREZERO_PREZERO_PRIV_H
-#define HZ_PREZERO_PREZERO_PRIV_H
+#ifndef HZ_MEASURE_PREZERO_PRIV_H
+#define HZ_MEASURE_PREZERO_PRIV_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "measure/fault_pool.h"
 #include "mm/demand.h"
-#include "prezero/prezero.h"
+#include "measure/prezero.h"
 
 /* The `accepted` text of fault_cpus= and zero_cpus=, in the option table
  * and in the config record pz_check_cpus() prints. */
@@ -25,7 +25,7 @@
  * pz_check_cpus() the CPU counts. */
 uint64_t pz_zero_cpus(void);
 
-/* What a team run (prezero/prezero_smp.c) works on, passed by
+/* What a team run (measure/prezero_smp.c) works on, passed by
  * prezero/prezero.c for each run. */
 struct pz_team_ctx {
     struct fault_env *env; /* the run's pool, its lock, frame size (fault_pool_setup()) */
@@ -45,7 +45,7 @@ void pz_tenant_fn(void *arg);
 
 /*
  * Zeroer activity, for splitting fault latency by whether a zeroer CPU was
- * clearing another frame meanwhile (prezero/prezero_smp.c). Take a
+ * clearing another frame meanwhile (measure/prezero_smp.c). Take a
  * snapshot just before a fault's touch; pz_zeroers_busy_since() just after
  * it is true when a zeroer was inside a clear at either end or began one
  * in between. Both false/zero outside a run with zeroers.
@@ -66,7 +66,7 @@ bool pz_zeroers_busy_since(struct pz_zsnap before);
  * read zero to *not_zero. Returns pz_run's result (*why as it set it), or
  * -1 after a fail record when a CPU did not stop or was not online; a
  * faulting CPU that misses a barrier for 60 s ends the run (HZ_FAIL).
- * prezero/prezero_smp.c.
+ * measure/prezero_smp.c.
  */
 int pz_team_run(const struct pz_team_ctx *x, const struct pz_config *c, struct pz_ops *ops,
                 struct pz_tally *t, const char **why, unsigned P, unsigned Z, size_t *not_zero);
@@ -98,12 +98,12 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r);
 /* After pz_team_run() with P > 1: per population the slowest faulting CPU's
  * own time (its first touch to its last touch done), summed over the
  * populations, TSC cycles. populate_ns minus this is the CPUs' start skew
- * and waiting, not fault work. prezero/prezero_smp.c. */
+ * and waiting, not fault work. measure/prezero_smp.c. */
 uint64_t pz_team_cpu_max(void);
 
 /* fault_cpus + zero_cpus (the options' values) must fit the CPUs online:
  * return when they do, else print a `config` record and end the run with
- * HZ_CONFIG. prezero/prezero_smp.c. */
+ * HZ_CONFIG. measure/prezero_smp.c. */
 void pz_check_cpus(uint64_t fault_cpus, uint64_t zero_cpus);
 
 /* The lead idle every workload run starts with, ns: lead_idle= where
@@ -111,4 +111,4 @@ void pz_check_cpus(uint64_t fault_cpus, uint64_t zero_cpus);
 struct plan_profile;
 uint64_t pz_lead_idle_ns(const struct plan_profile *p);
 
-#endif /* HZ_PREZERO_PREZERO_PRIV_H */
+#endif /* HZ_MEASURE_PREZERO_PRIV_H */

@@ -33,8 +33,8 @@
 #include <stdint.h>
 
 #include "lib/spinlock.h"
-#include "mm/pool.h"
 #include "measure/workload.h"
+#include "mm/pool.h"
 
 enum pz_policy { PZ_NONE, PZ_BOOT, PZ_ON_FREE, PZ_IDLE, PZ_BATCH, PZ_NPOLICIES };
 
@@ -228,7 +228,7 @@ struct pz_result {
     struct pool_counters c; /* pool counters when the workload ended */
     struct pool_summary s;
     uint32_t fault_cpus; /* CPUs faulting in parallel (wl.cpus) */
-    uint64_t cpu_max_ns; /* fault_cpus > 1: pz_team_cpu_max() in ns; else populate */
+    uint64_t cpu_max_ns; /* fault_cpus > 1: pz_team_run()'s cpu_max in ns; else populate */
     uint32_t zero_cpus;  /* dedicated zeroer CPUs that ran (policy idle only) */
     /* run=policies, idle with zero_cpus > 0: the same workload with the
      * zeroer CPUs off and the idle loop on the faulting CPU instead, so no

@@ -11,7 +11,7 @@
 KERNEL_C += measure/memop.c measure/clear_record.c measure/evict.c measure/split.c \
 	measure/smp_job.c measure/smp_rounds.c measure/fault_clear.c measure/fault_pool.c measure/fault_node.c \
 	measure/time_lost.c measure/workload.c measure/prezero_core.c measure/prezero_report.c \
-	measure/prezero_smp.c
+	measure/prezero_smp.c measure/prezero_run.c measure/prezero_opts.c
 
 HOST_TESTS += smp_split clear_record memop fault_clear time_lost workload prezero prezero_run prezero_idle
 HOST_SRCS_workload := measure/workload.c

@@ -1,5 +1,5 @@
 # hugezero - one top-level Makefile; each folder lists its own sources in a
-# rules.mk fragment (boot/ arch/ lib/ mm/ kernel/ measure/ scenarios/ prezero/
+# rules.mk fragment (boot/ arch/ lib/ mm/ kernel/ measure/ scenarios/
 # tests/ tools/), included below.
 #
 #   make            build/hugezero.elf and build/hugezero.iso (checked)
@@ -60,7 +60,7 @@ KERNEL_C :=
 KERNEL_ASM :=
 HOST_TESTS :=
 include boot/rules.mk arch/rules.mk lib/rules.mk mm/rules.mk kernel/rules.mk measure/rules.mk \
-	scenarios/rules.mk prezero/rules.mk tools/rules.mk fuzz/rules.mk
+	scenarios/rules.mk tools/rules.mk fuzz/rules.mk
 # Last: the generic host-test rules need every HOST_TESTS entry above.
 include tests/rules.mk
 

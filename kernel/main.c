@@ -155,7 +155,8 @@ static void crash_exit(void) { hz_exit(HZ_CRASH); }
 
 void kmain(uint32_t proto, uint32_t info, uint32_t magic)
 {
-    uint64_t kmain_tsc = rdtsc(); /* the kernel's start: the plan record's kstart_ms */
+    uint64_t kmain_tsc = rdtsc();      /* the kernel's start: the plan record's kstart_ms */
+    hz_exit_set_hook(verdict_at_exit); /* every end, the earliest too, decides the verdict */
     int boot_ok = parse_boot_info(proto, info, magic); /* before any output */
     console_early(bi.cmdline, &bi.map);                /* console=, checked against the map */
     console_init();                                    /* COM1 or console=, until ACPI */

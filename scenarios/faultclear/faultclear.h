@@ -39,7 +39,7 @@ void fc_emit_cell(struct fc_cell *c, uint64_t fb);
 
 /* The prediction per strategy of cells[FC_CELLS] (model-major, FC_STRATS
  * strategies each; a NULL strategy is skipped) on frames of fb bytes:
- * bench/fault_clear.h fault_clear_gain(), its `faultclear_gain` record and
+ * measure/fault_clear.h fault_clear_gain(), its `faultclear_gain` record and
  * two console lines (the gain, what is left for pre-zeroing), and Linux's
  * clear_page strategy's cells for the verdict. */
 void fc_emit_gain(const struct fc_cell *cells, uint64_t fb);

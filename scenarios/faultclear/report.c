@@ -2,7 +2,7 @@
  * scenarios/faultclear/report.c - run=faultclear's figures
  * (scenarios/faultclear/faultclear.h): one `faultclear` record and table line per
  * cell, and per strategy the predicted clear_pages() gain with what is left
- * for pre-zeroing (bench/fault_clear.h fault_clear_gain(), 95 % Moses
+ * for pre-zeroing (measure/fault_clear.h fault_clear_gain(), 95 % Moses
  * intervals) as a `faultclear_gain` record and two console lines; Linux's
  * clear_page strategy's cells go to the verdict (kernel/verdict.h).
  */
@@ -216,7 +216,7 @@ static void gain_lines(const struct fc_cell *a, const struct fc_cell *b, const s
             l[1], l[2]);
 }
 
-/* The prediction per strategy (bench/fault_clear.h fault_clear_gain()):
+/* The prediction per strategy (measure/fault_clear.h fault_clear_gain()):
  * linux_4k over linux_batch=32M time (the series under preempt=none/
  * voluntary) and over extent time (under full/lazy on frames above 32 MiB),
  * what is left for pre-zeroing, at 95 %. */

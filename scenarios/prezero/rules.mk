@@ -1,6 +1,3 @@
-# scenarios/prezero/ - `run=prezero` and `run=policies`: the pre-zeroing
-# policies under a workload, on the runner measure/ shares.
-KERNEL_C += scenarios/prezero/plan.c scenarios/prezero/run.c
-
-# Its profile settings and price (portable), for the plan test.
-PLAN_C += scenarios/prezero/plan.c
+# scenarios/prezero/ - `run=prezero`: one workload under the prezero= policy,
+# on the pre-zeroing runner measure/ shares.
+KERNEL_C += scenarios/prezero/run.c

@@ -1,7 +1,7 @@
 """Docs that list things must match the code: docs/options.md lists every
 option the kernel declares (HZ_OPTION); docs' scenario tables name
 registered scenarios (HZ_SCENARIO) with their run=default membership, and
-docs/prezero.md's lists every prezero/ scenario; README's tree table lists
+docs/prezero.md lists every pre-zeroing scenario; README's tree table lists
 every source folder; includes keep to the layering docs/hacking.md
 describes; the clear-strategy table, its routine files and
 docs/strategies.md agree; the files and symbols docs/hacking.md's "Where to
@@ -34,8 +34,8 @@ def kernel_folders():
 
 
 def is_scenario(folder):
-    """A scenario's folder: scenarios/NAME (bench/ and prezero/ until they go)."""
-    return folder.startswith("scenarios/") or folder in ("bench", "prezero")
+    """A scenario's folder: scenarios/NAME."""
+    return folder.startswith("scenarios/")
 
 
 def includes(folder):
@@ -213,12 +213,12 @@ def results_section(record):
 
 
 class RecordsDocumented(unittest.TestCase):
-    """The prezero record's members, as prezero/prezero_report.c writes them,
+    """The prezero record's members, as measure/prezero_report.c writes them,
     are each named in its docs/results.md section (a latency group by its
     prefix, `lat_hit_*`)."""
 
     def members(self):
-        src = (ROOT / "prezero" / "prezero_report.c").read_text()
+        src = (ROOT / "measure" / "prezero_report.c").read_text()
         body = src[src.index("void pz_report_run"):src.index("void pz_report_table")]
         keys = set(re.findall(r'rec_\w+\(&x, "([a-z0-9_]+)"', body))
         groups = set(re.findall(r'lat_members\(&x, "([a-z_]+)"', body))
@@ -298,7 +298,7 @@ class StrategiesDocumented(unittest.TestCase):
                          "docs/strategies.md's table and CLEAR_STRATEGIES (arch/clear.h) differ")
 
 
-SRC_FOLDERS = r"arch|bench|boot|kernel|lib|measure|mm|prezero|scenarios/[a-z]+"
+SRC_FOLDERS = r"arch|boot|kernel|lib|measure|mm|scenarios/[a-z]+"
 DOC_PATH = re.compile(r"\b((?:%s|docs|tests|tools)/[A-Za-z0-9_./<>*-]*[A-Za-z0-9_>*])"
                       % SRC_FOLDERS)
 # `sym()` (file) or `struct sym` (file), also `a()`/`b()` (file): sym is in file.

@@ -20,6 +20,9 @@
  * Either way an answer needs distinct physical cores for the victim and the
  * zeroers and an LLC no other tenant shares: bare metal, or a dedicated
  * host with pinned vCPUs (docs/lab.md "Answering the thread on bare metal").
+ * When it stops, the check's own cells (the victims alone and with the spin
+ * control) go to the verdict, whose idle item says the same from them
+ * (reason CONTENTION or NO_LLC).
  * `interf_host=` says what to do then: stop (default), continue (measure
  * anyway, the finding recorded), or contend (a test aid: the spin cell's
  * victim passes also spend their own time again, as a tenant sharing the
@@ -112,6 +115,8 @@ bool if_host_check(struct if_state *st, uint64_t t0)
     rec_str(&rec, "action", answer ? "measure" : stop ? "stop" : "continue");
     rec_u64(&rec, "elapsed_ms", ms);
     record_emit(&rec);
+    if (stop) /* the verdict's idle item says why from these cells (lib/verdict_idle.c) */
+        if_verdict_cells(st);
     alone->rounds = spin->rounds = 0; /* the rounds proper start afresh */
     if (answer)
         return true;

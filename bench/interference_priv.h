@@ -140,6 +140,15 @@ uint64_t if_unit_x1000(const struct if_victim *v, uint64_t ns);
  * cmp_compare at CMP_Z95_X1000 and the tolerance (bench/interference_rank.c). */
 void if_slowdown(const struct if_state *st, const struct if_cell *c, unsigned vi, struct cmp *out);
 
+/* Bytes per clear call of zeroer z when unthrottled: its chunk, at most
+ * the share (0 for the spin control). */
+uint64_t if_chunk(const struct if_state *st, const struct if_zeroer *z);
+
+/* Bytes per clear call cell c's zeroer issued: the paced piece (one
+ * period's bytes), else if_chunk(); 0 for the victims alone and the spin
+ * control. What its CPU per GiB (stats_per_gib) holds at. */
+uint64_t if_call_bytes(const struct if_state *st, const struct if_cell *c);
+
 /* Percent x 100 (signed) of a B/A ratio x 10^6: (ratio - 1) x 100. */
 int64_t if_ratio_pct_x100(uint64_t ratio_x1e6);
 

@@ -90,6 +90,9 @@ bool if_host_check(struct if_state *st, uint64_t t0)
                          : contention                      ? "cpu_contention"
                                                            : "no_llc_victim";
     bool stop = !answer && host_mode != HOST_CONTINUE;
+    const char *needs = !st->llc_resident && contention ? "distinct physical cores, an unshared LLC"
+                        : contention                    ? "distinct physical cores"
+                                                        : "an unshared LLC";
     uint64_t ms = tsc_to_ns(rdtsc() - t0) / 1000000;
     char buf[HZ_RECORD_MAX];
     struct rec rec;
@@ -111,7 +114,7 @@ bool if_host_check(struct if_state *st, uint64_t t0)
         rec_u64_opt(&rec, "slowdown_lo_pct", false, 0);
         rec_u64_opt(&rec, "slowdown_hi_pct", false, 0);
     }
-    rec_str(&rec, "needs", answer ? "" : "distinct physical cores, an unshared LLC");
+    rec_str(&rec, "needs", answer ? "" : needs);
     rec_str(&rec, "action", answer ? "measure" : stop ? "stop" : "continue");
     rec_u64(&rec, "elapsed_ms", ms);
     record_emit(&rec);
@@ -129,10 +132,10 @@ bool if_host_check(struct if_state *st, uint64_t t0)
     if (!st->llc_resident)
         kprintf("interference: no LLC-resident victim here: an LLC-sized working set runs at "
                 "DRAM latency (an LLC other tenants share, or none modelled)\n");
-    kprintf("interference: this host cannot answer the neighbour question; a host with distinct "
-            "physical cores for victim and zeroers and an unshared LLC can (bare metal, or "
-            "pinned vCPUs on a dedicated host: docs/lab.md)%s\n",
-            stop ? "; stopping" : "; measuring anyway (interf_host=continue)");
+    kprintf("interference: this host cannot answer the neighbour question; a host with %s for "
+            "victim and zeroers can (bare metal, or pinned vCPUs on a dedicated host: "
+            "docs/lab.md)%s\n",
+            needs, stop ? "; stopping" : "; measuring anyway (interf_host=continue)");
     if (stop)
         result_skip("interference.host", "this host cannot answer (%s) after %llu ms", reason,
                     (unsigned long long)ms);

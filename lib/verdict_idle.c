@@ -197,8 +197,8 @@ static void host_cannot(struct vd_ctx *x, struct vd_item *it, const struct group
         fill_cmp(it, &m, false);
         it->reason = VD_R_CONTENTION;
         vd_arg_str(it, "victim", spin->worst->victim);
-        vd_arg_str(it, "needs", llc ? "distinct physical cores"
-                                    : "distinct physical cores, an unshared LLC");
+        vd_arg_str(it, "needs",
+                   llc ? "distinct physical cores" : "distinct physical cores, an unshared LLC");
     } else if (any && !llc) {
         it->reason = VD_R_NO_LLC;
         vd_arg_str(it, "needs", "an unshared LLC");
@@ -249,10 +249,7 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
         vd_use_cell(it, spin.worst);
     /* quoted: the answer; an open comparison on an LLC victim (or any, when
      * the run has one); harmless where L3 was not seen; the least harmful */
-    const struct group *h = best                  ? best
-                            : open && (llc || !blind) ? open
-                            : blind                   ? blind
-                                                      : least;
+    const struct group *h = best ? best : open && (llc || !blind) ? open : blind ? blind : least;
     bool quote_open = h == open && !best;
     const struct vd_cell *c = quote_open ? h->open : h->worst, *a = quote_open ? h->oa : h->wa;
     struct cmp m;

@@ -62,8 +62,8 @@ static void pair(const char *z, unsigned rate, unsigned pct_llc, unsigned pct_dr
 /* The spin control's cells, chase_llc_half slowed by pct %. */
 static void spin(unsigned pct_llc)
 {
-    icell("spin", 100, "chase_llc_half", llc_class, 150000 * (100 + pct_llc) / 100, 2, 0)
-        ->control = true;
+    icell("spin", 100, "chase_llc_half", llc_class, 150000 * (100 + pct_llc) / 100, 2, 0)->control =
+        true;
     icell("spin", 100, "stream_4llc", "DRAM", 600000, 2, 0)->control = true;
 }
 

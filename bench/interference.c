@@ -391,7 +391,7 @@ static void interference_scenario(void)
             st.vcpu, st.nzcpus, (unsigned long long)(st.l2 >> 10),
             (unsigned long long)(st.llc >> 10), st.cache_source,
             (unsigned long long)(st.share >> 20), st.ncells, nr, user_cpl());
-    if (if_residency(&st) && if_host_check(&st, t0) && calibrate()) {
+    if (if_residency(&st, t0) && if_host_check(&st, t0) && calibrate()) {
         rounds(nr);
         if_report(&st);
         if_rank(&st);

@@ -124,8 +124,10 @@ static bool open_before(const struct group *h, const struct group *o)
 {
     if (!h->opened || h->slower || h->miss)
         return false;
-    if (!o || is_llc(h->open) != is_llc(o->open))
-        return !o || is_llc(h->open);
+    if (!o)
+        return true;
+    if (is_llc(h->open) != is_llc(o->open))
+        return is_llc(h->open);
     if (h->first->rate_pct != o->first->rate_pct)
         return h->first->rate_pct < o->first->rate_pct;
     return h->open->cpu_ns_per_gib < o->open->cpu_ns_per_gib;

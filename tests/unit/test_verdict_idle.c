@@ -181,22 +181,28 @@ static void test_contention_compares_with_the_spin_control(void **state)
 
 /* The open comparison quoted is the thread's question: an LLC-resident
  * victim, at the lowest rate that keeps up (the least CPU among equals);
- * not nt at 25 % on a DRAM victim (the highest open rate), not nt at 1 %
- * (missed its rate), not temporal at 1 % (slower). */
+ * not nt at 25 % (the highest open rate), not rep_stosb or sse2_nt at 10 %
+ * (less CPU, but open on a DRAM victim only), not clzero's open DRAM
+ * victim, not nt at 1 % (missed its rate), not temporal at 1 % (slower). */
 static void test_open_llc_lowest_rate(void **state)
 {
     (void)state;
     alone("LLC");
-    icell("nt", 25, "chase_llc_half", "LLC", 150000, 2, 95);
-    icell("nt", 25, "stream_4llc", "DRAM", 600000 * 104 / 100, 12, 95); /* open, DRAM */
+    icell("rep_stosb", 10, "chase_llc_half", "LLC", 150000, 2, 50);
+    icell("rep_stosb", 10, "stream_4llc", "DRAM", 600000 * 104 / 100, 12, 50); /* open, DRAM */
+    icell("nt", 25, "chase_llc_half", "LLC", 150000 * 104 / 100, 12, 95); /* open, higher rate */
+    icell("nt", 25, "stream_4llc", "DRAM", 600000, 2, 95);
     icell("nt", 10, "chase_llc_half", "LLC", 150000 * 104 / 100, 12, 95);
     icell("nt", 10, "stream_4llc", "DRAM", 600000, 2, 95);
+    icell("clzero", 10, "stream_4llc", "DRAM", 600000 * 104 / 100, 12, 80); /* open on both */
     icell("clzero", 10, "chase_llc_half", "LLC", 150000 * 104 / 100, 12, 80);
-    icell("clzero", 10, "stream_4llc", "DRAM", 600000, 2, 80);
     icell("nt", 1, "chase_llc_half", "LLC", 150000 * 104 / 100, 12, 95)->rate_miss = true;
     icell("nt", 1, "stream_4llc", "DRAM", 600000, 2, 95);
-    pair("temporal", 1, 30, 0, 120);
-    cells[ncells - 2].nsamples = 10; /* slower on the LLC victim */
+    icell("sse2_nt", 10, "chase_llc_half", "LLC", 150000, 2, 40);
+    icell("sse2_nt", 10, "stream_4llc", "DRAM", 600000 * 104 / 100, 12, 40); /* open, DRAM */
+    icell("none", 0, "tenant_llc", "LLC", 400000, 2, 0);
+    icell("temporal", 1, "chase_llc_half", "LLC", 150000 * 104 / 100, 12, 120); /* open, but */
+    icell("temporal", 1, "tenant_llc", "LLC", 400000 * 130 / 100, 2, 120);      /* slower */
     decide(&kvm);
     const struct vd_item *i = &it[VD_IDLE];
     assert_false(i->decided);
@@ -205,7 +211,7 @@ static void test_open_llc_lowest_rate(void **state)
     assert_string_equal(rendered(VD_IDLE), "  idle zeroer  open: clzero at 10% on chase_llc_half: "
                                            "+4.0% [-3.6..+11.4] vs alone (n=10)\n");
     /* clzero missing its rate too: nt at 10 % */
-    cells[6].rate_miss = true;
+    cells[9].rate_miss = true;
     decide(&kvm);
     assert_string_equal(it[VD_IDLE].cells[0], "interference/nt/10%/chase_llc_half");
 }

@@ -8,21 +8,28 @@
  * zeroer against the victims alone is a tie at the tolerance
  * (lib/compare.h, CMP_Z95_X1000: each victim's interval at 95 %, and all of
  * them must hold, an intersection-union test, so the group's level is
- * 95 % too), and its achieved rate was within 10 % of the target. The
- * answer is the harmless group with the highest rate (% of its own peak),
- * ties broken by the least CPU per GiB; its figure is that CPU time, and
- * the neighbour cost quoted is its worst victim's (highest ratio). No
- * group harmless: undecided when some group has an open comparison (the
- * one at the highest such rate is named with its interval and n), else
- * decided "none" with the least harmful group. The spin control (no
- * stores) is not a candidate. When it alone is decidedly slower than the
- * victims alone on some victim, the host's CPU contention is in every
- * zeroer's figure: then every group is judged against the spin control's
- * cell of the same victim instead of alone, by the same rule. That is a
- * like-for-like control: a paced zeroer busy-waits between its calls
- * (bench/interference_work.c), so both keep the sibling CPU busy and the
- * difference is the zeroer's stores; the text says so, with what the spin
- * alone cost.
+ * 95 % too), one of those victims is LLC-resident (the thread's worry is
+ * L3: without one no group is called harmless, VD_R_NO_LLC) and its
+ * achieved rate was within 10 % of the target. The answer is the harmless
+ * group with the highest rate (% of its own peak), ties broken by the
+ * least CPU per GiB; its figure is that CPU time (stats_per_gib(), at the
+ * call size it issued: arg `call`), and the neighbour cost quoted is its
+ * worst victim's (highest ratio). No group harmless: undecided when some
+ * group has an open comparison, naming the thread's question with its
+ * interval and n: an LLC-resident victim first, at the lowest rate that
+ * keeps up (not slower on any victim, rate not missed), the least CPU
+ * among equals; else decided "none" with the least harmful group. The
+ * spin control (no stores) is not a candidate. When it alone is decidedly
+ * slower than the victims alone on some victim, the host's CPU contention
+ * is in every zeroer's figure: then every group is judged against the
+ * spin control's cell of the same victim instead of alone, by the same
+ * rule. That is a like-for-like control: a paced zeroer busy-waits between
+ * its calls (bench/interference_work.c), so both keep the sibling CPU busy
+ * and the difference is the zeroer's stores; the text says so, with what
+ * the spin alone cost. With no zeroer at all (run=interference's host
+ * check stopped the run and handed over its own cells): VD_R_CONTENTION
+ * (the spin control's slowdown) or VD_R_NO_LLC, with the host that can
+ * answer (arg `needs`).
  *
  * Without run=interference: the CPU per GiB of the 1 GiB item's best
  * clear cell against Linux's clear_page (run=clear), the neighbour cost
@@ -249,8 +256,9 @@ static void decide_interf(struct vd_ctx *x, struct vd_item *it)
     }
     if (vs_spin) /* every figure after it is against the spin control */
         vd_use_cell(it, spin.worst);
-    /* quoted: the answer; an open comparison on an LLC victim (or any, when
-     * the run has one); harmless where L3 was not seen; the least harmful */
+    /* quoted: the answer; else the open comparison (unless there is no
+     * LLC-resident victim and a group harmless to the others); else that
+     * group, harmless where L3 was not seen; else the least harmful */
     const struct group *h = best ? best : open && (llc || !blind) ? open : blind ? blind : least;
     bool quote_open = h == open && !best;
     const struct vd_cell *c = quote_open ? h->open : h->worst, *a = quote_open ? h->oa : h->wa;

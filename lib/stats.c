@@ -302,6 +302,11 @@ size_t stats_percentile_min_n(unsigned pct)
 
 uint64_t stats_gbps_x1000(uint64_t bytes, uint64_t ns) { return stats_ratio_x1000(bytes, ns); }
 
+uint64_t stats_per_gib(uint64_t cpu, uint64_t bytes)
+{
+    return bytes ? div_round_sat((u128)cpu << 30, bytes) : 0;
+}
+
 uint64_t stats_ratio_x1000(uint64_t num, uint64_t den)
 {
     return den ? div_round_sat((u128)num * 1000u, den) : 0;

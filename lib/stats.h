@@ -98,6 +98,16 @@ size_t stats_percentile_min_n(unsigned pct);
 uint64_t stats_gbps_x1000(uint64_t bytes, uint64_t ns);
 
 /*
+ * A zeroer's CPU cost per GiB, the one definition (docs/prezero.md "CPU per
+ * GiB, one definition"): `cpu`, the time spent inside its clear calls (ns,
+ * or TSC cycles: the result has the same unit), per 2^30 of the `bytes`
+ * those calls cleared: cpu x 2^30 / bytes, rounded to nearest. It holds at
+ * the call size the calls were made with, which callers print beside it.
+ * 0 for bytes 0; saturates at UINT64_MAX.
+ */
+uint64_t stats_per_gib(uint64_t cpu, uint64_t bytes);
+
+/*
  * num / den x 1000 rounded to nearest (a ratio with three decimals); 0 for
  * den 0; saturates at UINT64_MAX.
  */

@@ -24,6 +24,8 @@ static const char *const reason_names[VD_NREASONS] = {
     [VD_R_RATE_MISS] = "RATE_MISS",
     [VD_R_CEILING_OPEN] = "CEILING_OPEN",
     [VD_R_NO_REMOTE] = "NO_REMOTE",
+    [VD_R_CONTENTION] = "CONTENTION",
+    [VD_R_NO_LLC] = "NO_LLC",
 };
 /* The scenario of each cell kind, by kind: tests/unit/test_verdict_source.c
  * checks every kind below VD_NKINDS has one, the assert a kind added last. */

@@ -198,6 +198,10 @@ enum vd_reason {
     VD_R_RATE_MISS,    /* idle: the least harmful zeroer missed its rate */
     VD_R_CEILING_OPEN, /* vmstart: no plateau, no bw_ceiling=: a lower bound */
     VD_R_NO_REMOTE,    /* numa: no usable remote cell beside a local one */
+    VD_R_CONTENTION,   /* idle: no zeroer measured; the spin control alone slows a victim
+                          (args victim, needs: the host it takes) */
+    VD_R_NO_LLC,       /* idle: no LLC-resident victim, so no harmless rate can be told
+                          (arg needs; the candidate quoted: strategy, rate_pct, victim) */
     VD_NREASONS
 };
 

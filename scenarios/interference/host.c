@@ -20,6 +20,9 @@
  * Either way an answer needs distinct physical cores for the victim and the
  * zeroers and an LLC no other tenant shares: bare metal, or a dedicated
  * host with pinned vCPUs (docs/lab.md "Answering the thread on bare metal").
+ * When it stops, the check's own cells (the victims alone and with the spin
+ * control) go to the verdict, whose idle item says the same from them
+ * (reason CONTENTION or NO_LLC).
  * `interf_host=` says what to do then: stop (default), continue (measure
  * anyway, the finding recorded), or contend (a test aid: the spin cell's
  * victim passes also spend their own time again, as a tenant sharing the
@@ -81,18 +84,25 @@ bool if_host_check(struct if_state *st, uint64_t t0)
         if (c.outcome == CMP_SLOWER && (wv < 0 || c.ratio_x1e6 > worst.ratio_x1e6))
             worst = c, wv = (int)v;
     }
-    bool contention = wv >= 0, answer = !contention && st->llc_resident;
-    const char *reason = answer                            ? "ok"
-                         : contention && !st->llc_resident ? "cpu_contention,no_llc_victim"
-                         : contention                      ? "cpu_contention"
-                                                           : "no_llc_victim";
+    /* fewer rounds than a comparison takes (the budget ran out): nothing checked */
+    bool contention = wv >= 0, checked = r == IF_HOST_ROUNDS;
+    bool answer = checked && !contention && st->llc_resident;
+    char reason[64];
+    hz_snprintf(reason, sizeof(reason), "%s%s%s%s", answer ? "ok" : "",
+                contention ? ",cpu_contention" : "", st->llc_resident ? "" : ",no_llc_victim",
+                checked ? "" : ",check_incomplete");
+    const char *why = reason[0] == ',' ? reason + 1 : reason;
     bool stop = !answer && host_mode != HOST_CONTINUE;
+    const char *needs = !st->llc_resident && contention ? "distinct physical cores, an unshared LLC"
+                        : contention                    ? "distinct physical cores"
+                        : !st->llc_resident             ? "an unshared LLC"
+                                                        : "the host check's rounds within 25 s";
     uint64_t ms = tsc_to_ns(rdtsc() - t0) / 1000000;
     char buf[HZ_RECORD_MAX];
     struct rec rec;
     rec_begin(&rec, buf, sizeof(buf), "interference_host");
     rec_bool(&rec, "can_answer", answer);
-    rec_str(&rec, "reason", reason);
+    rec_str(&rec, "reason", why);
     rec_bool(&rec, "cpu_contention", contention);
     rec_bool(&rec, "llc_resident", st->llc_resident);
     rec_bool(&rec, "forced", host_mode == HOST_CONTEND);
@@ -108,10 +118,13 @@ bool if_host_check(struct if_state *st, uint64_t t0)
         rec_u64_opt(&rec, "slowdown_lo_pct", false, 0);
         rec_u64_opt(&rec, "slowdown_hi_pct", false, 0);
     }
-    rec_str(&rec, "needs", answer ? "" : "distinct physical cores, an unshared LLC");
+    rec_str(&rec, "needs", answer ? "" : needs);
     rec_str(&rec, "action", answer ? "measure" : stop ? "stop" : "continue");
     rec_u64(&rec, "elapsed_ms", ms);
     record_emit(&rec);
+    if (stop) /* the verdict's idle item says why from these cells
+                 (scenarios/interference/verdict.c) */
+        if_verdict_cells(st);
     alone->rounds = spin->rounds = 0; /* the rounds proper start afresh */
     if (answer)
         return true;
@@ -124,12 +137,16 @@ bool if_host_check(struct if_state *st, uint64_t t0)
     if (!st->llc_resident)
         kprintf("interference: no LLC-resident victim here: an LLC-sized working set runs at "
                 "DRAM latency (an LLC other tenants share, or none modelled)\n");
-    kprintf("interference: this host cannot answer the neighbour question; a host with distinct "
-            "physical cores for victim and zeroers and an unshared LLC can (bare metal, or "
-            "pinned vCPUs on a dedicated host: docs/lab.md)%s\n",
-            stop ? "; stopping" : "; measuring anyway (interf_host=continue)");
+    if (!checked)
+        kprintf("interference: the host check ran %u of its %u rounds in %u s: too few to tell "
+                "CPU contention\n",
+                r, IF_HOST_ROUNDS, IF_HOST_BUDGET_S);
+    kprintf("interference: this host cannot answer the neighbour question; a host with %s for "
+            "victim and zeroers can (bare metal, or pinned vCPUs on a dedicated host: "
+            "docs/lab.md)%s\n",
+            needs, stop ? "; stopping" : "; measuring anyway (interf_host=continue)");
     if (stop)
-        result_skip("interference.host", "this host cannot answer (%s) after %llu ms", reason,
+        result_skip("interference.host", "this host cannot answer (%s) after %llu ms", why,
                     (unsigned long long)ms);
     return !stop;
 }

@@ -26,7 +26,9 @@
 #define IF_MAX_ROUNDS 50
 #define IF_SUBSAMPLES 5      /* timed passes per victim and run: their median is the sample */
 #define IF_PEAK_ROUNDS 7     /* interleaved peak cells per zeroer: the base rate's median */
-#define IF_RES_ROUNDS 7      /* interleaved runs of the residency phase */
+#define IF_RES_ROUNDS 7      /* interleaved runs of the residency phase ... */
+#define IF_RES_MIN 3         /* ... at least (a median and its interval) ... */
+#define IF_RES_BUDGET_S 15   /* ... and no more starting this long past the start */
 #define IF_MISS_PCT 10       /* achieved rate this far from the target: flagged */
 #define IF_BURST_PERIODS 100 /* the pacing bucket holds a piece and this many periods */
 #define IF_HOST_ROUNDS 6     /* host check rounds: CMP_MIN_N, the fewest a comparison takes */
@@ -127,10 +129,12 @@ bool if_run_cell(struct if_cell *c, uint64_t seed, bool contend);
 bool if_host_check(struct if_state *st, uint64_t t0);
 
 /* The residency phase: IF_RES_ROUNDS interleaved runs of every victim and
- * reference alone; classes each victim, prints them and emits the
+ * reference alone (at least IF_RES_MIN; none starts IF_RES_BUDGET_S past
+ * t0, a TSC count at the scenario's start, so that the host check can stop
+ * the scenario within 30 s); classes each victim, prints them and emits the
  * `interference_residency` records (scenarios/interference/refs.c). False when
  * a run failed. */
-bool if_residency(struct if_state *st);
+bool if_residency(struct if_state *st, uint64_t t0);
 
 /* Time per access x 1000 of victim v for a sample of `ns`: ns per load
  * (chase) or per 64-byte line read. */
@@ -139,6 +143,15 @@ uint64_t if_unit_x1000(const struct if_victim *v, uint64_t ns);
 /* Victim vi with zeroer cell c against the victims alone (cell 0) by
  * cmp_compare at CMP_Z95_X1000 and the tolerance (scenarios/interference/rank.c). */
 void if_slowdown(const struct if_state *st, const struct if_cell *c, unsigned vi, struct cmp *out);
+
+/* Bytes per clear call of zeroer z when unthrottled: its chunk, at most
+ * the share (0 for the spin control). */
+uint64_t if_chunk(const struct if_state *st, const struct if_zeroer *z);
+
+/* Bytes per clear call cell c's zeroer issued: the paced piece (one
+ * period's bytes), else if_chunk(); 0 for the victims alone and the spin
+ * control. What its CPU per GiB (stats_per_gib) holds at. */
+uint64_t if_call_bytes(const struct if_state *st, const struct if_cell *c);
 
 /* Percent x 100 (signed) of a B/A ratio x 10^6: (ratio - 1) x 100. */
 int64_t if_ratio_pct_x100(uint64_t ratio_x1e6);

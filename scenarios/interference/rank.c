@@ -138,7 +138,7 @@ void if_verdict_cells(const struct if_state *st)
                                 .level = if_level_name(st->v[vi].level),
                                 .rate_pct = z ? c->rate_pct : 0,
                                 .threads = z ? st->nzcpus : 0,
-                                .chunk = c->piece,
+                                .chunk = if_call_bytes(st, c),
                                 .bytes = st->v[vi].bytes,
                                 .verified = z ? z->verified : true,
                                 .samples = c->ns[vi],

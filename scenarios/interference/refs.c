@@ -1,6 +1,7 @@
 /*
  * scenarios/interference/refs.c - the residency phase of the `interference`
- * scenario: before the rounds, IF_RES_ROUNDS runs of every victim and of
+ * scenario: before the rounds, IF_RES_ROUNDS runs (fewer past its 15 s
+ * budget, IF_RES_MIN at least) of every victim and of
  * four reference sets alone on the victim CPU, each run in a seeded order
  * (lib/interleave.h). The references are chases and reads of L2/4 (in L2)
  * and of 2 x L2 or LLC/8 (past L2, inside the LLC by CPUID's sizes); the
@@ -145,8 +146,10 @@ static void emit(const struct if_state *st, const struct if_victim *v, const str
     record_emit(&r);
 }
 
-bool if_residency(struct if_state *st)
+bool if_residency(struct if_state *st, uint64_t t0)
 {
+    uint64_t deadline = t0 + IF_RES_BUDGET_S * tsc_info()->hz;
+    unsigned runs;
     static uint64_t ns[IF_ALL][IF_RES_ROUNDS], got[IF_ALL];
     static struct stats s[IF_ALL];
     struct if_victim *all[IF_ALL], *list[IF_ALL];
@@ -154,17 +157,17 @@ bool if_residency(struct if_state *st)
     char a[24], b[24], c[24];
     for (unsigned i = 0; i < IF_ALL; i++)
         all[i] = i < IF_VICTIMS ? &st->v[i] : &st->ref[i - IF_VICTIMS];
-    for (unsigned r = 0; r < IF_RES_ROUNDS; r++) {
-        ilv_order(2024, r, order, IF_ALL);
+    for (runs = 0; runs < IF_RES_ROUNDS && (runs < IF_RES_MIN || rdtsc() < deadline); runs++) {
+        ilv_order(2024, runs, order, IF_ALL);
         for (unsigned i = 0; i < IF_ALL; i++)
             list[i] = all[order[i]];
         if (!if_run_alone(list, IF_ALL, got))
             return false;
         for (unsigned i = 0; i < IF_ALL; i++)
-            ns[order[i]][r] = got[i];
+            ns[order[i]][runs] = got[i];
     }
     for (unsigned i = 0; i < IF_ALL; i++) {
-        stats_compute(&s[i], ns[i], IF_RES_ROUNDS);
+        stats_compute(&s[i], ns[i], runs);
         all[i]->unit_x1000 = if_unit_x1000(all[i], s[i].median);
     }
     /* victims 2 and 3 (4 x LLC) are the DRAM references */
@@ -175,7 +178,7 @@ bool if_residency(struct if_state *st)
     st->llc_resident = true;
     kprintf("interference: residency alone, median of %u interleaved runs, ns per load (chase) "
             "or per 64-byte line (read); class by the geometric midpoints of the references:\n",
-            IF_RES_ROUNDS);
+            runs);
     for (unsigned i = 0; i < IF_ALL; i++) {
         struct if_victim *v = all[i];
         bool ref = i >= IF_VICTIMS || i == 2 || i == 3;

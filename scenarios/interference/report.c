@@ -65,11 +65,8 @@ static void emit(const struct if_state *st, const struct if_cell *c, unsigned vi
     rec_begin(&r, buf, sizeof(buf), "interference");
     rec_str(&r, "zeroer", z ? z->label : "none");
     rec_str(&r, "strategy", z && z->s ? z->s->name : 0);
-    rec_u64(&r, "chunk", z ? (z->chunk < st->share ? z->chunk : st->share) : 0);
-    rec_u64(&r, "call_bytes",
-            c->piece    ? c->piece
-            : z && z->s ? (z->chunk < st->share ? z->chunk : st->share)
-                        : 0);
+    rec_u64(&r, "chunk", z ? if_chunk(st, z) : 0);
+    rec_u64(&r, "call_bytes", if_call_bytes(st, c));
     rec_u64(&r, "rate_pct", z ? c->rate_pct : 0);
     rec_u64(&r, "zeroer_cpus", z ? st->nzcpus : 0);
     rec_str(&r, "victim", v->name);
@@ -136,7 +133,7 @@ static void peak_records(const struct if_state *st)
         rec_begin(&r, buf, sizeof(buf), "interference_peak");
         rec_str(&r, "zeroer", z->label);
         rec_str(&r, "strategy", z->s->name);
-        rec_u64(&r, "chunk", z->chunk < st->share ? z->chunk : st->share);
+        rec_u64(&r, "chunk", if_chunk(st, z));
         rec_fixed(&r, "gbps_per_cpu", z->peak_bps / 1000000, 3);
         rec_fixed(&r, "gbps_lo", z->peak_lo / 1000000, 3);
         rec_fixed(&r, "gbps_hi", z->peak_hi / 1000000, 3);
@@ -194,10 +191,7 @@ static void pacing_table(const struct if_state *st)
             continue;
         if_rate(st, cl, &bps, &target, &pct);
         uint64_t cpg = stats_median_copy(cl->zcpg, cl->rounds, w);
-        fmt_size(a, sizeof(a),
-                 cl->piece                  ? cl->piece
-                 : cl->z->chunk < st->share ? cl->z->chunk
-                                            : st->share);
+        fmt_size(a, sizeof(a), if_call_bytes(st, cl));
         fmt_fixed(b, sizeof(b), target / 1000000, 3);
         fmt_fixed(c, sizeof(c), bps / 1000000, 3);
         fmt_fixed(d, sizeof(d), pct / 10, 1);

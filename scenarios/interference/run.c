@@ -178,11 +178,21 @@ static void run_fn(unsigned cpu, void *arg)
     run.stop = 1;
 }
 
+uint64_t if_chunk(const struct if_state *s, const struct if_zeroer *z)
+{
+    return !z->s ? 0 : z->chunk < s->share ? z->chunk : s->share;
+}
+
+uint64_t if_call_bytes(const struct if_state *s, const struct if_cell *c)
+{
+    return c->piece ? c->piece : c->z ? if_chunk(s, c->z) : 0;
+}
+
 /* Bytes per paced call of zeroer z at rate_pct: one period's bytes at the
  * per-CPU rate, at most the zeroer's call size, at least 4 KiB (0: unthrottled). */
 static uint64_t paced_piece(const struct if_zeroer *z, unsigned rate_pct)
 {
-    uint64_t chunk = z->chunk < st.share ? z->chunk : st.share;
+    uint64_t chunk = if_chunk(&st, z);
     if (!z->s || rate_pct >= 100 || !z->peak_bps)
         return 0;
     uint64_t p = mul_div_u64(z->peak_bps / 100 * rate_pct, opt_period_us, 1000000) & ~4095ull;
@@ -211,7 +221,7 @@ static int64_t run_once(struct if_zeroer *z, unsigned rate_pct, uint64_t seed)
             .next = zbuf.next,
             .off = piece[k].off,
             .bytes = piece[k].bytes,
-            .chunk = z->chunk < st.share ? z->chunk : st.share,
+            .chunk = if_chunk(&st, z),
             .rate_bps = rate,
             .hz = hz,
             .piece = pc,
@@ -239,7 +249,7 @@ static int64_t run_once(struct if_zeroer *z, unsigned rate_pct, uint64_t seed)
                     z->label, zcpu[k], (unsigned long long)w->bad);
         }
     }
-    run.cpg = cleared ? mul_div_u64(busy, 1ull << 30, cleared) : 0;
+    run.cpg = stats_per_gib(busy, cleared);
     return (int64_t)bps;
 }
 
@@ -382,7 +392,7 @@ static void interference_scenario(void)
             st.vcpu, st.nzcpus, (unsigned long long)(st.l2 >> 10),
             (unsigned long long)(st.llc >> 10), st.cache_source,
             (unsigned long long)(st.share >> 20), st.ncells, nr, user_cpl());
-    if (if_residency(&st) && if_host_check(&st, t0) && calibrate()) {
+    if (if_residency(&st, t0) && if_host_check(&st, t0) && calibrate()) {
         rounds(nr);
         if_report(&st);
         if_rank(&st);

@@ -235,8 +235,8 @@ def interference_section(rs):
                       "ref L2", "ref LLC", "ref DRAM"), res, numeric=(3, 7, 8, 9)),
                "".join("<p><b>%s</b></p>" % esc(n) for n in notes)) +
             "<p>Pacing: target (the median of 7 interleaved peak cells x rate) and achieved "
-            "GB/s of all zeroer CPUs, '!' more than 10 % off; the zeroer's CPU time per GiB "
-            "cleared.</p>" +
+            "GB/s of all zeroer CPUs, '!' more than 10 % off; the zeroer's CPU time in its "
+            "clear calls per GiB cleared, at the call size it issued (call bytes).</p>" +
             table(("zeroer", "rate", "call bytes", "target GB/s", "achieved GB/s",
                    "% of target", "CPU ms/GiB"), pace, numeric=(2, 3, 4, 5, 6)) +
             "<p>Victim slowdown %% against alone: Hodges-Lehmann, [95 %% Moses interval], "

@@ -91,17 +91,36 @@ TEMPLATES: Dict[str, str] = {
                     "|{answer} {fig} CPU, ties Linux clear_page, {ratio} {rci}",
     "idle_cpu:none": "{answer} {fig} {ci} CPU per GiB; neighbours not measured",
     "idle_cpu:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n})",
-    "idle:tie": "harmless: {a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} "
-                "{costci} vs {base}"
-                "|harmless: {a:strategy} at <= {a:rate_pct}%, {fig} CPU: {a:victim} {cost} {costci"
-                "} vs {base}"
-                "|harmless: {answer}, {fig} CPU: {a:victim} {cost} {costci} vs {base}",
+    "idle:tie": (
+        "harmless: {a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU{? in {a:call} calls?}:"
+        " {a:victim} {cost} {costci} vs {base}"
+        "|harmless: {a:strategy} at <= {a:rate_pct}%, {fig} CPU{? in {a:call} calls?}:"
+        " {a:victim} {cost} {costci} vs {base}"
+        "|harmless: {answer}, {fig} CPU{? in {a:call} calls?}: {a:victim} {cost} {costci} vs"
+        " {base}"
+        "|harmless: {answer}, {fig} CPU: {a:victim} {cost} {costci} vs {base}{?\nthat CPU per"
+        " GiB in {a:call} calls, the size it issued?}"),
     "idle:none": "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:victim} {cost} "
                  "{costci}",
     "idle:STRADDLES": "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} vs {base"
                       "} ({n})",
     "idle:RATE_MISS": "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victim} {cos"
                       "t} {costci}",
+    "idle:CONTENTION": (
+        "not decided: CPU contention, the spin control alone slows {a:victim} {cost}"
+        " {costci}\nneeds a host with {a:needs} (docs/lab.md)"
+        "|not decided: CPU contention: spin control alone slows {a:victim} {cost}"
+        " {costci}\nneeds a host with {a:needs} (docs/lab.md)"
+        "|not decided, CPU contention: spin alone slows {a:victim} {cost} {costci}\nneeds a"
+        " host with {a:needs} (docs/lab.md)"
+        "|CPU contention: spin control alone slows {a:victim} {cost} {costci}\nneeds a host"
+        " with {a:needs} (docs/lab.md)"),
+    "idle:NO_LLC": (
+        "not decided: no LLC-resident victim, L3 unseen{?; {a:strategy} at {a:rate_pct}% on"
+        " {a:victim}: {cost} {costci} vs {base}?}\nneeds a host with {a:needs} (docs/lab.md)"
+        "|not decided: no LLC-resident victim{?; {a:strategy} at {a:rate_pct}%: {a:victim}"
+        " {cost} {costci}?}\nneeds a host with {a:needs} (docs/lab.md)"
+        "|not decided: no LLC-resident victim\nneeds a host with {a:needs} (docs/lab.md)"),
     "vmstart:none": "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_source}){?; "
                     "clear_pages() {xv:clear_pages_gain}?}"
                     "|2 TB, {a:threads} threads {fig} (model, B {xv:ceiling} {a:b_source}){?; clea"

@@ -1,0 +1,118 @@
+/*
+ * lib/verdict_templates.c - every word of the verdict's items: the
+ * template table lib/verdict_text.c renders (lib/verdict_text.h
+ * vd_template()), grouped by template family (an item's `form`).
+ * tools/hzlib/verdict_text.py's TEMPLATES is the same table, row for row;
+ * tests/vectors/verdict_render.txt has a case for every row.
+ */
+#include "lib/verdict_text.h"
+#include "lib/kstring.h"
+
+#ifndef VD_EXTRA_TEMPLATES
+#define VD_EXTRA_TEMPLATES /* a unit-test build's rows for its VD_EXTRA_ITEMS */
+#endif
+
+/* "form:key" -> template. An item with a reason code takes "form:CODE",
+ * else "*:CODE"; a decided one "form:OUTCOME", else "form:none". */
+static const struct {
+    const char *key, *tpl;
+} templates[] = {
+    /* every family: the reason codes with no family row of their own */
+    {"*:NOT_IN_RUN", "not measured ({runs})"},
+    {"*:TCG", "not decided: TCG, emulator timings"},
+    {"*:NO_CELL", "not decided: no usable {a:need}{?; clear_pages() {xv:clear_pages_gai"
+                  "n}?}"},
+    {"*:LEFT_OUT", "not decided: every cell it needs left out: {a:why} (n={a:samples}){?"
+                   ", and {a:more} more?}"},
+    {"*:TARGET_SMALL", "not measured: the largest cold target, {a:target}, is below the page"},
+    /* clear_1g, clear_2m (lib/verdict_clear.c) */
+    {"clear:faster", "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page{?; +"
+                     "{more} {setw}?}|{answer} {fig}: {ratio} {rci} faster than Linux clea"
+                     "r_page{?; +{more} {setw}?}"},
+    {"clear:slower", "{answer} {fig} {ci}: {ratio} {rci} the speed of Linux clear_page{?; "
+                     "+{more} {setw}?}|{answer} {fig}: {ratio} {rci} the speed of Linux cl"
+                     "ear_page{?; +{more} {setw}?}"},
+    {"clear:tie", "{answer} {fig} {ci}: ties Linux clear_page, {ratio} {rci}{?; +{more}"
+                  " {setw}?}|{answer} {fig}: ties Linux clear_page, {ratio} {rci}{?; +{"
+                  "more} {setw}?}"},
+    {"clear:none", "{answer} {fig} {ci}{?; +{more} {setw}?}"},
+    {"clear:NO_BASELINE", "open: {answer} {fig} {ci}{?; +{more} {setw}?}; no Linux clear_page c"
+                          "ell"},
+    {"clear:STRADDLES", "open: {answer} {ratio} {rci} vs Linux clear_page ({n}){?; +{more} {s"
+                        "etw}?}\nstraddles +-{tol}: {answer} {fig} {ci}"},
+    /* non-temporal (lib/verdict_clear.c) */
+    {"nontemporal:faster", "yes: {a:nt} is {ratio} {rci} faster than {base} at {a:chunk}{?; {oth"
+                           "ers}?}"},
+    {"nontemporal:slower", "no: {a:nt} is {ratio} {rci} the speed of {base} at {a:chunk}{?; {oth"
+                           "ers}?}"},
+    {"nontemporal:tie", "tie: {a:nt} is {ratio} {rci} of {base} at {a:chunk}{?; {others}?}"},
+    {"nontemporal:STRADDLES", "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
+                              "}"},
+    {"nontemporal:NO_PAIR", "not measured: no call size with a non-temporal and a temporal cell"},
+    /* fault (lib/verdict_items.c) */
+    {"fault:slower",
+     "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages() "
+     "{xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}|prezero pays {x:left_for_prezero} "
+     "of a {a:page} fault's {fig}{?; clear_pages() {xv:clear_pages_gain}?}|prezero pays "
+     "{x:left_after_clear_pages} of a {a:page} fault's {fig} after clear_pages() "
+     "{xv:clear_pages_gain}|prezero pays: a zeroing {a:page} fault takes {ratio} {rci} the time of "
+     "a pre-zeroed one"},
+    {"fault:none", "no gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed "
+                   "one{?; clear_pages() {xv:clear_pages_gain}?}|no gain: a zeroing {a:page} fault "
+                   "takes {ratio} {rci} the time of a pre-zeroed one"},
+    {"fault:STRADDLES",
+     "open: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed one ({n}){?; "
+     "clear_pages() {xv:clear_pages_gain}?}|open: a zeroing {a:page} fault takes {ratio} {rci} the "
+     "time of a pre-zeroed one ({n})"},
+    /* idle zeroer from run=clear, and from run=interference (lib/verdict_idle.c) */
+    {"idle_cpu:faster", "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page|"
+                        "{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page"},
+    {"idle_cpu:slower", "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
+                        "|{answer} {fig} CPU, {ratio} {rci} the speed of Linux clear_page"},
+    {"idle_cpu:tie", "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}|{answe"
+                     "r} {fig} CPU, ties Linux clear_page, {ratio} {rci}"},
+    {"idle_cpu:none", "{answer} {fig} {ci} CPU per GiB; neighbours not measured"},
+    {"idle_cpu:STRADDLES", "open: {answer} {ratio} {rci} vs Linux clear_page ({n})"},
+    {"idle:tie",
+     "harmless: {a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} {costci} vs "
+     "{base}|harmless: {a:strategy} at <= {a:rate_pct}%, {fig} CPU: {a:victim} {cost} {costci} vs "
+     "{base}|harmless: {answer}, {fig} CPU: {a:victim} {cost} {costci} vs {base}"},
+    {"idle:none", "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:vic"
+                  "tim} {cost} {costci}"},
+    {"idle:STRADDLES", "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} v"
+                       "s {base} ({n})"},
+    {"idle:RATE_MISS", "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victi"
+                       "m} {cost} {costci}"},
+    /* VM start (lib/verdict_vm.c) */
+    {"vmstart:none", "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_sou"
+                     "rce}){?; clear_pages() {xv:clear_pages_gain}?}|2 TB, {a:threads} thr"
+                     "eads {fig} (model, B {xv:ceiling} {a:b_source}){?; clear_pages() {xv"
+                     ":clear_pages_gain}?}"},
+    {"vmstart:CEILING_OPEN", "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open{?; cle"
+                             "ar_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}:"
+                             " {ratio} {rci} ({n}), no plateau?}"},
+    /* NUMA (lib/verdict_numa.c) */
+    {"numa:slower", "own node: remote is {ratio1} {rci} the speed of local ({a:strategy} "
+                    "{a:chunk})"},
+    {"numa:tie", "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}),"
+                 " within +-{tol}"},
+    {"numa:faster", "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})"},
+    {"numa:none", "one node: where pre-zeroing runs cannot matter"},
+    {"numa:STRADDLES", "open: remote {ratio} {rci} of local ({n})"},
+    {"numa:NO_REMOTE", "not decided: no usable remote cell beside a local one"},
+    /* trust (lib/verdict.c) */
+    {"trust:none", "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, "
+                   "{left_out}/{cells} cells out{?\n{lost}?}|{hv}, TSC {tsc}, RAM {backing}, steal "
+                   "{steal}, {left_out}/{cells} cells out{?\n{lost}?}"},
+    VD_EXTRA_TEMPLATES};
+
+const char *vd_template(const char *form, const char *key)
+{
+    size_t fl = strlen(form);
+    for (size_t i = 0; i < sizeof(templates) / sizeof(templates[0]); i++) {
+        const char *k = templates[i].key;
+        if (strncmp(k, form, fl) == 0 && k[fl] == ':' && strcmp(k + fl + 1, key) == 0)
+            return templates[i].tpl;
+    }
+    return 0;
+}

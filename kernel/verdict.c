@@ -236,7 +236,7 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
     }
     emit_source(&r, it);
     emit_figures(&r, it);
-    if (strcmp(it->item, "vmstart") == 0 && it->decided)
+    if (strcmp(it->item, "vmstart") == 0 && it->unit) /* decided or not: a model */
         rec_bool(&r, "model", it->model);
     else if (strcmp(it->item, "vmstart") == 0)
         rec_str(&r, "model", 0);

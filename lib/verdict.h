@@ -181,13 +181,16 @@ enum vd_reason {
     VD_R_NO_BASELINE,  /* leaders not separated, no Linux clear_page cell */
     VD_R_NO_PAIR,      /* no call size with a non-temporal and a temporal cell */
     VD_R_RATE_MISS,    /* idle: the least harmful zeroer missed its rate */
-    VD_R_CEILING_OPEN, /* vmstart: no plateau, no bw_ceiling=: a lower bound */
+    VD_R_CEILING_OPEN, /* vmstart: no plateau up to 16 threads, no bw_ceiling=: a lower bound */
+    VD_R_B_GIVEN,      /* vmstart: no plateau; B is the user's bw_ceiling=: model (B given) */
+    VD_R_FEW_CPUS,     /* vmstart: no plateau on fewer CPUs than QEMU's 16 threads (args
+                          cpus, want): a lower bound, a larger host would settle B */
     VD_R_NO_REMOTE,    /* numa: no usable remote cell beside a local one */
     VD_NREASONS
 };
 
-#define VD_EXTRAS 6 /* vd_item.extra */
-#define VD_ARGS 5   /* vd_item.args */
+#define VD_EXTRAS 8 /* vd_item.extra */
+#define VD_ARGS 8   /* vd_item.args */
 
 /* A figure an item gives beside its main one (record member `figures`):
  * e.g. the fault item's predicted clear_pages() gain. */
@@ -240,7 +243,7 @@ struct vd_item {
     char cells[VD_ITEM_CELLS][VD_ID_MAX]; /* ids of the cells used, the leaders first */
     unsigned ncells;
     unsigned nleaders; /* clear items: the first nleaders cells are the leading set */
-    bool model;        /* vmstart: extrapolated, not measured */
+    bool model;        /* vmstart: extrapolated, not measured (also when not decided) */
     /* Where it came from (issue 24): the scenarios that measure the item
      * (lib/verdict.c's item table, "fault,faultclear"), whether any of them
      * ran, and the scenario and short id of every cell named by

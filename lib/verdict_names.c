@@ -4,9 +4,9 @@
  * an item's source. tools/hzlib/verdict_text.py reads the ids the records
  * carry; it never builds them.
  */
-#include "lib/verdict_text.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/verdict_text.h"
 
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
 {

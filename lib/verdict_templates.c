@@ -5,8 +5,8 @@
  * tools/hzlib/verdict_text.py's TEMPLATES is the same table, row for row;
  * tests/vectors/verdict_render.txt has a case for every row.
  */
-#include "lib/verdict_text.h"
 #include "lib/kstring.h"
+#include "lib/verdict_text.h"
 
 #ifndef VD_EXTRA_TEMPLATES
 #define VD_EXTRA_TEMPLATES /* a unit-test build's rows for its VD_EXTRA_ITEMS */
@@ -88,9 +88,44 @@ static const struct {
                      "rce}){?; clear_pages() {xv:clear_pages_gain}?}|2 TB, {a:threads} thr"
                      "eads {fig} (model, B {xv:ceiling} {a:b_source}){?; clear_pages() {xv"
                      ":clear_pages_gain}?}"},
-    {"vmstart:CEILING_OPEN", "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open{?; cle"
-                             "ar_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}:"
-                             " {ratio} {rci} ({n}), no plateau?}"},
+    {"vmstart:FEW_CPUS", "2 TB, {a:threads} threads >= {fig} {ci} linear model{?; {x:amdahl} Amd"
+                         "ahl model, serial {xv:amdahl_serial}?}{?; clear_pages() {xv:clear_page"
+                         "s_gain}?}\nopen: T=1..{a:cpus} here; a {a:want}-CPU host settles B{?; T"
+                         "={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:threads} "
+                         "threads >= {fig} linear model{?; {x:amdahl} Amdahl model, serial {xv:a"
+                         "mdahl_serial}?}{?; clear_pages() {xv:clear_pages_gain}?}\nopen: T=1..{a"
+                         ":cpus} here; a {a:want}-CPU host settles B{?; T={a:top} vs T={a:below}"
+                         " {ratio} {rci} {a:scaling}?}|2 TB, {a:threads} threads >= {fig} linear"
+                         " model{?; {xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?; cle"
+                         "ar_pages() {xv:clear_pages_gain}?}\nopen: T=1..{a:cpus} here; a {a:want"
+                         "}-CPU host settles B{?; T={a:top} vs T={a:below} {ratio} {rci} {a:scal"
+                         "ing}?}|2 TB, {a:threads} threads >= {fig} linear model{?; {xv:amdahl} "
+                         "Amdahl model, serial {xv:amdahl_serial}?}\nopen: T=1..{a:cpus} here; a "
+                         "{a:want}-CPU host settles B{?; T={a:top} vs T={a:below} {ratio} {rci} "
+                         "{a:scaling}?}|2 TB, {a:threads} threads >= {fig} linear model{?; {xv:a"
+                         "mdahl} Amdahl model, serial {xv:amdahl_serial}?}\nopen: T=1..{a:cpus} h"
+                         "ere; a {a:want}-CPU host settles B{?; T={a:top} vs T={a:below} {ratio}"
+                         " {a:scaling}?}"},
+    {"vmstart:B_GIVEN", "2 TB, {a:threads} threads {fig} {ci} model (B given: {xv:ceiling}){?; "
+                        "clear_pages() {xv:clear_pages_gain}?}\nnot decided: B is bw_ceiling=, n"
+                        "ot measured{?; T={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 "
+                        "TB, {a:threads} threads {fig} model (B given: {xv:ceiling}){?; clear_p"
+                        "ages() {xv:clear_pages_gain}?}\nnot decided: B is bw_ceiling=, not meas"
+                        "ured{?; T={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:"
+                        "threads} threads {fig} model (B given: {xv:ceiling})\nnot decided: B is"
+                        " bw_ceiling=, not measured{?; T={a:top} vs T={a:below} {ratio} {a:scal"
+                        "ing}?}"},
+    {"vmstart:CEILING_OPEN",
+     "2 TB, {a:threads} threads >= {fig} {ci} linear model; ceiling open{?; "
+     "{xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?; clear_pages()"
+     " {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}: {ratio} {rc"
+     "i} ({n}), no plateau, {a:scaling}?}|2 TB, {a:threads} threads >= {fig}"
+     " linear model; ceiling open{?; {xv:amdahl} Amdahl model, serial {xv:am"
+     "dahl_serial}?}{?; clear_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:t"
+     "op} vs T={a:below}: {ratio} {rci} ({n}), no plateau, {a:scaling}?}|2 T"
+     "B, {a:threads} threads >= {fig} linear model; ceiling open{?; {xv:amda"
+     "hl} Amdahl model, serial {xv:amdahl_serial}?}{?\nopen: T={a:top} vs T={"
+     "a:below}: {ratio} {rci} ({n}), no plateau, {a:scaling}?}"},
     /* NUMA (lib/verdict_numa.c) */
     {"numa:slower", "own node: remote is {ratio1} {rci} the speed of local ({a:strategy} "
                     "{a:chunk})"},

@@ -9,7 +9,7 @@
  * {a:KEY} an argument, {x:NAME} an extra figure with its interval,
  * {xv:NAME} without it; a segment {?...?} is left out when one of its
  * placeholders has no value; "|" separates alternatives, of which the
- * first whose first line fits VD_LINE_WIDTH is taken (else the last); a
+ * first whose lines all fit VD_LINE_WIDTH is taken (else the last); a
  * newline starts the one continuation line an item may have (an open
  * one's comparison, the trust item's SMIs and TSC gaps). Figures
  * to 3 significant digits, ratios with 2 decimals below 2 and 1 above,
@@ -18,6 +18,10 @@
 #include "lib/verdict_text.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+
+/* A continuation line's indent: under the answer, past "  " and the label's 12 + 1. */
+static const char cont_indent[] = "               ";
+#define VD_CONT_INDENT (sizeof(cont_indent) - 1)
 
 /* ---- numbers ------------------------------------------------------------- */
 
@@ -318,7 +322,8 @@ size_t vd_item_lines(const struct vd_item *it, const struct vd_facts *f, const s
         body[0] = 0;
         ok = expand(&r, p, n, body, sizeof(body), &blen);
         const char *nl = strchr(body, '\n');
-        if (ok && lab + (nl ? (size_t)(nl - body) : blen) <= VD_LINE_WIDTH)
+        size_t first = nl ? (size_t)(nl - body) : blen, cont = nl ? blen - first - 1 : 0;
+        if (ok && lab + first <= VD_LINE_WIDTH && VD_CONT_INDENT + cont <= VD_LINE_WIDTH)
             break;
         p = bar ? bar + 1 : 0;
     }
@@ -328,8 +333,8 @@ size_t vd_item_lines(const struct vd_item *it, const struct vd_facts *f, const s
     for (const char *p = body; len + 1 < cap;) { /* the first line, then its continuation */
         const char *nl = strchr(p, '\n');
         int k = nl ? (int)(nl - p) : (int)strlen(p);
-        len += (size_t)hz_snprintf(buf + len, cap - len, "%s%.*s\n",
-                                   p == body ? "" : "               ", k, p);
+        len += (size_t)hz_snprintf(buf + len, cap - len, "%s%.*s\n", p == body ? "" : cont_indent,
+                                   k, p);
         if (!nl)
             break;
         p = nl + 1;

@@ -7,8 +7,8 @@
  * tools/hzlib/verdict_text.py is the same table in Python: both render
  * tests/vectors/verdict_render.txt to the byte (tests/unit/test_verdict_text.c,
  * tests/tools/test_verdict_text.py). lib/verdict_text.c renders,
- * lib/verdict_templates.c holds the table, lib/verdict_names.c the names. docs/results.md `verdict` has the
- * record's fields and reason codes.
+ * lib/verdict_templates.c holds the table, lib/verdict_names.c the names. docs/results.md `verdict`
+ * has the record's fields and reason codes.
  *
  * Portable C, integer arithmetic, prints nothing.
  */

@@ -15,7 +15,7 @@ it, {a:KEY} an argument of `args`, {x:NAME}
 a figure of `figures` with its interval, {xv:NAME} without it ({ratio} is
 a range across a leading set, {ratio1} the best's estimate alone); a segment
 {?...?} is left out when one of its placeholders has no value. "|"
-separates alternatives: the first whose first line fits WIDTH is taken,
+separates alternatives: the first whose lines both fit WIDTH is taken,
 else the last. A newline starts the continuation line (an open item's open
 comparison; the trust item's SMIs and TSC gaps when there were any).
 Numbers are formatted in integer arithmetic from the record's decimals x
@@ -106,9 +106,43 @@ TEMPLATES: Dict[str, str] = {
                     "clear_pages() {xv:clear_pages_gain}?}"
                     "|2 TB, {a:threads} threads {fig} (model, B {xv:ceiling} {a:b_source}){?; clea"
                     "r_pages() {xv:clear_pages_gain}?}",
-    "vmstart:CEILING_OPEN": "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open{?; clea"
-                            "r_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}: {"
-                            "ratio} {rci} ({n}), no plateau?}",
+    "vmstart:FEW_CPUS": "2 TB, {a:threads} threads >= {fig} {ci} linear model{?; {x:amdahl} Amd"
+                        "ahl model, serial {xv:amdahl_serial}?}{?; clear_pages() {xv:clear_page"
+                        "s_gain}?}\nopen: T=1..{a:cpus} here; a {a:want}-CPU host settles B{?; T"
+                        "={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:threads} "
+                        "threads >= {fig} linear model{?; {x:amdahl} Amdahl model, serial {xv:a"
+                        "mdahl_serial}?}{?; clear_pages() {xv:clear_pages_gain}?}\nopen: T=1..{a"
+                        ":cpus} here; a {a:want}-CPU host settles B{?; T={a:top} vs T={a:below}"
+                        " {ratio} {rci} {a:scaling}?}|2 TB, {a:threads} threads >= {fig} linear"
+                        " model{?; {xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?; cle"
+                        "ar_pages() {xv:clear_pages_gain}?}\nopen: T=1..{a:cpus} here; a {a:want"
+                        "}-CPU host settles B{?; T={a:top} vs T={a:below} {ratio} {rci} {a:scal"
+                        "ing}?}|2 TB, {a:threads} threads >= {fig} linear model{?; {xv:amdahl} "
+                        "Amdahl model, serial {xv:amdahl_serial}?}\nopen: T=1..{a:cpus} here; a "
+                        "{a:want}-CPU host settles B{?; T={a:top} vs T={a:below} {ratio} {rci} "
+                        "{a:scaling}?}|2 TB, {a:threads} threads >= {fig} linear model{?; {xv:a"
+                        "mdahl} Amdahl model, serial {xv:amdahl_serial}?}\nopen: T=1..{a:cpus} h"
+                        "ere; a {a:want}-CPU host settles B{?; T={a:top} vs T={a:below} {ratio}"
+                        " {a:scaling}?}",
+    "vmstart:B_GIVEN": "2 TB, {a:threads} threads {fig} {ci} model (B given: {xv:ceiling}){?; "
+                       "clear_pages() {xv:clear_pages_gain}?}\nnot decided: B is bw_ceiling=, n"
+                       "ot measured{?; T={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 "
+                       "TB, {a:threads} threads {fig} model (B given: {xv:ceiling}){?; clear_p"
+                       "ages() {xv:clear_pages_gain}?}\nnot decided: B is bw_ceiling=, not meas"
+                       "ured{?; T={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:"
+                       "threads} threads {fig} model (B given: {xv:ceiling})\nnot decided: B is"
+                       " bw_ceiling=, not measured{?; T={a:top} vs T={a:below} {ratio} {a:scal"
+                       "ing}?}",
+    "vmstart:CEILING_OPEN": "2 TB, {a:threads} threads >= {fig} {ci} linear model; ceiling open{?; "
+                            "{xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?; clear_pages()"
+                            " {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}: {ratio} {rc"
+                            "i} ({n}), no plateau, {a:scaling}?}|2 TB, {a:threads} threads >= {fig}"
+                            " linear model; ceiling open{?; {xv:amdahl} Amdahl model, serial {xv:am"
+                            "dahl_serial}?}{?; clear_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:t"
+                            "op} vs T={a:below}: {ratio} {rci} ({n}), no plateau, {a:scaling}?}|2 T"
+                            "B, {a:threads} threads >= {fig} linear model; ceiling open{?; {xv:amda"
+                            "hl} Amdahl model, serial {xv:amdahl_serial}?}{?\nopen: T={a:top} vs T={"
+                            "a:below}: {ratio} {rci} ({n}), no plateau, {a:scaling}?}",
     "numa:slower": "own node: remote is {ratio1} {rci} the speed of local ({a:strategy} {a:chunk})",
     "numa:tie": "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}), within +-{to"
                 "l}",
@@ -385,7 +419,9 @@ def item_lines(rec: Record) -> List[str]:
     key, body = template_key(rec), None
     for alt in TEMPLATES[key].split("|") if key in TEMPLATES else []:
         body = _expand(alt, rec)
-        if body is not None and len(_label(rec) + body.partition("\n")[0]) <= WIDTH:
+        first, _, cont = (body or "").partition("\n")
+        if body is not None and len(_label(rec) + first) <= WIDTH and \
+                len(INDENT + " " * (LABEL + 1) + cont) <= WIDTH:
             break
     if body is None:
         body = "(no template for %s)" % key

@@ -40,6 +40,16 @@ enum vm_scale vm_scaling(const struct cmp *c, unsigned t)
                : VM_SCALE_LINEAR;
 }
 
+unsigned vm_knee(const struct cmp *steps, unsigned n)
+{
+    for (unsigned t = 2; t <= n; t++) {
+        enum vm_scale s = vm_scaling(&steps[t - 2], t);
+        if (s == VM_SCALE_PLATEAU || s == VM_SCALE_SUBLINEAR)
+            return t;
+    }
+    return 0;
+}
+
 int64_t vm_amdahl_fit(const uint64_t *gbps_x1000, unsigned n)
 {
     int64_t sxy = 0, sxx = 0;

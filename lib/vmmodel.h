@@ -84,6 +84,15 @@ const char *vm_scale_key(enum vm_scale s);
 enum vm_scale vm_scaling(const struct cmp *c, unsigned t);
 
 /*
+ * The knee of a curve measured at T = 1..n: steps[i] is the comparison of
+ * T = i + 2 against T = i + 1 (n - 1 of them). Returns the first T whose
+ * step vm_scaling() calls a plateau or sub-linear (adding that CPU paid less
+ * than linearly, or nothing), or 0 when none is (every step linear or
+ * open; also for n < 2).
+ */
+unsigned vm_knee(const struct cmp *steps, unsigned n);
+
+/*
  * Fit Amdahl's law, speed-up S(T) = 1 / (s + (1 - s) / T) with serial
  * fraction s, to a curve: gbps_x1000[i] is the rate with i + 1 threads,
  * i < n, S(T) = rate(T) / rate(1). Least squares of 1 - 1/S(T) on

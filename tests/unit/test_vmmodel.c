@@ -167,6 +167,27 @@ static void test_scaling(void **state)
     assert_string_equal(vm_scale_key(VM_SCALE_PLATEAU), "plateau");
 }
 
+/* The knee: the first step that is a plateau or sub-linear; linear and
+ * undecided steps are no knee. */
+static void test_knee(void **state)
+{
+    const struct cmp lin = {.outcome = CMP_FASTER, .ratio_x1e6 = 500000, .lo_x1e6 = 480000},
+                     sub = {.outcome = CMP_FASTER, .ratio_x1e6 = 900000, .lo_x1e6 = 880000},
+                     und = {.outcome = CMP_UNDECIDED, .lo_x1e6 = 880000},
+                     tie = {.outcome = CMP_TIE, .lo_x1e6 = 980000};
+    struct cmp steps[3] = {lin, lin, lin};
+    assert_int_equal(vm_knee(steps, 4), 0);
+    steps[1] = sub; /* T=3 vs T=2 */
+    assert_int_equal(vm_knee(steps, 4), 3);
+    steps[0] = und; /* undecided at T=2: not a knee */
+    assert_int_equal(vm_knee(steps, 4), 3);
+    steps[1] = und;
+    steps[2] = tie;
+    assert_int_equal(vm_knee(steps, 4), 4);
+    assert_int_equal(vm_knee(steps, 3), 0); /* only T=2, 3 looked at */
+    assert_int_equal(vm_knee(steps, 1), 0);
+}
+
 /* Amdahl's law fitted to measured curves, worked by hand. */
 static void test_amdahl(void **state)
 {
@@ -203,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_ceiling), cmocka_unit_test(test_model),
         cmocka_unit_test(test_size),    cmocka_unit_test(test_gbps),
         cmocka_unit_test(test_scaling), cmocka_unit_test(test_amdahl),
+        cmocka_unit_test(test_knee),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

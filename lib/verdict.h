@@ -79,9 +79,13 @@ struct vd_cell {
     enum vd_kind kind;
     const char *strategy;    /* clear/smp/faultclear: strategy name; vmstart: the policy
                                 ("none"); fault: NULL. Outlives the verdict. */
-    const char *model;       /* faultclear, and vmstart's qemu rows: the fault_clear= model
-                                ("linux_4k", "linux_batch=32M"); NULL otherwise. Outlives
-                                the verdict. */
+    const char *model;       /* faultclear, fault, and vmstart's qemu rows: the fault_clear=
+                                model ("linux_4k", "linux_batch=32M"; "extent" for a fault:
+                                hugezero's own one-call clear); NULL otherwise (unknown).
+                                Outlives the verdict. */
+    const char *preempt;     /* faultclear: the preemption models the model holds under
+                                (measure/fault_clear.h fault_clear_linux(): "any",
+                                "none/voluntary", "full/lazy", "-"); NULL otherwise */
     bool nontemporal;        /* the strategy's stores bypass the caches (NT or CLZERO) */
     uint64_t chunk;          /* clear/smp: bytes per call */
     uint64_t bytes;          /* clear/smp/vmstart: bytes per repeat; fault: page bytes */
@@ -136,6 +140,11 @@ struct vd_facts {
     const char *steal_why;  /* when not: why ("no KVM steal time: bare metal", ...) */
     uint64_t steal_x100;    /* host steal share of the measured cells, percent x 100 */
     unsigned tol_x100;      /* the tolerance, percent x 100 (`tolerance=`); 0: CMP_TOL_X100 */
+    /* The CPU (arch/cpu.h: CPUID vendor string, family, model), for the
+     * published figures of the same CPU family (lib/published.h); vendor
+     * NULL: unknown (none is set beside a figure). */
+    const char *cpu_vendor;
+    unsigned cpu_family, cpu_model;
 };
 
 /*

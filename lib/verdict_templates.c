@@ -153,14 +153,19 @@ static const struct {
                          "ere; a {a:want}-CPU host settles B{?; T={a:top} vs T={a:below} {ratio}"
                          " {a:scaling}?}"},
     {"vmstart:B_GIVEN", "2 TB, {a:threads} threads {fig} {ci} model (B given: {xv:ceiling}){?; "
-                        "clear_pages() {xv:clear_pages_gain}?}\nnot decided: B is bw_ceiling=, n"
-                        "ot measured{?; T={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 "
-                        "TB, {a:threads} threads {fig} model (B given: {xv:ceiling}){?; clear_p"
-                        "ages() {xv:clear_pages_gain}?}\nnot decided: B is bw_ceiling=, not meas"
-                        "ured{?; T={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:"
-                        "threads} threads {fig} model (B given: {xv:ceiling})\nnot decided: B is"
-                        " bw_ceiling=, not measured{?; T={a:top} vs T={a:below} {ratio} {a:scal"
-                        "ing}?}"},
+                        "{xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?; clear_pages()"
+                        " {xv:clear_pages_gain}?}\nnot decided: B is bw_ceiling=, not measured{?"
+                        "; T={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:thread"
+                        "s} threads {fig} model (B given: {xv:ceiling}){?; {xv:amdahl} Amdahl m"
+                        "odel, serial {xv:amdahl_serial}?}{?; clear_pages() {xv:clear_pages_gai"
+                        "n}?}\nnot decided: B is bw_ceiling=, not measured{?; T={a:top} vs T={a:"
+                        "below} {ratio} {rci} {a:scaling}?}|2 TB, {a:threads} threads {fig} mod"
+                        "el (B given: {xv:ceiling}){?; {xv:amdahl} Amdahl model, serial {xv:amd"
+                        "ahl_serial}?}\nnot decided: B is bw_ceiling=, not measured{?; T={a:top}"
+                        " vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:threads} threads "
+                        "{fig} model (B given: {xv:ceiling}){?; {xv:amdahl} Amdahl model, seria"
+                        "l {xv:amdahl_serial}?}\nnot decided: B is bw_ceiling=, not measured{?; "
+                        "T={a:top} vs T={a:below} {ratio} {a:scaling}?}"},
     {"vmstart:CEILING_OPEN",
      "2 TB, {a:threads} threads >= {fig} {ci} linear model; ceiling open{?; "
      "{xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?; clear_pages()"

@@ -66,9 +66,10 @@ static void batch_gain(struct vd_ctx *x, struct vd_item *it, unsigned top)
  * vm_amdahl_fit(), medians) as extras: `amdahl`, the 16-thread time it
  * gives (s; its interval from the plateau comparison's, the top point's
  * speed-up over T - 1 at either end of it, r1 at its median), and
- * `amdahl_serial`, the fitted serial fraction (%). Nothing when the fit
- * has no point. */
-static void amdahl(struct vd_item *it, const struct vd_ctx *x, unsigned top, const struct cmp *pl)
+ * `amdahl_serial`, the fitted serial fraction (%); a given B (lin's)
+ * caps it as it caps the linear model. Nothing when the fit has no point. */
+static void amdahl(struct vd_item *it, const struct vd_ctx *x, unsigned top, const struct cmp *pl,
+                   const struct vm_model *lin)
 {
     uint64_t g[VM_FIT_MAX];
     unsigned n = top < VM_FIT_MAX ? top : VM_FIT_MAX;
@@ -90,7 +91,9 @@ static void amdahl(struct vd_item *it, const struct vd_ctx *x, unsigned top, con
     for (int i = 0; i < 3; i++) {
         struct vm_model m = {.bytes = VM_CLAIM_BYTES,
                              .threads = 1,
-                             .r1_x1000 = vm_amdahl_rate(r1, (uint64_t)fit[i], VM_QEMU_THREADS)};
+                             .r1_x1000 = vm_amdahl_rate(r1, (uint64_t)fit[i], VM_QEMU_THREADS),
+                             .b_x1000 = lin->b_x1000,
+                             .src = lin->src};
         vm_model_eval(&m);
         ns[i] = m.ns / 1000000;
     }
@@ -155,7 +158,7 @@ void vd_decide_vmstart(struct vd_ctx *x, struct vd_item *it)
     vd_arg_u64(it, "threads", VM_QEMU_THREADS, false);
     batch_gain(x, it, top_threads(x, "linux_batch"));
     if (sc == VM_SCALE_SUBLINEAR)
-        amdahl(it, x, top, &pl);
+        amdahl(it, x, top, &pl, &m);
     if (m.src != VM_B_UNKNOWN) {
         vd_arg_str(it, "b_source", vm_bsrc_key(m.src));
         vd_extra_add(it, "ceiling", "GB/s", m.b_x1000, m.b_x1000, m.b_x1000, 0, -1);

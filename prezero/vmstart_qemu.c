@@ -54,7 +54,8 @@ HZ_OPTION(opt_vm_bytes, .name = "vm_bytes", .kind = OPT_CUSTOM, .parse = vm_byte
 HZ_OPTION(opt_bw_ceiling, .name = "bw_ceiling", .kind = OPT_CUSTOM, .parse = bw_opt,
           .accepted = "GB/s, up to 3 decimals (204.8)",
           .help = "run=vmstart: the memory-bandwidth ceiling B of the model when the run reaches "
-                  "no plateau (default none: B unknown, a lower bound only)");
+                  "no plateau: a model (B given), never a decision (default none: B unknown, a "
+                  "lower bound only)");
 
 uint64_t vs_bw_ceiling_x1000(void) { return bw_ceiling; }
 

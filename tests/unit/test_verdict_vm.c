@@ -95,7 +95,8 @@ static void test_unknown(void **state)
 }
 
 /* bw_ceiling= given and no plateau: a model (B given), never decided,
- * whatever B is (issue 32: no "decided" rests on a guess). */
+ * whatever B is (issue 32: no "decided" rests on a guess); the given B caps
+ * the Amdahl figure of the sub-linear step as it caps the linear one. */
 static void test_b_given(void **state)
 {
     ncells = 0;
@@ -110,7 +111,8 @@ static void test_b_given(void **state)
     /* 16 x 10 = 160 capped at 50 -> 40.0 s */
     assert_int_equal((v->fig_x1000 + 50) / 100, 400);
     assert_string_equal(rendered(VD_VMSTART),
-                        "  VM start     2 TB, 16 threads 40.0 s model (B given: 50.0 GB/s)\n"
+                        "  VM start     2 TB, 16 threads 40.0 s model (B given: 50.0 GB/s); 40.0 s "
+                        "Amdahl model, serial 5.3%\n"
                         "               not decided: B is bw_ceiling=, not measured; T=2 vs "
                         "T=1 1.90x [1.87..1.93] sublinear\n");
     /* a ceiling above 16 x r1: the threads set it, 12.5 s; still not decided */

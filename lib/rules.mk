@@ -5,7 +5,8 @@
 # tools/linux-bench build the same sources.
 KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/interleave.c \
 	lib/plan.c lib/verdict.c lib/compare.c lib/print.c lib/results.c \
-	lib/vmmodel.c lib/verdict_text.c
+	lib/vmmodel.c lib/verdict_text.c lib/verdict_names.c lib/verdict_templates.c \
+	lib/published.c
 
 HOST_TESTS += fmt record print results cmdline stats interleave interleave_run plan verdict verdict_items verdict_source verdict_numa verdict_idle compare compare_sim compare_noise vmmodel verdict_vm \
 	verdict_text verdict_rounds
@@ -23,8 +24,9 @@ HOST_SRCS_plan = lib/plan.c $(PLAN_C) measure/prezero_core.c measure/workload.c 
 	lib/stats.c lib/fmt.c
 # The verdict tests link every scenario's item (VERDICT_C, scenarios/*/rules.mk,
 # included later: hence `=`).
-HOST_SRCS_verdict = lib/verdict.c lib/compare.c lib/stats.c lib/verdict_text.c lib/vmmodel.c \
-	lib/fmt.c tests/unit/verdict_fixture.c $(VERDICT_C)
+HOST_SRCS_verdict = lib/verdict.c lib/compare.c lib/stats.c lib/verdict_text.c lib/verdict_names.c \
+	lib/verdict_templates.c lib/published.c lib/vmmodel.c lib/fmt.c tests/unit/verdict_fixture.c \
+	$(VERDICT_C)
 HOST_SRCS_verdict_items = $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_source = $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_numa = $(HOST_SRCS_verdict)

@@ -9,8 +9,8 @@ HOST_LIBS := -lcmocka
 # (tests/unit/test_verdict_item.c): the engine links every scenario's item
 # (VERDICT_C, scenarios/*/rules.mk) and the test's own.
 HOST_TESTS += verdict_item
-HOST_SRCS_verdict_item = lib/verdict.c lib/verdict_text.c $(VERDICT_C) lib/compare.c lib/stats.c \
-	lib/vmmodel.c lib/fmt.c
+HOST_SRCS_verdict_item = lib/verdict.c lib/verdict_text.c lib/verdict_names.c lib/verdict_templates.c \
+	lib/published.c $(VERDICT_C) lib/compare.c lib/stats.c lib/vmmodel.c lib/fmt.c
 
 $(B)/host/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -1,10 +1,7 @@
 # scenarios/vmstart/ - `run=vmstart`: what a VM start's zeroing costs, measured
-# (the qemu rows) and modelled (model.c, host-tested), and its verdict item.
-KERNEL_C += scenarios/vmstart/model.c scenarios/vmstart/run.c scenarios/vmstart/report.c \
-	scenarios/vmstart/qemu.c
-
-HOST_TESTS += vmstart
-HOST_SRCS_vmstart := scenarios/vmstart/model.c lib/stats.c
+# (the qemu rows) and modelled (lib/vmmodel.c, host-tested), and its verdict
+# item.
+KERNEL_C += scenarios/vmstart/run.c scenarios/vmstart/report.c scenarios/vmstart/qemu.c
 
 # Its verdict item (linked into the host verdict tests too).
 KERNEL_C += scenarios/vmstart/verdict.c

@@ -65,7 +65,8 @@ class VmstartReport(unittest.TestCase):
 
     def test_knees_leave_out_the_prezeroed(self):
         self.assertEqual(vmstart.knees(RECS), [
-            "knee (first T adding < 10 %, measured): none T=2; qemu_4k none in 1..2"])
+            "knee (first T vs T-1 a plateau or below linear at the tolerance, measured): none "
+            "T=2; qemu_4k none in 1..2"])
 
     def test_costs(self):
         self.assertEqual(vmstart.costs(RECS), [
@@ -85,7 +86,8 @@ class VmstartReport(unittest.TestCase):
                       "it)", lines[1])
         self.assertIn("S = 2 TiB (vm_bytes=2TiB)", lines[2])  # TiB beside TiB
         self.assertIn("B = 204.8 GB/s (bw_ceiling= option)", lines[2])
-        self.assertIn("t = 39.3 s (T x r1 sets it)", lines[2])
+        self.assertIn("t = 39.3 s (T x r1 sets it); model (B given): it decides nothing", lines[2])
+        self.assertNotIn("B given", lines[1])
         self.assertEqual(lines[3], "MODEL none: a record of the older 2 TiB model (no ceiling): "
                                    "not shown")
         self.assertEqual(len(vmstart.report(RECS)), 5 + 1 + 1 + 3)

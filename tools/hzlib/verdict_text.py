@@ -5,9 +5,11 @@ A `verdict` record carries its item's decision as data (docs/results.md
 `verdict`): the label, the answer, the headline figure with its interval,
 the main comparison with its interval and n, a reason code with its
 arguments, and a template family (`form`). One table of templates,
-TEMPLATES, keyed by (form, outcome or reason code), turns a record into one
-line, and an open item's reason into at most one continuation line. The
-kernel's table is the same: both render tests/vectors/verdict_render.txt to
+TEMPLATES (tools/hzlib/verdict_templates.py), keyed by (form, outcome or
+reason code), turns a record into one line, and an open item's reason
+into at most one continuation line (the fault item's clear_pages() gain,
+the trust item's SMIs too). The kernel's table is the same
+(lib/verdict_templates.c): both render tests/vectors/verdict_render.txt to
 the byte (tests/unit/test_verdict_text.c, tests/tools/test_verdict_text.py).
 
 A template is text with placeholders: {name} a field as _field() formats
@@ -15,7 +17,7 @@ it, {a:KEY} an argument of `args`, {x:NAME}
 a figure of `figures` with its interval, {xv:NAME} without it ({ratio} is
 a range across a leading set, {ratio1} the best's estimate alone); a segment
 {?...?} is left out when one of its placeholders has no value. "|"
-separates alternatives: the first whose first line fits WIDTH is taken,
+separates alternatives: the first whose lines both fit WIDTH is taken,
 else the last. A newline starts the continuation line (an open item's open
 comparison; the trust item's SMIs and TSC gaps when there were any).
 Numbers are formatted in integer arithmetic from the record's decimals x
@@ -29,117 +31,13 @@ text is shown, marked `(old record)` and cut to the line.
 
 from typing import Dict, List, Optional, Sequence
 
+from .verdict_templates import TEMPLATES
+
 Record = Dict[str, object]
 
 WIDTH = 100  # columns of a line
 LABEL = 12  # label column
 INDENT = "  "
-
-# "form:key" -> template. A record with a reason code takes "form:CODE", else
-# "*:CODE"; a decided one "form:OUTCOME" (its main comparison's: "faster",
-# "slower", "tie"), else "form:none".
-TEMPLATES: Dict[str, str] = {
-    "*:NOT_IN_RUN": "not measured ({runs})",
-    "*:TCG": "not decided: TCG, emulator timings",
-    "*:NO_CELL": "not decided: no usable {a:need}{?; clear_pages() {xv:clear_pages_gain}?}",
-    "*:LEFT_OUT": "not decided: every cell it needs left out: {a:why} (n={a:samples}){?, and {a:mo"
-                  "re} more?}",
-    "*:TARGET_SMALL": "not measured: the largest cold target, {a:target}, is below the page",
-    "clear:faster": "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page{?; +{more} {s"
-                    "etw}?}"
-                    "|{answer} {fig}: {ratio} {rci} faster than Linux clear_page{?; +{more} {setw}"
-                    "?}",
-    "clear:slower": "{answer} {fig} {ci}: {ratio} {rci} the speed of Linux clear_page{?; +{more} {"
-                    "setw}?}"
-                    "|{answer} {fig}: {ratio} {rci} the speed of Linux clear_page{?; +{more} {setw"
-                    "}?}",
-    "clear:tie": "{answer} {fig} {ci}: ties Linux clear_page, {ratio} {rci}{?; +{more} {setw}?}"
-                 "|{answer} {fig}: ties Linux clear_page, {ratio} {rci}{?; +{more} {setw}?}",
-    "clear:none": "{answer} {fig} {ci}{?; +{more} {setw}?}",
-    "clear:NO_BASELINE": "open: {answer} {fig} {ci}{?; +{more} {setw}?}; no Linux clear_page cell",
-    "clear:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n}){?; +{more} {setw}?}"
-                       "\nstraddles +-{tol}: {answer} {fig} {ci}",
-    "nontemporal:faster": "yes: {a:nt} is {ratio} {rci} faster than {base} at {a:chunk}{?; {others"
-                          "}?}",
-    "nontemporal:slower": "no: {a:nt} is {ratio} {rci} the speed of {base} at {a:chunk}{?; {others"
-                          "}?}",
-    "nontemporal:tie": "tie: {a:nt} is {ratio} {rci} of {base} at {a:chunk}{?; {others}?}",
-    "nontemporal:STRADDLES": "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
-                             "}",
-    "nontemporal:NO_PAIR": "not measured: no call size with a non-temporal and a temporal cell",
-    "fault:slower": "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages("
-                    ") {xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}"
-                    "|prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages"
-                    "() {xv:clear_pages_gain}?}"
-                    "|prezero pays {x:left_after_clear_pages} of a {a:page} fault's {fig} after cl"
-                    "ear_pages() {xv:clear_pages_gain}"
-                    "|prezero pays: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre"
-                    "-zeroed one",
-    "fault:none": "no gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed "
-                  "one{?; clear_pages() {xv:clear_pages_gain}?}"
-                  "|no gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed"
-                  " one",
-    "fault:STRADDLES": "open: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroe"
-                       "d one ({n}){?; clear_pages() {xv:clear_pages_gain}?}"
-                       "|open: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zero"
-                       "ed one ({n})",
-    "idle_cpu:faster": "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page"
-                       "|{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page",
-    "idle_cpu:slower": "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
-                       "|{answer} {fig} CPU, {ratio} {rci} the speed of Linux clear_page",
-    "idle_cpu:tie": "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}"
-                    "|{answer} {fig} CPU, ties Linux clear_page, {ratio} {rci}",
-    "idle_cpu:none": "{answer} {fig} {ci} CPU per GiB; neighbours not measured",
-    "idle_cpu:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n})",
-    "idle:tie": (
-        "harmless: {a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU{? in {a:call} calls?}:"
-        " {a:victim} {cost} {costci} vs {base}"
-        "|harmless: {a:strategy} at <= {a:rate_pct}%, {fig} CPU{? in {a:call} calls?}:"
-        " {a:victim} {cost} {costci} vs {base}"
-        "|harmless: {answer}, {fig} CPU{? in {a:call} calls?}: {a:victim} {cost} {costci} vs"
-        " {base}"
-        "|harmless: {answer}, {fig} CPU: {a:victim} {cost} {costci} vs {base}{?\nthat CPU per"
-        " GiB in {a:call} calls, the size it issued?}"),
-    "idle:none": "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:victim} {cost} "
-                 "{costci}",
-    "idle:STRADDLES": "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} vs {base"
-                      "} ({n})",
-    "idle:RATE_MISS": "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victim} {cos"
-                      "t} {costci}",
-    "idle:CONTENTION": (
-        "not decided: CPU contention, the spin control alone slows {a:victim} {cost}"
-        " {costci}\nneeds a host with {a:needs} (docs/lab.md)"
-        "|not decided: CPU contention: spin control alone slows {a:victim} {cost}"
-        " {costci}\nneeds a host with {a:needs} (docs/lab.md)"
-        "|not decided, CPU contention: spin alone slows {a:victim} {cost} {costci}\nneeds a"
-        " host with {a:needs} (docs/lab.md)"
-        "|CPU contention: spin control alone slows {a:victim} {cost} {costci}\nneeds a host"
-        " with {a:needs} (docs/lab.md)"),
-    "idle:NO_LLC": (
-        "not decided: no LLC-resident victim, L3 unseen{?; {a:strategy} at {a:rate_pct}% on"
-        " {a:victim}: {cost} {costci} vs {base}?}\nneeds a host with {a:needs} (docs/lab.md)"
-        "|not decided: no LLC-resident victim{?; {a:strategy} at {a:rate_pct}%: {a:victim}"
-        " {cost} {costci}?}\nneeds a host with {a:needs} (docs/lab.md)"
-        "|not decided: no LLC-resident victim\nneeds a host with {a:needs} (docs/lab.md)"),
-    "vmstart:none": "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_source}){?; "
-                    "clear_pages() {xv:clear_pages_gain}?}"
-                    "|2 TB, {a:threads} threads {fig} (model, B {xv:ceiling} {a:b_source}){?; clea"
-                    "r_pages() {xv:clear_pages_gain}?}",
-    "vmstart:CEILING_OPEN": "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open{?; clea"
-                            "r_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}: {"
-                            "ratio} {rci} ({n}), no plateau?}",
-    "numa:slower": "own node: remote is {ratio1} {rci} the speed of local ({a:strategy} {a:chunk})",
-    "numa:tie": "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}), within +-{to"
-                "l}",
-    "numa:faster": "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})",
-    "numa:none": "one node: where pre-zeroing runs cannot matter",
-    "numa:STRADDLES": "open: remote {ratio} {rci} of local ({n})",
-    "numa:NO_REMOTE": "not decided: no usable remote cell beside a local one",
-    "trust:none": "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left_out}/{cell"
-                  "s} cells out{?\n{lost}?}"
-                  "|{hv}, TSC {tsc}, RAM {backing}, steal {steal}, {left_out}/{cells} cells out{?"
-                  "\n{lost}?}",
-}
 
 
 def x1000(v: object) -> Optional[int]:
@@ -404,7 +302,9 @@ def item_lines(rec: Record) -> List[str]:
     key, body = template_key(rec), None
     for alt in TEMPLATES[key].split("|") if key in TEMPLATES else []:
         body = _expand(alt, rec)
-        if body is not None and len(_label(rec) + body.partition("\n")[0]) <= WIDTH:
+        first, _, cont = (body or "").partition("\n")
+        if body is not None and len(_label(rec) + first) <= WIDTH and \
+                len(INDENT + " " * (LABEL + 1) + cont) <= WIDTH:
             break
     if body is None:
         body = "(no template for %s)" % key

@@ -67,7 +67,8 @@ def knees(recs: Sequence[Record]) -> List[str]:
             k = r.get("knee_threads")
             parts.append("%s %s" % (r.get("policy"), "T=%s" % k if k is not None else
                                     "none in 1..%s" % r.get("threads_max")))
-    return ["knee (first T adding < 10 %%, measured): %s" % "; ".join(parts)] if parts else []
+    return ["knee (first T vs T-1 a plateau or below linear at the tolerance, measured): %s"
+            % "; ".join(parts)] if parts else []
 
 
 def costs(recs: Sequence[Record]) -> List[str]:
@@ -131,6 +132,8 @@ def models(recs: Sequence[Record]) -> List[str]:
         how = (" (a lower bound from per-thread scaling; no upper bound without B)"
                if r.get("lower_bound") is True else " (B sets it)" if r.get("capped") is True
                else " (T x r1 sets it)")
+        if src == "option":  # the user's B: a model that decides nothing
+            how += "; model (B given): it decides nothing"
         out.append("MODEL %s (fault_clear=%s): t = S / min(T x r1, B), S = %s, T = %s, r1 = %s "
                    "GB/s (T=1), B = %s, plateau test %s: t %s %s%s; seed thread's claim: > %s "
                    "for 2 TB with 16 threads" % (

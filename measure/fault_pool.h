@@ -1,6 +1,6 @@
 /*
  * measure/fault_pool.h - the free-frame pool the fault scenarios share
- * (run=fault, run=faultclear, prezero/): set-up from mm/frames.h, the
+ * (run=fault, run=faultclear, the pre-zeroing runner): set-up from mm/frames.h, the
  * strategy (`zero=`) and model (`fault_clear=`, measure/fault_clear.h) a
  * fault clears with, the check that faulted memory reads back zero
  * (`verify=`), and the `fault` records.

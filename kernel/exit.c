@@ -15,8 +15,8 @@
 #include "lib/stats.h"
 
 static volatile int exiting;
-static volatile int in_verdict; /* hz_exit is deciding the verdict */
-static hz_exit_hook verdict_hook;  /* hz_exit_set_hook() */
+static volatile int in_verdict;   /* hz_exit is deciding the verdict */
+static hz_exit_hook verdict_hook; /* hz_exit_set_hook() */
 
 void hz_exit_set_hook(hz_exit_hook h) { verdict_hook = h; }
 

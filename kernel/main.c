@@ -155,7 +155,7 @@ static void crash_exit(void) { hz_exit(HZ_CRASH); }
 
 void kmain(uint32_t proto, uint32_t info, uint32_t magic)
 {
-    uint64_t kmain_tsc = rdtsc(); /* the kernel's start: the plan record's kstart_ms */
+    uint64_t kmain_tsc = rdtsc();      /* the kernel's start: the plan record's kstart_ms */
     hz_exit_set_hook(verdict_at_exit); /* every end, the earliest too, decides the verdict */
     int boot_ok = parse_boot_info(proto, info, magic); /* before any output */
     console_early(bi.cmdline, &bi.map);                /* console=, checked against the map */
@@ -198,7 +198,9 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
         scenarios_print_help();
         hz_exit(HZ_PASS);
     }
-    if (mm_init(&bi) < 0) /* frames + page tables: before any benchmark */
+    struct frame_excl bx[MM_BOOT_EXCL];
+    size_t nbx = 0, lost = bootinfo_exclusions(&bi, bx, &nbx, MM_BOOT_EXCL);
+    if (mm_init(&bi.map, bx, nbx, lost) < 0) /* frames + page tables: before any benchmark */
         hz_exit(HZ_FAIL);
     numa_report(); /* the numa record: a frame from every node, after mm_init */
     user_init();   /* measurement CPL: after mm_init (stacks) and fpu_init */

@@ -25,6 +25,7 @@
 #include "lib/record.h"
 #include "lib/results.h"
 #include "mm/mm.h"
+#include "mm/numa_report.h"
 
 #define MB2_BOOTLOADER_MAGIC 0x36d76289u  /* Multiboot2 spec §3.2 */
 #define EARLY_MAPPED_LIMIT 0x100000000ull /* boot/entry.asm maps 4 GiB */

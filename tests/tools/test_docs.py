@@ -195,12 +195,10 @@ SCENARIO_FOLDERS = ("bench", "prezero")
 # Headers with no project include but lib/: any layer may use them.
 LEAVES = ("mm/memmap.h", "mm/paging.h")
 # Includes that still go up a layer, each with the way it will go: arch/
-# takes mm/ services for three jobs the kernel could hand it.
+# takes mm/ services for two jobs the kernel could hand it.
 UPWARD = {
     ("arch/console.c", "mm/vm.h"): "maps an MMIO UART uncached (vm_map_uncached); to be a "
                                    "mapping hook kernel/main.c gives console_init",
-    ("arch/numa_report.c", "mm/mm.h"): "numa_report() takes a frame from every node: "
-                                       "belongs in mm/, over arch/numa.h",
     ("arch/steal.c", "mm/mm.h"): "steal_selftest=pool takes a free frame: the caller could pass it",
 }
 ANY_INCLUDE = re.compile(r'^#include "([a-z0-9_/]+\.h)"', re.M)

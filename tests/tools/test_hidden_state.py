@@ -79,7 +79,7 @@ ALLOWED = {
     ("cell_repeat", "last_cell"): "run=clear: the cell run last (the eviction's cold check)",
     # SMP cells (scenarios/smp/run.c, scenarios/smp/fill.c, scenarios/numa/run.c):
     # the job is the request, filled per repeat and passed to smp_job_run()
-    ("cell_repeat", "job"): "struct smp_job (per-CPU results, 40 KiB): the repeat fills the "
+    ("cell_repeat", "job"): "struct smp_job (per-CPU results, 73 KiB): the repeat fills the "
                             "cell's strategy, CPUs and seed in and passes it to smp_job_run() "
                             "as its argument",
     ("fill_repeat", "job"): "struct smp_job: as cell_repeat's, passed to smp_job_run()",
@@ -92,12 +92,16 @@ ALLOWED = {
                               "into the job",
     ("cell_repeat", "order_dom"): "the CPU order of the run, set up before the rounds",
     ("cell_repeat", "run"): "run=numa's result table, the cells' outputs",
-    # run=interference (scenarios/interference/run.c): its run's shared state
-    ("run_fn", "run"): "run=interference: the zeroers' and victims' shared flags and results, "
-                       "set per cell by if_run_cell",
-    ("victim_one", "run"): "run=interference: a victim's results",
-    ("victim_sync", "run"): "run=interference: the victims' start barrier",
-    ("zeroer_part", "run"): "run=interference: a zeroer's results",
+    # run=interference (scenarios/interference/run.c): the run's table, shared by the
+    # victim and zeroer CPUs. It holds each zeroer's request (strategy,
+    # chunk, share: run.z[cpu], which zeroer_part gets by pointer) and the
+    # contend flag; run_fn reaches it by name because run_once() passes
+    # smp_run() no argument. Not yet a parameter passed down: the next step
+    # is smp_run(&set, run_fn, &run, ...).
+    ("run_fn", "run"): "run=interference's shared table, by name (see above)",
+    ("victim_one", "run"): "run=interference: a victim's results into the shared table",
+    ("victim_sync", "run"): "run=interference: the victims' start barrier in the shared table",
+    ("zeroer_part", "run"): "run=interference: a zeroer's results into the shared table",
 }
 
 

@@ -294,7 +294,8 @@ class LayerOrder(unittest.TestCase):
                      ("scenarios/a/run.c", "scenarios/b/plan.h"), ("arch/x.c", "mm/vm.h")]:
             self.assertEqual(layer_violations([pair]), [pair])
         for pair in [("arch/acpi.h", "boot/bootinfo.h"), ("boot/bootinfo.h", "mm/memmap.h"),
-                     ("scenarios/a/run.c", "scenarios/a/plan.h"), ("scenarios/a/x.c", "measure/m.h"),
+                     ("scenarios/a/run.c", "scenarios/a/plan.h"),
+                     ("scenarios/a/x.c", "measure/m.h"),
                      ("scenarios/a/run.c", "lib/fmt.h"), ("mm/demand.c", "arch/trap.h")]:
             self.assertEqual(layer_violations([pair]), [])
 

@@ -75,7 +75,8 @@ def _fig64(r: Record) -> Fig:
 
 
 def header(recs: Sequence[Record], meta: Dict[str, object]) -> Line:
-    """CPU (vendor family model), accelerator, CPU count."""
+    """CPU (vendor family model), accelerator, CPUs online (the `smp`
+    record's, else hz run's --smp)."""
     h = _one(recs, "header") or {}
     cpu = h.get("cpu") if isinstance(h.get("cpu"), dict) else {}
     assert isinstance(cpu, dict)
@@ -86,7 +87,7 @@ def header(recs: Sequence[Record], meta: Dict[str, object]) -> Line:
         "vendor": VENDORS.get(str(cpu.get("vendor")), str(cpu.get("vendor") or "?")),
         "family": "%#x" % cpu["family"] if isinstance(cpu.get("family"), int) else "?",
         "model": "%#x" % cpu["model"] if isinstance(cpu.get("model"), int) else "?",
-        "accel": accel, "cpus": smp.get("cpus", meta.get("smp", "?"))})
+        "accel": accel, "cpus": smp.get("online", meta.get("smp", "?"))})
 
 
 def q1(recs: Sequence[Record], tcg: bool) -> List[Line]:

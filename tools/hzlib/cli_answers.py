@@ -38,8 +38,8 @@ COMMON = ["faultclear_strategies=rep_stosb", "vmstart_rows=qemu", "lead_idle=250
 BOOTS = {
     "kvm": [("8G", 1.0, ["run=faultclear,vmstart,interference", "faultclear_pages=2",
                          "vmstart_size=4G", "interf_rounds=6"])],
-    "tcg": [("6G", 0.6, ["run=faultclear", "faultclear_pages=3", "faultclear_rounds=2"]),
-            ("2G", 0.4, ["run=vmstart,interference", "vmstart_size=128M"])],
+    "tcg": [("6G", 0.8, ["run=faultclear", "faultclear_pages=3", "faultclear_rounds=2"]),
+            ("2G", 0.2, ["run=vmstart,interference", "vmstart_size=128M"])],
 }
 FAULTCLEAR_SHARE = 0.2  # of the budget, per frame size: faultclear's rounds past the minimum
 FILE = "answers.txt"

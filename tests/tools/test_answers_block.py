@@ -1,0 +1,206 @@
+"""make answers (tools/hzlib/answers_data.py, answers_text.py, cli_answers.py):
+the thread's three answers from a run's records, one block.
+
+results-tcg-answers/ is a real `tools/hz answers --accel tcg` of this
+branch on the 2-vCPU development host (two boots: run=faultclear -m 6G,
+run=vmstart,interference -m 2G), its records trimmed to the types the block
+and the report read."""
+
+import contextlib
+import copy
+import io
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import hztest
+from hzlib import answers_data, answers_text, cli_answers, results
+
+FIXTURE = os.path.join(hztest.FIXTURES, "results-tcg-answers")
+
+BLOCK = [
+    "== answers (AMD family 0xf model 0x6b, TCG, 2 CPUs; measured unless marked model)",
+    "   TCG: every figure is an emulator timing, not hardware; nothing is decided",
+    "Q1 64 x 1 GiB faults, 1 thread: 64 x the median fault and its interval (rep_stosb, "
+    "n=6 each)",
+    "   today, 4K clear_page             391 s [311..544]",
+    "   clear_pages(), preempt=none/vol  290 s [227..417]  1.35x [0.988..1.82] vs today (TCG)",
+    "   clear_pages(), preempt=full/lazy 349 s [246..753]  1.04x [0.548..1.59] vs today (TCG)",
+    "   pre-zeroed frames                0.357 s; removes 99.9 % [99.6..100.0] of a "
+    "none/vol fault",
+    "Q2 2 TB VM start, 16 threads        >= 399 s, model: 0.313 GB/s per thread (T=1) x 16, linear",
+    "   1 -> 2 threads: 0.313 GB/s -> 0.224 GB/s (-28.4 %), measured: a 2-CPU host can't tell more",
+    "   a 16-CPU host would settle B, the bandwidth ceiling",
+    "Q3 background zeroer                rep_stosb 1G calls: 5461 ms CPU per GiB (in a 1 GiB "
+    "fault)",
+    "                                    clear_page (rep_stosb 4K calls): 6113 ms CPU per GiB",
+    "   neighbour cost: not measurable here (no LLC-resident victim)",
+    "   needs distinct physical cores, an unshared LLC",
+    "   trust        TCG, TSC NOT invariant, RAM 4k, steal unknown (no timed cell), 0/4 cells out",
+]
+
+
+def fixture():
+    rs = results.load(FIXTURE)
+    return rs.records, rs.meta
+
+
+def block(recs, meta=None):
+    return answers_text.block(answers_data.lines(recs, meta or {}))
+
+
+def replace(recs, t, policy=None, **members):
+    """A copy of recs with members set on every record of type t (and policy)."""
+    out = copy.deepcopy(recs)
+    for r in out:
+        if r.get("t") == t and (policy is None or r.get("policy") == policy):
+            r.update(members)
+    return out
+
+
+class Block(unittest.TestCase):
+    def test_real_tcg_run_renders_exactly(self):
+        recs, meta = fixture()
+        self.assertTrue(answers_data.has_answers(recs))
+        self.assertEqual(block(recs, meta), BLOCK)
+        self.assertTrue(all(len(x) <= answers_text.WIDTH for x in BLOCK))
+
+    def test_q1_is_64_times_the_median_and_the_gain_record(self):
+        recs, _ = fixture()
+        today = next(r for r in recs if r.get("t") == "faultclear" and r["bytes"] == 1 << 30
+                     and r["model"] == "linux_4k")
+        lines = {x.kind: x for x in answers_data.lines(recs)}
+        t = lines["q1_today"].fields["t"]
+        self.assertAlmostEqual(t.value, 64 * today["median_ns"] / 1e9)
+        self.assertAlmostEqual(t.hi, 64 * today["ci_hi_ns"] / 1e9)
+        gain = next(r for r in recs if r.get("t") == "faultclear_gain" and r["bytes"] == 1 << 30)
+        self.assertEqual(lines["q1_batch"].fields["ratio"].value, gain["gain"])
+        self.assertEqual(lines["q1_extent"].fields["ratio"].value, gain["full_gain"])
+        self.assertEqual(lines["q1_batch"].fields["preempt"], "none/voluntary")
+        self.assertEqual(lines["q1_extent"].fields["preempt"], "full/lazy")
+
+    def test_preemption_labels_in_records_and_block(self):
+        recs, _ = fixture()
+        labels = {(r["model"], r["preempt"]) for r in recs
+                  if r.get("t") == "faultclear" and r["bytes"] == 1 << 30}
+        self.assertIn(("linux_batch=32M", "none/voluntary"), labels)
+        self.assertIn(("extent", "full/lazy"), labels)
+        text = "\n".join(block(recs))
+        self.assertIn("preempt=none/vol", text)
+        self.assertIn("preempt=full/lazy", text)
+
+    def test_outcome_words_only_outside_tcg(self):
+        recs, _ = fixture()
+        kvm = replace(replace(recs, "header", tcg=False, hypervisor="KVMKVMKVM"),
+                      "faultclear_gain", gain_outcome="gain", full_gain_outcome="undecided",
+                      published_cpu="milan", published_gain=1.053, published_full_gain=2.439)
+        out = block(kvm, {"accel": "kvm"})
+        self.assertEqual(out[0], "== answers (AMD family 0xf model 0x6b, KVM, 2 CPUs; measured "
+                                 "unless marked model)")
+        self.assertNotIn("TCG:", out[1])
+        self.assertIn("1.35x [0.988..1.82] vs today (faster)", out[3])
+        self.assertEqual(out[4], "      published: series v8 on milan in 8 MiB batches (merged: "
+                                 "32 MiB): 1.05x")
+        self.assertIn("1.04x [0.548..1.59] vs today (undecided)", out[5])
+        self.assertEqual(out[6], "      published: series v8 on milan, the same model: 2.44x")
+        self.assertNotIn("(faster)", "\n".join(block(recs)))
+
+    def test_bw_ceiling_given_is_a_model_never_decided(self):
+        recs, _ = fixture()
+        given = replace(recs, "vmstart_model", policy="qemu_4k", ceiling_source="option",
+                        ceiling_gbps=204.8, bw_ceiling_option=204.8, lower_bound=False,
+                        model_ns=10737418240)
+        out = block(given)
+        q2 = [x for x in out if x.startswith("Q2")][0]
+        self.assertIn("10.7 s, model (B given): 2 TB / min(16 x 0.313 GB/s, B)", q2)
+        self.assertIn("   B 205 GB/s is the bw_ceiling= option, not measured: never decided", out)
+        self.assertNotIn("decided:", "\n".join(out))
+        self.assertNotIn(">=", q2)
+
+    def test_measured_plateau_under_tcg_is_not_decided(self):
+        recs, _ = fixture()
+        plateau = replace(recs, "vmstart_model", policy="qemu_4k", ceiling_source="measured",
+                          ceiling_gbps=0.313, lower_bound=False, model_ns=6389776357)
+        q2 = [x for x in block(plateau) if x.startswith("Q2")][0]
+        self.assertEqual(q2, "Q2 2 TB VM start, 16 threads        6.39 s, model: 0.313 GB/s per "
+                             "thread (T=1) x 16, B 0.313 GB/s plateau")
+
+    def test_host_contention_says_why_not(self):
+        recs, _ = fixture()
+        busy = replace(recs, "interference_host", reason="cpu_contention", cpu_contention=True,
+                       llc_resident=True, victim="chase_4llc", slowdown_pct=163.8,
+                       slowdown_lo_pct=120.1, slowdown_hi_pct=201.0)
+        out = block(busy)
+        self.assertIn("   neighbour cost: not measurable here (spin control alone: +163.8 % "
+                      "[+120.1..+201.0] on chase_4llc)", out)
+
+    def test_zeroer_peaks_give_the_call_size(self):
+        recs, _ = fixture()
+        peaks = [{"t": "interference_peak", "zeroer": "clzero", "chunk": 2 << 20,
+                  "gbps_per_cpu": 19.2},
+                 {"t": "interference_peak", "zeroer": "rep_stosb_4k", "chunk": 4096,
+                  "gbps_per_cpu": 10.0}]
+        out = block(recs + peaks)
+        self.assertIn("Q3 background zeroer                clzero 2M calls: 55.9 ms CPU per GiB "
+                      "at full rate", out)
+        self.assertIn("                                    clear_page (rep_stosb 4K calls): "
+                      "107 ms CPU per GiB", out)
+
+    def test_missing_sources_are_named(self):
+        recs, _ = fixture()
+        bare = [r for r in recs if r.get("t") not in ("faultclear", "faultclear_gain")]
+        self.assertFalse(answers_data.has_answers(bare))
+        self.assertIn("Q1 64 x 1 GiB faults, 1 thread: not measured (run=faultclear did not "
+                      "run)", block(bare))
+
+
+class Command(unittest.TestCase):
+    def test_plan_keeps_the_budget(self):
+        for accel in ("kvm", "tcg"):
+            boots = cli_answers.plan(accel, 900, ["bw_ceiling=204.8"])
+            self.assertLessEqual(sum(b.timeout for b in boots), cli_answers.BUDGET_MAX)
+            self.assertTrue(all(b.args[-1] == "bw_ceiling=204.8" for b in boots))
+            self.assertTrue(all("faultclear_strategies=rep_stosb" in b.args for b in boots))
+        self.assertEqual([b.mem for b in cli_answers.plan("tcg", 600)], ["6G", "2G"])
+        self.assertEqual(sum(b.timeout for b in cli_answers.plan("kvm", 300)), 300)
+
+    def test_run_writes_answers_txt_from_every_boot(self):
+        """cli_answers.run with a stand-in for hz run that writes each boot's
+        records (the fixture's, split by its run index) into a folder."""
+        recs, meta = fixture()
+        said = []
+        with tempfile.TemporaryDirectory() as base:
+            def boot(b, folder, ncpu):
+                i = len(os.listdir(folder))
+                d = os.path.join(folder, "boot%d" % i)
+                os.makedirs(d)
+                results.write_jsonl(os.path.join(d, "records.jsonl"),
+                                    [r for r in recs if r.get("run") == i])
+                with open(os.path.join(d, "meta.json"), "w") as f:
+                    json.dump(meta, f)
+                return 0
+            with contextlib.redirect_stdout(io.StringIO()) as printed:
+                rc = cli_answers.run("tcg", 600, base, [], boot, said.append)
+            self.assertEqual(printed.getvalue().splitlines()[1:len(BLOCK) + 1], BLOCK)
+            self.assertEqual(rc, 0)
+            self.assertIn("answers: boot 2 of 2", said[1])
+            folder = os.path.join(base, os.listdir(base)[0])
+            with open(os.path.join(folder, cli_answers.FILE)) as f:
+                self.assertEqual(f.read().splitlines(), BLOCK)
+            p = subprocess.run([hztest.HZ, "report", "--text", folder], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, timeout=60, text=True)
+            self.assertEqual(p.stdout.splitlines()[:len(BLOCK)], BLOCK)
+
+    def test_report_text_of_the_fixture_starts_with_the_block(self):
+        p = subprocess.run([hztest.HZ, "report", "--text", FIXTURE], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=60, text=True)
+        self.assertEqual(p.returncode, 0)
+        lines = p.stdout.splitlines()
+        self.assertEqual(lines[:len(BLOCK)], BLOCK)
+        self.assertEqual(lines[len(BLOCK)], "")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -31,7 +31,7 @@ Sources, each figure from one record, nothing recomputed but unit changes:
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
-from . import answers
+from . import answers, report_short
 from .compare_stat import num
 from .schema import Record
 
@@ -81,8 +81,9 @@ def header(recs: Sequence[Record], meta: Dict[str, object]) -> Line:
     cpu = h.get("cpu") if isinstance(h.get("cpu"), dict) else {}
     assert isinstance(cpu, dict)
     smp = _one(recs, "smp") or {}
-    accel = "TCG" if h.get("tcg") else str(meta.get("accel") or h.get("hypervisor") or
-                                           "bare metal").upper()
+    hv = h.get("hypervisor")
+    accel = ("TCG" if h.get("tcg") else str(meta["accel"]).upper() if meta.get("accel")
+             else "bare metal" if not hv else report_short.HYPERVISORS.get(str(hv), str(hv)))
     return Line("header", "tcg" if h.get("tcg") else "ok", {
         "vendor": VENDORS.get(str(cpu.get("vendor")), str(cpu.get("vendor") or "?")),
         "family": "%#x" % cpu["family"] if isinstance(cpu.get("family"), int) else "?",

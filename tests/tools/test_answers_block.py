@@ -148,6 +148,14 @@ class Block(unittest.TestCase):
         self.assertIn("                                    clear_page (rep_stosb 4K calls): "
                       "107 ms CPU per GiB", out)
 
+    def test_header_names_bare_metal_and_the_hypervisor(self):
+        recs, _ = fixture()
+        bare = replace(recs, "header", tcg=False, hypervisor="")
+        self.assertTrue(block(bare)[0].startswith("== answers (AMD family 0xf model 0x6b, "
+                                                  "bare metal, 2 CPUs;"))
+        kvm = replace(recs, "header", tcg=False, hypervisor="KVMKVMKVM")
+        self.assertTrue(block(kvm)[0].startswith("== answers (AMD family 0xf model 0x6b, KVM, "))
+
     def test_missing_sources_are_named(self):
         recs, _ = fixture()
         bare = [r for r in recs if r.get("t") not in ("faultclear", "faultclear_gain")]

@@ -8,7 +8,8 @@ unit ("6.70 s", "1.43x", "+3.1 %") and {name_ci} as its interval
 ("[6.50..6.90]", empty without one); text fields as they are. A segment
 {?...?} is left out when a placeholder inside has no value; "|" separates
 alternatives, the first whose every line fits WIDTH is taken, else the
-last; a newline starts a continuation line. Figures have three significant
+last; a newline starts a continuation line, and a tab pads its line to
+COL, where a question's figures start. Figures have three significant
 digits (phrase.sig3, the host tools' rule).
 
 Every line says whether it is measured or a model (the header: "measured

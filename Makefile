@@ -131,7 +131,7 @@ run:
 # of tools/hzlib/cli_answers.py under one QEMU-time budget (600 s).
 answers:
 	@tools/deps.sh
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(shell nproc) all
 	tools/hz answers $(if $(ACCEL),--accel $(ACCEL)) -- $(ARGS)
 
 test:

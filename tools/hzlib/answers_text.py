@@ -120,33 +120,10 @@ def _get(line: Line, name: str) -> Optional[str]:
     base, ci = (name[:-3], True) if name.endswith("_ci") else (name, False)
     v = line.fields.get(base)
     if v is None:
-        return None
+        return "" if ci else None  # a figure without an interval: its value alone
     if isinstance(v, Fig):
-        return _ci(v) if ci else _value(v)
+        return (_ci(v) or "") if ci else _value(v)
     return _size(v) if base == "chunk" else str(v)
-
-
-def _expand(tpl: str, line: Line) -> Optional[str]:
-    out, i = [], 0
-    while i < len(tpl):
-        if tpl.startswith("{?", i):
-            j = tpl.index("?}", i)
-            out.append(_expand(tpl[i + 2:j], line) or "")
-            i = j + 2
-        elif tpl[i] == "{":
-            j = tpl.index("}", i)
-            v = _get(line, tpl[i + 1:j])
-            if v is None:
-                if tpl[i + 1:j].endswith("_ci"):
-                    v = ""  # a figure without an interval: its value alone
-                else:
-                    return None
-            out.append(v)
-            i = j + 1
-        else:
-            out.append(tpl[i])
-            i += 1
-    return "".join(out)
 
 
 def _tab(x: str) -> str:
@@ -170,7 +147,7 @@ def render(line: Line) -> List[str]:
     text = None
     for alt in TEMPLATES.get(template_key(line), "(no template for %s)" % template_key(line)) \
             .split("|"):
-        text = _expand(alt, line)
+        text = verdict_text.expand(alt, lambda name: _get(line, name))
         if text is not None and all(len(_tab(x)) <= WIDTH for x in text.split("\n")):
             break
     if text is None:

@@ -127,6 +127,29 @@ class Block(unittest.TestCase):
         self.assertEqual(q2, "Q2 2 TB VM start, 16 threads        6.39 s, model: 0.313 GB/s per "
                              "thread (T=1) x 16, B 0.313 GB/s plateau")
 
+    def test_kvm_takes_the_verdict_items_figure_and_amdahl(self):
+        """Outside TCG the VM start item carries the figure with its interval
+        (from r1's interval) and, after a sub-linear step, Amdahl's law fitted
+        to the curve beside the linear lower bound."""
+        recs, _ = fixture()
+        kvm = replace(recs, "header", tcg=False, hypervisor="KVMKVMKVM")
+        item = {"t": "verdict", "item": "vmstart", "label": "VM start", "form": "vmstart",
+                "measured": True, "measured_by": ["vmstart"], "scenarios": ["vmstart"],
+                "decided": False, "reason": "FEW_CPUS", "figure": 12.1, "lo": 11.9, "hi": 12.4,
+                "unit": "s", "figures": [{"name": "amdahl", "unit": "s", "value": 19.6,
+                                          "lo": 16.2, "hi": 24.0}]}
+        out = block(kvm + [item])
+        i = next(k for k, x in enumerate(out) if x.startswith("Q2"))
+        self.assertEqual(out[i], "Q2 2 TB VM start, 16 threads        >= 12.1 s [11.9..12.4], "
+                                 "model: 0.313 GB/s per thread (T=1) x 16, linear")
+        self.assertEqual(out[i + 1], "                                    19.6 s [16.2..24.0] "
+                                     "with the measured scaling (Amdahl model)")
+        decided = replace(kvm + [dict(item, decided=True, reason=None)], "vmstart_model",
+                          policy="qemu_4k", ceiling_source="measured", ceiling_gbps=0.44,
+                          lower_bound=False)
+        q2 = [x for x in block(decided) if x.startswith("Q2")][0]
+        self.assertTrue(q2.endswith("B 0.440 GB/s measured plateau: decided"), q2)
+
     def test_host_contention_says_why_not(self):
         recs, _ = fixture()
         busy = replace(recs, "interference_host", reason="cpu_contention", cpu_contention=True,

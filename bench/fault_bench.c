@@ -11,6 +11,7 @@
 #include "lib/print.h"
 #include "lib/results.h"
 #include "lib/stats.h"
+#include "measure/fault_pool.h"
 #include "measure/memop.h"
 #include "mm/demand.h"
 #include "mm/paging.h"
@@ -74,10 +75,12 @@ static long fault_pass(struct fault_env *env, size_t n, bool prezero)
 }
 
 /* One cell per fault kind for the verdict (kernel/verdict.h): *acc and the
- * access times behind it, in run order. */
+ * access times behind it, in run order, and the fault path they took. */
 static void verdict_fault(bool prezeroed, const struct stats *acc, bool ok)
 {
     static uint64_t a[DEMAND_MAX_SAMPLES];
+    static char model[32]; /* the fault path: fault_clear= ("extent": hugezero's own) */
+    fault_clear_name(fault_clear_option(), model, sizeof(model));
     size_t na = 0;
     for (size_t i = 0; i < demand_nsamples(); i++) {
         const struct demand_sample *s = demand_sample(i);
@@ -85,6 +88,7 @@ static void verdict_fault(bool prezeroed, const struct stats *acc, bool ok)
             a[na++] = tsc_to_ns(s->access_cyc);
     }
     struct vd_cell c = {.kind = VD_FAULT,
+                        .model = model,
                         .bytes = demand_page_bytes(),
                         .threads = 1,
                         .prezeroed = prezeroed,

@@ -16,6 +16,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/print.h"
+#include "lib/published.h"
 #include "lib/record.h"
 #include "measure/clear_record.h"
 #include "measure/fault_pool.h"
@@ -119,6 +120,7 @@ static void verdict_cells(const struct fc_cell *a, const struct fc_cell *b, cons
         struct vd_cell v = {.kind = VD_FAULTCLEAR,
                             .strategy = c->s->name,
                             .model = model_names[c->m.model],
+                            .preempt = fault_clear_linux(&c->m, fb).preempt,
                             .bytes = fb,
                             .threads = 1,
                             .prezeroed = i == 2,
@@ -163,32 +165,18 @@ static void gain_fn(void *arg)
     fault_clear_gain(j->a->ns, j->a->n, j->b->ns, j->pre, j->b->n, j->tol, gain_scratch, &j->g);
 }
 
-/*
- * The series' published Milan 1 GiB hugetlb demand faults (docs/validation.md
- * "Published figures": v8 of the series, 2025-10-27, perf bench mem map -f
- * demand), GB/s x 10, page at a time -> with the series, per preemption
- * model; none/voluntary used 8 MiB batches, not the merged 32 MiB.
- */
-static const struct published {
-    const char *preempt;
-    uint64_t before_x10, after_x10, batch;
-} milan[2] = {{"none/voluntary", 171, 180, 8ull << 20}, {"full/lazy", 173, 422, 0}};
-
-/* The published figure for this CPU family: Milan's for AMD family 0x19
- * ("same CPU" for model 0x01), else NULL (no published figure per model). */
+/* The published CPU that stands for this one (lib/published.h), or NULL. */
 static const char *published_cpu(void)
 {
     const struct cpu_ident *id = cpu_ident();
-    if (strcmp(id->vendor, "AuthenticAMD") != 0 || id->family != 0x19)
-        return 0;
-    return id->model == 0x01 ? "milan" : "milan_family";
+    return pub_fault_cpu(id->vendor, id->family, id->model);
 }
 
 /* One gain (linux_4k over model b's time) and what is left for pre-zeroing
  * in b's faults, on the console; pub: the published figure for b's
  * preemption model on this CPU family, or NULL. */
 static void gain_lines(const struct fc_cell *a, const struct fc_cell *b, const struct gain_job *j,
-                       uint64_t fb, const struct published *pub, bool steal)
+                       uint64_t fb, const struct pub_fault *pub, bool steal)
 {
     char t[3][24], l[3][24], model[32], p[96] = "";
     const struct fault_clear_gain *g = &j->g;
@@ -201,10 +189,13 @@ static void gain_lines(const struct fc_cell *a, const struct fc_cell *b, const s
     fmt_fixed(l[1], sizeof(l[1]), (g->left_lo_x1000 + 50) / 100, 1);
     fmt_fixed(l[2], sizeof(l[2]), (g->left_hi_x1000 + 50) / 100, 1);
     if (pub) {
-        char r[16];
-        fmt_fixed(r, sizeof(r), pub->after_x10 * 1000 / pub->before_x10, 3);
-        hz_snprintf(p, sizeof(p), "; published %s, preempt=%s%s: %sx", published_cpu(),
-                    pub->preempt, pub->batch ? " in 8 MiB batches" : "", r);
+        char r[16], bt[32] = "";
+        fmt_fixed(r, sizeof(r), pub_fault_gain_x1000(pub), 3);
+        if (pub->batch)
+            hz_snprintf(bt, sizeof(bt), " in %llu MiB batches",
+                        (unsigned long long)(pub->batch >> 20));
+        hz_snprintf(p, sizeof(p), "; published %s (%s), preempt=%s%s: %sx", published_cpu(),
+                    pub->version, pub->preempt, bt, r);
     }
     kprintf("faultclear: %4llu MiB %-10s predicted clear_pages() gain under preempt=%s (linux_4k / "
             "%s, a prediction): %sx [%s..%s] (95%% Moses interval, n = %zu+%zu, %s)%s%s\n",
@@ -222,7 +213,9 @@ static void gain_lines(const struct fc_cell *a, const struct fc_cell *b, const s
  * what is left for pre-zeroing, at 95 %. */
 void fc_emit_gain(const struct fc_cell *cells, uint64_t fb)
 {
-    bool pub = published_cpu() && fb > FAULT_CLEAR_BATCH_DEFAULT;
+    const char *cpu = fb > FAULT_CLEAR_BATCH_DEFAULT ? published_cpu() : 0;
+    const struct pub_fault *vol = pub_fault_find(cpu, "none/voluntary"),
+                           *full = pub_fault_find(cpu, "full/lazy");
     for (int k = 0; k < FC_STRATS; k++) {
         const struct fc_cell *a = &cells[FAULT_CLEAR_LINUX_4K * FC_STRATS + k];
         const struct fc_cell *b = &cells[FAULT_CLEAR_LINUX_BATCH * FC_STRATS + k];
@@ -267,12 +260,11 @@ void fc_emit_gain(const struct fc_cell *cells, uint64_t fb)
         rec_fixed(&r, "full_gain_hi", (ge.gain.hi_x1e6 + 500) / 1000, 3);
         rec_str(&r, "full_gain_outcome", gain_word(ge.gain.outcome));
         rec_fixed(&r, "full_left_pct", ge.left_pct_x1000, 3);
-        if (pub) {
-            rec_str(&r, "published_cpu", published_cpu());
-            rec_fixed(&r, "published_gain", milan[0].after_x10 * 1000 / milan[0].before_x10, 3);
-            rec_u64(&r, "published_batch_bytes", milan[0].batch);
-            rec_fixed(&r, "published_full_gain", milan[1].after_x10 * 1000 / milan[1].before_x10,
-                      3);
+        if (vol && full) {
+            rec_str(&r, "published_cpu", cpu);
+            rec_fixed(&r, "published_gain", pub_fault_gain_x1000(vol), 3);
+            rec_u64(&r, "published_batch_bytes", vol->batch);
+            rec_fixed(&r, "published_full_gain", pub_fault_gain_x1000(full), 3);
         } else { /* no published figure per preemption model for this CPU or frame size */
             rec_u64_opt(&r, "published_cpu", false, 0);
             rec_u64_opt(&r, "published_gain", false, 0);
@@ -285,7 +277,7 @@ void fc_emit_gain(const struct fc_cell *cells, uint64_t fb)
         rec_bool(&r, "noisy", stats_noisy(&a->st) || stats_noisy(&b->st) || stats_noisy(&e->st));
         rec_bool(&r, "steal_high", steal);
         record_emit(&r);
-        gain_lines(a, b, &j, fb, pub ? &milan[0] : 0, steal);
-        gain_lines(a, e, &je, fb, pub ? &milan[1] : 0, steal);
+        gain_lines(a, b, &j, fb, vol, steal);
+        gain_lines(a, e, &je, fb, full, steal);
     }
 }

@@ -236,7 +236,7 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
     }
     emit_source(&r, it);
     emit_figures(&r, it);
-    if (strcmp(it->item, "vmstart") == 0 && it->decided)
+    if (strcmp(it->item, "vmstart") == 0 && it->unit) /* decided or not: a model */
         rec_bool(&r, "model", it->model);
     else if (strcmp(it->item, "vmstart") == 0)
         rec_str(&r, "model", 0);
@@ -256,6 +256,9 @@ void verdict_facts(struct vd_facts *f)
                            .hypervisor = hypervisor_name(),
                            .tsc_source = tsc_info()->source,
                            .tsc_invariant = tsc_info()->invariant,
+                           .cpu_vendor = cpu_ident()->vendor,
+                           .cpu_family = cpu_ident()->family,
+                           .cpu_model = cpu_ident()->model,
                            .backing = verdict_backing(backing_names[backing_opt]),
                            .cpl = user_cpl(),
                            .emulated_ring0 = user_ring0_emulated(),

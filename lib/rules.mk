@@ -5,7 +5,7 @@
 # tools/linux-bench build the same sources.
 KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/interleave.c \
 	lib/plan.c lib/verdict.c lib/verdict_clear.c lib/verdict_idle.c lib/verdict_items.c lib/verdict_numa.c lib/compare.c lib/print.c lib/results.c \
-	lib/vmmodel.c lib/verdict_vm.c lib/verdict_text.c
+	lib/vmmodel.c lib/verdict_vm.c lib/verdict_text.c lib/verdict_names.c lib/verdict_templates.c lib/published.c
 
 HOST_TESTS += fmt record print results cmdline stats interleave interleave_run plan verdict verdict_items verdict_source verdict_numa verdict_idle compare compare_sim compare_noise vmmodel verdict_vm \
 	verdict_text verdict_rounds
@@ -19,7 +19,7 @@ HOST_SRCS_interleave := lib/interleave.c lib/stats.c
 HOST_SRCS_interleave_run := lib/interleave.c lib/stats.c
 HOST_SRCS_plan := lib/plan.c
 HOST_SRCS_verdict := lib/verdict.c lib/verdict_clear.c lib/verdict_idle.c lib/verdict_items.c lib/verdict_numa.c lib/compare.c lib/stats.c \
-	lib/verdict_vm.c lib/verdict_text.c lib/vmmodel.c lib/fmt.c tests/unit/verdict_fixture.c
+	lib/published.c lib/verdict_vm.c lib/verdict_text.c lib/verdict_names.c lib/verdict_templates.c lib/vmmodel.c lib/fmt.c tests/unit/verdict_fixture.c
 HOST_SRCS_verdict_items := $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_source := $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_numa := $(HOST_SRCS_verdict)

@@ -32,6 +32,8 @@ static const char *const reason_names[VD_NREASONS] = {
     [VD_R_NO_PAIR] = "NO_PAIR",
     [VD_R_RATE_MISS] = "RATE_MISS",
     [VD_R_CEILING_OPEN] = "CEILING_OPEN",
+    [VD_R_B_GIVEN] = "B_GIVEN",
+    [VD_R_FEW_CPUS] = "FEW_CPUS",
     [VD_R_NO_REMOTE] = "NO_REMOTE",
 };
 /* The scenario of each cell kind, by kind: tests/unit/test_verdict_source.c

@@ -79,9 +79,13 @@ struct vd_cell {
     enum vd_kind kind;
     const char *strategy;    /* clear/smp/faultclear: strategy name; vmstart: the policy
                                 ("none"); fault: NULL. Outlives the verdict. */
-    const char *model;       /* faultclear, and vmstart's qemu rows: the fault_clear= model
-                                ("linux_4k", "linux_batch=32M"); NULL otherwise. Outlives
-                                the verdict. */
+    const char *model;       /* faultclear, fault, and vmstart's qemu rows: the fault_clear=
+                                model ("linux_4k", "linux_batch=32M"; "extent" for a fault:
+                                hugezero's own one-call clear); NULL otherwise (unknown).
+                                Outlives the verdict. */
+    const char *preempt;     /* faultclear: the preemption models the model holds under
+                                (measure/fault_clear.h fault_clear_linux(): "any",
+                                "none/voluntary", "full/lazy", "-"); NULL otherwise */
     bool nontemporal;        /* the strategy's stores bypass the caches (NT or CLZERO) */
     uint64_t chunk;          /* clear/smp: bytes per call */
     uint64_t bytes;          /* clear/smp/vmstart: bytes per repeat; fault: page bytes */
@@ -136,6 +140,11 @@ struct vd_facts {
     const char *steal_why;  /* when not: why ("no KVM steal time: bare metal", ...) */
     uint64_t steal_x100;    /* host steal share of the measured cells, percent x 100 */
     unsigned tol_x100;      /* the tolerance, percent x 100 (`tolerance=`); 0: CMP_TOL_X100 */
+    /* The CPU (arch/cpu.h: CPUID vendor string, family, model), for the
+     * published figures of the same CPU family (lib/published.h); vendor
+     * NULL: unknown (none is set beside a figure). */
+    const char *cpu_vendor;
+    unsigned cpu_family, cpu_model;
 };
 
 /*
@@ -181,13 +190,16 @@ enum vd_reason {
     VD_R_NO_BASELINE,  /* leaders not separated, no Linux clear_page cell */
     VD_R_NO_PAIR,      /* no call size with a non-temporal and a temporal cell */
     VD_R_RATE_MISS,    /* idle: the least harmful zeroer missed its rate */
-    VD_R_CEILING_OPEN, /* vmstart: no plateau, no bw_ceiling=: a lower bound */
+    VD_R_CEILING_OPEN, /* vmstart: no plateau up to 16 threads, no bw_ceiling=: a lower bound */
+    VD_R_B_GIVEN,      /* vmstart: no plateau; B is the user's bw_ceiling=: model (B given) */
+    VD_R_FEW_CPUS,     /* vmstart: no plateau on fewer CPUs than QEMU's 16 threads (args
+                          cpus, want): a lower bound, a larger host would settle B */
     VD_R_NO_REMOTE,    /* numa: no usable remote cell beside a local one */
     VD_NREASONS
 };
 
-#define VD_EXTRAS 6 /* vd_item.extra */
-#define VD_ARGS 5   /* vd_item.args */
+#define VD_EXTRAS 8 /* vd_item.extra */
+#define VD_ARGS 8   /* vd_item.args */
 
 /* A figure an item gives beside its main one (record member `figures`):
  * e.g. the fault item's predicted clear_pages() gain. */
@@ -240,7 +252,7 @@ struct vd_item {
     char cells[VD_ITEM_CELLS][VD_ID_MAX]; /* ids of the cells used, the leaders first */
     unsigned ncells;
     unsigned nleaders; /* clear items: the first nleaders cells are the leading set */
-    bool model;        /* vmstart: extrapolated, not measured */
+    bool model;        /* vmstart: extrapolated, not measured (also when not decided) */
     /* Where it came from (issue 24): the scenarios that measure the item
      * (lib/verdict.c's item table, "fault,faultclear"), whether any of them
      * ran, and the scenario and short id of every cell named by

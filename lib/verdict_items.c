@@ -1,10 +1,13 @@
 /*
  * lib/verdict_items.c - the verdict items that are not about one clear
  * call (lib/verdict.h): fault (zeroing in the fault against a pre-zeroed
- * frame, run=fault; the predicted clear_pages() gain and what is left for
- * pre-zeroing after it, run=faultclear).
+ * frame, run=fault, naming its fault path and, when that is hugezero's own
+ * extent clear, the Linux-faithful fault beside it; the predicted
+ * clear_pages() gain with its preemption model and the published gain for
+ * that model, and what is left for pre-zeroing after it, run=faultclear).
  */
 #include "lib/kstring.h"
+#include "lib/published.h"
 #include "lib/verdict_priv.h"
 
 /* The first usable run=fault cell of a kind (prezeroed or not); *bad gets
@@ -76,6 +79,28 @@ static void left_part(struct vd_ctx *x, struct vd_item *it, const char *name,
                  cmp_saved_pct_x1000(c.lo_x1e6), 9500, (int)c.outcome);
 }
 
+/* The gain's preemption model (the linux_batch cell b's: the series clears
+ * in batches only under preempt=none/voluntary) as arg `gain_preempt`, and
+ * the published gain for that model on this CPU family beside it
+ * (lib/published.h; 1 GiB pages only): extra `published_gain`, args
+ * `published_cpu`, `published_version`, `published_batch`. */
+static void published(const struct vd_ctx *x, struct vd_item *it, const struct vd_cell *b)
+{
+    if (!b->preempt)
+        return;
+    vd_arg_str(it, "gain_preempt", b->preempt);
+    const char *cpu = pub_fault_cpu(x->f->cpu_vendor, x->f->cpu_family, x->f->cpu_model);
+    const struct pub_fault *p = b->bytes == PUB_FAULT_BYTES ? pub_fault_find(cpu, b->preempt) : 0;
+    if (!p)
+        return;
+    uint64_t g = pub_fault_gain_x1000(p);
+    vd_extra_add(it, "published_gain", "x", g, g, g, 0, -1);
+    vd_arg_str(it, "published_cpu", cpu);
+    vd_arg_str(it, "published_version", p->version);
+    if (p->batch)
+        vd_arg_u64(it, "published_batch", p->batch, true);
+}
+
 /* The run=faultclear part: the predicted clear_pages() gain, linux_4k /
  * linux_batch time at 95 %, and what is left for pre-zeroing after it.
  * main (not NULL when run=fault gave no comparison) gets the item's main
@@ -115,10 +140,30 @@ static void faultclear_part(struct vd_ctx *x, struct vd_item *it, struct cmp *ma
     }
     vd_extra_add(it, "clear_pages_gain", "x", (g.ratio_x1e6 + 500) / 1000, (g.lo_x1e6 + 500) / 1000,
                  (g.hi_x1e6 + 500) / 1000, 9500, (int)g.outcome);
+    published(x, it, b);
     if (p && up) {
         vd_use_cell(it, p);
         left_part(x, it, "left_after_clear_pages", b, p);
     }
+}
+
+/* The fault path of run=fault's cell s (its fault_clear= model: "extent"
+ * is hugezero's own one-call clear, arg `path` hugezero_extent; a Linux
+ * model, `linux`) and, for hugezero's own, the Linux-faithful figure when
+ * run=faultclear measured one on the same page: today's kernel, linux_4k
+ * (extra `linux_4k_fault`, ms, its median's 95 % interval). */
+static void fault_path(const struct vd_ctx *x, struct vd_item *it, const struct vd_cell *s)
+{
+    if (!s->model)
+        return;
+    bool own = strcmp(s->model, "extent") == 0, usable;
+    vd_arg_str(it, "path", own ? "hugezero_extent" : "linux");
+    const struct vd_cell *l = own ? fc_cell(x, s->bytes, "linux_4k", false, &usable) : 0;
+    if (!l || !usable)
+        return;
+    vd_use_cell(it, l);
+    vd_extra_add(it, "linux_4k_fault", "ms", l->st.median / 1000, l->st.ci_lo / 1000,
+                 l->st.ci_hi / 1000, l->st.ci_cover_x100, -1);
 }
 
 void vd_decide_fault(struct vd_ctx *x, struct vd_item *it)
@@ -134,6 +179,8 @@ void vd_decide_fault(struct vd_ctx *x, struct vd_item *it)
     } else if (bad && vd_ran(x, "fault"))
         vd_left_out(it, bad, 0);
     faultclear_part(x, it, s && p ? 0 : &cm);
+    if (s && p)
+        fault_path(x, it, s);
     if (it->outcome >= 0) /* a main comparison after all: no cell is missing */
         it->reason = VD_R_NONE;
     else if (it->reason == VD_R_NONE) { /* a fault without its pre-zeroed counterpart */

@@ -1,14 +1,15 @@
 /*
- * lib/verdict_text.c - the verdict's words (lib/verdict_text.h): cell ids
- * and names, and the one renderer of an item's console lines from the
- * template table below. tools/hzlib/verdict_text.py holds the same table;
+ * lib/verdict_text.c - the verdict's one renderer (lib/verdict_text.h):
+ * an item's console lines from its template (lib/verdict_templates.c, the
+ * table by template family; lib/verdict_names.c names cells).
+ * tools/hzlib/verdict_text.py renders the same table;
  * tests/vectors/verdict_render.txt keeps the two the same.
  *
  * A template is text with placeholders: {name} a field of the item,
  * {a:KEY} an argument, {x:NAME} an extra figure with its interval,
  * {xv:NAME} without it; a segment {?...?} is left out when one of its
  * placeholders has no value; "|" separates alternatives, of which the
- * first whose first line fits VD_LINE_WIDTH is taken (else the last); a
+ * first whose lines all fit VD_LINE_WIDTH is taken (else the last); a
  * newline starts the one continuation line an item may have (an open
  * one's comparison, the trust item's SMIs and TSC gaps). Figures
  * to 3 significant digits, ratios with 2 decimals below 2 and 1 above,
@@ -18,177 +19,9 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 
-#ifndef VD_EXTRA_TEMPLATES
-#define VD_EXTRA_TEMPLATES /* a unit-test build's rows for its VD_EXTRA_ITEMS */
-#endif
-
-/* "form:key" -> template. An item with a reason code takes "form:CODE",
- * else "*:CODE"; a decided one "form:OUTCOME", else "form:none". */
-static const struct {
-    const char *key, *tpl;
-} templates[] = {
-    {"*:NOT_IN_RUN", "not measured ({runs})"},
-    {"*:TCG", "not decided: TCG, emulator timings"},
-    {"*:NO_CELL", "not decided: no usable {a:need}{?; clear_pages() {xv:clear_pages_gai"
-                  "n}?}"},
-    {"*:LEFT_OUT", "not decided: every cell it needs left out: {a:why} (n={a:samples}){?"
-                   ", and {a:more} more?}"},
-    {"*:TARGET_SMALL", "not measured: the largest cold target, {a:target}, is below the page"},
-    {"clear:faster", "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page{?; +"
-                     "{more} {setw}?}|{answer} {fig}: {ratio} {rci} faster than Linux clea"
-                     "r_page{?; +{more} {setw}?}"},
-    {"clear:slower", "{answer} {fig} {ci}: {ratio} {rci} the speed of Linux clear_page{?; "
-                     "+{more} {setw}?}|{answer} {fig}: {ratio} {rci} the speed of Linux cl"
-                     "ear_page{?; +{more} {setw}?}"},
-    {"clear:tie", "{answer} {fig} {ci}: ties Linux clear_page, {ratio} {rci}{?; +{more}"
-                  " {setw}?}|{answer} {fig}: ties Linux clear_page, {ratio} {rci}{?; +{"
-                  "more} {setw}?}"},
-    {"clear:none", "{answer} {fig} {ci}{?; +{more} {setw}?}"},
-    {"clear:NO_BASELINE", "open: {answer} {fig} {ci}{?; +{more} {setw}?}; no Linux clear_page c"
-                          "ell"},
-    {"clear:STRADDLES", "open: {answer} {ratio} {rci} vs Linux clear_page ({n}){?; +{more} {s"
-                        "etw}?}\nstraddles +-{tol}: {answer} {fig} {ci}"},
-    {"nontemporal:faster", "yes: {a:nt} is {ratio} {rci} faster than {base} at {a:chunk}{?; {oth"
-                           "ers}?}"},
-    {"nontemporal:slower", "no: {a:nt} is {ratio} {rci} the speed of {base} at {a:chunk}{?; {oth"
-                           "ers}?}"},
-    {"nontemporal:tie", "tie: {a:nt} is {ratio} {rci} of {base} at {a:chunk}{?; {others}?}"},
-    {"nontemporal:STRADDLES", "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
-                              "}"},
-    {"nontemporal:NO_PAIR", "not measured: no call size with a non-temporal and a temporal cell"},
-    {"fault:slower",
-     "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages() "
-     "{xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}|prezero pays {x:left_for_prezero} "
-     "of a {a:page} fault's {fig}{?; clear_pages() {xv:clear_pages_gain}?}|prezero pays "
-     "{x:left_after_clear_pages} of a {a:page} fault's {fig} after clear_pages() "
-     "{xv:clear_pages_gain}|prezero pays: a zeroing {a:page} fault takes {ratio} {rci} the time of "
-     "a pre-zeroed one"},
-    {"fault:none", "no gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed "
-                   "one{?; clear_pages() {xv:clear_pages_gain}?}|no gain: a zeroing {a:page} fault "
-                   "takes {ratio} {rci} the time of a pre-zeroed one"},
-    {"fault:STRADDLES",
-     "open: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed one ({n}){?; "
-     "clear_pages() {xv:clear_pages_gain}?}|open: a zeroing {a:page} fault takes {ratio} {rci} the "
-     "time of a pre-zeroed one ({n})"},
-    {"idle_cpu:faster", "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page|"
-                        "{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page"},
-    {"idle_cpu:slower", "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
-                        "|{answer} {fig} CPU, {ratio} {rci} the speed of Linux clear_page"},
-    {"idle_cpu:tie", "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}|{answe"
-                     "r} {fig} CPU, ties Linux clear_page, {ratio} {rci}"},
-    {"idle_cpu:none", "{answer} {fig} {ci} CPU per GiB; neighbours not measured"},
-    {"idle_cpu:STRADDLES", "open: {answer} {ratio} {rci} vs Linux clear_page ({n})"},
-    {"idle:tie",
-     "harmless: {a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} {costci} vs "
-     "{base}|harmless: {a:strategy} at <= {a:rate_pct}%, {fig} CPU: {a:victim} {cost} {costci} vs "
-     "{base}|harmless: {answer}, {fig} CPU: {a:victim} {cost} {costci} vs {base}"},
-    {"idle:none", "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:vic"
-                  "tim} {cost} {costci}"},
-    {"idle:STRADDLES", "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} v"
-                       "s {base} ({n})"},
-    {"idle:RATE_MISS", "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victi"
-                       "m} {cost} {costci}"},
-    {"vmstart:none", "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_sou"
-                     "rce}){?; clear_pages() {xv:clear_pages_gain}?}|2 TB, {a:threads} thr"
-                     "eads {fig} (model, B {xv:ceiling} {a:b_source}){?; clear_pages() {xv"
-                     ":clear_pages_gain}?}"},
-    {"vmstart:CEILING_OPEN", "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open{?; cle"
-                             "ar_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}:"
-                             " {ratio} {rci} ({n}), no plateau?}"},
-    {"numa:slower", "own node: remote is {ratio1} {rci} the speed of local ({a:strategy} "
-                    "{a:chunk})"},
-    {"numa:tie", "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}),"
-                 " within +-{tol}"},
-    {"numa:faster", "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})"},
-    {"numa:none", "one node: where pre-zeroing runs cannot matter"},
-    {"numa:STRADDLES", "open: remote {ratio} {rci} of local ({n})"},
-    {"numa:NO_REMOTE", "not decided: no usable remote cell beside a local one"},
-    {"trust:none", "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, "
-                   "{left_out}/{cells} cells out{?\n{lost}?}|{hv}, TSC {tsc}, RAM {backing}, steal "
-                   "{steal}, {left_out}/{cells} cells out{?\n{lost}?}"},
-    VD_EXTRA_TEMPLATES};
-
-void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
-{
-    char a[16], b[16];
-    fmt_size(b, sizeof(b), c->bytes);
-    if (c->kind == VD_FAULTCLEAR) {
-        hz_snprintf(buf, cap, "faultclear/%s/%s/%s%s", c->model ? c->model : "?",
-                    c->strategy ? c->strategy : "?", b, c->prezeroed ? "/prezeroed" : "");
-        return;
-    }
-    if (c->kind == VD_FAULT) {
-        hz_snprintf(buf, cap, "fault/%s/%s", c->prezeroed ? "prezeroed" : "sync", b);
-        return;
-    }
-    if (c->kind == VD_INTERF) {
-        hz_snprintf(buf, cap, "interference/%s/%u%%/%s", c->strategy, c->rate_pct, c->victim);
-        return;
-    }
-    if (c->kind == VD_NUMA) {
-        fmt_size(a, sizeof(a), c->chunk);
-        hz_snprintf(buf, cap, "numa/%s/%s/%uT/n%u-n%u/%s", c->strategy, a, c->threads, c->cpu_node,
-                    c->mem_node, b);
-        return;
-    }
-    if (c->kind == VD_SMP || c->kind == VD_VM) {
-        hz_snprintf(buf, cap, "%s/%s/%uT/%s", c->kind == VD_SMP ? "smp" : "vmstart", c->strategy,
-                    c->threads, b);
-        return;
-    }
-    fmt_size(a, sizeof(a), c->chunk);
-    hz_snprintf(buf, cap, "clear/%s/%s/%s/%s", c->strategy, a, c->cold ? "cold" : "warm", b);
-}
-
-void vd_cell_short(const struct vd_cell *c, char *buf, size_t cap)
-{
-    char id[VD_ID_MAX], ch[16];
-    if (c->kind == VD_CLEAR) {
-        hz_snprintf(buf, cap, "%s/%s %s", c->strategy, fmt_size(ch, sizeof(ch), c->chunk),
-                    c->cold ? "cold" : "warm");
-        return;
-    }
-    vd_cell_id(c, id, sizeof(id));
-    const char *rest = strchr(id, '/');
-    size_t n = hz_snprintf(buf, cap, "%s", rest ? rest + 1 : id);
-    if (c->kind == VD_FAULTCLEAR && c->prezeroed && n > 10 && n < cap) /* "/prezeroed" */
-        buf[n - 10] = ' ';
-}
-
-void vd_name_cell(const struct vd_cell *c, char *buf, size_t cap)
-{
-    char ch[16];
-    hz_snprintf(buf, cap, "%s/%s", c->strategy, fmt_size(ch, sizeof(ch), c->chunk));
-}
-
-void vd_name_rate(const char *strategy, unsigned rate_pct, char *buf, size_t cap)
-{
-    hz_snprintf(buf, cap, "%s<=%u%%", strategy, rate_pct);
-}
-
-void vd_name_num(const char *prefix, unsigned n, char *buf, size_t cap)
-{
-    hz_snprintf(buf, cap, "%s%u", prefix, n);
-}
-
-size_t vd_item_source(const struct vd_item *it, char *buf, size_t cap)
-{
-    size_t len = 0;
-    bool done[VD_ITEM_CELLS] = {false};
-    buf[0] = 0;
-    for (unsigned i = 0; i < it->ncells && len + 1 < cap; i++) {
-        if (done[i])
-            continue;
-        len += (size_t)hz_snprintf(buf + len, cap - len, "%srun=%s: %s", len ? "; " : "",
-                                   it->cell_run[i], it->cell_short[i]);
-        for (unsigned j = i + 1; j < it->ncells && len + 1 < cap; j++)
-            if (!done[j] && strcmp(it->cell_run[j], it->cell_run[i]) == 0) {
-                done[j] = true;
-                len += (size_t)hz_snprintf(buf + len, cap - len, ", %s", it->cell_short[j]);
-            }
-    }
-    return len < cap ? len : cap - 1;
-}
+/* A continuation line's indent: under the answer, past "  " and the label's 12 + 1. */
+static const char cont_indent[] = "               ";
+#define VD_CONT_INDENT (sizeof(cont_indent) - 1)
 
 /* ---- numbers ------------------------------------------------------------- */
 
@@ -445,17 +278,6 @@ static bool expand(const struct rctx *r, const char *tpl, size_t n, char *b, siz
     return true;
 }
 
-static const char *lookup(const char *form, const char *key)
-{
-    size_t fl = strlen(form);
-    for (size_t i = 0; i < sizeof(templates) / sizeof(templates[0]); i++) {
-        const char *k = templates[i].key;
-        if (strncmp(k, form, fl) == 0 && k[fl] == ':' && strcmp(k + fl + 1, key) == 0)
-            return templates[i].tpl;
-    }
-    return 0;
-}
-
 /* The item's template row and its key (for "no template for ..."). */
 static const char *row(const struct vd_item *it, char *key, size_t cap)
 {
@@ -463,17 +285,17 @@ static const char *row(const struct vd_item *it, char *key, size_t cap)
     if (it->reason != VD_R_NONE) {
         const char *code = vd_reason_name(it->reason);
         hz_snprintf(key, cap, "%s:%s", it->form, code);
-        if ((t = lookup(it->form, code)))
+        if ((t = vd_template(it->form, code)))
             return t;
         hz_snprintf(key, cap, "*:%s", code);
-        return lookup("*", code);
+        return vd_template("*", code);
     }
     const char *o = it->outcome >= 0 ? cmp_outcome_name((enum cmp_outcome)it->outcome) : "none";
     hz_snprintf(key, cap, "%s:%s", it->form, o);
-    if ((t = lookup(it->form, o)))
+    if ((t = vd_template(it->form, o)))
         return t;
     hz_snprintf(key, cap, "%s:none", it->form);
-    return lookup(it->form, "none");
+    return vd_template(it->form, "none");
 }
 
 size_t vd_header_line(const struct vd_facts *f, char *buf, size_t cap)
@@ -500,7 +322,8 @@ size_t vd_item_lines(const struct vd_item *it, const struct vd_facts *f, const s
         body[0] = 0;
         ok = expand(&r, p, n, body, sizeof(body), &blen);
         const char *nl = strchr(body, '\n');
-        if (ok && lab + (nl ? (size_t)(nl - body) : blen) <= VD_LINE_WIDTH)
+        size_t first = nl ? (size_t)(nl - body) : blen, cont = nl ? blen - first - 1 : 0;
+        if (ok && lab + first <= VD_LINE_WIDTH && VD_CONT_INDENT + cont <= VD_LINE_WIDTH)
             break;
         p = bar ? bar + 1 : 0;
     }
@@ -510,8 +333,8 @@ size_t vd_item_lines(const struct vd_item *it, const struct vd_facts *f, const s
     for (const char *p = body; len + 1 < cap;) { /* the first line, then its continuation */
         const char *nl = strchr(p, '\n');
         int k = nl ? (int)(nl - p) : (int)strlen(p);
-        len += (size_t)hz_snprintf(buf + len, cap - len, "%s%.*s\n",
-                                   p == body ? "" : "               ", k, p);
+        len += (size_t)hz_snprintf(buf + len, cap - len, "%s%.*s\n", p == body ? "" : cont_indent,
+                                   k, p);
         if (!nl)
             break;
         p = nl + 1;

@@ -6,8 +6,9 @@
  * template table does, keyed by (item form, reason code or outcome).
  * tools/hzlib/verdict_text.py is the same table in Python: both render
  * tests/vectors/verdict_render.txt to the byte (tests/unit/test_verdict_text.c,
- * tests/tools/test_verdict_text.py). docs/results.md `verdict` has the
- * record's fields and reason codes.
+ * tests/tools/test_verdict_text.py). lib/verdict_text.c renders,
+ * lib/verdict_templates.c holds the table, lib/verdict_names.c the names. docs/results.md `verdict`
+ * has the record's fields and reason codes.
  *
  * Portable C, integer arithmetic, prints nothing.
  */
@@ -20,6 +21,11 @@
 
 #define VD_LINE_WIDTH 100 /* columns of one console line */
 #define VD_LINES_MAX 256  /* bytes vd_item_lines() needs at most (two lines) */
+
+/* The template of `key` ("faster", "STRADDLES", ...) in family `form`
+ * ("clear", "vmstart", "*" for the reason codes every family shares), or
+ * NULL (lib/verdict_templates.c; the syntax is lib/verdict_text.c's). */
+const char *vd_template(const char *form, const char *key);
 
 /* "avx512_nt/2M": a cell's strategy and call size into buf (cap bytes). */
 void vd_name_cell(const struct vd_cell *c, char *buf, size_t cap);

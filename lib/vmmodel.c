@@ -22,6 +22,63 @@ enum vm_bsrc vm_ceiling(int plateau_outcome, uint64_t peak_x1000, uint64_t optio
     return option_x1000 ? VM_B_OPTION : VM_B_UNKNOWN;
 }
 
+static const char *const scale_key[] = {"open", "plateau", "sublinear", "linear"};
+
+const char *vm_scale_key(enum vm_scale s) { return (unsigned)s < 4 ? scale_key[s] : "?"; }
+
+enum vm_scale vm_scaling(const struct cmp *c, unsigned t)
+{
+    if (!c || t < 2)
+        return VM_SCALE_OPEN;
+    if (c->outcome == CMP_TIE || c->outcome == CMP_SLOWER)
+        return VM_SCALE_PLATEAU;
+    if (c->outcome != CMP_FASTER)
+        return VM_SCALE_OPEN;
+    /* speed-up hi = 10^6 / lo_x1e6 < t / (t - 1)  <=>  (t - 1) x 10^6 < t x lo_x1e6 */
+    return (unsigned __int128)(t - 1) * 1000000 < (unsigned __int128)t * c->lo_x1e6
+               ? VM_SCALE_SUBLINEAR
+               : VM_SCALE_LINEAR;
+}
+
+unsigned vm_knee(const struct cmp *steps, unsigned n)
+{
+    for (unsigned t = 2; t <= n; t++) {
+        enum vm_scale s = vm_scaling(&steps[t - 2], t);
+        if (s == VM_SCALE_PLATEAU || s == VM_SCALE_SUBLINEAR)
+            return t;
+    }
+    return 0;
+}
+
+int64_t vm_amdahl_fit(const uint64_t *gbps_x1000, unsigned n)
+{
+    int64_t sxy = 0, sxx = 0;
+    if (n < 2 || !gbps_x1000[0])
+        return -1;
+    for (unsigned t = 2; t <= n; t++) {
+        if (!gbps_x1000[t - 1])
+            continue;
+        int64_t x = 1000000 - 1000000 / (int64_t)t; /* 1 - 1/T, x 10^6 */
+        /* 1 - 1/S(T) = 1 - rate(1) / rate(T), x 10^6 */
+        int64_t y = 1000000 - (int64_t)stats_scale(gbps_x1000[0], 1000000, gbps_x1000[t - 1]);
+        y = y < -1000000 ? -1000000 : y; /* a T far slower than T = 1 weighs as S = 1/2 */
+        sxy += x * y / 1000;             /* x 10^9 each: 256 points stay far below 2^63 */
+        sxx += x * x / 1000;
+    }
+    if (!sxx)
+        return -1;
+    int64_t p = sxy * 1000 / (sxx / 1000); /* the slope 1 - s, x 10^6 */
+    p = p < 0 ? 0 : p > 1000000 ? 1000000 : p;
+    return 1000000 - p;
+}
+
+uint64_t vm_amdahl_rate(uint64_t r1_x1000, uint64_t serial_x1e6, unsigned threads)
+{
+    /* r1 x T / (T s + 1 - s) */
+    uint64_t den = (uint64_t)threads * serial_x1e6 + 1000000 - serial_x1e6;
+    return stats_scale(r1_x1000, (uint64_t)threads * 1000000, den);
+}
+
 void vm_model_eval(struct vm_model *m)
 {
     unsigned __int128 r = (unsigned __int128)m->threads * m->r1_x1000;

@@ -9,8 +9,12 @@
  * memory-bandwidth ceiling. B is "measured" only when the run reached a
  * plateau (its largest thread count was not faster than the one below it,
  * lib/compare.h at the tolerance); else it is the `bw_ceiling=` option,
- * named as such; else it is unknown and the model gives only a lower bound,
- * S / (T x r1), never an upper bound. Used by run=vmstart
+ * a figure the user gave, so the time is "model (B given)" and never
+ * decides; else it is unknown and the model gives only a lower bound,
+ * S / (T x r1), never an upper bound. How each added thread paid (the same
+ * comparison, T against T - 1) is vm_scaling(): when it paid less than
+ * linearly, Amdahl's law fitted to the measured curve (vm_amdahl_fit())
+ * gives a second figure beside the linear lower bound. Used by run=vmstart
  * (prezero/vmstart_report.c) and the verdict's VM start item
  * (lib/verdict_vm.c).
  *
@@ -57,6 +61,51 @@ const char *vm_bsrc_key(enum vm_bsrc s);
  */
 enum vm_bsrc vm_ceiling(int plateau_outcome, uint64_t peak_x1000, uint64_t option_x1000,
                         uint64_t *b_x1000);
+
+/* How the curve scaled from T - 1 to T threads: lib/compare.h's comparison
+ * of T's times (B side) against T - 1's (A side) at the tolerance. */
+enum vm_scale {
+    VM_SCALE_OPEN,      /* undecided, too few samples, or no comparison */
+    VM_SCALE_PLATEAU,   /* tie or slower: the T-th thread did not pay (B is reached) */
+    VM_SCALE_SUBLINEAR, /* faster, but the speed-up's whole interval is below T / (T - 1) */
+    VM_SCALE_LINEAR,    /* faster, and its interval reaches T / (T - 1) */
+};
+
+/* "open", "plateau", "sublinear", "linear": as records print it (the
+ * `vmstart_knee` record's `scaling`, the verdict's arg `scaling`). */
+const char *vm_scale_key(enum vm_scale s);
+
+/*
+ * Classify comparison c of T threads (B) against T - 1 (A), t >= 2: its
+ * outcome, and for CMP_FASTER whether the speed-up's upper end (1 / the
+ * time ratio's lower end, c->lo_x1e6) is below linear scaling's T / (T - 1).
+ * NULL c or t < 2: VM_SCALE_OPEN.
+ */
+enum vm_scale vm_scaling(const struct cmp *c, unsigned t);
+
+/*
+ * The knee of a curve measured at T = 1..n: steps[i] is the comparison of
+ * T = i + 2 against T = i + 1 (n - 1 of them). Returns the first T whose
+ * step vm_scaling() calls a plateau or sub-linear (adding that CPU paid less
+ * than linearly, or nothing), or 0 when none is (every step linear or
+ * open; also for n < 2).
+ */
+unsigned vm_knee(const struct cmp *steps, unsigned n);
+
+/*
+ * Fit Amdahl's law, speed-up S(T) = 1 / (s + (1 - s) / T) with serial
+ * fraction s, to a curve: gbps_x1000[i] is the rate with i + 1 threads,
+ * i < n, S(T) = rate(T) / rate(1). Least squares of 1 - 1/S(T) on
+ * 1 - 1/T through the origin (the slope is 1 - s), over every T >= 2 with a
+ * rate; s clamped to 0..1. Returns s x 10^6, or -1 when there is no rate at
+ * T = 1 or no T >= 2 with one (n < 2).
+ */
+int64_t vm_amdahl_fit(const uint64_t *gbps_x1000, unsigned n);
+
+/* The rate Amdahl's law with serial fraction serial_x1e6 (0..10^6) gives
+ * `threads` (>= 1) from one thread's r1_x1000: r1 x S(threads), GB/s x 1000
+ * (rounded to nearest; r1 below 10^10, i.e. 10^7 GB/s). */
+uint64_t vm_amdahl_rate(uint64_t r1_x1000, uint64_t serial_x1e6, unsigned threads);
 
 /* One evaluation of the model. */
 struct vm_model {

@@ -12,12 +12,15 @@
  * S / min(T x r1, B) for the claim's 2 TB with QEMU's 16 threads
  * (MAX_MEM_PREALLOC_THREAD_COUNT: min(host CPUs, 16, guest CPUs)), is
  * lib/vmmodel.h's: B measured at a plateau, else bw_ceiling=, else unknown
- * (a lower bound only). The pre-zeroed policies (boot, idle, batch) report
- * their own costs (`vmstart_cost`): the pre-zeroing before the VM start
- * and the mapping during it, never a GB/s of mapping.
+ * (a lower bound only). The knee is where adding a CPU stopped paying
+ * linearly: each T against T - 1 by lib/compare.h at the tolerance, the
+ * same comparison the model's plateau test and the verdict's VM start
+ * item make (lib/vmmodel.h vm_scaling(), vm_knee()). The pre-zeroed policies (boot, idle, batch)
+ * report their own costs (`vmstart_cost`): the pre-zeroing before the VM start and the mapping
+ * during it, never a GB/s of mapping.
  *
- * Portable arithmetic (host-tested in tests/unit/test_vmstart.c); the
- * scenario itself is prezero/vmstart.c. Rates are GB/s x 1000 (10^9 B/s,
+ * The model's arithmetic is lib/vmmodel.c (host-tested); the scenario
+ * itself is prezero/vmstart.c. Rates are GB/s x 1000 (10^9 B/s,
  * three decimals), as lib/stats.h stats_gbps_x1000().
  */
 #ifndef HZ_PREZERO_VMSTART_H
@@ -27,20 +30,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/compare.h"
 #include "lib/stats.h"
 
-#define VS_SEED_FRAMES 64     /* the seed thread's VM: 64 x 1 GiB faulted at start */
-#define VS_KNEE_GAIN_X100 110 /* a thread must add at least 10 % to be worth it */
-
-/*
- * The knee of a scaling curve: gbps_x1000[i] is the aggregate rate with
- * i + 1 threads, for n threads counts 1..n. Returns the first T in 2..n
- * whose rate is below 1.10 x the rate with T - 1 (adding the T-th thread
- * added less than 10 %; a drop counts too), or 0 when every added thread
- * added at least 10 % (no knee within 1..n, also for n < 2). A rate of 0
- * before T (nothing measured) gives no knee at T.
- */
-unsigned vs_knee(const uint64_t *gbps_x1000, unsigned n);
+#define VS_SEED_FRAMES 64 /* the seed thread's VM: 64 x 1 GiB faulted at start */
 
 /* ---- kernel side: the cells of one run=vmstart, as prezero/vmstart.c
  * measures them and prezero/vmstart_report.c prints them */
@@ -113,9 +106,16 @@ uint64_t vs_bw_ceiling_x1000(void);
  * fault_clear=, T, tolerance) on the console. */
 void vs_model_echo(const struct vs_run *v);
 
-/* The model of qemu kind k from its cells and curve g[] (GB/s x 1000 by
- * T): the `vmstart_model` record and its MODEL line (lib/vmmodel.h). */
-void vs_qemu_report(const struct vs_run *v, struct vs_cell *cells, enum vs_kind k,
-                    const uint64_t *g);
+/* The model of qemu kind k from its curve g[] (GB/s x 1000 by T), T=1's
+ * cell c1 and the plateau test top (T = tmax against tmax - 1, vs_step();
+ * NULL with one T): the `vmstart_model` record and its MODEL line
+ * (lib/vmmodel.h). */
+void vs_qemu_report(const struct vs_run *v, const struct vs_cell *c1, enum vs_kind k,
+                    const uint64_t *g, const struct cmp *top);
+
+/* Step t (2..tmax) of kind k's curve: its cells at T = t (B side) against
+ * t - 1 (A side), lib/compare.h cmp_compare() of wall time per byte at
+ * CMP_Z_X1000 and the verdict's tolerance, into *c (prezero/vmstart_report.c). */
+void vs_step(const struct vs_run *v, struct vs_cell *cells, unsigned k, unsigned t, struct cmp *c);
 
 #endif /* HZ_PREZERO_VMSTART_H */

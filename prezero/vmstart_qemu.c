@@ -54,7 +54,8 @@ HZ_OPTION(opt_vm_bytes, .name = "vm_bytes", .kind = OPT_CUSTOM, .parse = vm_byte
 HZ_OPTION(opt_bw_ceiling, .name = "bw_ceiling", .kind = OPT_CUSTOM, .parse = bw_opt,
           .accepted = "GB/s, up to 3 decimals (204.8)",
           .help = "run=vmstart: the memory-bandwidth ceiling B of the model when the run reaches "
-                  "no plateau (default none: B unknown, a lower bound only)");
+                  "no plateau: a model (B given), never a decision (default none: B unknown, a "
+                  "lower bound only)");
 
 uint64_t vs_bw_ceiling_x1000(void) { return bw_ceiling; }
 
@@ -99,39 +100,23 @@ void vs_model_echo(const struct vs_run *v)
             vs_qemu_model(VS_Q4K), vs_qemu_model(VS_QBATCH));
 }
 
-static uint64_t scratch[VS_MAX_ROUNDS * VS_MAX_ROUNDS + 2 * VS_MAX_ROUNDS];
-
-/* The plateau test: kind k's cells at T = tmax (B side) against T = tmax - 1
- * (A side), lib/compare.h at the tolerance; -1 with one thread count. */
-static int plateau(const struct vs_run *v, struct vs_cell *cells, enum vs_kind k, struct cmp *c)
-{
-    if (v->tmax < 2)
-        return -1;
-    const struct vs_cell *a = &cells[k * v->tmax + v->tmax - 2], *b = a + 1;
-    cmp_compare(a->wall, a->n, v->bytes, b->wall, b->n, v->bytes, CMP_Z_X1000,
-                verdict_tolerance_x100(), scratch, c);
-    return (int)c->outcome;
-}
-
-void vs_qemu_report(const struct vs_run *v, struct vs_cell *cells, enum vs_kind k,
-                    const uint64_t *g)
+void vs_qemu_report(const struct vs_run *v, const struct vs_cell *c1, enum vs_kind k,
+                    const uint64_t *g, const struct cmp *top)
 {
     char buf[HZ_RECORD_MAX], r1s[24], bs[24], ts[24], ss[24], ps[96], tol[16];
     struct rec r;
-    struct cmp pc = {0};
     unsigned peak_t = 1;
     for (unsigned t = 2; t <= v->tmax; t++)
         peak_t = g[t - 1] > g[peak_t - 1] ? t : peak_t;
-    int po = plateau(v, cells, k, &pc);
+    int po = v->tmax < 2 ? -1 : (int)top->outcome;
     struct vm_model m = {.bytes = vm_bytes, .threads = VM_QEMU_THREADS, .r1_x1000 = g[0]};
     m.src = vm_ceiling(po, g[peak_t - 1], bw_ceiling, &m.b_x1000);
     vm_model_eval(&m);
-    const struct vs_cell *c1 = &cells[k * v->tmax];
     if (po < 0)
         hz_snprintf(ps, sizeof(ps), "one thread count: no plateau test");
     else
         hz_snprintf(ps, sizeof(ps), "T=%u vs T=%u: %s %s%s%%", v->tmax, v->tmax - 1,
-                    cmp_outcome_name(pc.outcome), pc.outcome == CMP_TIE ? "within +-" : "at +-",
+                    cmp_outcome_name(top->outcome), top->outcome == CMP_TIE ? "within +-" : "at +-",
                     (fmt_fixed(tol, sizeof(tol), verdict_tolerance_x100(), 2), tol));
 
     rec_begin(&r, buf, sizeof(buf), "vmstart_model");
@@ -154,7 +139,7 @@ void vs_qemu_report(const struct vs_run *v, struct vs_cell *cells, enum vs_kind 
         rec_fixed(&r, "bw_ceiling_option", bw_ceiling, 3);
     else
         rec_str(&r, "bw_ceiling_option", 0);
-    rec_str(&r, "plateau", po < 0 ? 0 : cmp_outcome_name(pc.outcome));
+    rec_str(&r, "plateau", po < 0 ? 0 : cmp_outcome_name(top->outcome));
     rec_u64(&r, "threads_max", v->tmax);
     rec_fixed(&r, "tol_pct", verdict_tolerance_x100(), 2);
     rec_u64_opt(&r, "model_ns", m.ns != UINT64_MAX, m.ns);
@@ -176,13 +161,14 @@ void vs_qemu_report(const struct vs_run *v, struct vs_cell *cells, enum vs_kind 
     else
         fmt_fixed(bs, sizeof(bs), m.b_x1000, 3);
     kprintf("vmstart: MODEL %s (fault_clear=%s): t = S / min(T x r1, B), S = %s, T = %u, r1 = %s "
-            "GB/s (T=1 median), B = %s%s (%s%s%s): t %s %s%s; the seed thread's claim: over 40 s "
-            "for 2 TB with 16 threads\n",
+            "GB/s (T=1 median), B = %s%s (%s%s%s): t %s %s%s%s; the seed thread's claim: over 40 "
+            "s for 2 TB with 16 threads\n",
             vs_kind_name(v, k), vs_qemu_model(k), ss, VM_QEMU_THREADS, r1s, bs,
             m.src == VM_B_UNKNOWN ? "" : " GB/s", m.src == VM_B_UNKNOWN ? "" : vm_bsrc_text(m.src),
             m.src == VM_B_UNKNOWN ? "" : "; ", ps, m.lower_bound ? ">=" : "=", ts,
             m.lower_bound ? " (a lower bound from per-thread scaling; no upper bound without B: "
                             "give bw_ceiling=)"
             : m.capped    ? " (B sets it)"
-                          : " (T x r1 sets it)");
+                          : " (T x r1 sets it)",
+            m.src == VM_B_OPTION ? "; model (B given): it decides nothing" : "");
 }

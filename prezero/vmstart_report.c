@@ -2,7 +2,8 @@
  * prezero/vmstart_report.c - what `run=vmstart` prints after its rounds
  * (prezero/vmstart.h, docs/results.md "vmstart"): one `vmstart` record and
  * table line per (kind, T) cell, then the knee of none and the qemu rows
- * (`vmstart_knee`, measured), each pre-zeroed policy's own costs
+ * (`vmstart_knee`, measured: each T against T - 1 at the tolerance, the
+ * comparison the model's plateau test and the verdict make), each pre-zeroed policy's own costs
  * (`vmstart_cost`, measured) and the qemu rows' model (`vmstart_model`,
  * prezero/vmstart_qemu.c).
  */
@@ -11,10 +12,12 @@
 #include "arch/tsc.h"
 #include "arch/user.h"
 #include "arch/x86.h"
+#include "kernel/verdict.h"
 #include "lib/compare.h"
 #include "lib/fmt.h"
 #include "lib/print.h"
 #include "lib/record.h"
+#include "lib/vmmodel.h"
 #include "measure/fault_pool.h"
 #include "mm/paging.h"
 #include "prezero/prezero.h"
@@ -104,32 +107,81 @@ static void cell_report(const struct vs_run *v, struct vs_cell *c)
             user_ring0_emulated() ? " ring0-emulated" : "");
 }
 
-/* The knee of kind k's curve; g[] gets its aggregate rates by T. */
-static void knee_report(const struct vs_run *v, struct vs_cell *cells, unsigned k, uint64_t *g)
+static uint64_t scratch[VS_MAX_ROUNDS * VS_MAX_ROUNDS + 2 * VS_MAX_ROUNDS];
+
+void vs_step(const struct vs_run *v, struct vs_cell *cells, unsigned k, unsigned t, struct cmp *c)
 {
-    char buf[HZ_RECORD_MAX], a[24], b[24];
+    const struct vs_cell *a = cell(v, cells, k, t - 1), *b = cell(v, cells, k, t);
+    cmp_compare(a->wall, a->n, v->bytes, b->wall, b->n, v->bytes, CMP_Z_X1000,
+                verdict_tolerance_x100(), scratch, c);
+}
+
+/* A speed-up x 1000 from a time ratio x 10^6 (0: none). */
+static uint64_t speedup(uint64_t ratio_x1e6)
+{
+    return ratio_x1e6 ? stats_scale(1000000000ull, 1, ratio_x1e6) : 0;
+}
+
+/* The knee of kind k's curve from its steps (T against T - 1, vs_step(),
+ * lib/vmmodel.h vm_knee()): the `vmstart_knee` record and line, of the knee's
+ * step or, without a knee, of the top one. g[] gets the curve's aggregate
+ * rates by T; *top the top step (the plateau test; outcome CMP_TOO_FEW with
+ * one T). */
+static void knee_report(const struct vs_run *v, struct vs_cell *cells, unsigned k, uint64_t *g,
+                        struct cmp *top)
+{
+    static struct cmp steps[VS_MAX_T];
+    char buf[HZ_RECORD_MAX], a[24], b[24], sp[3][24], lin[24], tol[16];
     struct rec r;
     for (unsigned t = 1; t <= v->tmax; t++)
         g[t - 1] = stats_gbps_x1000(v->bytes, cell(v, cells, k, t)->st.median);
-    unsigned knee = vs_knee(g, v->tmax);
+    for (unsigned t = 2; t <= v->tmax; t++)
+        vs_step(v, cells, k, t, &steps[t - 2]);
+    *top = v->tmax > 1 ? steps[v->tmax - 2] : (struct cmp){.outcome = CMP_TOO_FEW};
+    unsigned knee = vm_knee(steps, v->tmax), st = knee ? knee : v->tmax;
+    const struct cmp *c = st > 1 ? &steps[st - 2] : 0;
+    enum vm_scale sc = vm_scaling(c, st);
     rec_begin(&r, buf, sizeof(buf), "vmstart_knee");
     rec_str(&r, "policy", vs_kind_name(v, (enum vs_kind)k));
     rec_u64(&r, "threads_max", v->tmax);
     rec_u64_opt(&r, "knee_threads", knee != 0, knee);
-    if (knee) {
-        rec_fixed(&r, "gbps_before", g[knee - 2], 3);
-        rec_fixed(&r, "gbps_at", g[knee - 1], 3);
+    rec_u64_opt(&r, "step_threads", c != 0, st);
+    rec_str(&r, "scaling", c ? vm_scale_key(sc) : 0);
+    rec_str(&r, "outcome", c ? cmp_outcome_name(c->outcome) : 0);
+    if (c && c->ratio_x1e6) {
+        rec_fixed(&r, "speedup", speedup(c->ratio_x1e6), 3);
+        rec_fixed(&r, "speedup_lo", speedup(c->hi_x1e6), 3);
+        rec_fixed(&r, "speedup_hi", speedup(c->lo_x1e6), 3);
+    } else {
+        rec_str(&r, "speedup", 0);
+        rec_str(&r, "speedup_lo", 0);
+        rec_str(&r, "speedup_hi", 0);
+    }
+    if (c) {
+        rec_fixed(&r, "linear_speedup", (uint64_t)st * 1000 / (st - 1), 3);
+        rec_fixed(&r, "gbps_before", g[st - 2], 3);
+        rec_fixed(&r, "gbps_at", g[st - 1], 3);
     }
     record_emit(&r);
-    if (knee)
-        kprintf("vmstart: %s: knee at T=%u: %s -> %s GB/s, less than +10 %% for CPU %u "
-                "(measured)\n",
-                vs_kind_name(v, (enum vs_kind)k), knee, gb(a, sizeof(a), g[knee - 2]),
-                gb(b, sizeof(b), g[knee - 1]), knee);
-    else
-        kprintf("vmstart: %s: no knee in T = 1..%u: every added CPU added at least 10 %% "
-                "(measured)\n",
-                vs_kind_name(v, (enum vs_kind)k), v->tmax);
+    const char *name = vs_kind_name(v, (enum vs_kind)k);
+    if (!c) {
+        kprintf("vmstart: %s: one thread count: no knee can be measured\n", name);
+        return;
+    }
+    fmt_fixed(sp[0], sizeof(sp[0]), speedup(c->ratio_x1e6), 3);
+    fmt_fixed(sp[1], sizeof(sp[1]), speedup(c->hi_x1e6), 3);
+    fmt_fixed(sp[2], sizeof(sp[2]), speedup(c->lo_x1e6), 3);
+    fmt_fixed(lin, sizeof(lin), (uint64_t)st * 1000 / (st - 1), 3);
+    fmt_fixed(tol, sizeof(tol), verdict_tolerance_x100(), 2);
+    kprintf("vmstart: %s: %s T=%u: T=%u vs T=%u %s -> %s GB/s, %sx [%s..%s], %s at +-%s%% "
+            "(linear: %sx): %s (measured)\n",
+            name, knee ? "knee at" : "no knee; top step", st, st, st - 1,
+            gb(a, sizeof(a), g[st - 2]), gb(b, sizeof(b), g[st - 1]), sp[0], sp[1], sp[2],
+            cmp_outcome_name(c->outcome), tol, lin,
+            sc == VM_SCALE_PLATEAU     ? "a plateau, the CPU added nothing"
+            : sc == VM_SCALE_SUBLINEAR ? "sub-linear, the CPU paid less than linearly"
+            : sc == VM_SCALE_LINEAR    ? "not shown below linear"
+                                       : "scaling open");
 }
 
 /* A pre-zeroed policy's own costs (`vmstart_cost`): its pre-zeroing
@@ -187,8 +239,9 @@ void vs_report(const struct vs_run *v, struct vs_cell *cells)
             cost_report(v, cells, k);
             continue;
         }
-        knee_report(v, cells, k, g);
+        struct cmp top;
+        knee_report(v, cells, k, g, &top);
         if (VS_QEMU(k))
-            vs_qemu_report(v, cells, (enum vs_kind)k, g);
+            vs_qemu_report(v, cell(v, cells, k, 1), (enum vs_kind)k, g, &top);
     }
 }

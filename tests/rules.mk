@@ -9,7 +9,7 @@ HOST_LIBS := -lcmocka
 HOST_TESTS += verdict_item
 HOST_SRCS_verdict_item := tests/unit/verdict_item_build.c lib/verdict_clear.c lib/verdict_idle.c \
 	lib/verdict_items.c lib/verdict_numa.c lib/verdict_vm.c lib/compare.c lib/stats.c \
-	lib/vmmodel.c lib/fmt.c
+	lib/vmmodel.c lib/fmt.c lib/verdict_text.c lib/verdict_names.c lib/published.c
 
 $(B)/host/%.o: %.c
 	@mkdir -p $(dir $@)

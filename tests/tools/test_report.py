@@ -174,7 +174,8 @@ class SingleReport(unittest.TestCase):
         self.assertIn("MODEL qemu_4k (fault_clear=linux_4k): t = S / min(T x r1, B), S = 2 TB",
                       text)
         self.assertIn("batch=8: its own costs: pre-zeroing before the VM start 348 ms", text)
-        self.assertIn("knee (first T adding < 10 %, measured): none T=2", text)
+        self.assertIn("knee (first T vs T-1 a plateau or below linear at the tolerance, "
+                      "measured): none T=2", text)
 
     def test_faultclear_models_and_gain(self):
         # the run=faultclear records make bench's table is tested on

@@ -65,7 +65,8 @@ class VmstartReport(unittest.TestCase):
 
     def test_knees_leave_out_the_prezeroed(self):
         self.assertEqual(vmstart.knees(RECS), [
-            "knee (first T adding < 10 %, measured): none T=2; qemu_4k none in 1..2"])
+            "knee (first T vs T-1 a plateau or below linear at the tolerance, measured): none "
+            "T=2; qemu_4k none in 1..2"])
 
     def test_costs(self):
         self.assertEqual(vmstart.costs(RECS), [

@@ -83,6 +83,54 @@ static void test_fault(void **state)
     assert_int_equal(it[VD_FAULT_ITEM].reason, VD_R_NO_CELL);
 }
 
+/* The fault item names its fault path: hugezero's own extent clear gets the
+ * Linux-faithful linux_4k fault beside it; the clear_pages() gain names its
+ * preemption model and, on Milan's family, the published gain for it. */
+static void test_fault_path(void **state)
+{
+    struct vd_facts milan_host = kvm;
+    milan_host.cpu_vendor = "AuthenticAMD";
+    milan_host.cpu_family = 0x19;
+    milan_host.cpu_model = 0x01;
+    ncells = 0;
+    fault_cell(false, 36000000); /* 36.0 ms: one REP STOSB call over the frame */
+    fault_cell(true, 275000);
+    cells[0].model = cells[1].model = "extent";
+    faultclear_cell("linux_4k", false, GIB, 105000000);
+    faultclear_cell("linux_batch=32M", false, GIB, 73000000);
+    faultclear_cell("linux_batch=32M", true, GIB, 600000);
+    cells[2].preempt = "any";
+    cells[3].preempt = cells[4].preempt = "none/voluntary";
+    decide(&milan_host);
+    const struct vd_item *f = &it[VD_FAULT_ITEM];
+    assert_true(f->decided);
+    assert_int_equal(f->fig_x1000, 36000); /* the figure stays run=fault's */
+    bool seen[3] = {false};
+    for (unsigned i = 0; i < f->nargs; i++) {
+        if (strcmp(f->args[i].key, "path") == 0)
+            seen[0] = strcmp(f->args[i].s, "hugezero_extent") == 0;
+        if (strcmp(f->args[i].key, "gain_preempt") == 0)
+            seen[1] = strcmp(f->args[i].s, "none/voluntary") == 0;
+        if (strcmp(f->args[i].key, "published_cpu") == 0)
+            seen[2] = strcmp(f->args[i].s, "milan") == 0;
+    }
+    assert_true(seen[0] && seen[1] && seen[2]);
+    assert_string_equal(
+        rendered(VD_FAULT_ITEM),
+        "  fault        prezero pays 99.2% of a 1G hugezero_extent fault's 36.0 ms; "
+        "linux_4k 105 ms\n               clear_pages() 1.44x at "
+        "preempt=none/voluntary, published milan v8 1.05x in 8M batches\n");
+    /* the same run on a Linux fault path: no second figure; another CPU
+     * family: no published figure */
+    cells[0].model = cells[1].model = "linux_4k";
+    milan_host.cpu_family = 0x17;
+    decide(&milan_host);
+    assert_null(strstr(rendered(VD_FAULT_ITEM), "linux_4k 105 ms"));
+    assert_non_null(strstr(rendered(VD_FAULT_ITEM), "1G linux fault's 36.0 ms"));
+    assert_null(strstr(rendered(VD_FAULT_ITEM), "published"));
+    assert_non_null(strstr(rendered(VD_FAULT_ITEM), "at preempt=none/voluntary"));
+}
+
 /* verdict_open(): the cells of undecided comparisons, nothing else. */
 static void test_open(void **state)
 {
@@ -140,9 +188,10 @@ static void test_cell_ids(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_trust),     cmocka_unit_test(test_trust_time_lost),
-        cmocka_unit_test(test_fault),     cmocka_unit_test(test_open),
-        cmocka_unit_test(test_tolerance), cmocka_unit_test(test_cell_ids),
+        cmocka_unit_test(test_trust),    cmocka_unit_test(test_trust_time_lost),
+        cmocka_unit_test(test_fault),    cmocka_unit_test(test_fault_path),
+        cmocka_unit_test(test_open),     cmocka_unit_test(test_tolerance),
+        cmocka_unit_test(test_cell_ids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -134,7 +134,8 @@ static void test_fault_with_faultclear(void **state)
     assert_int_equal(la->cover_x100, 9500);
     assert_string_equal(rendered(VD_FAULT_ITEM),
                         "  fault        prezero pays 98.4% [98.3..98.4] of a 1G "
-                        "fault's 16.7 ms; clear_pages() 2.4x\n");
+                        "fault's 16.7 ms\n               clear_pages() 2.4x [2.4..2.5]; then "
+                        "prezero pays 94.3%\n");
     assert_string_equal(source(VD_FAULT_ITEM),
                         "run=fault: sync/1G, prezeroed/1G; run=faultclear: "
                         "linux_4k/rep_stosb/1G, linux_batch=32M/rep_stosb/1G, "

@@ -15,7 +15,7 @@ it, {a:KEY} an argument of `args`, {x:NAME}
 a figure of `figures` with its interval, {xv:NAME} without it ({ratio} is
 a range across a leading set, {ratio1} the best's estimate alone); a segment
 {?...?} is left out when one of its placeholders has no value. "|"
-separates alternatives: the first whose first line fits WIDTH is taken,
+separates alternatives: the first whose lines both fit WIDTH is taken,
 else the last. A newline starts the continuation line (an open item's open
 comparison; the trust item's SMIs and TSC gaps when there were any).
 Numbers are formatted in integer arithmetic from the record's decimals x
@@ -67,22 +67,63 @@ TEMPLATES: Dict[str, str] = {
     "nontemporal:STRADDLES": "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
                              "}",
     "nontemporal:NO_PAIR": "not measured: no call size with a non-temporal and a temporal cell",
-    "fault:slower": "prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages("
-                    ") {xv:clear_pages_gain}, then {xv:left_after_clear_pages}?}"
-                    "|prezero pays {x:left_for_prezero} of a {a:page} fault's {fig}{?; clear_pages"
-                    "() {xv:clear_pages_gain}?}"
-                    "|prezero pays {x:left_after_clear_pages} of a {a:page} fault's {fig} after cl"
-                    "ear_pages() {xv:clear_pages_gain}"
-                    "|prezero pays: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre"
-                    "-zeroed one",
-    "fault:none": "no gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed "
-                  "one{?; clear_pages() {xv:clear_pages_gain}?}"
-                  "|no gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed"
-                  " one",
-    "fault:STRADDLES": "open: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroe"
-                       "d one ({n}){?; clear_pages() {xv:clear_pages_gain}?}"
-                       "|open: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zero"
-                       "ed one ({n})",
+    "fault:slower": "prezero pays {x:left_for_prezero} of a {a:page}{? {a:path}?} fault's {fig}{?"
+                    "; linux_4k {xv:linux_4k_fault}?}{?\nclear_pages() {x:clear_pages_gain}?}{? a"
+                    "t preempt={a:gain_preempt}?}{?, published {a:published_cpu} {a:published_ver"
+                    "sion} {xv:published_gain}?}{? in {a:published_batch} batches?}{?; then preze"
+                    "ro pays {xv:left_after_clear_pages}?}|prezero pays {x:left_for_prezero} of a"
+                    " {a:page}{? {a:path}?} fault's {fig}{?; linux_4k {xv:linux_4k_fault}?}{?\ncl"
+                    "ear_pages() {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}{?, publi"
+                    "shed {a:published_cpu} {a:published_version} {xv:published_gain}?}{? in {a:p"
+                    "ublished_batch} batches?}{?; then prezero pays {xv:left_after_clear_pages}?}"
+                    "|prezero pays {xv:left_for_prezero} of a {a:page}{? {a:path}?} fault's {fig}"
+                    "{?; linux_4k {xv:linux_4k_fault}?}{?\nclear_pages() {xv:clear_pages_gain}?}{"
+                    "? at preempt={a:gain_preempt}?}{?, published {a:published_cpu} {a:published_"
+                    "version} {xv:published_gain}?}{? in {a:published_batch} batches?}{?; then pr"
+                    "ezero pays {xv:left_after_clear_pages}?}|prezero pays {xv:left_for_prezero} "
+                    "of a {a:page}{? {a:path}?} fault's {fig}{?; linux_4k {xv:linux_4k_fault}?}{?"
+                    "\nclear_pages() {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}{?, p"
+                    "ublished {a:published_cpu} {a:published_version} {xv:published_gain}?}{? in "
+                    "{a:published_batch} batches?}|prezero pays {xv:left_for_prezero} of a {a:pag"
+                    "e}{? {a:path}?} fault's {fig}{?\nclear_pages() {xv:clear_pages_gain}?}{? at "
+                    "preempt={a:gain_preempt}?}{?, published {a:published_cpu} {a:published_versi"
+                    "on} {xv:published_gain}?}{? in {a:published_batch} batches?}|prezero pays {x"
+                    "v:left_for_prezero} of a {a:page}{? {a:path}?} fault's {fig}{?\nclear_pages("
+                    ") {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}|prezero pays {x:le"
+                    "ft_after_clear_pages} of a {a:page} fault's {fig} after clear_pages() {xv:cl"
+                    "ear_pages_gain}{?\nthe gain at preempt={a:gain_preempt}?}{?, published {a:pu"
+                    "blished_cpu} {a:published_version} {xv:published_gain}?}{? in {a:published_b"
+                    "atch} batches?}|prezero pays: a zeroing {a:page} fault takes {ratio} {rci} t"
+                    "he time of a pre-zeroed one",
+    "fault:none": "no gain: a zeroing {a:page}{? {a:path}?} fault takes {ratio} {rci} the time of"
+                  " a pre-zeroed one{?\nclear_pages() {xv:clear_pages_gain}?}{? at preempt={a:gai"
+                  "n_preempt}?}{?, published {a:published_cpu} {a:published_version} {xv:publishe"
+                  "d_gain}?}{? in {a:published_batch} batches?}{?; then prezero pays {xv:left_aft"
+                  "er_clear_pages}?}|no gain: a zeroing {a:page}{? {a:path}?} fault takes {ratio}"
+                  " {rci} the time of a pre-zeroed one{?\nclear_pages() {xv:clear_pages_gain}?}{?"
+                  " at preempt={a:gain_preempt}?}{?, published {a:published_cpu} {a:published_ver"
+                  "sion} {xv:published_gain}?}{? in {a:published_batch} batches?}|no gain: a zero"
+                  "ing {a:page}{? {a:path}?} fault takes {ratio} {rci} the time of a pre-zeroed o"
+                  "ne{?\nclear_pages() {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}|no"
+                  " gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed o"
+                  "ne{?\nclear_pages() {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}|no"
+                  " gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed o"
+                  "ne",
+    "fault:STRADDLES": "open: a zeroing {a:page}{? {a:path}?} fault takes {ratio} {rci} the time "
+                       "of a pre-zeroed one ({n}){?\nclear_pages() {xv:clear_pages_gain}?}{? at p"
+                       "reempt={a:gain_preempt}?}{?, published {a:published_cpu} {a:published_ver"
+                       "sion} {xv:published_gain}?}{? in {a:published_batch} batches?}{?; then pr"
+                       "ezero pays {xv:left_after_clear_pages}?}|open: a zeroing {a:page}{? {a:pa"
+                       "th}?} fault takes {ratio} {rci} the time of a pre-zeroed one ({n}){?\ncle"
+                       "ar_pages() {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}{?, pub"
+                       "lished {a:published_cpu} {a:published_version} {xv:published_gain}?}{? in"
+                       " {a:published_batch} batches?}|open: a zeroing {a:page}{? {a:path}?} faul"
+                       "t takes {ratio} {rci} the time of a pre-zeroed one ({n}){?\nclear_pages()"
+                       " {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}|open: a zeroing "
+                       "{a:page} fault takes {ratio} {rci} the time of a pre-zeroed one ({n}){?\n"
+                       "clear_pages() {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}|ope"
+                       "n: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed "
+                       "one ({n})",
     "idle_cpu:faster": "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page"
                        "|{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page",
     "idle_cpu:slower": "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
@@ -106,9 +147,48 @@ TEMPLATES: Dict[str, str] = {
                     "clear_pages() {xv:clear_pages_gain}?}"
                     "|2 TB, {a:threads} threads {fig} (model, B {xv:ceiling} {a:b_source}){?; clea"
                     "r_pages() {xv:clear_pages_gain}?}",
-    "vmstart:CEILING_OPEN": "2 TB, {a:threads} threads >= {fig} {ci} (model); ceiling open{?; clea"
-                            "r_pages() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}: {"
-                            "ratio} {rci} ({n}), no plateau?}",
+    "vmstart:FEW_CPUS": "2 TB, {a:threads} threads >= {fig} {ci} linear model{?; {x:amdahl} Amdah"
+                        "l model, serial {xv:amdahl_serial}?}{?; clear_pages() {xv:clear_pages_ga"
+                        "in}?}\nopen: T=1..{a:cpus} here; a {a:want}-CPU host settles B{?; T={a:t"
+                        "op} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:threads} threads"
+                        " >= {fig} linear model{?; {x:amdahl} Amdahl model, serial {xv:amdahl_ser"
+                        "ial}?}{?; clear_pages() {xv:clear_pages_gain}?}\nopen: T=1..{a:cpus} her"
+                        "e; a {a:want}-CPU host settles B{?; T={a:top} vs T={a:below} {ratio} {rc"
+                        "i} {a:scaling}?}|2 TB, {a:threads} threads >= {fig} linear model{?; {xv:"
+                        "amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?; clear_pages() {xv:c"
+                        "lear_pages_gain}?}\nopen: T=1..{a:cpus} here; a {a:want}-CPU host settle"
+                        "s B{?; T={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:thr"
+                        "eads} threads >= {fig} linear model{?; {xv:amdahl} Amdahl model, serial "
+                        "{xv:amdahl_serial}?}\nopen: T=1..{a:cpus} here; a {a:want}-CPU host sett"
+                        "les B{?; T={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:t"
+                        "hreads} threads >= {fig} linear model{?; {xv:amdahl} Amdahl model, seria"
+                        "l {xv:amdahl_serial}?}\nopen: T=1..{a:cpus} here; a {a:want}-CPU host se"
+                        "ttles B{?; T={a:top} vs T={a:below} {ratio} {a:scaling}?}",
+    "vmstart:B_GIVEN": "2 TB, {a:threads} threads {fig} {ci} model (B given: {xv:ceiling}){?; {xv"
+                       ":amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?; clear_pages() {xv:c"
+                       "lear_pages_gain}?}\nnot decided: B is bw_ceiling=, not measured{?; T={a:t"
+                       "op} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:threads} threads "
+                       "{fig} model (B given: {xv:ceiling}){?; {xv:amdahl} Amdahl model, serial {"
+                       "xv:amdahl_serial}?}{?; clear_pages() {xv:clear_pages_gain}?}\nnot decided"
+                       ": B is bw_ceiling=, not measured{?; T={a:top} vs T={a:below} {ratio} {rci"
+                       "} {a:scaling}?}|2 TB, {a:threads} threads {fig} model (B given: {xv:ceili"
+                       "ng}){?; {xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}\nnot decide"
+                       "d: B is bw_ceiling=, not measured{?; T={a:top} vs T={a:below} {ratio} {rc"
+                       "i} {a:scaling}?}|2 TB, {a:threads} threads {fig} model (B given: {xv:ceil"
+                       "ing}){?; {xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}\nnot decid"
+                       "ed: B is bw_ceiling=, not measured{?; T={a:top} vs T={a:below} {ratio} {a"
+                       ":scaling}?}",
+    "vmstart:CEILING_OPEN": "2 TB, {a:threads} threads >= {fig} {ci} linear model; ceiling open{?"
+                            "; {xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?; clear_pag"
+                            "es() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}: {rat"
+                            "io} {rci} ({n}), no plateau, {a:scaling}?}|2 TB, {a:threads} threads"
+                            " >= {fig} linear model; ceiling open{?; {xv:amdahl} Amdahl model, se"
+                            "rial {xv:amdahl_serial}?}{?; clear_pages() {xv:clear_pages_gain}?}{?"
+                            "\nopen: T={a:top} vs T={a:below}: {ratio} {rci} ({n}), no plateau, {"
+                            "a:scaling}?}|2 TB, {a:threads} threads >= {fig} linear model; ceilin"
+                            "g open{?; {xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?\no"
+                            "pen: T={a:top} vs T={a:below}: {ratio} {rci} ({n}), no plateau, {a:s"
+                            "caling}?}",
     "numa:slower": "own node: remote is {ratio1} {rci} the speed of local ({a:strategy} {a:chunk})",
     "numa:tie": "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}), within +-{to"
                 "l}",
@@ -391,7 +471,9 @@ def item_lines(rec: Record) -> List[str]:
     key, body = template_key(rec), None
     for alt in TEMPLATES[key].split("|") if key in TEMPLATES else []:
         body = _expand(alt, rec)
-        if body is not None and len(_label(rec) + body.partition("\n")[0]) <= WIDTH:
+        first, _, cont = (body or "").partition("\n")
+        if body is not None and len(_label(rec) + first) <= WIDTH and \
+                len(INDENT + " " * (LABEL + 1) + cont) <= WIDTH:
             break
     if body is None:
         body = "(no template for %s)" % key

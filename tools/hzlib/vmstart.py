@@ -67,7 +67,8 @@ def knees(recs: Sequence[Record]) -> List[str]:
             k = r.get("knee_threads")
             parts.append("%s %s" % (r.get("policy"), "T=%s" % k if k is not None else
                                     "none in 1..%s" % r.get("threads_max")))
-    return ["knee (first T adding < 10 %%, measured): %s" % "; ".join(parts)] if parts else []
+    return ["knee (first T vs T-1 a plateau or below linear at the tolerance, measured): %s"
+            % "; ".join(parts)] if parts else []
 
 
 def costs(recs: Sequence[Record]) -> List[str]:

@@ -129,7 +129,20 @@ def q1(recs: Sequence[Record], tcg: bool) -> List[Line]:
 
 
 def _scaling(recs: Sequence[Record]) -> Optional[Line]:
-    """The qemu_4k cells' GB/s at T = 1 and at the largest T (measured)."""
+    """How the qemu_4k rate scaled (measured): the qemu_4k `vmstart_knee`
+    step (T - 1 -> T, the speed-up with its interval and the word
+    lib/vmmodel.h vm_scaling() gives it), else (records before those
+    members) the qemu_4k cells' GB/s at T = 1 and at the largest T."""
+    knee = _one(recs, "vmstart_knee", policy="qemu_4k")
+    if knee and num(knee.get("speedup")) is not None and isinstance(knee.get("step_threads"),
+                                                                    int):
+        return Line("q2_step", "ok", {
+            "top": knee["step_threads"], "below": knee["step_threads"] - 1,
+            "speedup": Fig(knee["speedup"], num(knee.get("speedup_lo")),
+                           num(knee.get("speedup_hi")), "x"),
+            "linear": Fig(knee["linear_speedup"], unit="x")
+            if num(knee.get("linear_speedup")) is not None else None,
+            "scaling": knee.get("scaling")})
     cells = sorted((r for r in recs if r.get("t") == "vmstart" and r.get("policy") == "qemu_4k"
                     and num(r.get("gbps")) is not None), key=lambda r: r.get("threads") or 0)
     if len(cells) < 2 or not cells[0]["gbps"]:

@@ -31,6 +31,10 @@ COL = 36  # where a question's figures start
 OUTCOME = {"gain": "faster", "loss": "slower", "tie": "tie", "undecided": "undecided",
            "too few samples": "too few samples", "tcg": "TCG"}
 
+# lib/vmmodel.h vm_scaling()'s keys (vmstart_knee `scaling`) in words
+SCALING = {"open": "undecided", "plateau": "a plateau", "sublinear": "sub-linear",
+           "linear": "linear"}
+
 TEMPLATES: Dict[str, str] = {
     "header:ok": "== answers ({vendor} family {family} model {model}, {accel}, {cpus} CPUs; "
                  "measured unless marked model)",
@@ -70,6 +74,11 @@ TEMPLATES: Dict[str, str] = {
                            "host can't tell more\n   a {want}-CPU host would settle B, the "
                            "bandwidth ceiling",
     "q2_scaling:ok": "   1 -> {top} threads: {r1} -> {rtop} ({gain}), measured",
+    "q2_step:few_cpus": "   {below} -> {top} threads: {speedup} {speedup_ci} the rate ({scaling}; "
+                        "linear: {linear}), measured\n   a {top}-CPU host can't tell more: a "
+                        "{want}-CPU host would settle B, the bandwidth ceiling",
+    "q2_step:ok": "   {below} -> {top} threads: {speedup} {speedup_ci} the rate ({scaling}; linear: "
+                  "{linear}), measured",
     "q3:peak": "Q3 background zeroer\t{zeroer} {chunk} calls: {cpu} CPU per GiB at full rate"
                "{?\n\tclear_page (rep_stosb 4K calls): {page_cpu} CPU per GiB?}",
     "q3:fault": "Q3 background zeroer\t{zeroer} {chunk} calls: {cpu} CPU per GiB (in a 1 GiB "
@@ -117,6 +126,8 @@ def _get(line: Line, name: str) -> Optional[str]:
     """A placeholder's text; None when the line has no value for it."""
     if name == "outcome":
         return OUTCOME.get(line.outcome, line.outcome)
+    if name == "scaling" and line.fields.get("scaling") is not None:
+        return SCALING.get(str(line.fields["scaling"]), str(line.fields["scaling"]))
     base, ci = (name[:-3], True) if name.endswith("_ci") else (name, False)
     v = line.fields.get(base)
     if v is None:

@@ -77,8 +77,8 @@ TEMPLATES: Dict[str, str] = {
     "q2_step:few_cpus": "   {below} -> {top} threads: {speedup} {speedup_ci} the rate ({scaling}; "
                         "linear: {linear}), measured\n   a {top}-CPU host can't tell more: a "
                         "{want}-CPU host would settle B, the bandwidth ceiling",
-    "q2_step:ok": "   {below} -> {top} threads: {speedup} {speedup_ci} the rate ({scaling}; linear: "
-                  "{linear}), measured",
+    "q2_step:ok": "   {below} -> {top} threads: {speedup} {speedup_ci} the rate ({scaling}; "
+                  "linear: {linear}), measured",
     "q3:peak": "Q3 background zeroer\t{zeroer} {chunk} calls: {cpu} CPU per GiB at full rate"
                "{?\n\tclear_page (rep_stosb 4K calls): {page_cpu} CPU per GiB?}",
     "q3:fault": "Q3 background zeroer\t{zeroer} {chunk} calls: {cpu} CPU per GiB (in a 1 GiB "

@@ -95,14 +95,15 @@ class Block(unittest.TestCase):
         recs, _ = fixture()
         kvm = replace(replace(recs, "header", tcg=False, hypervisor="KVMKVMKVM"),
                       "faultclear_gain", gain_outcome="gain", full_gain_outcome="undecided",
-                      published_cpu="milan", published_gain=1.053, published_full_gain=2.439)
+                      published_cpu="milan", published_gain=1.053, published_full_gain=2.439,
+                      published_batch_bytes=8 << 20)
         out = block(kvm, {"accel": "kvm"})
         self.assertEqual(out[0], "== answers (AMD family 0xf model 0x6b, KVM, 2 CPUs; measured "
                                  "unless marked model)")
         self.assertNotIn("TCG:", out[1])
         self.assertIn("1.35x [0.988..1.82] vs today (faster)", out[3])
-        self.assertEqual(out[4], "      published: series v8 on milan in 8 MiB batches (merged: "
-                                 "32 MiB): 1.05x")
+        self.assertEqual(out[4], "      published: series v8 on milan in 8M batches (merged: "
+                                 "32M): 1.05x")
         self.assertIn("1.04x [0.548..1.59] vs today (undecided)", out[5])
         self.assertEqual(out[6], "      published: series v8 on milan, the same model: 2.44x")
         self.assertNotIn("(faster)", "\n".join(block(recs)))

@@ -46,8 +46,8 @@ TEMPLATES: Dict[str, str] = {
     "q1:missing": "Q1 64 x 1 GiB faults, 1 thread: not measured ({why})",
     "q1_today:ok": "   today, 4K clear_page\t{t} {t_ci}",
     "q1_batch:*": "   clear_pages(), preempt=none/vol\t{t} {t_ci}  {ratio} {ratio_ci} vs today "
-                  "({outcome}){?\n      published: series v8 on {pub_cpu} in 8 MiB batches "
-                  "(merged: 32 MiB): {pub}?}",
+                  "({outcome}){?\n      published: series v8 on {pub_cpu} in {pub_batch} batches "
+                  "(merged: 32M): {pub}?}",
     "q1_batch:missing": "   clear_pages(), preempt=none/vol\tnot measured",
     "q1_extent:*": "   clear_pages(), preempt=full/lazy\t{t} {t_ci}  {ratio} {ratio_ci} vs today "
                    "({outcome}){?\n      published: series v8 on {pub_cpu}, the same model: "
@@ -134,7 +134,7 @@ def _get(line: Line, name: str) -> Optional[str]:
         return "" if ci else None  # a figure without an interval: its value alone
     if isinstance(v, Fig):
         return (_ci(v) or "") if ci else _value(v)
-    return _size(v) if base == "chunk" else str(v)
+    return _size(v) if base in ("chunk", "pub_batch") else str(v)
 
 
 def _tab(x: str) -> str:

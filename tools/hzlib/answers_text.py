@@ -8,7 +8,7 @@ unit ("6.70 s", "1.43x", "+3.1 %") and {name_ci} as its interval
 ("[6.50..6.90]", empty without one); text fields as they are. A segment
 {?...?} is left out when a placeholder inside has no value; "|" separates
 alternatives, the first whose every line fits WIDTH is taken, else the
-last; a newline starts a continuation line, and a tab pads its line to
+last, its lines cut to WIDTH with "..."; a newline starts a continuation line, and a tab pads its line to
 COL, where a question's figures start. Figures have three significant
 digits (phrase.sig3, the host tools' rule).
 
@@ -163,7 +163,8 @@ def render(line: Line) -> List[str]:
             break
     if text is None:
         text = "(%s: a field is missing)" % template_key(line)
-    return [_tab(re.sub(r" +(?=[;,)])", "", x)).rstrip() for x in text.split("\n")]
+    out = [_tab(re.sub(r" +(?=[;,)])", "", x)).rstrip() for x in text.split("\n")]
+    return [x if len(x) <= WIDTH else x[:WIDTH - 3] + "..." for x in out]  # no template fit
 
 
 def block(lines: Sequence[Line]) -> List[str]:

@@ -48,7 +48,11 @@ def fixture():
 
 
 def block(recs, meta=None):
-    return answers_text.block(answers_data.lines(recs, meta or {}))
+    """The block, each line checked to fit 100 columns uncut."""
+    out = answers_text.block(answers_data.lines(recs, meta or {}))
+    long = [x for x in out if len(x) > answers_text.WIDTH or x.endswith("...")]
+    assert not long, long
+    return out
 
 
 def replace(recs, t, policy=None, **members):
@@ -125,8 +129,8 @@ class Block(unittest.TestCase):
         plateau = replace(recs, "vmstart_model", policy="qemu_4k", ceiling_source="measured",
                           ceiling_gbps=0.313, lower_bound=False, model_ns=6389776357)
         q2 = [x for x in block(plateau) if x.startswith("Q2")][0]
-        self.assertEqual(q2, "Q2 2 TB VM start, 16 threads        6.39 s, model: 0.313 GB/s per "
-                             "thread (T=1) x 16, B 0.313 GB/s plateau")
+        self.assertEqual(q2, "Q2 2 TB VM start, 16 threads        6.39 s, model: 16 x 0.313 "
+                             "GB/s (T=1), B 0.313 GB/s plateau")
 
     def test_kvm_takes_the_verdict_items_figure_and_amdahl(self):
         """Outside TCG the VM start item carries the figure with its interval
@@ -142,7 +146,7 @@ class Block(unittest.TestCase):
         out = block(kvm + [item])
         i = next(k for k, x in enumerate(out) if x.startswith("Q2"))
         self.assertEqual(out[i], "Q2 2 TB VM start, 16 threads        >= 12.1 s [11.9..12.4], "
-                                 "model: 0.313 GB/s per thread (T=1) x 16, linear")
+                                 "model: 16 x 0.313 GB/s (T=1), linear")
         self.assertEqual(out[i + 1], "                                    19.6 s [16.2..24.0] "
                                      "with the measured scaling (Amdahl model)")
         decided = replace(kvm + [dict(item, decided=True, reason=None)], "vmstart_model",

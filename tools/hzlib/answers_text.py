@@ -8,8 +8,9 @@ unit ("6.70 s", "1.43x", "+3.1 %") and {name_ci} as its interval
 ("[6.50..6.90]", empty without one); text fields as they are. A segment
 {?...?} is left out when a placeholder inside has no value; "|" separates
 alternatives, the first whose every line fits WIDTH is taken, else the
-last, its lines cut to WIDTH with "..."; a newline starts a continuation line, and a tab pads its line to
-COL, where a question's figures start. Figures have three significant
+last, its lines cut to WIDTH with "..."; a newline starts a
+continuation line, and a tab pads its line to COL, where a question's
+figures start. Figures have three significant
 digits (phrase.sig3, the host tools' rule).
 
 Every line says whether it is measured or a model (the header: "measured
@@ -58,17 +59,25 @@ TEMPLATES: Dict[str, str] = {
                        "|   pre-zeroed frames\t{t}; removes {left} {left_ci} of a none/vol fault",
     "q2:lower": "Q2 2 TB VM start, 16 threads\t>= {t} {t_ci}, model: {r1} per thread (T=1) x "
                 "{threads}, linear{?\n\t{amdahl} {amdahl_ci} with the measured scaling (Amdahl "
-                "model)?}",
+                "model)?}"
+                "|Q2 2 TB VM start, 16 threads\t>= {t} {t_ci}, model: {threads} x {r1} (T=1), "
+                "linear{?\n\t{amdahl} {amdahl_ci} with the measured scaling (Amdahl model)?}",
     "q2:given": "Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model (B given): 2 TB / min({threads} "
                 "x {r1}, B)\n   B {b} is the bw_ceiling= option, not measured: never decided"
                 "|Q2 2 TB VM start, 16 threads\t{t}, model (B given): 2 TB / min({threads} x {r1}"
                 ", B)\n   B {b} is the bw_ceiling= option, not measured: never decided",
     "q2:measured": "Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {r1} per thread (T=1) x "
-                   "{threads}, B {b} measured plateau (open)",
-    "q2:measured_tcg": "Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {r1} per thread (T=1) "
-                       "x {threads}, B {b} plateau",
+                   "{threads}, B {b} measured plateau (open)"
+                   "|Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {threads} x {r1} (T=1), "
+                   "B {b} measured, open",
+    "q2:measured_tcg": "Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {r1} per thread "
+                       "(T=1) x {threads}, B {b} plateau"
+                       "|Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {threads} x {r1} "
+                       "(T=1), B {b} plateau",
     "q2:decided": "Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {r1} per thread (T=1) x "
-                  "{threads}, B {b} measured plateau: decided",
+                  "{threads}, B {b} measured plateau: decided"
+                  "|Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {threads} x {r1} (T=1), "
+                  "B {b} measured: decided",
     "q2:missing": "Q2 2 TB VM start, 16 threads\tnot measured (no qemu_4k vmstart_model record)",
     "q2_scaling:few_cpus": "   1 -> {top} threads: {r1} -> {rtop} ({gain}), measured: a {top}-CPU "
                            "host can't tell more\n   a {want}-CPU host would settle B, the "

@@ -66,18 +66,12 @@ TEMPLATES: Dict[str, str] = {
                 "x {r1}, B)\n   B {b} is the bw_ceiling= option, not measured: never decided"
                 "|Q2 2 TB VM start, 16 threads\t{t}, model (B given): 2 TB / min({threads} x {r1}"
                 ", B)\n   B {b} is the bw_ceiling= option, not measured: never decided",
-    "q2:measured": "Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {r1} per thread (T=1) x "
-                   "{threads}, B {b} measured plateau (open)"
-                   "|Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {threads} x {r1} (T=1), "
-                   "B {b} measured, open",
-    "q2:measured_tcg": "Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {r1} per thread "
-                       "(T=1) x {threads}, B {b} plateau"
-                       "|Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {threads} x {r1} "
-                       "(T=1), B {b} plateau",
-    "q2:decided": "Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {r1} per thread (T=1) x "
-                  "{threads}, B {b} measured plateau: decided"
-                  "|Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: {threads} x {r1} (T=1), "
-                  "B {b} measured: decided",
+    "q2:measured": "Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: 2 TB / min({threads} x "
+                   "{r1}, B)\n   B {b} is the measured plateau; the item is open",
+    "q2:measured_tcg": "Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: 2 TB / min({threads} x "
+                       "{r1}, B)\n   B {b} is the measured plateau (TCG)",
+    "q2:decided": "Q2 2 TB VM start, 16 threads\t{t} {t_ci}, model: 2 TB / min({threads} x {r1}, "
+                  "B)\n   B {b} is the measured plateau: decided",
     "q2:missing": "Q2 2 TB VM start, 16 threads\tnot measured (no qemu_4k vmstart_model record)",
     "q2_scaling:few_cpus": "   1 -> {top} threads: {r1} -> {rtop} ({gain}), measured: a {top}-CPU "
                            "host can't tell more\n   a {want}-CPU host would settle B, the "

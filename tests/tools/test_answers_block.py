@@ -25,17 +25,18 @@ BLOCK = [
     "   TCG: every figure is an emulator timing, not hardware; nothing is decided",
     "Q1 64 x 1 GiB faults, 1 thread: 64 x the median fault and its interval (rep_stosb, "
     "n=6 each)",
-    "   today, 4K clear_page             391 s [311..544]",
-    "   clear_pages(), preempt=none/vol  290 s [227..417]  1.35x [0.988..1.82] vs today (TCG)",
-    "   clear_pages(), preempt=full/lazy 349 s [246..753]  1.04x [0.548..1.59] vs today (TCG)",
-    "   pre-zeroed frames                0.357 s; removes 99.9 % [99.6..100.0] of a "
+    "   today, 4K clear_page             224 s [186..259]",
+    "   clear_pages(), preempt=none/vol  233 s [227..237]  0.991x [0.799..1.10] vs today (TCG)",
+    "   clear_pages(), preempt=full/lazy 215 s [195..336]  0.983x [0.732..1.21] vs today (TCG)",
+    "   pre-zeroed frames                1.13 s; removes 99.5 % [99.2..100.0] of a "
     "none/vol fault",
-    "Q2 2 TB VM start, 16 threads        >= 399 s, model: 0.313 GB/s per thread (T=1) x 16, linear",
-    "   1 -> 2 threads: 0.313 GB/s -> 0.224 GB/s (-28.4 %), measured: a 2-CPU host can't tell more",
-    "   a 16-CPU host would settle B, the bandwidth ceiling",
-    "Q3 background zeroer                rep_stosb 1G calls: 5461 ms CPU per GiB (in a 1 GiB "
+    "Q2 2 TB VM start, 16 threads        >= 433 s, model: 0.289 GB/s per thread (T=1) x 16, "
+    "linear",
+    "   1 -> 2 threads: 0.988x [0.467..1.80] the rate (undecided; linear: 2.00x), measured",
+    "   a 2-CPU host can't tell more: a 16-CPU host would settle B, the bandwidth ceiling",
+    "Q3 background zeroer                rep_stosb 1G calls: 3365 ms CPU per GiB (in a 1 GiB "
     "fault)",
-    "                                    clear_page (rep_stosb 4K calls): 6113 ms CPU per GiB",
+    "                                    clear_page (rep_stosb 4K calls): 3465 ms CPU per GiB",
     "   neighbour cost: not measurable here (no LLC-resident victim)",
     "   needs distinct physical cores, an unshared LLC",
     "   trust        TCG, TSC NOT invariant, RAM 4k, steal unknown (no timed cell), 0/4 cells out",
@@ -98,17 +99,18 @@ class Block(unittest.TestCase):
     def test_outcome_words_only_outside_tcg(self):
         recs, _ = fixture()
         kvm = replace(replace(recs, "header", tcg=False, hypervisor="KVMKVMKVM"),
-                      "faultclear_gain", gain_outcome="gain", full_gain_outcome="undecided",
+                      "faultclear_gain", gain=1.43, gain_lo=1.35, gain_hi=1.53,
+                      gain_outcome="gain", full_gain_outcome="undecided",
                       published_cpu="milan", published_gain=1.053, published_full_gain=2.439,
                       published_batch_bytes=8 << 20)
         out = block(kvm, {"accel": "kvm"})
         self.assertEqual(out[0], "== answers (AMD family 0xf model 0x6b, KVM, 2 CPUs; measured "
                                  "unless marked model)")
         self.assertNotIn("TCG:", out[1])
-        self.assertIn("1.35x [0.988..1.82] vs today (faster)", out[3])
+        self.assertIn("1.43x [1.35..1.53] vs today (faster)", out[3])
         self.assertEqual(out[4], "      published: series v8 on milan in 8M batches (merged: "
                                  "32M): 1.05x")
-        self.assertIn("1.04x [0.548..1.59] vs today (undecided)", out[5])
+        self.assertIn("0.983x [0.732..1.21] vs today (undecided)", out[5])
         self.assertEqual(out[6], "      published: series v8 on milan, the same model: 2.44x")
         self.assertNotIn("(faster)", "\n".join(block(recs)))
 
@@ -119,7 +121,7 @@ class Block(unittest.TestCase):
                         model_ns=10737418240)
         out = block(given)
         q2 = [x for x in out if x.startswith("Q2")][0]
-        self.assertIn("10.7 s, model (B given): 2 TB / min(16 x 0.313 GB/s, B)", q2)
+        self.assertIn("10.7 s, model (B given): 2 TB / min(16 x 0.289 GB/s, B)", q2)
         self.assertIn("   B 205 GB/s is the bw_ceiling= option, not measured: never decided", out)
         self.assertNotIn("decided:", "\n".join(out))
         self.assertNotIn(">=", q2)
@@ -131,7 +133,7 @@ class Block(unittest.TestCase):
         out = block(plateau)
         i = next(k for k, x in enumerate(out) if x.startswith("Q2"))
         self.assertEqual(out[i:i + 2], [
-            "Q2 2 TB VM start, 16 threads        6.39 s, model: 2 TB / min(16 x 0.313 GB/s, B)",
+            "Q2 2 TB VM start, 16 threads        6.39 s, model: 2 TB / min(16 x 0.289 GB/s, B)",
             "   B 0.313 GB/s is the measured plateau (TCG)"])
 
     def test_kvm_takes_the_verdict_items_figure_and_amdahl(self):
@@ -148,13 +150,26 @@ class Block(unittest.TestCase):
         out = block(kvm + [item])
         i = next(k for k, x in enumerate(out) if x.startswith("Q2"))
         self.assertEqual(out[i], "Q2 2 TB VM start, 16 threads        >= 12.1 s [11.9..12.4], "
-                                 "model: 16 x 0.313 GB/s (T=1), linear")
+                                 "model: 16 x 0.289 GB/s (T=1), linear")
         self.assertEqual(out[i + 1], "                                    19.6 s [16.2..24.0] "
                                      "with the measured scaling (Amdahl model)")
         decided = replace(kvm + [dict(item, decided=True, reason=None)], "vmstart_model",
                           policy="qemu_4k", ceiling_source="measured", ceiling_gbps=0.44,
                           lower_bound=False)
         self.assertIn("   B 0.440 GB/s is the measured plateau: decided", block(decided))
+
+    def test_scaling_of_older_records_from_the_cells_medians(self):
+        recs, _ = fixture()
+        knee = next(r for r in recs if r.get("t") == "vmstart_knee" and r["policy"] == "qemu_4k")
+        cells = {r["threads"]: r["gbps"] for r in recs
+                 if r.get("t") == "vmstart" and r.get("policy") == "qemu_4k"}
+        self.assertEqual(knee["speedup"], 0.988)
+        old = [r for r in recs if r.get("t") != "vmstart_knee"]
+        line = [x for x in block(old) if x.startswith("   1 -> 2 threads")][0]
+        self.assertEqual(line, "   1 -> 2 threads: %s GB/s -> %s GB/s (%+.1f %%), measured: a "
+                               "2-CPU host can't tell more" % (
+                                   "%.3f" % cells[1], "%.3f" % cells[2],
+                                   100 * (cells[2] / cells[1] - 1)))
 
     def test_host_contention_says_why_not(self):
         recs, _ = fixture()

@@ -168,7 +168,7 @@ struct vd_facts {
       vd_decide_nontemporal)                                                                       \
     X(VD_FAULT_ITEM, "fault", "fault", "fault", "fault,faultclear", false, vd_decide_fault)        \
     X(VD_IDLE, "idle", "idle zeroer", "idle", "interference,clear", false, vd_decide_idle)         \
-    X(VD_VMSTART, "vmstart", "VM start", "vmstart", "vmstart", false, vd_decide_vmstart)           \
+    X(VD_VMSTART, "vmstart", "VM start", "vmstart", "vmstart", true, vd_decide_vmstart)            \
     X(VD_NUMA_ITEM, "numa", "NUMA", "numa", "numa", true, vd_decide_numa)                          \
     X(VD_TRUST, "trust", "trust", "trust", "", true, vd_decide_trust)                              \
     VD_EXTRA_ITEMS(X)

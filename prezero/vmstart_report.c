@@ -148,12 +148,15 @@ static void knee_report(const struct vs_run *v, struct vs_cell *cells, unsigned 
     rec_u64_opt(&r, "step_threads", c != 0, st);
     rec_str(&r, "scaling", c ? vm_scale_key(sc) : 0);
     rec_str(&r, "outcome", c ? cmp_outcome_name(c->outcome) : 0);
-    if (c && c->ratio_x1e6) {
+    bool ci = c && c->ratio_x1e6 && c->outcome != CMP_TOO_FEW; /* too few: no interval */
+    if (c && c->ratio_x1e6)
         rec_fixed(&r, "speedup", speedup(c->ratio_x1e6), 3);
+    else
+        rec_str(&r, "speedup", 0);
+    if (ci) {
         rec_fixed(&r, "speedup_lo", speedup(c->hi_x1e6), 3);
         rec_fixed(&r, "speedup_hi", speedup(c->lo_x1e6), 3);
     } else {
-        rec_str(&r, "speedup", 0);
         rec_str(&r, "speedup_lo", 0);
         rec_str(&r, "speedup_hi", 0);
     }
@@ -168,15 +171,18 @@ static void knee_report(const struct vs_run *v, struct vs_cell *cells, unsigned 
         kprintf("vmstart: %s: one thread count: no knee can be measured\n", name);
         return;
     }
+    char ival[56] = "";
     fmt_fixed(sp[0], sizeof(sp[0]), speedup(c->ratio_x1e6), 3);
     fmt_fixed(sp[1], sizeof(sp[1]), speedup(c->hi_x1e6), 3);
     fmt_fixed(sp[2], sizeof(sp[2]), speedup(c->lo_x1e6), 3);
+    if (ci)
+        hz_snprintf(ival, sizeof(ival), " [%s..%s]", sp[1], sp[2]);
     fmt_fixed(lin, sizeof(lin), (uint64_t)st * 1000 / (st - 1), 3);
     fmt_fixed(tol, sizeof(tol), verdict_tolerance_x100(), 2);
-    kprintf("vmstart: %s: %s T=%u: T=%u vs T=%u %s -> %s GB/s, %sx [%s..%s], %s at +-%s%% "
+    kprintf("vmstart: %s: %s T=%u: T=%u vs T=%u %s -> %s GB/s, %sx%s, %s at +-%s%% "
             "(linear: %sx): %s (measured)\n",
             name, knee ? "knee at" : "no knee; top step", st, st, st - 1,
-            gb(a, sizeof(a), g[st - 2]), gb(b, sizeof(b), g[st - 1]), sp[0], sp[1], sp[2],
+            gb(a, sizeof(a), g[st - 2]), gb(b, sizeof(b), g[st - 1]), sp[0], ival,
             cmp_outcome_name(c->outcome), tol, lin,
             sc == VM_SCALE_PLATEAU     ? "a plateau, the CPU added nothing"
             : sc == VM_SCALE_SUBLINEAR ? "sub-linear, the CPU paid less than linearly"

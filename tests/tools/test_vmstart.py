@@ -86,7 +86,8 @@ class VmstartReport(unittest.TestCase):
                       "it)", lines[1])
         self.assertIn("S = 2 TiB (vm_bytes=2TiB)", lines[2])  # TiB beside TiB
         self.assertIn("B = 204.8 GB/s (bw_ceiling= option)", lines[2])
-        self.assertIn("t = 39.3 s (T x r1 sets it)", lines[2])
+        self.assertIn("t = 39.3 s (T x r1 sets it); model (B given): it decides nothing", lines[2])
+        self.assertNotIn("B given", lines[1])
         self.assertEqual(lines[3], "MODEL none: a record of the older 2 TiB model (no ceiling): "
                                    "not shown")
         self.assertEqual(len(vmstart.report(RECS)), 5 + 1 + 1 + 3)

@@ -168,6 +168,40 @@ static void test_sublinear_knee(void **state)
         "B; T=2 vs T=1 1.20x [1.18..1.22] sublinear\n");
 }
 
+/* Under TCG the item keeps its model figures but decides nothing and opens
+ * no comparison to race for: a plateau gives reason TCG, an open item says
+ * its timings are TCG's. */
+static void test_tcg(void **state)
+{
+    struct vd_facts tcg = kvm;
+    tcg.tcg = true;
+    ncells = 0;
+    qemu("linux_4k", 1, 100, 0);
+    qemu("linux_4k", 2, 101, 0);
+    decide(&tcg);
+    struct vd_item *v = &it[VD_VMSTART];
+    assert_false(v->decided);
+    assert_int_equal(v->reason, VD_R_TCG);
+    assert_int_equal((v->fig_x1000 + 50) / 100, 1980); /* the model's figure stays */
+    assert_string_equal(rendered(VD_VMSTART),
+                        "  VM start     2 TB, 16 threads 198 s (model, B 10.1 GB/s measured)\n"
+                        "               not decided: TCG, emulator timings\n");
+    bool open[64];
+    fill(&cells[1], GIB * 10 / 105, 30, 11, 0); /* +5 % +-30 %: undecided, raced under KVM */
+    assert_true(verdict_open(cells, ncells, &kvm, open) > 0);
+    assert_true(open[0] && open[1]);
+    assert_int_equal(verdict_open(cells, ncells, &tcg, open), 0);
+    assert_false(open[0] || open[1]);
+    ncells = 0;
+    qemu("linux_4k", 1, 100, 0);
+    qemu("linux_4k", 2, 120, 0);
+    decide(&tcg);
+    assert_false(v->decided);
+    assert_int_equal(v->reason, VD_R_FEW_CPUS);
+    assert_string_equal(arg(v, "timings"), "TCG");
+    assert_non_null(strstr(rendered(VD_VMSTART), "open (TCG timings): T=1..2 here"));
+}
+
 /* 16 CPUs measured without a plateau (T=16 vs T=15 faster, 1.5x): the
  * ceiling is what is open, no larger host is asked for. */
 static void test_ceiling_open(void **state)
@@ -242,7 +276,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plateau),      cmocka_unit_test(test_unknown),
         cmocka_unit_test(test_b_given),      cmocka_unit_test(test_sublinear_knee),
-        cmocka_unit_test(test_ceiling_open), cmocka_unit_test(test_open_parts),
+        cmocka_unit_test(test_ceiling_open),
+        cmocka_unit_test(test_tcg), cmocka_unit_test(test_open_parts),
         cmocka_unit_test(test_batch_gain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

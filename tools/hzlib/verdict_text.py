@@ -5,9 +5,11 @@ A `verdict` record carries its item's decision as data (docs/results.md
 `verdict`): the label, the answer, the headline figure with its interval,
 the main comparison with its interval and n, a reason code with its
 arguments, and a template family (`form`). One table of templates,
-TEMPLATES, keyed by (form, outcome or reason code), turns a record into one
-line, and an open item's reason into at most one continuation line. The
-kernel's table is the same: both render tests/vectors/verdict_render.txt to
+TEMPLATES (tools/hzlib/verdict_templates.py), keyed by (form, outcome or
+reason code), turns a record into one line, and an open item's reason
+into at most one continuation line (the fault item's clear_pages() gain,
+the trust item's SMIs too). The kernel's table is the same
+(lib/verdict_templates.c): both render tests/vectors/verdict_render.txt to
 the byte (tests/unit/test_verdict_text.c, tests/tools/test_verdict_text.py).
 
 A template is text with placeholders: {name} a field as _field() formats
@@ -29,178 +31,13 @@ text is shown, marked `(old record)` and cut to the line.
 
 from typing import Callable, Dict, List, Optional, Sequence
 
+from .verdict_templates import TEMPLATES
+
 Record = Dict[str, object]
 
 WIDTH = 100  # columns of a line
 LABEL = 12  # label column
 INDENT = "  "
-
-# "form:key" -> template. A record with a reason code takes "form:CODE", else
-# "*:CODE"; a decided one "form:OUTCOME" (its main comparison's: "faster",
-# "slower", "tie"), else "form:none".
-TEMPLATES: Dict[str, str] = {
-    "*:NOT_IN_RUN": "not measured ({runs})",
-    "*:TCG": "not decided: TCG, emulator timings",
-    "*:NO_CELL": "not decided: no usable {a:need}{?; clear_pages() {xv:clear_pages_gain}?}",
-    "*:LEFT_OUT": "not decided: every cell it needs left out: {a:why} (n={a:samples}){?, and {a:mo"
-                  "re} more?}",
-    "*:TARGET_SMALL": "not measured: the largest cold target, {a:target}, is below the page",
-    "clear:faster": "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page{?; +{more} {s"
-                    "etw}?}"
-                    "|{answer} {fig}: {ratio} {rci} faster than Linux clear_page{?; +{more} {setw}"
-                    "?}",
-    "clear:slower": "{answer} {fig} {ci}: {ratio} {rci} the speed of Linux clear_page{?; +{more} {"
-                    "setw}?}"
-                    "|{answer} {fig}: {ratio} {rci} the speed of Linux clear_page{?; +{more} {setw"
-                    "}?}",
-    "clear:tie": "{answer} {fig} {ci}: ties Linux clear_page, {ratio} {rci}{?; +{more} {setw}?}"
-                 "|{answer} {fig}: ties Linux clear_page, {ratio} {rci}{?; +{more} {setw}?}",
-    "clear:none": "{answer} {fig} {ci}{?; +{more} {setw}?}",
-    "clear:NO_BASELINE": "open: {answer} {fig} {ci}{?; +{more} {setw}?}; no Linux clear_page cell",
-    "clear:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n}){?; +{more} {setw}?}"
-                       "\nstraddles +-{tol}: {answer} {fig} {ci}",
-    "nontemporal:faster": "yes: {a:nt} is {ratio} {rci} faster than {base} at {a:chunk}{?; {others"
-                          "}?}",
-    "nontemporal:slower": "no: {a:nt} is {ratio} {rci} the speed of {base} at {a:chunk}{?; {others"
-                          "}?}",
-    "nontemporal:tie": "tie: {a:nt} is {ratio} {rci} of {base} at {a:chunk}{?; {others}?}",
-    "nontemporal:STRADDLES": "open: {a:nt} {ratio} {rci} of {base} at {a:chunk} ({n}){?; {others}?"
-                             "}",
-    "nontemporal:NO_PAIR": "not measured: no call size with a non-temporal and a temporal cell",
-    "fault:slower": "prezero pays {x:left_for_prezero} of a {a:page}{? {a:path}?} fault's {fig}{?"
-                    "; linux_4k {xv:linux_4k_fault}?}{?\nclear_pages() {x:clear_pages_gain}?}{? a"
-                    "t preempt={a:gain_preempt}?}{?, published {a:published_cpu} {a:published_ver"
-                    "sion} {xv:published_gain}?}{? in {a:published_batch} batches?}{?; then preze"
-                    "ro pays {xv:left_after_clear_pages}?}|prezero pays {x:left_for_prezero} of a"
-                    " {a:page}{? {a:path}?} fault's {fig}{?; linux_4k {xv:linux_4k_fault}?}{?\ncl"
-                    "ear_pages() {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}{?, publi"
-                    "shed {a:published_cpu} {a:published_version} {xv:published_gain}?}{? in {a:p"
-                    "ublished_batch} batches?}{?; then prezero pays {xv:left_after_clear_pages}?}"
-                    "|prezero pays {xv:left_for_prezero} of a {a:page}{? {a:path}?} fault's {fig}"
-                    "{?; linux_4k {xv:linux_4k_fault}?}{?\nclear_pages() {xv:clear_pages_gain}?}{"
-                    "? at preempt={a:gain_preempt}?}{?, published {a:published_cpu} {a:published_"
-                    "version} {xv:published_gain}?}{? in {a:published_batch} batches?}{?; then pr"
-                    "ezero pays {xv:left_after_clear_pages}?}|prezero pays {xv:left_for_prezero} "
-                    "of a {a:page}{? {a:path}?} fault's {fig}{?; linux_4k {xv:linux_4k_fault}?}{?"
-                    "\nclear_pages() {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}{?, p"
-                    "ublished {a:published_cpu} {a:published_version} {xv:published_gain}?}{? in "
-                    "{a:published_batch} batches?}|prezero pays {xv:left_for_prezero} of a {a:pag"
-                    "e}{? {a:path}?} fault's {fig}{?\nclear_pages() {xv:clear_pages_gain}?}{? at "
-                    "preempt={a:gain_preempt}?}{?, published {a:published_cpu} {a:published_versi"
-                    "on} {xv:published_gain}?}{? in {a:published_batch} batches?}|prezero pays {x"
-                    "v:left_for_prezero} of a {a:page}{? {a:path}?} fault's {fig}{?\nclear_pages("
-                    ") {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}|prezero pays {x:le"
-                    "ft_after_clear_pages} of a {a:page} fault's {fig} after clear_pages() {xv:cl"
-                    "ear_pages_gain}{?\nthe gain at preempt={a:gain_preempt}?}{?, published {a:pu"
-                    "blished_cpu} {a:published_version} {xv:published_gain}?}{? in {a:published_b"
-                    "atch} batches?}|prezero pays: a zeroing {a:page} fault takes {ratio} {rci} t"
-                    "he time of a pre-zeroed one",
-    "fault:none": "no gain: a zeroing {a:page}{? {a:path}?} fault takes {ratio} {rci} the time of"
-                  " a pre-zeroed one{?\nclear_pages() {xv:clear_pages_gain}?}{? at preempt={a:gai"
-                  "n_preempt}?}{?, published {a:published_cpu} {a:published_version} {xv:publishe"
-                  "d_gain}?}{? in {a:published_batch} batches?}{?; then prezero pays {xv:left_aft"
-                  "er_clear_pages}?}|no gain: a zeroing {a:page}{? {a:path}?} fault takes {ratio}"
-                  " {rci} the time of a pre-zeroed one{?\nclear_pages() {xv:clear_pages_gain}?}{?"
-                  " at preempt={a:gain_preempt}?}{?, published {a:published_cpu} {a:published_ver"
-                  "sion} {xv:published_gain}?}{? in {a:published_batch} batches?}|no gain: a zero"
-                  "ing {a:page}{? {a:path}?} fault takes {ratio} {rci} the time of a pre-zeroed o"
-                  "ne{?\nclear_pages() {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}|no"
-                  " gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed o"
-                  "ne{?\nclear_pages() {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}|no"
-                  " gain: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed o"
-                  "ne",
-    "fault:STRADDLES": "open: a zeroing {a:page}{? {a:path}?} fault takes {ratio} {rci} the time "
-                       "of a pre-zeroed one ({n}){?\nclear_pages() {xv:clear_pages_gain}?}{? at p"
-                       "reempt={a:gain_preempt}?}{?, published {a:published_cpu} {a:published_ver"
-                       "sion} {xv:published_gain}?}{? in {a:published_batch} batches?}{?; then pr"
-                       "ezero pays {xv:left_after_clear_pages}?}|open: a zeroing {a:page}{? {a:pa"
-                       "th}?} fault takes {ratio} {rci} the time of a pre-zeroed one ({n}){?\ncle"
-                       "ar_pages() {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}{?, pub"
-                       "lished {a:published_cpu} {a:published_version} {xv:published_gain}?}{? in"
-                       " {a:published_batch} batches?}|open: a zeroing {a:page}{? {a:path}?} faul"
-                       "t takes {ratio} {rci} the time of a pre-zeroed one ({n}){?\nclear_pages()"
-                       " {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}|open: a zeroing "
-                       "{a:page} fault takes {ratio} {rci} the time of a pre-zeroed one ({n}){?\n"
-                       "clear_pages() {xv:clear_pages_gain}?}{? at preempt={a:gain_preempt}?}|ope"
-                       "n: a zeroing {a:page} fault takes {ratio} {rci} the time of a pre-zeroed "
-                       "one ({n})",
-    "idle_cpu:faster": "{answer} {fig} {ci} CPU, {ratio} {rci} faster than Linux clear_page"
-                       "|{answer} {fig} CPU, {ratio} {rci} faster than Linux clear_page",
-    "idle_cpu:slower": "{answer} {fig} {ci} CPU, {ratio} {rci} the speed of Linux clear_page"
-                       "|{answer} {fig} CPU, {ratio} {rci} the speed of Linux clear_page",
-    "idle_cpu:tie": "{answer} {fig} {ci} CPU, ties Linux clear_page, {ratio} {rci}"
-                    "|{answer} {fig} CPU, ties Linux clear_page, {ratio} {rci}",
-    "idle_cpu:none": "{answer} {fig} {ci} CPU per GiB; neighbours not measured",
-    "idle_cpu:STRADDLES": "open: {answer} {ratio} {rci} vs Linux clear_page ({n})",
-    "idle:tie": "harmless: {a:strategy} at <= {a:rate_pct}% of peak, {fig} CPU: {a:victim} {cost} "
-                "{costci} vs {base}"
-                "|harmless: {a:strategy} at <= {a:rate_pct}%, {fig} CPU: {a:victim} {cost} {costci"
-                "} vs {base}"
-                "|harmless: {answer}, {fig} CPU: {a:victim} {cost} {costci} vs {base}",
-    "idle:none": "none: every rate costs; least, {a:strategy} at {a:rate_pct}%: {a:victim} {cost} "
-                 "{costci}",
-    "idle:STRADDLES": "open: {a:strategy} at {a:rate_pct}% on {a:victim}: {cost} {costci} vs {base"
-                      "} ({n})",
-    "idle:RATE_MISS": "not decided: {a:strategy} at {a:rate_pct}% missed its rate: {a:victim} {cos"
-                      "t} {costci}",
-    "vmstart:none": "2 TB, {a:threads} threads {fig} {ci} (model, B {xv:ceiling} {a:b_source}){?; "
-                    "clear_pages() {xv:clear_pages_gain}?}"
-                    "|2 TB, {a:threads} threads {fig} (model, B {xv:ceiling} {a:b_source}){?; clea"
-                    "r_pages() {xv:clear_pages_gain}?}",
-    "vmstart:FEW_CPUS": "2 TB, {a:threads} threads >= {fig} {ci} linear model{?; {x:amdahl} Amdah"
-                        "l model, serial {xv:amdahl_serial}?}{?; clear_pages() {xv:clear_pages_ga"
-                        "in}?}\nopen: T=1..{a:cpus} here; a {a:want}-CPU host settles B{?; T={a:t"
-                        "op} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:threads} threads"
-                        " >= {fig} linear model{?; {x:amdahl} Amdahl model, serial {xv:amdahl_ser"
-                        "ial}?}{?; clear_pages() {xv:clear_pages_gain}?}\nopen: T=1..{a:cpus} her"
-                        "e; a {a:want}-CPU host settles B{?; T={a:top} vs T={a:below} {ratio} {rc"
-                        "i} {a:scaling}?}|2 TB, {a:threads} threads >= {fig} linear model{?; {xv:"
-                        "amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?; clear_pages() {xv:c"
-                        "lear_pages_gain}?}\nopen: T=1..{a:cpus} here; a {a:want}-CPU host settle"
-                        "s B{?; T={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:thr"
-                        "eads} threads >= {fig} linear model{?; {xv:amdahl} Amdahl model, serial "
-                        "{xv:amdahl_serial}?}\nopen: T=1..{a:cpus} here; a {a:want}-CPU host sett"
-                        "les B{?; T={a:top} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:t"
-                        "hreads} threads >= {fig} linear model{?; {xv:amdahl} Amdahl model, seria"
-                        "l {xv:amdahl_serial}?}\nopen: T=1..{a:cpus} here; a {a:want}-CPU host se"
-                        "ttles B{?; T={a:top} vs T={a:below} {ratio} {a:scaling}?}",
-    "vmstart:B_GIVEN": "2 TB, {a:threads} threads {fig} {ci} model (B given: {xv:ceiling}){?; {xv"
-                       ":amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?; clear_pages() {xv:c"
-                       "lear_pages_gain}?}\nnot decided: B is bw_ceiling=, not measured{?; T={a:t"
-                       "op} vs T={a:below} {ratio} {rci} {a:scaling}?}|2 TB, {a:threads} threads "
-                       "{fig} model (B given: {xv:ceiling}){?; {xv:amdahl} Amdahl model, serial {"
-                       "xv:amdahl_serial}?}{?; clear_pages() {xv:clear_pages_gain}?}\nnot decided"
-                       ": B is bw_ceiling=, not measured{?; T={a:top} vs T={a:below} {ratio} {rci"
-                       "} {a:scaling}?}|2 TB, {a:threads} threads {fig} model (B given: {xv:ceili"
-                       "ng}){?; {xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}\nnot decide"
-                       "d: B is bw_ceiling=, not measured{?; T={a:top} vs T={a:below} {ratio} {rc"
-                       "i} {a:scaling}?}|2 TB, {a:threads} threads {fig} model (B given: {xv:ceil"
-                       "ing}){?; {xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}\nnot decid"
-                       "ed: B is bw_ceiling=, not measured{?; T={a:top} vs T={a:below} {ratio} {a"
-                       ":scaling}?}",
-    "vmstart:CEILING_OPEN": "2 TB, {a:threads} threads >= {fig} {ci} linear model; ceiling open{?"
-                            "; {xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?; clear_pag"
-                            "es() {xv:clear_pages_gain}?}{?\nopen: T={a:top} vs T={a:below}: {rat"
-                            "io} {rci} ({n}), no plateau, {a:scaling}?}|2 TB, {a:threads} threads"
-                            " >= {fig} linear model; ceiling open{?; {xv:amdahl} Amdahl model, se"
-                            "rial {xv:amdahl_serial}?}{?; clear_pages() {xv:clear_pages_gain}?}{?"
-                            "\nopen: T={a:top} vs T={a:below}: {ratio} {rci} ({n}), no plateau, {"
-                            "a:scaling}?}|2 TB, {a:threads} threads >= {fig} linear model; ceilin"
-                            "g open{?; {xv:amdahl} Amdahl model, serial {xv:amdahl_serial}?}{?\no"
-                            "pen: T={a:top} vs T={a:below}: {ratio} {rci} ({n}), no plateau, {a:s"
-                            "caling}?}",
-    "numa:slower": "own node: remote is {ratio1} {rci} the speed of local ({a:strategy} {a:chunk})",
-    "numa:tie": "any node: remote is {ratio} {rci} of local ({a:strategy} {a:chunk}), within +-{to"
-                "l}",
-    "numa:faster": "remote faster: {ratio} {rci} local ({a:strategy} {a:chunk})",
-    "numa:none": "one node: where pre-zeroing runs cannot matter",
-    "numa:STRADDLES": "open: remote {ratio} {rci} of local ({n})",
-    "numa:NO_REMOTE": "not decided: no usable remote cell beside a local one",
-    "trust:none": "{hv}, TSC {tsc}, ring 0 {ring0}, RAM {backing}, steal {steal}, {left_out}/{cell"
-                  "s} cells out{?\n{lost}?}"
-                  "|{hv}, TSC {tsc}, RAM {backing}, steal {steal}, {left_out}/{cells} cells out{?"
-                  "\n{lost}?}",
-}
 
 
 def x1000(v: object) -> Optional[int]:

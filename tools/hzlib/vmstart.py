@@ -132,6 +132,8 @@ def models(recs: Sequence[Record]) -> List[str]:
         how = (" (a lower bound from per-thread scaling; no upper bound without B)"
                if r.get("lower_bound") is True else " (B sets it)" if r.get("capped") is True
                else " (T x r1 sets it)")
+        if src == "option":  # the user's B: a model that decides nothing
+            how += "; model (B given): it decides nothing"
         out.append("MODEL %s (fault_clear=%s): t = S / min(T x r1, B), S = %s, T = %s, r1 = %s "
                    "GB/s (T=1), B = %s, plateau test %s: t %s %s%s; seed thread's claim: > %s "
                    "for 2 TB with 16 threads" % (

@@ -20,9 +20,10 @@ Sources, each figure from one record, nothing recomputed but unit changes:
      for pre-zeroing from their `faultclear_gain` (Hodges-Lehmann, Moses
      95 %), the published figures it carries (series v8, Milan family);
      pre-zeroed = the none/voluntary fault less its clear's share.
-  Q2 the `vmstart` verdict item (answers.pick) when it has a figure (not
-     under TCG), else the qemu_4k `vmstart_model` record; the scaling 1 -> top
-     threads from the qemu_4k `vmstart` cells (measured).
+  Q2 the `vmstart` verdict item (answers.pick) when it has a figure (under
+     TCG too, deciding nothing), else the qemu_4k `vmstart_model` record's
+     time; r1 and B from that record; the scaling step from the qemu_4k
+     `vmstart_knee` (older records: the `vmstart` cells' medians).
   Q3 `interference_peak` (each zeroer's unthrottled rate on one CPU: the
      CPU time per GiB at its call size), the `interference_host` check, and
      the `idle` verdict item's comparison when the zeroers ran.

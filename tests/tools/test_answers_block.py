@@ -23,20 +23,17 @@ FIXTURE = os.path.join(hztest.FIXTURES, "results-tcg-answers")
 BLOCK = [
     "== answers (AMD family 0xf model 0x6b, TCG, 2 CPUs; measured unless marked model)",
     "   TCG: every figure is an emulator timing, not hardware; nothing is decided",
-    "Q1 64 x 1 GiB faults, 1 thread: 64 x the median fault and its interval (rep_stosb, "
-    "n=6 each)",
-    "   today, 4K clear_page             224 s [186..259]",
-    "   clear_pages(), preempt=none/vol  233 s [227..237]  0.991x [0.799..1.10] vs today (TCG)",
-    "   clear_pages(), preempt=full/lazy 215 s [195..336]  0.983x [0.732..1.21] vs today (TCG)",
-    "   pre-zeroed frames                1.13 s; removes 99.5 % [99.2..100.0] of a "
-    "none/vol fault",
-    "Q2 2 TB VM start, 16 threads        >= 433 s, model: 0.289 GB/s per thread (T=1) x 16, "
-    "linear",
-    "   1 -> 2 threads: 0.988x [0.467..1.80] the rate (undecided; linear: 2.00x), measured",
+    "Q1 64 x 1 GiB faults, 1 thread: 64 x the median fault and its interval (rep_stosb, n=6 each)",
+    "   today, 4K clear_page             132 s [98.3..147]",
+    "   clear_pages(), preempt=none/vol  92.4 s [89.3..152]  1.09x [0.868..1.52] vs today (TCG)",
+    "   clear_pages(), preempt=full/lazy 135 s [113..162]  0.956x [0.743..1.19] vs today (TCG)",
+    "   pre-zeroed frames                0.207 s; removes 99.8 % [98.5..100.0] of a none/vol fault",
+    "Q2 2 TB VM start, 16 threads        >= 158 s [156..163], model: 16 x 0.791 GB/s (T=1), linear",
+    "   1 -> 2 threads: 0.988x [0.690..1.03] the rate (undecided; linear: 2.00x), measured",
     "   a 2-CPU host can't tell more: a 16-CPU host would settle B, the bandwidth ceiling",
-    "Q3 background zeroer                rep_stosb 1G calls: 3365 ms CPU per GiB (in a 1 GiB "
-    "fault)",
-    "                                    clear_page (rep_stosb 4K calls): 3465 ms CPU per GiB",
+    "Q3 background zeroer                rep_stosb 1G calls: 2074 ms CPU per GiB (in a 1 "
+    "GiB fault)",
+    "                                    clear_page (rep_stosb 4K calls): 2067 ms CPU per GiB",
     "   neighbour cost: not measurable here (no LLC-resident victim)",
     "   needs distinct physical cores, an unshared LLC",
     "   trust        TCG, TSC NOT invariant, RAM 4k, steal unknown (no timed cell), 0/4 cells out",
@@ -61,6 +58,15 @@ def replace(recs, t, policy=None, **members):
     out = copy.deepcopy(recs)
     for r in out:
         if r.get("t") == t and (policy is None or r.get("policy") == policy):
+            r.update(members)
+    return out
+
+
+def set_item(recs, item, **members):
+    """A copy of recs with members set on the verdict record of item."""
+    out = copy.deepcopy(recs)
+    for r in out:
+        if r.get("t") == "verdict" and r.get("item") == item:
             r.update(members)
     return out
 
@@ -110,31 +116,39 @@ class Block(unittest.TestCase):
         self.assertIn("1.43x [1.35..1.53] vs today (faster)", out[3])
         self.assertEqual(out[4], "      published: series v8 on milan in 8M batches (merged: "
                                  "32M): 1.05x")
-        self.assertIn("0.983x [0.732..1.21] vs today (undecided)", out[5])
+        self.assertIn("0.956x [0.743..1.19] vs today (undecided)", out[5])
         self.assertEqual(out[6], "      published: series v8 on milan, the same model: 2.44x")
         self.assertNotIn("(faster)", "\n".join(block(recs)))
 
     def test_bw_ceiling_given_is_a_model_never_decided(self):
+        """bw_ceiling= below 16 x r1: the item's figure is the model with
+        the user's B (reason B_GIVEN, no interval: B sets it)."""
         recs, _ = fixture()
         given = replace(recs, "vmstart_model", policy="qemu_4k", ceiling_source="option",
-                        ceiling_gbps=204.8, bw_ceiling_option=204.8, lower_bound=False,
-                        model_ns=10737418240)
+                        ceiling_gbps=10.0, bw_ceiling_option=10.0, lower_bound=False,
+                        capped=True, model_ns=200000000000)
+        given = set_item(given, "vmstart", reason="B_GIVEN", figure=200.0, lo=200.0, hi=200.0)
         out = block(given)
-        q2 = [x for x in out if x.startswith("Q2")][0]
-        self.assertIn("10.7 s, model (B given): 2 TB / min(16 x 0.289 GB/s, B)", q2)
-        self.assertIn("   B 205 GB/s is the bw_ceiling= option, not measured: never decided", out)
+        i = next(k for k, x in enumerate(out) if x.startswith("Q2"))
+        self.assertEqual(out[i:i + 2], [
+            "Q2 2 TB VM start, 16 threads        200 s, model (B given): 2 TB / min(16 x 0.791 "
+            "GB/s, B)",
+            "   B 10.0 GB/s is the bw_ceiling= option, not measured: never decided"])
         self.assertNotIn("decided:", "\n".join(out))
-        self.assertNotIn(">=", q2)
+        kvm = replace(given, "header", tcg=False, hypervisor="KVMKVMKVM")
+        self.assertNotIn("decided:", "\n".join(block(kvm)))
 
     def test_measured_plateau_under_tcg_is_not_decided(self):
         recs, _ = fixture()
         plateau = replace(recs, "vmstart_model", policy="qemu_4k", ceiling_source="measured",
-                          ceiling_gbps=0.313, lower_bound=False, model_ns=6389776357)
+                          ceiling_gbps=0.8, lower_bound=False, model_ns=156250000000)
+        plateau = set_item(plateau, "vmstart", reason="TCG", figure=156.25, lo=156.25,
+                           hi=156.25)
         out = block(plateau)
         i = next(k for k, x in enumerate(out) if x.startswith("Q2"))
         self.assertEqual(out[i:i + 2], [
-            "Q2 2 TB VM start, 16 threads        6.39 s, model: 2 TB / min(16 x 0.289 GB/s, B)",
-            "   B 0.313 GB/s is the measured plateau (TCG)"])
+            "Q2 2 TB VM start, 16 threads        156 s, model: 2 TB / min(16 x 0.791 GB/s, B)",
+            "   B 0.800 GB/s is the measured plateau (TCG)"])
 
     def test_kvm_takes_the_verdict_items_figure_and_amdahl(self):
         """Outside TCG the VM start item carries the figure with its interval
@@ -150,7 +164,7 @@ class Block(unittest.TestCase):
         out = block(kvm + [item])
         i = next(k for k, x in enumerate(out) if x.startswith("Q2"))
         self.assertEqual(out[i], "Q2 2 TB VM start, 16 threads        >= 12.1 s [11.9..12.4], "
-                                 "model: 16 x 0.289 GB/s (T=1), linear")
+                                 "model: 16 x 0.791 GB/s (T=1), linear")
         self.assertEqual(out[i + 1], "                                    19.6 s [16.2..24.0] "
                                      "with the measured scaling (Amdahl model)")
         decided = replace(kvm + [dict(item, decided=True, reason=None)], "vmstart_model",

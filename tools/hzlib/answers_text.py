@@ -118,7 +118,9 @@ def _value(f: Fig) -> str:
 
 
 def _ci(f: Fig) -> Optional[str]:
-    if f.lo is None or f.hi is None:
+    """The interval; None without one, or when it is a point (lo == hi:
+    a bound B sets, not a spread)."""
+    if f.lo is None or f.hi is None or f.lo == f.hi:
         return None
     if f.unit in ("%", "+%"):
         return ("[%+.1f..%+.1f]" if f.unit == "+%" else "[%.1f..%.1f]") % (f.lo, f.hi)

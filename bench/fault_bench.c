@@ -75,12 +75,13 @@ static long fault_pass(struct fault_env *env, size_t n, bool prezero)
 }
 
 /* One cell per fault kind for the verdict (kernel/verdict.h): *acc and the
- * access times behind it, in run order, and the fault path they took. */
-static void verdict_fault(bool prezeroed, const struct stats *acc, bool ok)
+ * access times behind it, in run order, and the fault path m they took. */
+static void verdict_fault(bool prezeroed, const struct stats *acc, bool ok,
+                          const struct fault_clear *m)
 {
     static uint64_t a[DEMAND_MAX_SAMPLES];
-    static char model[32]; /* the fault path: fault_clear= ("extent": hugezero's own) */
-    fault_clear_name(fault_clear_option(), model, sizeof(model));
+    static char model[32]; /* the fault path m: fault_clear= ("extent": hugezero's own) */
+    fault_clear_name(m, model, sizeof(model));
     size_t na = 0;
     for (size_t i = 0; i < demand_nsamples(); i++) {
         const struct demand_sample *s = demand_sample(i);
@@ -145,7 +146,8 @@ static void fault_plan(const struct plan_profile *p, const struct plan_machine *
 void fault_selftest(void)
 {
     static struct fault_env env;
-    if (fault_pool_setup(&env, fault_pages ? fault_pages : FAULT_POOL_MAX) < 0)
+    struct fault_path path = fault_path_option();
+    if (fault_pool_setup(&env, fault_pages ? fault_pages : FAULT_POOL_MAX, &path) < 0)
         return;
     size_t n = fault_pages && fault_pages < env.nframes ? fault_pages : env.nframes;
     unsigned rounds = rounds_of(scenario_profile());
@@ -187,10 +189,10 @@ void fault_selftest(void)
     else
         result_pass("fault.count");
     struct stats sync, pre;
-    fault_emit_kind(0, "none", 0, &sync);
-    fault_emit_kind(0, "boot", 1, &pre);
-    verdict_fault(false, &sync, bad == 0);
-    verdict_fault(true, &pre, bad == 0);
+    fault_emit_kind(0, "none", 0, &sync, &env.clear);
+    fault_emit_kind(0, "boot", 1, &pre, &env.clear);
+    verdict_fault(false, &sync, bad == 0, &env.clear);
+    verdict_fault(true, &pre, bad == 0, &env.clear);
     const char *why;
     uint32_t badidx;
     if (pool_check(&env.pool, &why, &badidx) != POOL_OK)

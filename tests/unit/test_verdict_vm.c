@@ -276,9 +276,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plateau),      cmocka_unit_test(test_unknown),
         cmocka_unit_test(test_b_given),      cmocka_unit_test(test_sublinear_knee),
-        cmocka_unit_test(test_ceiling_open),
-        cmocka_unit_test(test_tcg), cmocka_unit_test(test_open_parts),
-        cmocka_unit_test(test_batch_gain),
+        cmocka_unit_test(test_ceiling_open), cmocka_unit_test(test_tcg),
+        cmocka_unit_test(test_open_parts),   cmocka_unit_test(test_batch_gain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,14 +75,13 @@ static long fault_pass(struct fault_env *env, size_t n, bool prezero)
 }
 
 /* One cell per fault kind for the verdict (kernel/verdict.h): *acc and the
- * access times behind it, in run order, and the fault path they took
- * (`clear`, the pool's fault_clear= model). */
+ * access times behind it, in run order, and the fault path m they took. */
 static void verdict_fault(bool prezeroed, const struct stats *acc, bool ok,
-                          const struct fault_clear *clear)
+                          const struct fault_clear *m)
 {
     static uint64_t a[DEMAND_MAX_SAMPLES];
-    static char model[32]; /* the fault path: fault_clear= ("extent": hugezero's own) */
-    fault_clear_name(clear, model, sizeof(model));
+    static char model[32]; /* the fault path m: fault_clear= ("extent": hugezero's own) */
+    fault_clear_name(m, model, sizeof(model));
     size_t na = 0;
     for (size_t i = 0; i < demand_nsamples(); i++) {
         const struct demand_sample *s = demand_sample(i);

@@ -42,15 +42,23 @@ static struct vd_cell *qemu(const char *model, unsigned threads, unsigned gbps_x
     return &cells[ncells - 1];
 }
 
+/* A qemu_4k curve at T=1 and 2 (rates GB/s x 10, bw_ceiling= ceil) decided
+ * under f: the VM start item. */
+static struct vd_item *curve(unsigned r1_x10, unsigned r2_x10, uint64_t ceil,
+                             const struct vd_facts *f)
+{
+    ncells = 0;
+    qemu("linux_4k", 1, r1_x10, ceil);
+    qemu("linux_4k", 2, r2_x10, ceil);
+    decide(f);
+    return &it[VD_VMSTART];
+}
+
 /* T=2 no faster than T=1 (10.0 vs 10.1 GB/s): a plateau, B = 10.1 GB/s
  * measured; 2 x 10^12 / 10.1e9 = 198.0 s. */
 static void test_plateau(void **state)
 {
-    ncells = 0;
-    qemu("linux_4k", 1, 100, 0);
-    qemu("linux_4k", 2, 101, 0);
-    decide(&kvm);
-    struct vd_item *v = &it[VD_VMSTART];
+    struct vd_item *v = curve(100, 101, 0, &kvm);
     assert_true(v->decided);
     assert_true(v->model);
     assert_int_equal(v->outcome, CMP_TIE);
@@ -73,11 +81,7 @@ static void test_plateau(void **state)
  * and on 2 CPUs says a 16-CPU host would settle B. */
 static void test_unknown(void **state)
 {
-    ncells = 0;
-    qemu("linux_4k", 1, 100, 0);
-    qemu("linux_4k", 2, 190, 0);
-    decide(&kvm);
-    struct vd_item *v = &it[VD_VMSTART];
+    struct vd_item *v = curve(100, 190, 0, &kvm);
     assert_false(v->decided);
     assert_true(v->model);
     assert_int_equal(v->outcome, -1);
@@ -99,11 +103,7 @@ static void test_unknown(void **state)
  * the Amdahl figure of the sub-linear step as it caps the linear one. */
 static void test_b_given(void **state)
 {
-    ncells = 0;
-    qemu("linux_4k", 1, 100, 50000);
-    qemu("linux_4k", 2, 190, 50000);
-    decide(&kvm);
-    struct vd_item *v = &it[VD_VMSTART];
+    struct vd_item *v = curve(100, 190, 50000, &kvm);
     assert_false(v->decided);
     assert_true(v->model);
     assert_int_equal(v->reason, VD_R_B_GIVEN);
@@ -134,11 +134,7 @@ static void test_b_given(void **state)
  * Amdahl fit's 16-thread time beside the same linear lower bound). */
 static void test_sublinear_knee(void **state)
 {
-    ncells = 0;
-    qemu("linux_4k", 1, 100, 0);
-    qemu("linux_4k", 2, 200, 0);
-    decide(&kvm);
-    struct vd_item *v = &it[VD_VMSTART];
+    struct vd_item *v = curve(100, 200, 0, &kvm);
     assert_string_equal(arg(v, "scaling"), "linear");
     assert_int_equal(v->nextra, 0);
     char lin[VD_LINES_MAX];
@@ -146,10 +142,7 @@ static void test_sublinear_knee(void **state)
     assert_string_equal(lin, "  VM start     2 TB, 16 threads >= 12.5 s [12.3..12.7] linear "
                              "model\n               open: T=1..2 here; a 16-CPU host settles "
                              "B; T=2 vs T=1 2.0x [2.0..2.0] linear\n");
-    ncells = 0;
-    qemu("linux_4k", 1, 100, 0);
-    qemu("linux_4k", 2, 120, 0);
-    decide(&kvm);
+    curve(100, 120, 0, &kvm);
     assert_string_equal(arg(v, "scaling"), "sublinear");
     assert_int_equal((v->fig_x1000 + 50) / 100, 125); /* the lower bound is unchanged */
     /* S(2) = 1.2: serial s = 2/1.2 - 1 = 0.667; S(16) = 16 / (16 s + 1 - s) = 1.45:
@@ -175,11 +168,7 @@ static void test_tcg(void **state)
 {
     struct vd_facts tcg = kvm;
     tcg.tcg = true;
-    ncells = 0;
-    qemu("linux_4k", 1, 100, 0);
-    qemu("linux_4k", 2, 101, 0);
-    decide(&tcg);
-    struct vd_item *v = &it[VD_VMSTART];
+    struct vd_item *v = curve(100, 101, 0, &tcg);
     assert_false(v->decided);
     assert_int_equal(v->reason, VD_R_TCG);
     assert_int_equal((v->fig_x1000 + 50) / 100, 1980); /* the model's figure stays */
@@ -192,10 +181,7 @@ static void test_tcg(void **state)
     assert_true(open[0] && open[1]);
     assert_int_equal(verdict_open(cells, ncells, &tcg, open), 0);
     assert_false(open[0] || open[1]);
-    ncells = 0;
-    qemu("linux_4k", 1, 100, 0);
-    qemu("linux_4k", 2, 120, 0);
-    decide(&tcg);
+    curve(100, 120, 0, &tcg);
     assert_false(v->decided);
     assert_int_equal(v->reason, VD_R_FEW_CPUS);
     assert_string_equal(arg(v, "timings"), "TCG");

@@ -7,6 +7,9 @@
 #   make run        boot in QEMU (KVM if usable, else TCG); BOOT=direct|iso|uefi|pxe;
 #                   HUGEPAGES=auto|yes|no: guest RAM on hugetlbfs (tools/hz run --hugepages)
 #                   RECORDS=1: the @hz record lines on the console too (hz run --records)
+#   make answers    the thread's three answers (64 x 1 GiB faults, a 2 TB VM start,
+#                   a background zeroer) in at most 10 min of QEMU time: one block,
+#                   saved as answers.txt (tools/hz answers); ACCEL=kvm|tcg, ARGS=
 #   make test       every test: host unit tests, tool tests, QEMU boot tests
 #   make bench      the long measurements under KVM (not tests)
 #   make load-check the headline clear cells and the 2-CPU scaling under KVM
@@ -66,7 +69,7 @@ include tests/rules.mk
 
 KOBJS := $(KERNEL_ASM:%.asm=$(B)/k/%.asm.o) $(KERNEL_C:%.c=$(B)/k/%.o)
 
-.PHONY: all iso pxe run test test-unit test-boot bench load-check qemu-gdb deps clean format format-check lint
+.PHONY: all iso pxe run answers test test-unit test-boot bench load-check qemu-gdb deps clean format format-check lint
 all: $(B)/hugezero.elf $(B)/hugezero.iso
 
 # Version and commit as a generated header, rewritten only when they change,
@@ -123,6 +126,13 @@ run:
 		$(if $(filter no,$(HUGEPAGES)),,--hugepages $(or $(HUGEPAGES),auto)) \
 		$(if $(MEM),-m $(MEM)) --smp $(or $(SMP),2) --timeout $(or $(TIMEOUT),1800) \
 		$(if $(filter 1,$(RECORDS)),--records) -- $(ARGS)
+
+# Installs missing packages like make run, builds the kernel, then the boots
+# of tools/hzlib/cli_answers.py under one QEMU-time budget (600 s).
+answers:
+	@tools/deps.sh
+	@$(MAKE) --no-print-directory -j$(shell nproc) all
+	tools/hz answers $(if $(ACCEL),--accel $(ACCEL)) -- $(ARGS)
 
 test:
 	@tools/deps.sh --test

@@ -76,13 +76,13 @@ static long fault_pass(struct fault_env *env, size_t n, bool prezero)
 }
 
 /* One cell per fault kind for the verdict (kernel/verdict.h): *acc and the
- * access times behind it, in run order, and the fault path they took. */
-static void verdict_fault(bool prezeroed, const struct stats *acc, bool ok)
+ * access times behind it, in run order, and the fault path m they took. */
+static void verdict_fault(bool prezeroed, const struct stats *acc, bool ok,
+                          const struct fault_clear *m)
 {
     static uint64_t a[DEMAND_MAX_SAMPLES];
-    static char model[32]; /* the fault path: fault_clear= ("extent": hugezero's own) */
-    struct fault_path path = fault_path_option();
-    fault_clear_name(&path.clear, model, sizeof(model));
+    static char model[32]; /* the fault path m: fault_clear= ("extent": hugezero's own) */
+    fault_clear_name(m, model, sizeof(model));
     size_t na = 0;
     for (size_t i = 0; i < demand_nsamples(); i++) {
         const struct demand_sample *s = demand_sample(i);
@@ -190,8 +190,8 @@ void fault_selftest(void)
     struct stats sync, pre;
     fault_emit_kind(0, "none", 0, &sync, &env.clear);
     fault_emit_kind(0, "boot", 1, &pre, &env.clear);
-    verdict_fault(false, &sync, bad == 0);
-    verdict_fault(true, &pre, bad == 0);
+    verdict_fault(false, &sync, bad == 0, &env.clear);
+    verdict_fault(true, &pre, bad == 0, &env.clear);
     const char *why;
     uint32_t badidx;
     if (pool_check(&env.pool, &why, &badidx) != POOL_OK)

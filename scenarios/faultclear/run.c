@@ -55,6 +55,12 @@ HZ_OPTION(opt_fc_budget, .name = "faultclear_budget", .kind = OPT_U64, .dest = &
 HZ_OPTION(opt_fc_pages, .name = "faultclear_pages", .kind = OPT_U64, .dest = &fc_pages, .min = 1,
           .max = FC_MAX_PAGES, .accepted = "1..64",
           .help = "run=faultclear: faults per cell and round (default 2 of 1 GiB, 16 of 2 MiB)");
+static int fc_strats; /* 0: all three, 1: rep_stosb only (Linux's clear_page_erms) */
+static const char *const fc_strats_choices[] = {"all", "rep_stosb", 0};
+HZ_OPTION(opt_fc_strats, .name = "faultclear_strategies", .kind = OPT_ENUM, .dest = &fc_strats,
+          .choices = fc_strats_choices, .accepted = "all|rep_stosb",
+          .help = "run=faultclear: all (rep_stosb, rep_stosq, best non-temporal; default) or "
+                  "rep_stosb only, Linux's clear_page (make answers)");
 
 static struct fc_cell cells[FC_CELLS];
 static uint64_t scratch[FC_MAX_SAMPLES];
@@ -219,7 +225,8 @@ static void run_size(uint64_t fb)
     }
     pages = env.nframes - 1;
     const struct clear_strategy *strat[FC_STRATS] = {clear_find("rep_stosb"),
-                                                     clear_find("rep_stosq"), best_nt()};
+                                                     fc_strats ? 0 : clear_find("rep_stosq"),
+                                                     fc_strats ? 0 : best_nt()};
     size_t nc = 0;
     for (int m = 0; m < FAULT_CLEAR_NMODELS; m++)
         for (int k = 0; k < FC_STRATS; k++, nc++)
@@ -228,7 +235,10 @@ static void run_size(uint64_t fb)
     uint64_t seed = round_seed_option() ? round_seed_option() : rdtsc();
     kprintf("faultclear: %zu faults per cell and round, %llu MiB frames, non-temporal: %s; "
             ">= %llu interleaved rounds, seed %llu%s\n",
-            pages, (unsigned long long)(fb >> 20), strat[2] ? strat[2]->name : "none on this CPU",
+            pages, (unsigned long long)(fb >> 20),
+            fc_strats  ? "not run (faultclear_strategies=rep_stosb)"
+            : strat[2] ? strat[2]->name
+                       : "none on this CPU",
             (unsigned long long)fc_rounds, (unsigned long long)seed,
             cpu_is_tcg() ? " (TCG: emulator timings, no extra rounds)" : "");
     unsigned done = 0;
@@ -300,7 +310,7 @@ static void fault_clear_bench(void)
 static void faultclear_plan(const struct plan_profile *p, const struct plan_machine *m,
                             struct plan_part *out)
 {
-    unsigned cells = FAULT_CLEAR_NMODELS * (best_nt() ? FC_STRATS : FC_STRATS - 1);
+    unsigned cells = FAULT_CLEAR_NMODELS * (fc_strats ? 1 : best_nt() ? FC_STRATS : FC_STRATS - 1);
     unsigned max =
         (unsigned)(cpu_is_tcg() || fc_max_rounds < fc_rounds ? fc_rounds : fc_max_rounds);
     uint64_t sizes[2] = {PAGE_SIZE_1G, PAGE_SIZE_2M};

@@ -14,7 +14,9 @@
  * plateau comparison shows the top thread paid less than linearly
  * (lib/vmmodel.h vm_scaling() sub-linear), Amdahl's law fitted to the
  * curve gives a second figure beside the lower bound (extras `amdahl`,
- * `amdahl_serial`); arg `scaling` says which case it was.
+ * `amdahl_serial`); arg `scaling` says which case it was. Under TCG the
+ * item keeps its figures, decides nothing and names the timings (arg
+ * `timings` TCG; a plateau gives reason TCG): a model of emulator timings.
  */
 #include "lib/kstring.h"
 #include "lib/stats.h"
@@ -129,7 +131,8 @@ static void decide_vmstart(struct vd_ctx *x, struct vd_item *it)
     if (top > 1 && below) {
         vd_use_cell(it, below);
         vd_use_cell(it, high);
-        vd_compare(x, "vmstart", below, high, CMP_Z_X1000, true, &pl);
+        /* under TCG nothing is decided: the comparison races nothing */
+        vd_compare(x, "vmstart", below, high, CMP_Z_X1000, !x->f->tcg, &pl);
         vd_main_cmp(it, &pl);
         it->ratio_x1000 = it->rmin_x1000 = it->rmax_x1000 = vd_speedup_x1000(pl.ratio_x1e6);
         it->rlo_x1000 = vd_speedup_x1000(pl.hi_x1e6);
@@ -163,12 +166,18 @@ static void decide_vmstart(struct vd_ctx *x, struct vd_item *it)
         vd_arg_str(it, "b_source", vm_bsrc_key(m.src));
         vd_extra_add(it, "ceiling", "GB/s", m.b_x1000, m.b_x1000, m.b_x1000, 0, -1);
     }
-    if (m.src == VM_B_MEASURED) {
+    if (m.src == VM_B_MEASURED && !x->f->tcg) {
         it->decided = true;
+        return;
+    }
+    if (m.src == VM_B_MEASURED) { /* a plateau of emulator timings: the model, undecided */
+        it->reason = VD_R_TCG;
         return;
     }
     /* open: B is the user's (never decides) or unknown (a lower bound) */
     it->outcome = -1;
+    if (x->f->tcg)
+        vd_arg_str(it, "timings", "TCG");
     vd_arg_u64(it, "cpus", top, false);
     vd_arg_u64(it, "want", VM_QEMU_THREADS, false);
     it->reason = m.src == VM_B_OPTION    ? VD_R_B_GIVEN
@@ -177,4 +186,4 @@ static void decide_vmstart(struct vd_ctx *x, struct vd_item *it)
 }
 
 HZ_VERDICT_ITEM(item_vmstart, .key = "vmstart", .label = "VM start", .form = "vmstart",
-                .runs = "vmstart", .tcg = false, .decide = decide_vmstart, .order = 60);
+                .runs = "vmstart", .tcg = true, .decide = decide_vmstart, .order = 60);

@@ -18,6 +18,9 @@ Fixtures (tests/tools/fixtures/) imitate real captures of one run:
                     1G calls) under KVM on a Milan-class EPYC (family 0x19
                     model 0x1) at ~45 % steal: clear records with samples_ns,
                     the header's cache member (progress and memmap left out)
+  results-tcg-answers/  `tools/hz answers --accel tcg` on the 2-vCPU AMD EPYC
+                    host (two boots, TCG), records trimmed to what the
+                    answers block and hz report read (test_answers_block.py)
   lava-job-4242.yaml  a lava-run job log of a short run=clear job, in
                     lava-server's "- {...}" form (hz lava-fetch)
 """

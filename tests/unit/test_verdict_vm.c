@@ -42,15 +42,23 @@ static struct vd_cell *qemu(const char *model, unsigned threads, unsigned gbps_x
     return &cells[ncells - 1];
 }
 
+/* A qemu_4k curve at T=1 and 2 (rates GB/s x 10, bw_ceiling= ceil) decided
+ * under f: the VM start item. */
+static struct vd_item *curve(unsigned r1_x10, unsigned r2_x10, uint64_t ceil,
+                             const struct vd_facts *f)
+{
+    ncells = 0;
+    qemu("linux_4k", 1, r1_x10, ceil);
+    qemu("linux_4k", 2, r2_x10, ceil);
+    decide(f);
+    return &it[at("vmstart")];
+}
+
 /* T=2 no faster than T=1 (10.0 vs 10.1 GB/s): a plateau, B = 10.1 GB/s
  * measured; 2 x 10^12 / 10.1e9 = 198.0 s. */
 static void test_plateau(void **state)
 {
-    ncells = 0;
-    qemu("linux_4k", 1, 100, 0);
-    qemu("linux_4k", 2, 101, 0);
-    decide(&kvm);
-    struct vd_item *v = &it[at("vmstart")];
+    struct vd_item *v = curve(100, 101, 0, &kvm);
     assert_true(v->decided);
     assert_true(v->model);
     assert_int_equal(v->outcome, CMP_TIE);
@@ -73,11 +81,7 @@ static void test_plateau(void **state)
  * and on 2 CPUs says a 16-CPU host would settle B. */
 static void test_unknown(void **state)
 {
-    ncells = 0;
-    qemu("linux_4k", 1, 100, 0);
-    qemu("linux_4k", 2, 190, 0);
-    decide(&kvm);
-    struct vd_item *v = &it[at("vmstart")];
+    struct vd_item *v = curve(100, 190, 0, &kvm);
     assert_false(v->decided);
     assert_true(v->model);
     assert_int_equal(v->outcome, -1);
@@ -99,11 +103,7 @@ static void test_unknown(void **state)
  * the Amdahl figure of the sub-linear step as it caps the linear one. */
 static void test_b_given(void **state)
 {
-    ncells = 0;
-    qemu("linux_4k", 1, 100, 50000);
-    qemu("linux_4k", 2, 190, 50000);
-    decide(&kvm);
-    struct vd_item *v = &it[at("vmstart")];
+    struct vd_item *v = curve(100, 190, 50000, &kvm);
     assert_false(v->decided);
     assert_true(v->model);
     assert_int_equal(v->reason, VD_R_B_GIVEN);
@@ -134,11 +134,7 @@ static void test_b_given(void **state)
  * Amdahl fit's 16-thread time beside the same linear lower bound). */
 static void test_sublinear_knee(void **state)
 {
-    ncells = 0;
-    qemu("linux_4k", 1, 100, 0);
-    qemu("linux_4k", 2, 200, 0);
-    decide(&kvm);
-    struct vd_item *v = &it[at("vmstart")];
+    struct vd_item *v = curve(100, 200, 0, &kvm);
     assert_string_equal(arg(v, "scaling"), "linear");
     assert_int_equal(v->nextra, 0);
     char lin[VD_LINES_MAX];
@@ -146,10 +142,7 @@ static void test_sublinear_knee(void **state)
     assert_string_equal(lin, "  VM start     2 TB, 16 threads >= 12.5 s [12.3..12.7] linear "
                              "model\n               open: T=1..2 here; a 16-CPU host settles "
                              "B; T=2 vs T=1 2.0x [2.0..2.0] linear\n");
-    ncells = 0;
-    qemu("linux_4k", 1, 100, 0);
-    qemu("linux_4k", 2, 120, 0);
-    decide(&kvm);
+    curve(100, 120, 0, &kvm);
     assert_string_equal(arg(v, "scaling"), "sublinear");
     assert_int_equal((v->fig_x1000 + 50) / 100, 125); /* the lower bound is unchanged */
     /* S(2) = 1.2: serial s = 2/1.2 - 1 = 0.667; S(16) = 16 / (16 s + 1 - s) = 1.45:
@@ -166,6 +159,33 @@ static void test_sublinear_knee(void **state)
         "  VM start     2 TB, 16 threads >= 12.5 s linear model; 138 s [133..143] Amdahl model, "
         "serial 66.7%\n               open: T=1..2 here; a 16-CPU host settles "
         "B; T=2 vs T=1 1.20x [1.18..1.22] sublinear\n");
+}
+
+/* Under TCG the item keeps its model figures but decides nothing and opens
+ * no comparison to race for: a plateau gives reason TCG, an open item says
+ * its timings are TCG's. */
+static void test_tcg(void **state)
+{
+    struct vd_facts tcg = kvm;
+    tcg.tcg = true;
+    struct vd_item *v = curve(100, 101, 0, &tcg);
+    assert_false(v->decided);
+    assert_int_equal(v->reason, VD_R_TCG);
+    assert_int_equal((v->fig_x1000 + 50) / 100, 1980); /* the model's figure stays */
+    assert_string_equal(rendered(at("vmstart")),
+                        "  VM start     2 TB, 16 threads 198 s (model, B 10.1 GB/s measured)\n"
+                        "               not decided: TCG, emulator timings\n");
+    bool open[64];
+    fill(&cells[1], GIB * 10 / 105, 30, 11, 0); /* +5 % +-30 %: undecided, raced under KVM */
+    assert_true(verdict_open(cells, ncells, &kvm, open) > 0);
+    assert_true(open[0] && open[1]);
+    assert_int_equal(verdict_open(cells, ncells, &tcg, open), 0);
+    assert_false(open[0] || open[1]);
+    curve(100, 120, 0, &tcg);
+    assert_false(v->decided);
+    assert_int_equal(v->reason, VD_R_FEW_CPUS);
+    assert_string_equal(arg(v, "timings"), "TCG");
+    assert_non_null(strstr(rendered(at("vmstart")), "open (TCG timings): T=1..2 here"));
 }
 
 /* 16 CPUs measured without a plateau (T=16 vs T=15 faster, 1.5x): the
@@ -242,8 +262,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plateau),      cmocka_unit_test(test_unknown),
         cmocka_unit_test(test_b_given),      cmocka_unit_test(test_sublinear_knee),
-        cmocka_unit_test(test_ceiling_open), cmocka_unit_test(test_open_parts),
-        cmocka_unit_test(test_batch_gain),
+        cmocka_unit_test(test_ceiling_open), cmocka_unit_test(test_tcg),
+        cmocka_unit_test(test_open_parts),   cmocka_unit_test(test_batch_gain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

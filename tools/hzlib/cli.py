@@ -6,8 +6,8 @@ import shutil
 import subprocess
 import sys
 
-from . import (BUILD, ROOT, compare, hugepages, lava, loadcheck, phases, plot, probe, qemu,
-               qemurun, records as rec, report, results, runner, steal)
+from . import (BUILD, ROOT, cli_answers, compare, hugepages, lava, loadcheck, phases, plot,
+               probe, qemu, qemurun, records as rec, report, results, runner, steal)
 from .cli_report import cmd_plot, cmd_report, load_all, print_diags
 
 
@@ -168,6 +168,17 @@ def _run(a, huge):
     return out.status
 
 
+def cmd_answers(a):
+    """make answers: the boots of cli_answers.plan() through cmd_run, then
+    the block."""
+    def boot(b, base, ncpu):
+        return cmd_run(parser().parse_args(
+            ["run", "--accel", cli_answers.choose_accel(a.accel), "-m", b.mem, "--smp",
+             str(ncpu), "--timeout", str(b.timeout), "--hugepages", "auto", "--results", base] +
+            (["-q"] if a.quiet else []) + ["--"] + b.args))
+    return cli_answers.run(a.accel, a.budget, os.path.abspath(a.results), a.args, boot, _say)
+
+
 def cmd_parse(a):
     try:
         with open(a.log, "rb") as f:
@@ -313,6 +324,17 @@ def parser():
                         "carries neither a noisy nor a steal flag")
     r.add_argument("args", nargs="*", help="kernel arguments (after --)")
     r.set_defaults(func=cmd_run)
+
+    an = sub.add_parser("answers", help="the thread's three answers (fault, VM start, background "
+                        "zeroer) from one boot under one QEMU-time budget: answers.txt")
+    an.add_argument("--accel", choices=("auto", "kvm", "tcg"), default="auto")
+    an.add_argument("--budget", type=_positive(float), default=cli_answers.BUDGET_MAX,
+                    help="QEMU seconds, at most (and default) %d" % cli_answers.BUDGET_MAX)
+    an.add_argument("--results", default=os.path.join(ROOT, "results"),
+                    help="base folder for results/<UTC timestamp>-direct/")
+    an.add_argument("-q", "--quiet", action="store_true", help="do not stream the console")
+    an.add_argument("args", nargs="*", help="more kernel arguments (after --): bw_ceiling=")
+    an.set_defaults(func=cmd_answers)
 
     pa = sub.add_parser("parse", help="extract records from a serial capture")
     pa.add_argument("log")

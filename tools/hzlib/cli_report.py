@@ -3,7 +3,8 @@
 import os
 import sys
 
-from . import compare, plot, report, report_pair, report_short, report_text, results
+from . import (cli_answers, compare, plot, report, report_pair, report_short, report_text,
+               results)
 
 
 def print_diags(diags):
@@ -99,9 +100,14 @@ def _write_text(text, out):
 
 
 def text_of(sets, full):
-    """hz report --text of one result set or of A B, short or --full."""
+    """hz report --text of one result set or of A B, short or --full; one
+    set whose records hold the thread's three answers (make answers) gets
+    their block at its top."""
     if len(sets) == 1:
-        return report_text.text(sets[0]) if full else report_short.text(sets[0])
+        rs = sets[0]
+        block = cli_answers.block_of(rs.records, rs.meta)
+        top = "\n".join(block) + "\n\n" if block else ""
+        return top + (report_text.text(rs) if full else report_short.text(rs))
     if full:
         return "\n".join(compare.compare(*sets)[0]) + "\n"
     return report_short.pair_text(*sets)

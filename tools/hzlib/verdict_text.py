@@ -29,7 +29,7 @@ fields where they hold an answer, a figure and a ratio, else their stored
 text is shown, marked `(old record)` and cut to the line.
 """
 
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 from .verdict_templates import TEMPLATES
 
@@ -236,19 +236,20 @@ def _field(rec: Record, name: str) -> Optional[str]:
     return None
 
 
-def _expand(tpl: str, rec: Record) -> Optional[str]:
-    """tpl with its placeholders filled; None when a required one has no
-    value (inside {?...?}: that segment is dropped)."""
+def expand(tpl: str, get: Callable[[str], Optional[str]]) -> Optional[str]:
+    """tpl with its placeholders filled by get(name); None when a required
+    one has no value (inside {?...?}: that segment is dropped). The
+    answers block (answers_text.py) fills its own templates with it."""
     out, i = [], 0
     while i < len(tpl):
         if tpl.startswith("{?", i):
             j = tpl.index("?}", i)
-            seg = _expand(tpl[i + 2:j], rec)
+            seg = expand(tpl[i + 2:j], get)
             out.append(seg or "")
             i = j + 2
         elif tpl[i] == "{":
             j = tpl.index("}", i)
-            v = _field(rec, tpl[i + 1:j])
+            v = get(tpl[i + 1:j])
             if v is None:
                 return None
             out.append(v)
@@ -257,6 +258,11 @@ def _expand(tpl: str, rec: Record) -> Optional[str]:
             out.append(tpl[i])
             i += 1
     return "".join(out)
+
+
+def _expand(tpl: str, rec: Record) -> Optional[str]:
+    """expand() with the record's fields (_field)."""
+    return expand(tpl, lambda name: _field(rec, name))
 
 
 def template_key(rec: Record) -> str:

@@ -114,8 +114,8 @@ def host_line(r: Record) -> str:
     can answer, and when not why, what the spin control alone cost, what
     host can, and what the run did."""
     if r.get("can_answer"):
-        return "  Host check: can answer (%s rounds, %s ms)" % (r.get("rounds"),
-                                                              r.get("elapsed_ms"))
+        return "  Host check: can answer (%s rounds, %s ms)" % (
+            r.get("rounds"), r.get("elapsed_ms"))
     spin = ("; spin control alone slows %s %s%% [%s..%s]" % (
         r.get("victim"), _signed(r.get("slowdown_pct")), _signed(r.get("slowdown_lo_pct")),
         _signed(r.get("slowdown_hi_pct"))) if r.get("cpu_contention") else "")

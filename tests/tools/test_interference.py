@@ -126,6 +126,28 @@ class Report(unittest.TestCase):
         rs.records = [r for r in rs.records if r.get("t") != "interference"]
         self.assertEqual(report_text.interference_block(rs), [])
 
+    def test_host_check_stopped(self):
+        """The host check stopped the run: residency, then why and what host
+        can answer, from the interference_host record's fields."""
+        rs = result_set("a", 40.0)
+        rs.records = [r for r in rs.records if r.get("t") != "interference"] + [
+            {"t": "interference_host", "v": 1, "can_answer": False,
+             "reason": "cpu_contention,no_llc_victim", "cpu_contention": True,
+             "llc_resident": False, "forced": False, "rounds": 6, "victim": "stream_4llc",
+             "slowdown_pct": 156.49, "slowdown_lo_pct": 93.77, "slowdown_hi_pct": 722.17,
+             "needs": "distinct physical cores, an unshared LLC", "action": "stop",
+             "elapsed_ms": 1363, "run": 0}]
+        lines = report_text.interference_block(rs)
+        self.assertEqual(lines[0], "Interference (run=interference)")
+        self.assertEqual(" ".join(line.strip() for line in lines[-3:]),
+                         "Host check: cannot answer (cpu_contention, no_llc_victim) after 1363 "
+                         "ms; spin control alone slows stream_4llc +156.5% [+93.8..+722.2]; "
+                         "needs distinct physical cores, an unshared LLC; stopped")
+        host = rs.records[-1]
+        host.update(can_answer=True, reason="ok", cpu_contention=False, action="measure")
+        self.assertEqual(interference.host_line(host), "  Host check: can answer (6 rounds, "
+                                                       "1363 ms)")
+
     def test_html_tables(self):
         page = report.single(result_set("a", 5.0), [])
         self.assertIn('<h2 id="interference">', page)

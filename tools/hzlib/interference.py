@@ -109,15 +109,35 @@ def ranking(recs: Sequence[Record]) -> List[Tuple[str, str]]:
     return list(chains.items())
 
 
+def host_line(r: Record) -> str:
+    """The host check (`interference_host`) in one line: whether this host
+    can answer, and when not why, what the spin control alone cost, what
+    host can, and what the run did."""
+    if r.get("can_answer"):
+        return "  Host check: can answer (%s rounds, %s ms)" % (
+            r.get("rounds"), r.get("elapsed_ms"))
+    spin = ("; spin control alone slows %s %s%% [%s..%s]" % (
+        r.get("victim"), _signed(r.get("slowdown_pct")), _signed(r.get("slowdown_lo_pct")),
+        _signed(r.get("slowdown_hi_pct"))) if r.get("cpu_contention") else "")
+    return "  Host check: cannot answer (%s) after %s ms%s; needs %s; %s" % (
+        str(r.get("reason")).replace(",", ", "), r.get("elapsed_ms"), spin, r.get("needs"),
+        "stopped" if r.get("action") == "stop" else "measured anyway")
+
+
 def text_block(recs: Sequence[Record]) -> List[str]:
     """The Interference block of hz report --text ([] without records):
-    residency, pacing and CPU, the slowdowns per victim, the ranking."""
+    residency, the host check, pacing and CPU, the slowdowns per victim,
+    the ranking; a run the host check stopped ends after the check."""
     cs = cells(recs)
-    if not cs:
+    host = next((r for r in recs if r.get("t") == "interference_host"), None)
+    if not cs and not host:
         return []
     out = ["Interference (run=interference)",
            "  Residency alone (ns per load or per 64-byte line):"]
     out += ["  " + line for line in residency_lines(recs)]
+    out += [host_line(host)] if host else []
+    if not cs:
+        return out
     out.append("  Pacing ('!': achieved more than 10 % off the target) and zeroer CPU:")
     row = "    %-13s %4s %10s %8s %8s %7s %7s"
     out.append(row % ("zeroer", "rate", "call B", "target", "GB/s", "%tgt", "ms/GiB"))

@@ -30,7 +30,7 @@
 6. Boots it for run=faultclear (every fault_clear= model x rep_stosb,
    rep_stosq, the best non-temporal row on 1 GiB and 2 MiB frames) and prints
    its table, the predicted clear_pages() gain and the published anchors
-   beside it (tools/hzlib/faultclear.py).
+   beside it (tools/hzlib/scenarios/faultclear.py).
 7. Runs every pre-zeroing policy on vm_boot (run=policies) and prints the
    vm_boot total time of none, idle and boot and the pre-zeroed fault latency
    (targets: a pre-zeroed fault <= 20 us; pre-zeroed vm_boot <= 1% of none).
@@ -38,10 +38,10 @@
    fault-in with T = 1..all CPUs under none, boot, idle, batch and the
    qemu rows) and prints its table, the knees, the pre-zeroed policies' own
    costs and the 2 TB model lines with their ceiling, each labelled MODEL
-   (tools/hzlib/vmstart.py).
+   (tools/hzlib/scenarios/vmstart.py).
 9. Runs run=interference with every CPU (the probe's host models carry
    host-cache-info=on, so the guest's cache leaves are the real ones) and
-   prints its summary (tools/hzlib/interference.py).
+   prints its summary (tools/hzlib/scenarios/interference.py).
 10. Prints the verdict of all those boots as one (tools/hzlib/answers.py):
    each item as the kernel of the boot that measured it decided it, so the
    thread's three answers (fault and the clear_pages() gain, VM start, the
@@ -66,8 +66,9 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from hzlib import (answers, benchpair, blocks, faultclear, hugepages,  # noqa: E402
-                   interference, probe, qemu, records, steal, validation, vmstart)
+from hzlib import (answers, benchpair, blocks, hugepages, probe, qemu, records,  # noqa: E402
+                   steal, validation)
+from hzlib.scenarios import faultclear, interference, vmstart  # noqa: E402
 
 PILOT_REPEATS = 3  # the pilot linux-bench's --repeats: it only picks the cells
 BLOCKS = 6  # block pairs (hugezero, linux-bench); their min..max covers the median 96.9 %

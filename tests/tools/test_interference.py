@@ -8,8 +8,8 @@ import os
 import tempfile
 import unittest
 
-from hzlib import (compare, compare_rows, compare_stat, interference, plot, report,
-                   report_text, results)
+from hzlib import compare, compare_rows, compare_stat, plot, report, report_text, results
+from hzlib.scenarios import interference
 from hztest import png_size
 
 VICTIMS = (("chase_llc_half", "ns_per_load", 10.0), ("tenant_llc", "gbps", 30.0))

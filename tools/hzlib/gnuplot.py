@@ -1,5 +1,5 @@
 """gnuplot itself: which PNG terminal works here, quoting, running a script,
-the common head of a plot (hzlib/plot.py and hzlib/plot_interference.py
+the common head of a plot (hzlib/plot.py and hzlib/scenarios/interference_plot.py
 draw with these)."""
 
 import shutil

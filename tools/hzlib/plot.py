@@ -17,7 +17,7 @@
                                     pre-zeroed policies: a mapping time is no
                                     rate), median with its 95 % interval
   interference.png                  victim slowdown vs zeroer GB/s per
-                                    strategy (hzlib/plot_interference.py;
+                                    strategy (hzlib/scenarios/interference_plot.py;
                                     silent without interference records)
 
 Each plot is skipped, with a message, when its records are absent.
@@ -28,9 +28,10 @@ import os
 import re
 import tempfile
 
-from . import compare_stat, gnuplot, results, vmstart
+from . import compare_stat, gnuplot, results
 from .gnuplot import terminal
-from .plot_interference import plot_interference
+from .scenarios import vmstart
+from .scenarios.interference_plot import plot_interference
 
 
 def _number(x):

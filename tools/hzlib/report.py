@@ -23,7 +23,8 @@ import json
 import os
 import tempfile
 
-from . import clear_grid, phrase, report_tables, results, verdict_text
+from . import phrase, report_tables, results, verdict_text
+from .scenarios import clear_grid
 from .report_html import draw_plots, esc, figure, kv_table, page, row_flags, table, tcg
 
 

@@ -8,7 +8,8 @@ shown). Each row carries report_html.row_flags().
 
 import statistics
 
-from . import compare_stat, faultclear, fmtns, interference, results, schema, vmstart
+from . import compare_stat, fmtns, results, schema
+from .scenarios import faultclear, interference, vmstart
 from .report_html import num, esc, fmt, interval, row_flags, table
 
 
@@ -209,7 +210,7 @@ def vmstart_section(rs):
 
 def interference_section(rs):
     """Residency, pacing and CPU, the slowdowns with their intervals and
-    outcomes, and the unthrottled ranking (tools/hzlib/interference.py)."""
+    outcomes, and the unthrottled ranking (tools/hzlib/scenarios/interference.py)."""
     cs = interference.cells(rs.records)
     if not cs:
         return ""

@@ -28,9 +28,10 @@ import shlex
 import textwrap
 from typing import List
 
-from . import (clear_grid, compare_rows, compare_stat, interference, phrase, qemu, report,
-               results, steal, verdict_text)
+from . import (compare_rows, compare_stat, phrase, qemu, report, results, steal,
+               verdict_text)
 from .compare_stat import num
+from .scenarios import clear_grid, interference
 
 WIDTH = 80
 BASELINE = clear_grid.BASELINE
@@ -248,7 +249,7 @@ def command_lines(words, indent="    ") -> List[str]:
 
 
 def interference_block(rs) -> List[str]:
-    """run=interference's tables (tools/hzlib/interference.py), long lines
+    """run=interference's tables (tools/hzlib/scenarios/interference.py), long lines
     wrapped to WIDTH ([] without its records)."""
     out: List[str] = []
     for line in interference.text_block(rs.records):

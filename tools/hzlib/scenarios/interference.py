@@ -15,7 +15,7 @@ without stores) is shown, not ranked.
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .schema import Record
+from ..schema import Record
 
 RATES = (100, 25, 10, 1)
 MARK = {"slower": ">", "tie": "=", "faster": "<", "undecided": "?", "too few samples": "-"}

@@ -16,8 +16,8 @@ and what is left for pre-zeroing: the clear inside a linux_batch=32M fault.
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import compare_stat, validation
-from .schema import Record
+from .. import compare_stat, validation
+from ..schema import Record
 
 MODELS = ("extent", "linux_4k", "linux_hot_last", "linux_batch=32M")
 # The published 1 GiB fault figures per preemption model (docs/validation.md):

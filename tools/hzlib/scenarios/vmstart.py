@@ -16,9 +16,9 @@ print the same figure.
 
 from typing import Any, List, Sequence
 
-from .compare_stat import num as _num  # a number, not a bool, else None
-from .fmtns import fmt_ns_any as _t
-from .schema import Record
+from ..compare_stat import num as _num  # a number, not a bool, else None
+from ..fmtns import fmt_ns_any as _t
+from ..schema import Record
 
 PREZEROED = ("boot", "idle")  # and every "batch=N"
 

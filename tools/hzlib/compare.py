@@ -1,8 +1,9 @@
 """hz compare: two result sets side by side, or one row per machine.
 
 compare(A, B) prints each side's machine and configuration, then one row
-per measurement found on both sides (compare_rows.py says which records
-pair up and what each side's statistic is) with A, B and the comparison in
+per measurement found on both sides (each scenario's module,
+tools/hzlib/scenarios/, says which of its records pair up and what each
+side's statistic is, through the registry: all_rows(), one_sided()) with A, B and the comparison in
 phrase.py's one form ("B takes 0.333x [0.320..0.350] the time of A
 (faster)", "B gives 3x [..] the GB/s of A (faster)"), whose word is the
 verdict (compare_stat.py: with samples on both sides, the Hodges-Lehmann ratio and
@@ -26,8 +27,8 @@ pre-zeroed (`boot` policy) fault p50, and the all-CPU fill s/TiB.
 
 import statistics
 
-from . import decide, phrase, results
-from .compare_rows import all_rows, one_sided
+from . import decide, phrase, results, scenarios
+from .compare_rows import generic_rows
 from .compare_stat import SPREAD, TOL_PCT, Judgement, flags_text, judge, num
 
 TABLE_HEAD = ("measurement", "A", "B", "B against A", "flags")
@@ -60,6 +61,28 @@ def quantity(label, higher_is_better):
     if not higher_is_better:
         return phrase.TIME
     return "GB/s" if label.endswith("GB/s") else label.split()[-1]
+
+
+def all_rows(a, b):
+    """Every matching row of every kind, in hz compare's order: each
+    scenario's rows in the registry's order, then its generic types'."""
+    rows = [row for s in scenarios.ALL for rowf in s.rows for row in rowf(a, b)]
+    for t in (t for s in scenarios.ALL for t in s.generic):
+        rows += generic_rows(a, b, t)
+    return rows
+
+
+def one_sided(a, b):
+    """([labels of cells only in A], [only in B]) over the scenarios' cell
+    types (clear, fault, faultclear, faultclear_gain, vmstart,
+    interference), in record order."""
+    only = ([], [])
+    for t, keyf, labelf in (c for s in scenarios.ALL for c in s.cells):
+        ka = list(dict.fromkeys(keyf(r) for r in a.of_type(t)))
+        kb = list(dict.fromkeys(keyf(r) for r in b.of_type(t)))
+        only[0].extend(labelf(k) for k in ka if k not in set(kb))
+        only[1].extend(labelf(k) for k in kb if k not in set(ka))
+    return only
 
 
 def judged_rows(a, b, tol_pct=TOL_PCT):

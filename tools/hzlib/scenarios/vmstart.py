@@ -1,5 +1,15 @@
-"""run=vmstart's figures as text, for `make bench` (tools/bench.py) and the
-report (report_tables.py).
+"""run=vmstart's host side (`vmstart`, `vmstart_knee`, `vmstart_cost`,
+`vmstart_model`, docs/results.md) in hz compare, report.html, hz plot and
+make bench.
+
+  compare  one row per (policy, threads, bytes, strategy) cell: GB/s with
+           the median's interval (none for a one-repeat cell); the
+           vmstart_model records member by member (a model, so labelled)
+  page     the cells, then knees(), costs() and models()
+  plot     vmstart_scaling.png: GB/s against faulting CPUs T for none and
+           each qemu row (not the pre-zeroed policies: a mapping time is no
+           rate), median with its 95 % interval, log y past a 10x range
+  bench    report() under a heading (make bench, tools/bench.py)
 
 report() gives the table of the `vmstart` cells (docs/results.md: policy,
 T, median wall time with its 95 % interval, GB/s where the faults clear
@@ -14,11 +24,18 @@ fmtns.fmt_ns, the kernel's rounding rule, so the console and the report
 print the same figure.
 """
 
+import os
 from typing import Any, List, Sequence
 
+from .. import gnuplot, results
+from ..compare_rows import group
+from ..compare_stat import Stat, record_flags, sample_count
 from ..compare_stat import num as _num  # a number, not a bool, else None
 from ..fmtns import fmt_ns_any as _t
-from ..schema import Record
+from ..report_html import esc, fmt, interval, row_flags
+from ..report_html import table as html_table
+from ..schema import VMSTART_KEY, Record, key
+from .base import BenchBoot, BenchContext, Scenario
 
 PREZEROED = ("boot", "idle")  # and every "batch=N"
 
@@ -144,3 +161,115 @@ def models(recs: Sequence[Record]) -> List[str]:
 def report(recs: Sequence[Record]) -> List[str]:
     """table() + knees() + costs() + models(): the lines make bench prints."""
     return table(recs) + knees(recs) + costs(recs) + models(recs)
+
+
+def vmstart_label(k):
+    return "vmstart policy=%s threads=%s bytes=%s %s GB/s" % (
+        k[0], k[1], results.human_size(k[2]), k[3])
+
+
+def _vmstart_stat(r):
+    """Stat of a vmstart cell: its GB/s and median interval, or None."""
+    v, lo, hi = _num(r.get("gbps")), _num(r.get("gbps_lo")), _num(r.get("gbps_hi"))
+    if v is None:
+        return None
+    flags = record_flags(r)  # noisy, and unverified when a check of the cell failed
+    n = sample_count([r])
+    if None in (lo, hi) or r.get("repeats") == 1:
+        return Stat(v, cv=_num(r.get("cv_pct")), flags=flags, samples=n)
+    return Stat(v, lo, hi, _num(r.get("cv_pct")), ci=True, flags=flags, samples=n)
+
+
+def vmstart_rows(a, b):
+    """[(label, Stat A, Stat B, True)] for matching vmstart cells (the last
+    record of a cell on each side)."""
+    ga = group(a.of_type("vmstart"), lambda r: key(r, VMSTART_KEY))
+    gb = group(b.of_type("vmstart"), lambda r: key(r, VMSTART_KEY))
+    rows = []
+    for k in ga:
+        sa, sb = _vmstart_stat(ga[k][-1]), _vmstart_stat(gb[k][-1]) if k in gb else None
+        if sa and sb:
+            rows.append((vmstart_label(k), sa, sb, True))
+    return rows
+
+
+def _ns_interval(r):
+    """A wall-time record's ci_lo_ns..ci_hi_ns by the kernel's rounding rule."""
+    return "%s..%s" % (_t(r.get("ci_lo_ns")), _t(r.get("ci_hi_ns")))
+
+
+def vmstart_section(rs):
+    cells = rs.of_type("vmstart")
+    if not cells:
+        return ""
+    rows = [([r.get("policy"), r.get("path"), r.get("strategy"), r.get("threads"),
+              "%s x %s" % (r.get("pages"), results.human_size(r.get("frame_bytes"))),
+              _t(r.get("wall_ns")), _ns_interval(r), fmt(r.get("cv_pct"), "%.2f"),
+              # GB/s as the console prints it: the record's three decimals
+              "-" if prezeroed(r.get("policy")) else fmt(r.get("gbps"), "%.3f"),
+              "-" if prezeroed(r.get("policy"))
+              else interval(r.get("gbps_lo"), r.get("gbps_hi"), "%.3f"),
+              _t(r.get("prezero_ns")), fmt(r.get("hit_pct"))], row_flags(r, rs))
+            for r in cells]
+    # the knees and costs (measured) and the qemu rows' model, every line of it marked MODEL
+    lines = knees(rs.records) + costs(rs.records) + models(rs.records)
+    return ('<h2 id="vmstart">VM start (run=vmstart)</h2><p>Median wall time of S = frames x '
+            "size under each policy with T CPUs faulting (qemu rows: policy none with "
+            "fault_clear=linux_4k and linux_batch=32M, QEMU's touch-every-page start), with its "
+            "95 % interval. GB/s only where the faults clear: the pre-zeroed policies map frames "
+            "zeroed before, so their row has their own costs instead.</p>" +
+            html_table(("policy", "path", "strategy", "T", "frames", "wall", "interval", "CV %",
+                        "GB/s", "GB/s interval", "pre-zero", "hit %"), rows,
+                       numeric=tuple(range(3, 12))) +
+            "<p>%s</p>" % "<br>".join(esc(line) for line in lines))
+
+
+def plot_vmstart(rs, outdir, work, machine):
+    # GB/s only where the faults clear (none, the qemu rows; older records'
+    # fill): a pre-zeroed policy's wall time maps frames, it is no rate
+    recs = [r for r in rs.of_type("vmstart") if isinstance(r.get("threads"), int)
+            and gnuplot.value(r) is not None and not prezeroed(r.get("policy"))]
+    if not recs:
+        return [], ["vmstart_scaling: no vmstart records"]
+    series = {}
+    for r in recs:
+        series.setdefault(str(r.get("policy", "?")), {})[r["threads"]] = gnuplot.bar(r)
+    plots = []
+    for i, (pol, pts) in enumerate(sorted(series.items())):
+        data = os.path.join(work, "vmstart%d.dat" % i)
+        with open(data, "w") as f:
+            for t in sorted(pts):
+                f.write("%d %s %s %s\n" % ((t,) + pts[t]))
+        noisy = any(r.get("noisy") is True for r in recs if r.get("policy") == pol)
+        plots.append("%s using 1:2:3:4 with yerrorlines lw 2 title %s" % (
+            gnuplot.quote(data), gnuplot.quote(pol + (" [noisy]" if noisy else ""))))
+    vals = [v for pts in series.values() for p in pts.values() for v in p if v]
+    logy = "set logscale y\n" if vals and max(vals) / min(vals) > 10 else "set yrange [0:*]\n"
+    counts = sorted({t for pts in series.values() for t in pts})
+    size = results.human_size(recs[0].get("bytes"))
+    out = os.path.join(outdir, "vmstart_scaling.png")
+    title = ("VM start: %s faulted in by T CPUs, each fault clearing, median and 95%% "
+             "interval\npre-zeroed policies (mapping only) not plotted: see vmstart_cost; %s"
+             % (size, machine))
+    gnuplot.run(gnuplot.head(out, title,
+                             "faulting CPUs T", "GB/s (10^9 bytes/s)") +
+                logy + "set xrange [%g:%g]\nset xtics (%s)\nplot "
+                % (counts[0] - 0.5, counts[-1] + 0.5, ", ".join(str(t) for t in counts))
+                + ", ".join(plots) + "\n", work)
+    return [out], []
+
+
+def bench_lines(recs: Sequence[Record], ctx: BenchContext) -> List[str]:
+    """make bench's run=vmstart block: report() under a heading."""
+    lines = report(recs)
+    if not lines:
+        return ["run=vmstart: no vmstart records (see %s)" % ctx.folder]
+    return (["run=vmstart, %d CPUs, zero=%s  [%s]:" % (ctx.cpus, ctx.strategy, ctx.note)]
+            + ["  " + line for line in lines])
+
+
+SCENARIO = Scenario(
+    "vmstart", types=("vmstart", "vmstart_knee", "vmstart_cost", "vmstart_model"),
+    sections=(vmstart_section,), plots=(plot_vmstart,), rows=(vmstart_rows,),
+    generic=("vmstart_model",), cells=(("vmstart", lambda r: key(r, VMSTART_KEY), vmstart_label),),
+    bench=BenchBoot(lambda strategy: ["run=vmstart", "zero=" + strategy], "8G", True, bench_lines))

@@ -94,6 +94,7 @@ def _plot(rs, outdir, work, machine):
 
 TOY = Scenario("toy", types=("toy",), sections=(_section,), text=(_text,), plots=(_plot,),
                rows=(_rows,), cells=(("toy", lambda r: (r.get("k"),), lambda k: "toy k=%s" % k),),
+               fleet=(("toy records", lambda rs: str(len(rs.of_type("toy")))),),
                bench=BenchBoot(lambda s: ["run=toy", "zero=" + s], "2G", True,
                                lambda recs, ctx: ["toy: %d records, %d CPUs, %s [%s] %s" % (
                                    len(recs), ctx.cpus, ctx.strategy, ctx.note,
@@ -123,6 +124,9 @@ class OneRowMore(unittest.TestCase):
     def test_compare_rows_and_one_sided_cells(self):
         self.assertIn(("toy row", 3, 5, True), compare.all_rows(self.a, self.b))
         self.assertEqual(compare.one_sided(self.a, self.b), (["toy k=2"], []))
+        head, a, b = compare.fleet([self.a, self.b])[0]
+        self.assertTrue(head.endswith("fill s/TiB  toy records"), head)
+        self.assertEqual((a.split()[-1], b.split()[-1]), ("2", "1"))
 
     @unittest.skipUnless(terminal(), "gnuplot with a png terminal not found")
     def test_plot(self):

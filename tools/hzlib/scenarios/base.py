@@ -58,6 +58,8 @@ class Scenario:
     generic   record types hz compare pairs member by member
               (compare_rows.generic_rows)
     cells     the cell types whose one-sided cells hz compare lists
+    fleet     hz compare A B C...'s columns: (head, result set -> figure
+              text, "-" when absent)
     bench     its make bench boot, if any
     """
     name: str
@@ -68,4 +70,5 @@ class Scenario:
     rows: Tuple[Callable[[Any, Any], List[Row]], ...] = ()
     generic: Tuple[str, ...] = ()
     cells: Tuple[Cell, ...] = ()
+    fleet: Tuple[Tuple[str, Callable[[Any], str]], ...] = ()
     bench: Optional[BenchBoot] = None

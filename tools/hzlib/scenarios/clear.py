@@ -245,7 +245,21 @@ def plot_threads(rs, outdir, work, machine):
     return [out], []
 
 
+BEST_CACHE = "cold"  # the fleet's best clear: one cache state, like for like
+
+
+def best_clear(rs):
+    """hz compare's fleet column: the best single-CPU GB/s (gbps_median) of
+    the verified, cold, not too_few clear cells."""
+    gbps = [r.get("gbps_median", r.get("gbps")) for r in rs.of_type("clear")
+            if r.get("threads") == 1 and r.get("verified") is True
+            and r.get("cache") == BEST_CACHE and r.get("too_few") is not True
+            and num(r.get("gbps_median", r.get("gbps"))) is not None]
+    return "%.3f" % max(gbps) if gbps else "-"
+
+
 SCENARIO = Scenario(
     "clear", types=("clear", "clear_run", "clear_samples"), sections=(clear_section,),
     text=(key_table,), plots=(plot_clear, plot_threads), rows=(clear_rows,),
-    cells=(("clear", lambda r: key(r, CLEAR_KEY), clear_label),))
+    cells=(("clear", lambda r: key(r, CLEAR_KEY), clear_label),),
+    fleet=(("best clear GB/s (1 CPU, %s, verified, not too_few)" % BEST_CACHE, best_clear),))

@@ -127,6 +127,16 @@ def plot_faults(rs, outdir, work, machine):
     return [out], []
 
 
+def selftest_median(rs):
+    """hz compare's fleet column: the median service time of the fault
+    self-test (policy none, no workload), ms."""
+    selftest = sorted(r["service_ns"] for r in rs.of_type("fault")
+                      if "workload" not in r and r.get("policy", "none") == "none"
+                      and num(r.get("service_ns")) is not None)
+    return "%.3f" % (statistics.median_low(selftest) / 1e6) if selftest else "-"
+
+
 SCENARIO = Scenario("fault", types=("fault",), sections=(fault_section,), plots=(plot_faults,),
                     rows=(fault_rows,),
-                    cells=(("fault", lambda r: key(r, FAULT_KEY), fault_label),))
+                    cells=(("fault", lambda r: key(r, FAULT_KEY), fault_label),),
+                    fleet=(("fault median ms", selftest_median),))

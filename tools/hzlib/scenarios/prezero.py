@@ -4,8 +4,10 @@ report.html, one row per record (latencies in microseconds, times in
 milliseconds), and in hz compare member by member
 (compare_rows.generic_rows)."""
 
+import statistics
+
 from .. import results
-from ..report_html import fmt, ms, row_flags, table, us
+from ..report_html import fmt, ms, num, row_flags, table, us
 from .base import Scenario
 
 
@@ -25,5 +27,13 @@ def prezero_section(rs):
                   rows, numeric=tuple(range(4, 12))))
 
 
+def boot_p50(rs):
+    """hz compare's fleet column: the pre-zeroed fault's p50 (the `boot`
+    policy's lat_p50_ns; several runs: their lower median), us."""
+    boot = [r["lat_p50_ns"] for r in rs.of_type("prezero")
+            if r.get("policy") == "boot" and num(r.get("lat_p50_ns")) is not None]
+    return "%.1f" % (statistics.median_low(boot) / 1e3) if boot else "-"
+
+
 SCENARIO = Scenario("prezero", types=("prezero",), sections=(prezero_section,),
-                    generic=("prezero",))
+                    generic=("prezero",), fleet=(("pre-zeroed p50 us", boot_p50),))

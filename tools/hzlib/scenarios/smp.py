@@ -46,5 +46,13 @@ def smp_section(rs):
     return '<h2 id="smp">SMP scaling</h2>' + "".join(out) if out else ""
 
 
+def fill_top(rs):
+    """hz compare's fleet column: s_per_tib of the smp_fill record with the
+    most CPUs."""
+    fill = [r for r in rs.of_type("smp_fill") if num(r.get("s_per_tib")) is not None]
+    top = max(fill, key=lambda r: r.get("threads") or 0) if fill else None
+    return "%.3f (%s CPUs)" % (top["s_per_tib"], top.get("threads")) if top else "-"
+
+
 SCENARIO = Scenario("smp", types=("smp_scale", "smp_peak", "smp_fill", "smp_rounds"),
-                    sections=(smp_section,))
+                    sections=(smp_section,), fleet=(("fill s/TiB", fill_top),))

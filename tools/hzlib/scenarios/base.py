@@ -47,8 +47,9 @@ class Scenario:
     """One row of the registry.
 
     name      the kernel's run=NAME
-    types     the record types it owns (docs/results.md; schema.TYPES):
-              no other scenario reads them in its own tables
+    types     the record types it owns (each documented in docs/results.md
+              and schema.TYPES, and owned by one row): its tables, plots
+              and rows are where hz shows them
     sections  report.html tables: result set -> HTML ("" without records)
     text      hz report --text --full blocks: result set -> lines ([]
               without records), at most plaintext.WIDTH columns

@@ -27,21 +27,25 @@
         with the median start skew of hugezero's all-thread cells
 5. Sets the REP STOSQ extent curve and the 1 GiB fault GB/s beside the
    published figures of docs/validation.md (tools/hzlib/validation.py).
+6.-9. Boot each scenario of the registry that has a bench boot
+   (tools/hzlib/scenarios/: its kernel arguments, RAM, CPUs and lines), in
+   its order:
 6. Boots it for run=faultclear (every fault_clear= model x rep_stosb,
    rep_stosq, the best non-temporal row on 1 GiB and 2 MiB frames) and prints
    its table, the predicted clear_pages() gain and the published anchors
-   beside it (tools/hzlib/faultclear.py).
+   beside it (tools/hzlib/scenarios/faultclear.py).
 7. Runs every pre-zeroing policy on vm_boot (run=policies) and prints the
    vm_boot total time of none, idle and boot and the pre-zeroed fault latency
-   (targets: a pre-zeroed fault <= 20 us; pre-zeroed vm_boot <= 1% of none).
+   (targets: a pre-zeroed fault <= 20 us; pre-zeroed vm_boot <= 1% of none;
+   tools/hzlib/scenarios/policies.py).
 8. Boots it with every CPU this process may use for run=vmstart (the VM
    fault-in with T = 1..all CPUs under none, boot, idle, batch and the
    qemu rows) and prints its table, the knees, the pre-zeroed policies' own
    costs and the 2 TB model lines with their ceiling, each labelled MODEL
-   (tools/hzlib/vmstart.py).
+   (tools/hzlib/scenarios/vmstart.py).
 9. Runs run=interference with every CPU (the probe's host models carry
    host-cache-info=on, so the guest's cache leaves are the real ones) and
-   prints its summary (tools/hzlib/interference.py).
+   prints its summary (tools/hzlib/scenarios/interference.py).
 10. Prints the verdict of all those boots as one (tools/hzlib/answers.py):
    each item as the kernel of the boot that measured it decided it, so the
    thread's three answers (fault and the clear_pages() gain, VM start, the
@@ -66,8 +70,10 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from hzlib import (answers, benchpair, blocks, faultclear, hugepages,  # noqa: E402
-                   interference, probe, qemu, records, steal, validation, vmstart)
+from hzlib import (answers, benchpair, blocks, hugepages, probe, qemu, records,  # noqa: E402
+                   steal, validation)
+from hzlib import scenarios as registry  # noqa: E402
+from hzlib.scenarios.base import BenchContext  # noqa: E402
 
 PILOT_REPEATS = 3  # the pilot linux-bench's --repeats: it only picks the cells
 BLOCKS = 6  # block pairs (hugezero, linux-bench); their min..max covers the median 96.9 %
@@ -308,49 +314,21 @@ def load():
 
 
 def scenarios(out, put, hz, faults, hz_best, ncpu):
-    """The boots past the ratios: run=faultclear, run=policies, run=vmstart,
-    run=interference, and the verdict of all the boots as one."""
-    fc, fcmeta = hz_run(out / "faultclear", ["run=faultclear"], "6G")
-    lines = faultclear.report(fc)
-    put("run=faultclear  [%s]:" % boot_note(fcmeta) if lines else
-        "run=faultclear: no faultclear records (see %s)" % (out / "faultclear"))
-    for line in lines:
-        put("  " + line)
-
-    pol, pmeta = hz_run(out / "policies", ["run=policies", "workload=vm_boot",
-                                           "zero=" + hz_best["strategy"]], "8G")
-    runs = {r["policy"]: r for r in pol if r.get("t") == "prezero"}
-    none = runs.get("none")
-    if none:
-        put("vm_boot %s x %s MiB, zero=%s  [%s]:" % (none["pages"], none["frame_bytes"] >> 20,
-                                                     hz_best["strategy"], boot_note(pmeta)))
-        for name in ("none", "idle", "boot"):
-            r = runs.get(name)
-            if r:
-                p99 = r.get("lat_p99_ns")  # null below 100 faults: their max, not a p99
-                put("  %-5s total %9.3f ms (%6.2f%% of none)  fault p50 %8.1f us  p99 %s  (n=%s)"
-                    % (name, r["total_ns"] / 1e6, 100.0 * r["total_ns"] / none["total_ns"],
-                       r["lat_p50_ns"] / 1e3, "%8.1f us" % (p99 / 1e3) if p99 is not None
-                       else "n/a (needs 100 faults)", r.get("lat_n")))
-        put("  targets: pre-zeroed fault <= 20 us; pre-zeroed vm_boot <= 1% of none")
-    else:
-        put("policies: no prezero records (see %s)" % (out / "policies"))
-
-    vm, vmeta = hz_run(out / "vmstart", ["run=vmstart", "zero=" + hz_best["strategy"]], "8G",
-                       smp=ncpu)
-    lines = vmstart.report(vm)
-    put("run=vmstart, %d CPUs, zero=%s  [%s]:" % (ncpu, hz_best["strategy"], boot_note(vmeta))
-        if lines else "run=vmstart: no vmstart records (see %s)" % (out / "vmstart"))
-    for line in lines:
-        put("  " + line)
-    inter, imeta = hz_run(out / "interference", ["run=interference"], "6G", smp=ncpu)
-    lines = interference.summary(inter)
-    put("run=interference, %d CPUs  [%s]:" % (ncpu, boot_note(imeta)) if lines
-        else "run=interference: no records (see %s)" % (out / "interference"))
-    for line in lines:
-        put(line)
-    for line in answers.lines([("clear", hz), ("fault", faults), ("faultclear", fc),
-                               ("policies", pol), ("vmstart", vm), ("interference", inter)]):
+    """The boots past the ratios: each scenario of the registry with a
+    bench boot (tools/hzlib/scenarios/: run=faultclear, run=policies,
+    run=vmstart, run=interference), its lines, and the verdict of all the
+    boots as one."""
+    boots = [("clear", hz), ("fault", faults)]
+    for sc in (sc for sc in registry.ALL if sc.bench):
+        b = sc.bench
+        recs, meta = hz_run(out / sc.name, b.args(hz_best["strategy"]), b.mem,
+                            smp=ncpu if b.all_cpus else 1)
+        ctx = BenchContext(boot_note(meta), ncpu if b.all_cpus else 1, hz_best["strategy"],
+                           str(out / sc.name))
+        for line in b.lines(recs, ctx):
+            put(line)
+        boots.append((sc.name, recs))
+    for line in answers.lines(boots):
         put(line)
 
 

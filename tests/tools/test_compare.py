@@ -7,11 +7,12 @@ import unittest
 
 import hztest
 from hzlib import compare, compare_rows as cr, compare_stat as cs, results
+from hzlib.scenarios import clear, fault, faultclear, vmstart
 
 
 def rows_by_label(a, b):
     out = {}
-    for label, sa, sb, hib in (cr.clear_rows(a, b) + cr.fault_rows(a, b) +
+    for label, sa, sb, hib in (clear.clear_rows(a, b) + fault.fault_rows(a, b) +
                                cr.generic_rows(a, b, "prezero")):
         out[label] = (sa, sb, cs.verdict(sa, sb, hib))
     return out
@@ -108,7 +109,7 @@ class CompareResultSets(unittest.TestCase):
         a, b = side(1000, 0.01), side(1000, 0.01)
         b.records[1] = dict(b.records[1], gbps=0.8, gbps_lo=0.79, gbps_hi=0.81)
         rows = {label: (cs.verdict(sa, sb, hib), cs.flags_text(sa, sb))
-                for label, sa, sb, hib in cr.faultclear_rows(a, b)}
+                for label, sa, sb, hib in faultclear.faultclear_rows(a, b)}
         self.assertEqual(rows, {
             "faultclear bytes=2M model=linux_batch=32M strategy=rep_stosq GB/s": ("noise", ""),
             "faultclear bytes=2M model=linux_4k strategy=rep_stosq GB/s": ("slower", ""),
@@ -117,7 +118,7 @@ class CompareResultSets(unittest.TestCase):
         a, b = side(1000, 0.3, noisy=True), side(1000, 0.3)
         b.records[1] = dict(b.records[1], gbps=0.8, gbps_lo=0.5, gbps_hi=1.1)
         rows = {label: (cs.verdict(sa, sb, hib), cs.flags_text(sa, sb))
-                for label, sa, sb, hib in cr.faultclear_rows(a, b)}
+                for label, sa, sb, hib in faultclear.faultclear_rows(a, b)}
         self.assertEqual(rows["faultclear bytes=2M model=linux_4k strategy=rep_stosq GB/s"],
                          ("noise", "noisy(A)"))
         self.assertEqual(rows["faultclear_gain bytes=2M strategy=rep_stosq predicted gain"],
@@ -125,7 +126,7 @@ class CompareResultSets(unittest.TestCase):
         # Older records without intervals keep the CV rule.
         old = results.ResultSet("o", [dict(r, gbps_lo=None, gbps_hi=None) for r in a.records
                                       if r["t"] == "faultclear"])
-        rows = cr.faultclear_rows(old, old)
+        rows = faultclear.faultclear_rows(old, old)
         self.assertEqual(len(rows), 2)
         self.assertFalse(rows[0][1].ci)
         lines, n = compare.compare(a, b)
@@ -140,23 +141,23 @@ class CompareResultSets(unittest.TestCase):
                 for p in ("none", "fill") for t in (1, 2)])
         a, b = side(40.0, 38.0, 41.0), side(30.0, 29.0, 31.0)
         rows = {label: (sa, sb, cs.verdict(sa, sb, hib)) for label, sa, sb, hib in
-                cr.vmstart_rows(a, b)}
+                vmstart.vmstart_rows(a, b)}
         self.assertEqual(len(rows), 4)
         sa, sb, v = rows["vmstart policy=none threads=2 bytes=2G rep_stosb GB/s"]
         self.assertEqual((sa.value, sb.value, sa.lo, sa.hi, v), (80.0, 60.0, 76.0, 82.0, "slower"))
         self.assertEqual(rows["vmstart policy=fill threads=1 bytes=2G rep_stosb GB/s"][0].flags,
                          ("noisy",))
         bad = results.ResultSet("s", [dict(r, verified=False) for r in b.records])
-        self.assertEqual(cr.vmstart_rows(a, bad)[0][2].flags, ("unverified",))
+        self.assertEqual(vmstart.vmstart_rows(a, bad)[0][2].flags, ("unverified",))
         c = side(39.5, 37.0, 42.0)  # intervals overlap: noise
-        sa, sb = next((sa, sb) for label, sa, sb, _ in cr.vmstart_rows(a, c)
+        sa, sb = next((sa, sb) for label, sa, sb, _ in vmstart.vmstart_rows(a, c)
                       if label.startswith("vmstart policy=none threads=1"))
         self.assertEqual(cs.verdict(sa, sb, True), "noise")
         one = side(30.0, 30.0, 30.0, repeats=1)  # one repeat: no interval
-        sa, sb = cr.vmstart_rows(a, one)[0][1:3]
+        sa, sb = vmstart.vmstart_rows(a, one)[0][1:3]
         self.assertEqual((sb.ci, sb.lo, sb.hi), (False, None, None))
         self.assertEqual(cs.verdict(sa, sb, True), cs.TOO_FEW)
-        self.assertEqual(cr.vmstart_rows(a, results.ResultSet("e", [])), [])
+        self.assertEqual(vmstart.vmstart_rows(a, results.ResultSet("e", [])), [])
 
     def test_fault_rows_say_n(self):
         lines, _ = compare.compare(self.a, self.b)
@@ -172,7 +173,7 @@ class CompareResultSets(unittest.TestCase):
                 + [{"t": "fault", "v": 1, "workload": "vm_boot", "policy": "none",
                     "bytes": 1 << 30, "service_ns": 300 + i} for i in range(16)])
         rs = results.ResultSet("s", recs)
-        rows = {label: (sa.n, sa.value) for label, sa, _, _ in cr.fault_rows(rs, rs)
+        rows = {label: (sa.n, sa.value) for label, sa, _, _ in fault.fault_rows(rs, rs)
                 if "median service_ns" in label}
         self.assertEqual(rows, {
             "fault self-test policy=none bytes=1G median service_ns": (6, 102),
@@ -183,11 +184,11 @@ class CompareResultSets(unittest.TestCase):
             return results.ResultSet("s", [{"t": "fault", "v": 1, "policy": "none",
                                             "bytes": 1 << 30, "service_ns": (i + 1) * scale}
                                            for i in range(n)])
-        rows = {label: (sa, sb) for label, sa, sb, _ in cr.fault_rows(side(100, 10),
-                                                                      side(100, 20))}
+        rows = {label: (sa, sb) for label, sa, sb, _ in fault.fault_rows(side(100, 10),
+                                                                         side(100, 20))}
         sa, sb = rows["fault self-test policy=none bytes=1G p99 service_ns"]
         self.assertEqual((sa.value, sb.value, sa.n, sb.n), (990, 1980, 100, 100))
-        rows = [r[0] for r in cr.fault_rows(side(99, 10), side(100, 20))]
+        rows = [r[0] for r in fault.fault_rows(side(99, 10), side(100, 20))]
         self.assertIn("fault self-test policy=none bytes=1G median service_ns", rows)
         self.assertNotIn("fault self-test policy=none bytes=1G p99 service_ns", rows)
 
@@ -197,17 +198,17 @@ class CompareResultSets(unittest.TestCase):
                                             "bytes": 1 << 30, "service_ns": v} for v in ns])
         # Two faults a side, 3x apart: no interval of a median exists below 6.
         rows = {label: cs.verdict(sa, sb, hib) for label, sa, sb, hib in
-                cr.fault_rows(side([100, 110]), side([300, 320]))}
+                fault.fault_rows(side([100, 110]), side([300, 320]))}
         self.assertEqual(rows["fault self-test policy=none bytes=1G median service_ns"],
                          "too few samples")
         rows = {label: cs.verdict(sa, sb, hib) for label, sa, sb, hib in
-                cr.fault_rows(side([100, 110, 105, 101, 108]),
-                              side([300, 320, 310, 305, 315, 301]))}
+                fault.fault_rows(side([100, 110, 105, 101, 108]),
+                                 side([300, 320, 310, 305, 315, 301]))}
         self.assertEqual(rows["fault self-test policy=none bytes=1G median service_ns"],
                          "too few samples")
         rows = {label: cs.verdict(sa, sb, hib) for label, sa, sb, hib in
-                cr.fault_rows(side([100, 110, 105, 101, 108, 102]),
-                              side([300, 320, 310, 305, 315, 301]))}
+                fault.fault_rows(side([100, 110, 105, 101, 108, 102]),
+                                 side([300, 320, 310, 305, 315, 301]))}
         self.assertEqual(rows["fault self-test policy=none bytes=1G median service_ns"], "slower")
 
     def test_p99_needs_an_interval(self):
@@ -217,7 +218,7 @@ class CompareResultSets(unittest.TestCase):
                                            for i in range(n)])
         for n, want in ((100, "too few samples"), (367, "too few samples"), (368, "slower")):
             rows = {label: cs.verdict(sa, sb, hib) for label, sa, sb, hib in
-                    cr.fault_rows(side(n, 10), side(n, 20))}
+                    fault.fault_rows(side(n, 10), side(n, 20))}
             self.assertEqual(rows["fault self-test policy=none bytes=1G p99 service_ns"], want, n)
 
     def test_quantile_interval_ranks(self):

@@ -5,7 +5,8 @@ import subprocess
 import unittest
 
 import hztest
-from hzlib import compare, compare_rows as cr, compare_stat as cs, results
+from hzlib import compare, compare_stat as cs, results
+from hzlib.scenarios import clear, fault
 
 
 def _cell(median, lo, hi, cv, **extra):
@@ -21,7 +22,7 @@ class MedianIntervals(unittest.TestCase):
     """Records with gbps_lo/gbps_hi: the intervals alone decide the verdict."""
 
     def verdict(self, ra, rb):
-        rows = cr.clear_rows(results.ResultSet("a", [ra]), results.ResultSet("b", [rb]))
+        rows = clear.clear_rows(results.ResultSet("a", [ra]), results.ResultSet("b", [rb]))
         self.assertEqual(len(rows), 1)
         _, sa, sb, hib = rows[0]
         return sa, sb, cs.verdict(sa, sb, hib)
@@ -100,7 +101,7 @@ class HodgesLehmann(unittest.TestCase):
     decide (compare_stat.judge), at the tolerance."""
 
     def judge(self, ra, rb, tol=5.0):
-        rows = cr.clear_rows(results.ResultSet("a", [ra]), results.ResultSet("b", [rb]))
+        rows = clear.clear_rows(results.ResultSet("a", [ra]), results.ResultSet("b", [rb]))
         self.assertEqual(len(rows), 1)
         _, sa, sb, hib = rows[0]
         return cs.judge(sa, sb, hib, tol)
@@ -171,7 +172,7 @@ class HodgesLehmann(unittest.TestCase):
                                            for v in ns])
         fa = [16300000 + 10000 * i for i in range(8)]
         rows = {label: cs.judge(sa, sb, hib) for label, sa, sb, hib in
-                cr.fault_rows(side(fa), side([x // 3 for x in fa]))}
+                fault.fault_rows(side(fa), side([x // 3 for x in fa]))}
         j = rows["fault self-test policy=none bytes=1G median service_ns"]
         self.assertEqual((j.word, j.ratio_text()), ("faster", "0.333 [0.332..0.335]"))
         self.assertEqual((j.cmp.na, j.cmp.nb), (8, 8))

@@ -1,4 +1,4 @@
-"""tools/hzlib/faultclear.py: make bench's run=faultclear table carries every
+"""tools/hzlib/scenarios/faultclear.py: make bench's run=faultclear table carries every
 model's median with its interval and flags, the predicted gain with its
 range, and the published anchors of docs/validation.md beside this run's
 figures of the same shape."""
@@ -8,7 +8,8 @@ import re
 import unittest
 
 import hztest  # noqa: F401 (import paths)
-from hzlib import faultclear, validation
+from hzlib import validation
+from hzlib.scenarios import faultclear
 
 G, M2 = 1 << 30, 2 << 20
 

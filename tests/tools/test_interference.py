@@ -2,14 +2,14 @@
 verdicts, interference.png, make bench's summary lines, the Interference
 block of hz report --text and report.html's interference tables
 (tools/hzlib/compare.py, plot_interference.py, interference.py,
-report_text.py, report_tables.py)."""
+report_text.py, report.py; tools/hzlib/scenarios/interference.py)."""
 
 import os
 import tempfile
 import unittest
 
-from hzlib import (compare, compare_rows, compare_stat, interference, plot, report,
-                   report_text, results)
+from hzlib import compare, compare_stat, plot, report, report_text, results
+from hzlib.scenarios import interference
 from hztest import png_size
 
 VICTIMS = (("chase_llc_half", "ns_per_load", 10.0), ("tenant_llc", "gbps", 30.0))
@@ -61,7 +61,7 @@ class Compare(unittest.TestCase):
     def test_rows_by_zeroer_rate_and_victim(self):
         a, b = result_set("a", 40.0), result_set("b", 80.0)
         rows = {label: (sa, sb, compare_stat.verdict(sa, sb, hib))
-                for label, sa, sb, hib in compare_rows.interference_rows(a, b)}
+                for label, sa, sb, hib in interference.interference_rows(a, b)}
         self.assertEqual(len(rows), 12)  # (alone + spin + 4 cells) x 2 victims
         sa, sb, v = rows["interference temporal 100% chase_llc_half ns_per_load"]
         self.assertEqual((round(sa.value, 3), round(sb.value, 3), v), (14.0, 18.0, "slower"))
@@ -107,7 +107,7 @@ class Report(unittest.TestCase):
         text = report_text.text(rs)
         self.assertNotIn("\t", text)
         self.assertTrue(all(len(line) <= report_text.WIDTH for line in text.splitlines()))
-        lines = report_text.interference_block(rs)
+        lines = interference.interference_block(rs)
         self.assertEqual(lines[0].split()[0], "Interference")
         # residency: the LLC victim at DRAM latency says what is not measured
         self.assertTrue(any(line.split()[:5] == ["chase_llc_half", "chase", "149.0", "ns", "DRAM"]
@@ -124,7 +124,7 @@ class Report(unittest.TestCase):
     def test_text_block_without_records(self):
         rs = result_set("a", 40.0)
         rs.records = [r for r in rs.records if r.get("t") != "interference"]
-        self.assertEqual(report_text.interference_block(rs), [])
+        self.assertEqual(interference.interference_block(rs), [])
 
     def test_host_check_stopped(self):
         """The host check stopped the run: residency, then why and what host

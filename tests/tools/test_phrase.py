@@ -17,7 +17,7 @@ import re
 import unittest
 
 import hztest
-from hzlib import (compare, compare_rows, decide, phrase, report, report_pair, report_short,
+from hzlib import (compare, decide, phrase, report, report_pair, report_short,
                    report_text, results)
 
 FIXTURES = ("results-a", "results-b", "results-kvm-a", "results-kvm-b", "results-verdict",
@@ -102,7 +102,7 @@ class EveryPrintedComparison(unittest.TestCase):
     def test_hz_compare_the_report_and_the_page(self):
         seen = 0
         for (na, a), (nb, b) in itertools.product(self.sets.items(), repeat=2):
-            rows = compare_rows.all_rows(a, b)
+            rows = compare.all_rows(a, b)
             lines, _ = compare.compare(a, b)
             page = html.unescape(report_pair.compare_section(a, b))
             for label, sa, sb, hib in rows:

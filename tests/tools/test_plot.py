@@ -8,6 +8,7 @@ import unittest
 
 import hztest
 from hzlib import gnuplot, plot, results
+from hzlib.scenarios import faultclear, vmstart
 
 
 @unittest.skipUnless(plot.terminal(), "gnuplot with a png terminal is not installed")
@@ -85,7 +86,7 @@ class Plots(unittest.TestCase):
                              "run": 0})
         rs = results.ResultSet("fc", recs)
         with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as work:
-            files, msgs = plot.plot_faultclear(rs, d, work, "test machine")
+            files, msgs = faultclear.plot_faultclear(rs, d, work, "test machine")
             self.assertEqual(msgs, [])
             self.assertEqual([os.path.basename(f) for f in files],
                              ["faultclear_models-1G.png", "faultclear_models-2M.png"])
@@ -116,7 +117,7 @@ class Plots(unittest.TestCase):
                              "noisy": m != "extent", "run": 0})
         rs = results.ResultSet("fc", recs)
         with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as work:
-            files, msgs = plot.plot_faultclear(rs, d, work, "test machine")
+            files, msgs = faultclear.plot_faultclear(rs, d, work, "test machine")
             self.assertEqual(msgs, [])
             self.assertEqual(hztest.png_size(files[0]), (1000, 600))
             with open(os.path.join(work, "faultclear_models.png.gp")) as f:
@@ -126,8 +127,8 @@ class Plots(unittest.TestCase):
         margin = int(re.search(r"^set lmargin (\d+)$", script, re.M).group(1))
         self.assertGreaterEqual(margin, 0.87 * len(first))
         self.assertLess(margin, len(first))  # not the whole unrotated length
-        self.assertEqual(plot._left_margin("x" * 40, False), 22)
-        self.assertEqual(plot._left_margin("short", True), 10)
+        self.assertEqual(gnuplot.left_margin("x" * 40, False), 22)
+        self.assertEqual(gnuplot.left_margin("short", True), 10)
 
     def test_titles_fit_the_plot(self):
         """Every title line (the machine's name included, however long) is
@@ -169,7 +170,7 @@ class Plots(unittest.TestCase):
         # a pre-zeroed policy's GB/s (older records) is a mapping rate: never plotted
         prez = [r for r in recs if r["policy"] == "boot"]
         with tempfile.TemporaryDirectory() as d:
-            files, msgs = plot.plot_vmstart(results.ResultSet("vm", prez), d, d, "m")
+            files, msgs = vmstart.plot_vmstart(results.ResultSet("vm", prez), d, d, "m")
             self.assertEqual((files, msgs), ([], ["vmstart_scaling: no vmstart records"]))
 
     def test_plot_command_writes_beside_the_records_or_to_o(self):

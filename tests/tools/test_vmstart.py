@@ -1,4 +1,4 @@
-"""tools/hzlib/vmstart.py: make bench's run=vmstart lines carry every cell's
+"""tools/hzlib/scenarios/vmstart.py: make bench's run=vmstart lines carry every cell's
 median wall time with its interval and flags (by the kernel's rounding rule,
 tools/hzlib/fmtns.py), no GB/s for the pre-zeroed policies, the knees, each
 pre-zeroed policy's own costs, and the qemu rows' model stating S, T, r1, B
@@ -7,7 +7,7 @@ and where B came from, labelled MODEL beside the seed thread's claim."""
 import unittest
 
 import hztest  # noqa: F401 (import paths)
-from hzlib import vmstart
+from hzlib.scenarios import vmstart
 
 
 def cell(policy, t, g, **kw):

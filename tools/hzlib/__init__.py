@@ -11,7 +11,7 @@ Modules, in data-path order:
             records pair up; compare_stat: the Hodges-Lehmann rule, decide)
   plot      PNG plots through gnuplot
   report    report.html: verdict, plots, tables, machine facts on one page
-            (report_html: page and flags, report_tables: the tables,
+            (report_html: page and flags, scenarios/: each scenario's tables,
             report_pair: two result sets side by side, report_text: the
             plain-text reply, hz report --text)
   lava      LAVA job definitions (lab/lava/) and LAVA job logs back to results

@@ -1,8 +1,9 @@
 """hz compare: two result sets side by side, or one row per machine.
 
 compare(A, B) prints each side's machine and configuration, then one row
-per measurement found on both sides (compare_rows.py says which records
-pair up and what each side's statistic is) with A, B and the comparison in
+per measurement found on both sides (each scenario's module,
+tools/hzlib/scenarios/, says which of its records pair up and what each
+side's statistic is, through the registry: all_rows(), one_sided()) with A, B and the comparison in
 phrase.py's one form ("B takes 0.333x [0.320..0.350] the time of A
 (faster)", "B gives 3x [..] the GB/s of A (faster)"), whose word is the
 verdict (compare_stat.py: with samples on both sides, the Hodges-Lehmann ratio and
@@ -19,16 +20,15 @@ say `machine(A,B)`; `hz compare --strict` refuses such a pair (status 2).
 With more than two result sets (one per machine, `hz compare A B C ...`),
 fleet() prints one row per set instead: the machine, the run's status and
 check counts, and the headline figures the LAVA measurement cases also carry
-(docs/results.md "LAVA result lines"), taken from the records: best
-single-CPU clear GB/s (gbps_median), median service time of the fault self-test, the
-pre-zeroed (`boot` policy) fault p50, and the all-CPU fill s/TiB.
+(docs/results.md "LAVA result lines"), each scenario's `fleet` columns taken
+from the records: best single-CPU clear GB/s (gbps_median), median service
+time of the fault self-test, the pre-zeroed (`boot` policy) fault p50, and
+the all-CPU fill s/TiB.
 """
 
-import statistics
-
-from . import decide, phrase, results
-from .compare_rows import all_rows, one_sided
-from .compare_stat import SPREAD, TOL_PCT, Judgement, flags_text, judge, num
+from . import decide, phrase, results, scenarios
+from .compare_rows import generic_rows
+from .compare_stat import SPREAD, TOL_PCT, Judgement, flags_text, judge
 
 TABLE_HEAD = ("measurement", "A", "B", "B against A", "flags")
 # what the columns hold (compare_rows.py): one line above the table
@@ -60,6 +60,28 @@ def quantity(label, higher_is_better):
     if not higher_is_better:
         return phrase.TIME
     return "GB/s" if label.endswith("GB/s") else label.split()[-1]
+
+
+def all_rows(a, b):
+    """Every matching row of every kind, in hz compare's order: each
+    scenario's rows in the registry's order, then its generic types'."""
+    rows = [row for s in scenarios.ALL for rowf in s.rows for row in rowf(a, b)]
+    for t in (t for s in scenarios.ALL for t in s.generic):
+        rows += generic_rows(a, b, t)
+    return rows
+
+
+def one_sided(a, b):
+    """([labels of cells only in A], [only in B]) over the scenarios' cell
+    types (clear, fault, faultclear, faultclear_gain, vmstart,
+    interference), in record order."""
+    only = ([], [])
+    for t, keyf, labelf in (c for s in scenarios.ALL for c in s.cells):
+        ka = list(dict.fromkeys(keyf(r) for r in a.of_type(t)))
+        kb = list(dict.fromkeys(keyf(r) for r in b.of_type(t)))
+        only[0].extend(labelf(k) for k in ka if k not in set(kb))
+        only[1].extend(labelf(k) for k in kb if k not in set(ka))
+    return only
 
 
 def judged_rows(a, b, tol_pct=TOL_PCT):
@@ -150,38 +172,20 @@ def compare(a, b, tol_pct=TOL_PCT):
     return out, len(rows)
 
 
-BEST_CACHE = "cold"  # the fleet's best clear: one cache state, like for like
-
-
 def _headline(rs):
-    """The fleet row's figures of one result set ("-" when absent)."""
+    """The fleet row's figures of one result set: the summary's status and
+    counts, then each scenario's `fleet` columns ("-" when absent)."""
     summ = rs.of_type("summary")
     s = summ[-1] if summ else {}
-    gbps = [r.get("gbps_median", r.get("gbps")) for r in rs.of_type("clear")
-            if r.get("threads") == 1 and r.get("verified") is True
-            and r.get("cache") == BEST_CACHE and r.get("too_few") is not True
-            and num(r.get("gbps_median", r.get("gbps"))) is not None]
-    selftest = sorted(r["service_ns"] for r in rs.of_type("fault")
-                      if "workload" not in r and r.get("policy", "none") == "none"
-                      and num(r.get("service_ns")) is not None)
-    boot = [r["lat_p50_ns"] for r in rs.of_type("prezero")
-            if r.get("policy") == "boot" and num(r.get("lat_p50_ns")) is not None]
-    fill = [r for r in rs.of_type("smp_fill") if num(r.get("s_per_tib")) is not None]
-    fill_top = max(fill, key=lambda r: r.get("threads") or 0) if fill else None
     return [s.get("status_name", "-"),
-            "%s/%s/%s" % (s.get("pass", "-"), s.get("fail", "-"), s.get("skip", "-")),
-            "%.3f" % max(gbps) if gbps else "-",
-            "%.3f" % (statistics.median_low(selftest) / 1e6) if selftest else "-",
-            "%.1f" % (statistics.median_low(boot) / 1e3) if boot else "-",
-            "%.3f (%s CPUs)" % (fill_top["s_per_tib"], fill_top.get("threads"))
-            if fill_top else "-"]
+            "%s/%s/%s" % (s.get("pass", "-"), s.get("fail", "-"), s.get("skip", "-"))] + \
+        [figure(rs) for sc in scenarios.ALL for _, figure in sc.fleet]
 
 
 def fleet(sets):
     """One row per result set (lines, number of sets with a summary)."""
-    head = ("results", "machine", "status", "pass/fail/skip",
-            "best clear GB/s (1 CPU, %s, verified, not too_few)" % BEST_CACHE,
-            "fault median ms", "pre-zeroed p50 us", "fill s/TiB")
+    head = ("results", "machine", "status", "pass/fail/skip") + tuple(
+        name for sc in scenarios.ALL for name, _ in sc.fleet)
     rows = [head] + [tuple([rs.name, results.machine(rs)] + _headline(rs)) for rs in sets]
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     out = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]

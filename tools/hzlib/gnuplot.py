@@ -1,7 +1,10 @@
 """gnuplot itself: which PNG terminal works here, quoting, running a script,
-the common head of a plot (hzlib/plot.py and hzlib/plot_interference.py
-draw with these)."""
+the common head of a plot and the clustered bar chart with error bars (the
+scenarios' plots, tools/hzlib/scenarios/, draw with these; plot.py runs
+them)."""
 
+import math
+import os
 import shutil
 import subprocess
 import textwrap
@@ -57,3 +60,58 @@ def head(out, title, xlabel, ylabel):
             "set output %s\nset title %s\nset xlabel %s\nset ylabel %s\n"
             "set grid ytics\nset key outside right top\n"
             % (terminal(), quote(out), quote(fit(title)), quote(xlabel), quote(ylabel)))
+
+
+def number(x):
+    """x when it is a number (not a bool), else None."""
+    return x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def value(r):
+    """A record's GB/s: its median gbps_median, else gbps, else None."""
+    return number(r.get("gbps_median", r.get("gbps")))
+
+
+def bar(r):
+    """(value, lo, hi) of a clear record: its median and interval, else the
+    value alone (no error bar)."""
+    v = value(r)
+    lo, hi = r.get("gbps_lo"), r.get("gbps_hi")
+    if number(lo) is None or number(hi) is None:
+        lo = hi = v
+    return v, lo, hi
+
+
+def left_margin(first_label: str, rotate: bool) -> int:
+    """The left margin, in characters, that the first x label needs: rotated
+    by 30 degrees and right-aligned at its tic it reaches cos 30 = 0.87 of
+    its length to the left of the tic, centred half its length; 2 more for
+    the y axis side, at least gnuplot's usual 10. gnuplot sizes the
+    automatic margin for the y tics only, so a long first label was cut
+    off at the image's edge (report.html's faultclear plot)."""
+    reach = 0.87 * len(first_label) if rotate else len(first_label) / 2
+    return max(10, math.ceil(reach) + 2)
+
+
+def histogram(out, title, xlabel, key_title, columns, rows, work):
+    """A clustered bar chart of GB/s with error bars: one cluster per row
+    (label, [(value, lo, hi) or None per column]), one bar per column. The
+    gnuplot script is kept beside the data (<out>.gp in work)."""
+    data = os.path.join(work, os.path.basename(out) + ".dat")
+    with open(data, "w") as f:
+        f.write("label " + " ".join("%s x x" % quote(c) for c in columns) + "\n")
+        for label, vals in rows:
+            f.write(quote(label) + " " + " ".join(
+                "%s %s %s" % v if v else "? ? ?" for v in vals) + "\n")
+    rotate = len(rows) > 6 or len(rows) * max(len(r[0]) for r in rows) > 90
+    script = (head(out, title, xlabel, "GB/s (10^9 bytes/s)") +
+              "set datafile missing '?'\nset style data histograms\n"
+              "set style histogram errorbars gap 1 lw 1\nset style fill solid 0.8 border -1\n"
+              "set yrange [0:*]\nset key title %s\n" % quote(key_title) +
+              ("set xtics rotate by 30 right\n" if rotate else "") +
+              "set lmargin %d\n" % left_margin(rows[0][0], rotate) +
+              "plot for [i=0:%d] %s using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):"
+              "xtic(1) title columnheader(2+3*i)\n" % (len(columns) - 1, quote(data)))
+    with open(os.path.join(work, os.path.basename(out) + ".gp"), "w") as f:
+        f.write(script)
+    run(script, work)

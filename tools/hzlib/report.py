@@ -14,17 +14,20 @@ LAVA artefact store, and it prints to PDF (@media print: no backgrounds
 needed, tables wrap instead of overflowing).
 
 Every table row whose figure cannot be read at face value says so in its
-flags column, in words (report_html.row_flags). The tables are
-report_tables.py; the side-by-side page of two result sets is
-report_pair.py.
+flags column, in words (report_html.row_flags). The tables are the
+scenarios' (tools/hzlib/scenarios/, each row's `sections` in the
+registry's order), then the checks; the side-by-side page of two result
+sets is report_pair.py.
 """
 
 import json
 import os
 import tempfile
 
-from . import clear_grid, phrase, report_tables, results, verdict_text
-from .report_html import draw_plots, esc, figure, kv_table, page, row_flags, table, tcg
+from . import phrase, results, scenarios, verdict_text
+from .plot import draw_plots
+from .report_html import esc, figure, kv_table, page, row_flags, table, tcg
+from .scenarios import clear_grid
 
 
 def verdicts(rs):
@@ -119,6 +122,21 @@ def grid_section(rs):
             + table(head, rows, numeric=tuple(range(1, len(head))), cls="grid"))
 
 
+def checks_section(rs):
+    summ = rs.of_type("summary")
+    s = summ[-1] if summ else {}
+    bad = [r for r in rs.records if r.get("t") in ("fail", "skip", "crash", "config")]
+    out = ['<h2 id="checks">Checks</h2><p>%s</p>' % (
+        "status %s: %s pass, %s fail, %s skip" % tuple(
+            esc(s.get(k, "?")) for k in ("status_name", "pass", "fail", "skip"))
+        if s else "<b>no summary record: the run did not finish</b>")]
+    if bad:
+        out.append(table(("result", "check", "reason"),
+                         [([r["t"], r.get("name", ""), r.get("reason", r.get("text", ""))],
+                           [r["t"]] if r["t"] != "skip" else []) for r in bad]))
+    return "".join(out)
+
+
 def fact_pairs(rec, drop=()):
     """(name, text) of a record's members, `features` folded into two lines."""
     pairs = []
@@ -178,7 +196,8 @@ def single(rs, pngs, plot_msgs=()):
             banners(rs), verdict_section(rs), grid_section(rs), '<h2 id="plots">Plots</h2>']
     body += [figure(p) for p in sorted(pngs, key=os.path.basename)] or ["<p>No plots.</p>"]
     body += ["<p>%s</p>" % esc(m) for m in plot_msgs]
-    body += [section(rs) for section in report_tables.SECTIONS] + [facts_section(rs)]
+    body += [section(rs) for s in scenarios.ALL for section in s.sections]
+    body += [checks_section(rs), facts_section(rs)]
     return page("hugezero report: %s" % results.machine(rs), "\n".join(b for b in body if b))
 
 

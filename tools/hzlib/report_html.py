@@ -8,7 +8,8 @@ value a flags column in words and the flagged class; row_flags() says which
 words: noisy, steal, not-cold (cache_verified:false), unverified, TCG (no
 hardware timing), clock (TSC not reliable), ring0-emulated (a CPL-0 path
 timed in the hypervisor's emulator), above-peak, 1-sample. PNGs are
-embedded as data: URIs, so a page needs nothing else.
+embedded as data: URIs, so a page needs nothing else. ms() and us() give
+nanoseconds as milliseconds and microseconds.
 """
 
 import base64
@@ -16,7 +17,7 @@ import html
 import os
 import string
 
-from . import compare_stat, plot
+from . import compare_stat
 from .results import tcg
 
 CSS = """
@@ -84,6 +85,16 @@ def fmt(v, spec="%.3g"):
     return spec % v if num(v) is not None and isinstance(v, float) else str(v)
 
 
+def ms(ns, spec="%.2f"):
+    """Nanoseconds as milliseconds text ("-" for none)."""
+    return fmt(ns / 1e6 if num(ns) is not None else None, spec)
+
+
+def us(ns):
+    """Nanoseconds as microseconds text, one decimal ("-" for none)."""
+    return fmt(ns / 1e3 if num(ns) is not None else None, "%.1f")
+
+
 def interval(lo, hi, spec="%.2f"):
     return "[%s..%s]" % (spec % lo, spec % hi) if num(lo) is not None and num(hi) is not None \
         else "-"
@@ -136,11 +147,3 @@ def embed_png(path):
 def figure(path):
     return "<figure>%s<figcaption>%s</figcaption></figure>" % (embed_png(path),
                                                                esc(os.path.basename(path)))
-
-
-def draw_plots(rs, outdir):
-    """plot.plot_all(rs, outdir), its failure as a message: (files, messages)."""
-    try:
-        return plot.plot_all(rs, outdir)
-    except RuntimeError as e:
-        return [], [str(e)]

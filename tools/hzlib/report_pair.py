@@ -13,7 +13,7 @@ import os
 import re
 import tempfile
 
-from . import compare, compare_stat, decide, report, report_html, results, verdict_text
+from . import compare, compare_stat, decide, plot, report, report_html, results, verdict_text
 
 
 def default_path(a_path, b_path):
@@ -110,7 +110,7 @@ def write(a, b, path):
     with tempfile.TemporaryDirectory(prefix="hz-report-") as d:
         files = []
         for side, rs in (("a", a), ("b", b)):
-            f, m = report_html.draw_plots(rs, os.path.join(d, side))
+            f, m = plot.draw_plots(rs, os.path.join(d, side))
             files.append(f)
             msgs += m if not f else []
         body = ["<h1>hugezero report: A vs B</h1>", _sides_table(a, b),

@@ -21,9 +21,10 @@ phrase.py's one sentence, B against A.
 
 from typing import List, Optional, Tuple
 
-from . import (clear_grid, compare, compare_rows, compare_stat, phrase, report, report_text,
+from . import (compare, compare_rows, compare_stat, phrase, report, report_text,
                results, verdict_text)
 from .compare_stat import Stat, num
+from .scenarios import clear_grid
 
 LINES = 40
 WIDTH = report_text.WIDTH

@@ -1,20 +1,16 @@
 """hz report --text --full DIR: all of one result set as plain text (the
 short form, for a mailing-list reply, is report_short.py).
 
-ASCII only, at most WIDTH (80) columns, no tabs, in four blocks:
+ASCII only, at most plaintext.WIDTH (80) columns, no tabs, in blocks:
   verdict   the kernel's `verdict` records, item by item, as the console
             prints them (verdict_text.item_lines), each with the `compare`
             records behind it when the run has them, in phrase.py's one
             sentence ("X takes 1.43x [..] the time of Y (slower), n=18/10"),
             and the cells it used; a record written before issue 29 also
             gives its whole stored sentence;
-  key table the single-thread clear cells of the largest target: strategy/
-            chunk, median GB/s with its 95 % interval, and the ratio against
-            Linux's clear_page (rep_stosb in 4 KiB calls, same cache state)
-            as the Hodges-Lehmann ratio of their samples_ns with its Moses
-            interval and outcome at +-5 % (compare_stat.judge, the rule of
-            hz compare); records without samples give the ratio of medians,
-            marked "(medians)"; under TCG no outcome (clear_grid.py's marks);
+  scenarios each scenario's `text` blocks (tools/hzlib/scenarios/, in the
+            registry's order): run=clear's Key table (scenarios/clear.py),
+            run=interference's tables when it ran;
   machine   CPU brand/vendor/family/model, microcode and where it was read,
             hypervisor and accelerator, caches (header `cache`), guest RAM
             backing, TSC, steal (the run's and the worst cell's);
@@ -25,28 +21,12 @@ ASCII only, at most WIDTH (80) columns, no tabs, in four blocks:
 """
 
 import shlex
-import textwrap
 from typing import List
 
-from . import (clear_grid, compare_rows, compare_stat, interference, phrase, qemu, report,
-               results, steal, verdict_text)
+from . import phrase, qemu, report, results, scenarios, steal, verdict_text
 from .compare_stat import num
-
-WIDTH = 80
-BASELINE = clear_grid.BASELINE
-ROW = "  %-5s %-16s %-17s %-18s %s"  # cache, cell, GB/s [lo..hi], ratio [lo..hi], outcome
-
-
-def ascii_text(text) -> str:
-    return (str(text).replace("\u00b1", "+-").replace("\u2013", "-").replace("\u00d7", "x")
-            .replace("\t", " ").encode("ascii", "replace").decode())
-
-
-def wrap(text, indent="", first=None, width=WIDTH) -> List[str]:
-    """text wrapped to width columns (long words broken), first line
-    prefixed by first (default indent), the others by indent."""
-    return textwrap.wrap(ascii_text(text), width, initial_indent=indent if first is None else first,
-                         subsequent_indent=indent, break_on_hyphens=False) or [first or indent]
+from .plaintext import WIDTH, ascii_text, wrap
+from .scenarios.clear import cell_name
 
 
 def verdict_block(rs) -> List[str]:
@@ -74,82 +54,6 @@ def verdict_block(rs) -> List[str]:
         if isinstance(r.get("cells"), list) and r["cells"]:
             out += wrap("cells: " + ", ".join(map(str, r["cells"])), " " * 6, " " * 4)
     return out
-
-
-def _cell_name(r):
-    return "%s/%s" % (r.get("strategy"), results.human_size(r.get("chunk")))
-
-
-def key_table(rs, tol_pct=compare_stat.TOL_PCT) -> List[str]:
-    cells = [r for r in rs.of_type("clear") if r.get("threads", 1) == 1
-             and r.get("cache") != "first_touch" and num(r.get("bytes"))]
-    if not cells:
-        return ["Key table", "  no single-thread clear cells"]
-    target = max(r["bytes"] for r in cells)
-    cells = [r for r in cells if r["bytes"] == target]
-    out = ["Key table: clear, one CPU, %s target: each strategy's fastest call size"
-           % results.human_size(target),
-           "  and its 4K calls. x clear_page: GB/s over %s/4K (Linux clear_page) in"
-           % BASELINE[0],
-           "  the same cache state, Hodges-Lehmann ratio [95%% Moses interval], +-%g%%"
-           % tol_pct]
-    tcg = results.tcg(rs)
-    if tcg:  # the emulator's timings: no outcome (clear_grid.py)
-        out.append("  %s: GB/s marked %s, every ratio ?"
-                   % (clear_grid.TCG_SAYS, clear_grid.TCG_MARK))
-    head = ROW % ("cache", "strategy/chunk", "GB/s [interval]", "x clear_page", "outcome")
-    out.append(head.rstrip())
-    left = []
-    for cache in sorted({str(r.get("cache")) for r in cells}):
-        mine = [r for r in cells if str(r.get("cache")) == cache]
-        base = next((r for r in mine if (r.get("strategy"), r.get("chunk")) == BASELINE), None)
-        if base is None:
-            left.append("%d %s" % (len(mine), cache))
-            continue
-        for r in _key_cells(mine):
-            g = num(r.get("gbps_median"))
-            lo, hi = num(r.get("gbps_lo")), num(r.get("gbps_hi"))
-            fig = "-" if g is None else "%.1f" % g if None in (lo, hi) else \
-                "%.1f [%.1f..%.1f]" % (g, lo, hi)
-            ratio, outcome = "-", "no baseline"
-            if base is r:
-                ratio, outcome = "1.00x", "baseline"
-            elif base is not None:
-                sa = compare_rows.clear_stat([base])
-                sb = compare_rows.clear_stat([r])
-                if sa and sb:
-                    j = compare_stat.judge(sa, sb, True, tol_pct)
-                    ratio = ("%.2fx [%.2f..%.2f]" % (j.ratio, j.lo, j.hi)
-                             if j.ratio is not None and j.lo is not None and j.hi is not None
-                             else "%.2fx (medians)" % j.ratio if j.ratio else "-")
-                    outcome = j.verdict_text().replace(" (%s)" % compare_stat.SPREAD, "")
-                    if tcg:
-                        ratio, outcome = ratio + "?", "none (TCG)"
-            if tcg and fig != "-":
-                fig += clear_grid.TCG_MARK
-            out.append((ROW % (cache, _cell_name(r), fig, ratio, outcome)).rstrip())
-            flags = [f for f in compare_stat.record_flags(r) if f != "noisy"]
-            if flags and len(out[-1]) + 2 + len(" ".join(flags)) <= WIDTH:
-                out[-1] += "  " + " ".join(flags)
-            elif flags:
-                out.append(" " * 8 + "flags: " + " ".join(flags))
-    if left:
-        out += wrap("not shown: %s cells (no %s/4K cell to compare with)"
-                    % (", ".join(left), BASELINE[0]), "    ", "  ")
-    return out
-
-
-def _key_cells(cells):
-    """Per strategy its fastest call size and its 4 KiB calls (Linux's
-    clear_page size), fastest first."""
-    def speed(r):
-        return num(r.get("gbps_median")) or 0
-    keep = []
-    for s in dict.fromkeys(r.get("strategy") for r in cells):
-        mine = [r for r in cells if r.get("strategy") == s]
-        keep.append(max(mine, key=speed))
-        keep += [r for r in mine if r.get("chunk") == BASELINE[1] and r is not keep[-1]]
-    return sorted(keep, key=lambda r: -speed(r))
 
 
 def machine_block(rs) -> List[str]:
@@ -195,7 +99,7 @@ def machine_block(rs) -> List[str]:
     worst = max(cells, key=lambda r: r["steal_pct"], default=None)
     fact("steal", "; ".join([steal.guest(summ[-1] if summ else None, trust[-1] if trust else None)]
                             + ([steal.cell(worst["steal_pct"], "%s %s" % (
-                                _cell_name(worst), worst.get("cache")))] if worst else [])
+                                cell_name(worst), worst.get("cache")))] if worst else [])
                             + [steal.host(m.get("host_load"))]))
     return out
 
@@ -247,17 +151,6 @@ def command_lines(words, indent="    ") -> List[str]:
     return out + [line]
 
 
-def interference_block(rs) -> List[str]:
-    """run=interference's tables (tools/hzlib/interference.py), long lines
-    wrapped to WIDTH ([] without its records)."""
-    out: List[str] = []
-    for line in interference.text_block(rs.records):
-        body = line.lstrip(" ")
-        ind = " " * (len(line) - len(body))
-        out += wrap(body, ind + "    ", ind) if len(line) > WIDTH else [line]
-    return out
-
-
 def reproduce_block(rs) -> List[str]:
     out = ["Reproduce"]
     words = reproduce(rs)
@@ -279,8 +172,8 @@ def text(rs) -> str:
     head = wrap("hugezero %s: %s" % (results.machine(rs), results.config(rs)))
     if rs.stream_warning():
         head += wrap(rs.stream_warning())
-    blocks = [head, verdict_block(rs), key_table(rs)]
-    blocks += [b for b in [interference_block(rs)] if b]
+    blocks = [head, verdict_block(rs)]
+    blocks += [b for b in (f(rs) for s in scenarios.ALL for f in s.text) if b]
     blocks += [machine_block(rs), reproduce_block(rs)]
     lines = [ascii_text(ln).rstrip() for b in blocks for ln in b + [""]]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -119,9 +119,9 @@ CLEAR_KEY = TYPES["clear"].key
 FAULT_KEY = TYPES["fault"].key
 VMSTART_KEY = TYPES["vmstart"].key
 INTERFERENCE_KEY = TYPES["interference"].key
-# Types compared member by member: a record's identity is its string members
-# and the sizes below; its figures every member with one of the suffixes.
-GENERIC_TYPES = ("prezero", "vmstart_model")
+# Types compared member by member (a scenario's `generic` types,
+# tools/hzlib/scenarios/): a record's identity is its string members and the
+# sizes below; its figures every member with one of the suffixes.
 GENERIC_VALUE_SUFFIXES = ("_ns", "_cyc", "gbps", "gbps_median", "cpb", "_pct")
 # Members of generic records that are settings or constants, not measured:
 # hz compare gives them no row (the option or model constant, equal by design).

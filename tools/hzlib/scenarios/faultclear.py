@@ -1,4 +1,18 @@
-"""run=faultclear's figures as text, for `make bench` (tools/bench.py).
+"""run=faultclear's host side (`faultclear`, `faultclear_run`,
+`faultclear_gain`, docs/results.md) in hz compare, report.html, hz plot
+and make bench.
+
+  compare  per (frame size, model, strategy): the median GB/s with the
+           median's 95 % interval (older records: cv_pct); per
+           faultclear_gain (frame size, strategy) the predicted
+           clear_pages() gain with its interval
+  page     one row per frame size and strategy: every fault_clear= model's
+           median GB/s with its interval, and the predicted gain
+  plot     faultclear_models[-<bytes>].png: median fault-service GB/s per
+           model, clustered by strategy (each labelled with its predicted
+           gain, [flagged MODELS] for noisy or steal cells), 95 % interval
+           bars; one file per frame size
+  bench    the lines below (make bench, tools/bench.py)
 
 table() gives one line per (frame size, strategy): the median fault-service
 GB/s of every fault_clear= model with its 95 % interval and flags
@@ -14,10 +28,16 @@ figure for that model, 2 MiB hot-last against address order (linux_4k) against G
 and what is left for pre-zeroing: the clear inside a linux_batch=32M fault.
 """
 
+import os
+import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import compare_stat, validation
-from .schema import Record
+from .. import compare_stat, gnuplot, results, validation
+from ..compare_rows import clear_ci_stat, group, sizes
+from ..compare_stat import Stat, record_flags, sample_count
+from ..report_html import fmt, interval, row_flags, table as html_table
+from ..schema import TYPES, Record, key
+from .base import BenchBoot, BenchContext, Cell, Scenario
 
 MODELS = ("extent", "linux_4k", "linux_hot_last", "linux_batch=32M")
 # The published 1 GiB fault figures per preemption model (docs/validation.md):
@@ -197,3 +217,134 @@ def report(recs: Sequence[Record], rows: Optional[Sequence[Record]] = None) -> L
     """table() + anchors() + beside(), or [] without faultclear records."""
     t = table(recs)
     return t + anchors(rows) + beside(recs, rows) if t else []
+
+
+# faultclear rows: record type -> (identity members, (value, lo, hi) members, what)
+FAULTCLEAR = {t: (TYPES[t].key, TYPES[t].values[:3], what)
+              for t, what in (("faultclear", "GB/s"), ("faultclear_gain", "predicted gain"))}
+
+
+def faultclear_label(t, k):
+    names, _, what = FAULTCLEAR[t]
+    return "%s %s %s" % (t, sizes(names, k), what)
+
+
+def faultclear_rows(a, b):
+    """[(label, Stat A, Stat B, higher_is_better)]: per faultclear cell on
+    both sides its median GB/s with the median's 95 % interval; per
+    faultclear_gain the predicted gain with its range. Records without
+    intervals (older runs) keep cv_pct."""
+    rows = []
+    for t, (names, keys, what) in FAULTCLEAR.items():
+        ga = group(a.of_type(t), lambda r: key(r, names))
+        gb = group(b.of_type(t), lambda r: key(r, names))
+        for k in ga:
+            if k not in gb:
+                continue
+            pair = []
+            for recs in (ga[k], gb[k]):
+                st = clear_ci_stat(recs, keys)
+                if not st and _num(recs[-1].get(keys[0])) is not None:
+                    st = Stat(recs[-1][keys[0]], cv=_num(recs[-1].get("cv_pct")),
+                              samples=sample_count(recs[-1:]), flags=record_flags(recs[-1]))
+                pair.append(st)
+            if all(pair):
+                rows.append((faultclear_label(t, k), pair[0], pair[1], True))
+    return rows
+
+
+def faultclear_section(rs):
+    cs, gs = cells(rs.records), gains(rs.records)
+    if not cs:
+        return ""
+    rows = []
+    for b, strat in dict.fromkeys((b, st) for b, st, _ in cs):
+        recs = [cs.get((b, strat, m)) for m in MODELS]
+        gain = gs.get((b, strat))
+        flags = []
+        for r in [r for r in recs if r] + ([gain] if gain else []):
+            flags += [f for f in row_flags(r, rs) if f not in flags]
+        rows.append(([results.human_size(b), strat] +
+                     ["%s %s" % (fmt(r.get("gbps"), "%.2f"), interval(r.get("gbps_lo"),
+                                                                      r.get("gbps_hi")))
+                      if r else "-" for r in recs] +
+                     ["%sx %s%s" % (fmt(gain.get("gain"), "%.2f"),
+                                    interval(gain.get("gain_lo"), gain.get("gain_hi")),
+                                    cover_text(gain))
+                      if gain else "-"], flags))
+    return ('<h2 id="faultclear">Clearing inside the fault (run=faultclear)</h2><p>Median '
+            "fault-service GB/s (frame / median time) per fault_clear= model with its 95 % "
+            "interval; predicted gain: linux_4k / linux_batch=32M time, a prediction of these "
+            "models: the Hodges-Lehmann ratio with its interval and that interval's coverage "
+            "(95 % Moses; older records: the range both intervals allow, 91.6 %).</p>" +
+            html_table(("frame", "strategy") + MODELS + ("predicted gain",), rows))
+
+
+def plot_faultclear(rs, outdir, work, machine):
+    """faultclear_models.png: median fault-service GB/s of every fault_clear=
+    model (bars) per strategy (clusters, labelled with the predicted
+    clear_pages() gain), the 95 % interval as error bar; one file per frame
+    size when there are several (faultclear_models-<bytes>.png)."""
+    recs = [r for r in rs.of_type("faultclear") if gnuplot.value(r) is not None]
+    if not recs:
+        return [], ["faultclear_models: no faultclear records"]
+    sizes = []
+    for r in recs:
+        if results.human_size(r.get("bytes")) not in sizes:
+            sizes.append(results.human_size(r.get("bytes")))
+    gain = {(results.human_size(g.get("bytes")), str(g.get("strategy"))): g
+            for g in rs.of_type("faultclear_gain") if gnuplot.number(g.get("gain")) is not None}
+    files = []
+    for size in sizes:
+        models, strategies, val, flagged = [], [], {}, {}
+        for r in recs:
+            if results.human_size(r.get("bytes")) != size:
+                continue
+            m, s = str(r.get("model", "?")), str(r.get("strategy", "?"))
+            if m not in models:
+                models.append(m)
+            if s not in strategies:
+                strategies.append(s)
+            val[(s, m)] = gnuplot.bar(r)  # gbps is the median's: faultclear has no gbps_median
+            if compare_stat.record_flags(r):
+                flagged.setdefault(s, []).append(m)
+        rows = []
+        for s in strategies:
+            g = gain.get((size, s))
+            label = s + (" gain %.2fx%s" % (g["gain"], "?" if g.get("noisy") else "")
+                         if g else "")
+            if s in flagged:
+                label += " [flagged %s]" % ("all" if len(flagged[s]) == len(models)
+                                            else ",".join(flagged[s]))
+            rows.append((label, [val.get((s, m)) for m in models]))
+        name = "faultclear_models.png" if len(sizes) == 1 else \
+            "faultclear_models-%s.png" % re.sub(r"[^\w.-]", "_", size)
+        out = os.path.join(outdir, name)
+        title = ("demand faults of %s frames by fault_clear= model (run=faultclear): frame / "
+                 "median service time, bar = 95%% interval\ngain = predicted clear_pages() "
+                 "gain, linux_4k / linux_batch=32M (? = a side noisy); [flagged] = noisy or "
+                 "steal\n%s" % (size, machine))
+        gnuplot.histogram(out, title, "strategy", "model", models, rows, work)
+        files.append(out)
+    return files, []
+
+
+def _cell(t: str) -> Cell:
+    """hz compare's one-sided cells of type t: identity and label."""
+    names = FAULTCLEAR[t][0]
+    return (t, lambda r: key(r, names), lambda k: faultclear_label(t, k))
+
+
+def bench_lines(recs: Sequence[Record], ctx: BenchContext) -> List[str]:
+    """make bench's run=faultclear block: report() under a heading."""
+    lines = report(recs)
+    if not lines:
+        return ["run=faultclear: no faultclear records (see %s)" % ctx.folder]
+    return ["run=faultclear  [%s]:" % ctx.note] + ["  " + line for line in lines]
+
+
+SCENARIO = Scenario(
+    "faultclear", types=("faultclear", "faultclear_run", "faultclear_gain"),
+    sections=(faultclear_section,), plots=(plot_faultclear,), rows=(faultclear_rows,),
+    cells=tuple(_cell(t) for t in FAULTCLEAR),
+    bench=BenchBoot(lambda strategy: ["run=faultclear"], "6G", False, bench_lines))

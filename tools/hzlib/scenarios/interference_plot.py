@@ -17,7 +17,7 @@ said; with only the victims-alone records, a message.
 
 import os
 
-from . import gnuplot
+from .. import gnuplot
 
 VICTIMS = ("chase_l2_half", "chase_llc_half", "chase_4llc", "stream_4llc", "tenant_llc")
 

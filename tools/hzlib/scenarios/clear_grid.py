@@ -17,8 +17,8 @@ outcome; every GB/s carries TCG_MARK and every ratio "?" (undecided).
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from . import compare_rows, compare_stat, phrase, results
-from .compare_stat import num
+from .. import compare_rows, compare_stat, phrase, results
+from ..compare_stat import num
 
 BASELINE = ("rep_stosb", 4096)  # Linux's clear_page: REP STOSB, one 4 KiB page per call
 _MARK = {"faster": "", "slower": "", "tie": "~"}

@@ -1,6 +1,15 @@
-"""The `interference` records (docs/results.md) as tables: make bench's
-summary lines, the Interference block of `hz report --text` (80 columns,
-text_block) and the rows of report.html's interference tables (rows()).
+"""run=interference's host side (`interference`, `interference_peak`,
+`interference_host`, `interference_residency`, `interference_rank`,
+docs/results.md) in hz compare, report.html, hz report --text --full,
+hz plot (interference.png, interference_plot.py) and make bench.
+
+  compare  per (zeroer, strategy, chunk, rate_pct, victim): the victim's
+           metric (ns_per_load, lower is better; gbps, higher) at its
+           median time; spread value_lo .. value_hi, the median's 95 %
+           interval
+  page     residency, pacing and CPU, the slowdowns, the ranking (rows())
+  --full   text_block(), long lines wrapped to plaintext.WIDTH
+  bench    summary() under a heading
 
 Every figure comes from the records of the run: each victim's residency
 class (`interference_residency`), each cell's target and achieved zeroing
@@ -15,7 +24,14 @@ without stores) is shown, not ranked.
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .schema import Record
+from .. import results
+from ..compare_rows import group
+from ..compare_stat import Stat, num, record_flags
+from ..plaintext import WIDTH, wrap
+from ..report_html import esc, fmt, interval, row_flags, table
+from ..schema import INTERFERENCE_KEY, Record, key
+from .base import BenchBoot, BenchContext, Scenario
+from .interference_plot import plot_interference
 
 RATES = (100, 25, 10, 1)
 MARK = {"slower": ">", "tie": "=", "faster": "<", "undecided": "?", "too few samples": "-"}
@@ -182,3 +198,96 @@ def summary(recs: Sequence[Record]) -> List[str]:
         "  ranking: undecided (no interference_rank comparison)"]
     lines += ["  skip %s: %s" % (r.get("name"), r.get("reason")) for r in skips]
     return lines
+
+
+def interference_label(k, metric=None):
+    zeroer, _, _, rate, victim = k
+    return "interference %s%s %s%s" % (zeroer, " %s%%" % rate if zeroer != "none" else "",
+                                       victim, " " + metric if metric else "")
+
+
+def interference_rows(a, b):
+    ga = group(a.of_type("interference"), lambda r: key(r, INTERFERENCE_KEY))
+    gb = group(b.of_type("interference"), lambda r: key(r, INTERFERENCE_KEY))
+    rows = []
+    for k, recs in ga.items():
+        if k not in gb:
+            continue
+        sides = []
+        for r in (recs[-1], gb[k][-1]):
+            v, lo, hi = (num(r.get(m)) for m in ("value", "value_lo", "value_hi"))
+            sides.append(Stat(v, lo, hi, cv=num(r.get("cv_pct")), n=r.get("rounds") or 1,
+                              ci=None not in (lo, hi), flags=record_flags(r)))
+        if None not in (sides[0].value, sides[1].value):
+            rows.append((interference_label(k, recs[-1].get("metric")), sides[0], sides[1],
+                         recs[-1].get("metric") == "gbps"))
+    return rows
+
+
+def interference_section(rs):
+    """Residency, pacing and CPU, the slowdowns with their intervals and
+    outcomes, and the unthrottled ranking (tools/hzlib/scenarios/interference.py)."""
+    cs = cells(rs.records)
+    if not cs:
+        return ""
+    res = [([r.get("victim"), r.get("access"), results.human_size(r.get("set_bytes")),
+             fmt(r.get("ns_per_access"), "%.1f"), interval(r.get("ns_lo"), r.get("ns_hi"), "%.1f"),
+             r.get("intended"), r.get("class"), fmt(r.get("ref_l2_ns"), "%.1f"),
+             fmt(r.get("ref_llc_ns"), "%.1f"), fmt(r.get("ref_dram_ns"), "%.1f")],
+            ["not-" + str(r.get("intended"))] if r.get("class") != r.get("intended") else [])
+           for r in rs.of_type("interference_residency") if not r.get("reference")]
+    pace = [(pacing_row(c), ["rate-miss"] if c.first().get("rate_miss") else [])
+            for c in cs if c.zeroer != "spin"]
+    vs = victims(rs.records)
+    slow = [([c.zeroer, "%d%%" % c.rate] + [slowdown(c.by_victim.get(v))
+                                            for v in vs],
+             row_flags(c.first(), rs)) for c in cs]
+    rank = [([v, chain], []) for v, chain in ranking(rs.records)]
+    notes = [line.strip() for line in residency_lines(rs.records)
+             if line.startswith("  LLC-resident")]
+    return ('<h2 id="interference">Interference (run=interference)</h2>'
+            "<p>Each victim alone, classed by its time per access against reference sets "
+            "measured in the same runs.</p>%s%s"
+            % (table(("victim", "access", "set", "ns", "interval", "aims at", "class",
+                      "ref L2", "ref LLC", "ref DRAM"), res, numeric=(3, 7, 8, 9)),
+               "".join("<p><b>%s</b></p>" % esc(n) for n in notes)) +
+            "<p>Pacing: target (the median of 7 interleaved peak cells x rate) and achieved "
+            "GB/s of all zeroer CPUs, '!' more than 10 % off; the zeroer's CPU time in its "
+            "clear calls per GiB cleared, at the call size it issued (call bytes).</p>" +
+            table(("zeroer", "rate", "call bytes", "target GB/s", "achieved GB/s",
+                   "% of target", "CPU ms/GiB"), pace, numeric=(2, 3, 4, 5, 6)) +
+            "<p>Victim slowdown %% against alone: Hodges-Lehmann, [95 %% Moses interval], "
+            "then '>' slower, '=' within the tolerance, '<' faster, '?' undecided, '-' too "
+            "few rounds.</p>" + table(["zeroer", "rate"] + vs, slow) +
+            "<p>Unthrottled ranking, least cost first: '<' decided, '~' a tie, '?' "
+            "undecided (adjacent pairs, Bonferroni z).</p>" +
+            (table(("victim", "ranking"), rank) if rank else
+             "<p>undecided: no interference_rank comparison (fewer than 6 rounds)</p>"))
+
+
+def interference_block(rs) -> List[str]:
+    """run=interference's tables (tools/hzlib/scenarios/interference.py), long lines
+    wrapped to WIDTH ([] without its records)."""
+    out: List[str] = []
+    for line in text_block(rs.records):
+        body = line.lstrip(" ")
+        ind = " " * (len(line) - len(body))
+        out += wrap(body, ind + "    ", ind) if len(line) > WIDTH else [line]
+    return out
+
+
+def bench_lines(recs: Sequence[Record], ctx: BenchContext) -> List[str]:
+    """make bench's run=interference block: summary() under a heading."""
+    lines = summary(recs)
+    if not lines:
+        return ["run=interference: no records (see %s)" % ctx.folder]
+    return ["run=interference, %d CPUs  [%s]:" % (ctx.cpus, ctx.note)] + lines
+
+
+SCENARIO = Scenario(
+    "interference", types=("interference", "interference_peak", "interference_host",
+                           "interference_residency", "interference_rank"),
+    sections=(interference_section,), text=(interference_block,), plots=(plot_interference,),
+    rows=(interference_rows,),
+    cells=(("interference", lambda r: key(r, INTERFERENCE_KEY), interference_label),),
+    bench=BenchBoot(lambda strategy: ["run=interference"], "6G", True, bench_lines))

@@ -137,7 +137,7 @@ class Report(unittest.TestCase):
              "slowdown_pct": 156.49, "slowdown_lo_pct": 93.77, "slowdown_hi_pct": 722.17,
              "needs": "distinct physical cores, an unshared LLC", "action": "stop",
              "elapsed_ms": 1363, "run": 0}]
-        lines = report_text.interference_block(rs)
+        lines = interference.interference_block(rs)
         self.assertEqual(lines[0], "Interference (run=interference)")
         self.assertEqual(" ".join(line.strip() for line in lines[-3:]),
                          "Host check: cannot answer (cpu_contention, no_llc_victim) after 1363 "

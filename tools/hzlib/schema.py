@@ -62,6 +62,7 @@ TYPES: Dict[str, RecordType] = {t.name: t for t in (
     RecordType("measure", values=("cpl", "emulated_ring0")),
     RecordType("module"),
     RecordType("maxphyaddr"),
+    RecordType("vm"),
     RecordType("frame"),
     RecordType("frame_reject"),
     RecordType("prezero", values=("workload", "policy", "lat_p50_ns", "verified")),

@@ -31,8 +31,8 @@ _Static_assert(sizeof(struct kvm_steal_time) == STEAL_REC_BYTES, "KVM's record i
  * MSR takes. */
 static volatile struct kvm_steal_time st[HZ_MAX_CPUS] __attribute__((aligned(64)));
 static bool enabled[HZ_MAX_CPUS];
-static uint64_t pad_sum[HZ_MAX_CPUS]; /* steal_pad_sum() when enabled */
-static uint64_t placed[HZ_MAX_CPUS];  /* the record address the CPU gave the host */
+static uint64_t pad_sum[HZ_MAX_CPUS];    /* steal_pad_sum() when enabled */
+static uint64_t placed[HZ_MAX_CPUS];     /* the record address the CPU gave the host */
 static const char *refused[HZ_MAX_CPUS]; /* why the last placement was refused, 0 none */
 static uint64_t refused_at[HZ_MAX_CPUS]; /* ... and the address it offered */
 static uint64_t total_base, total_lost;

@@ -242,7 +242,7 @@ class ScenarioFolders(unittest.TestCase):
 
     def test_readme_is_at_most_a_page(self):
         for p in sorted((ROOT / "scenarios").glob("*/README.md")):
-            prose = [l for l in p.read_text().split("\n") if not l.startswith("|")]
+            prose = [line for line in p.read_text().split("\n") if not line.startswith("|")]
             self.assertLessEqual(len(prose), 60, "%s: more than a page of prose" % p)
 
 

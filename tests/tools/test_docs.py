@@ -46,10 +46,6 @@ def kernel_options():
     return set(kernel_option_decls())
 
 
-SCENARIO_DIRS = ("clear", "fault", "faultclear", "policies", "prezero", "vmstart", "smp", "numa",
-                 "interference")
-
-
 def option_docs():
     """docs/options.md and every scenario's README.md, where options are listed."""
     return [ROOT / "docs" / "options.md"] + sorted((ROOT / "scenarios").glob("*/README.md"))
@@ -223,8 +219,10 @@ class ScenarioFolders(unittest.TestCase):
     records.md."""
 
     def test_every_scenario_has_readme_and_records(self):
+        # a folder per registered scenario (HZ_SCENARIO), none other
         found = sorted(p.name for p in (ROOT / "scenarios").iterdir() if p.is_dir())
-        self.assertEqual(found, sorted(SCENARIO_DIRS))
+        self.assertEqual(found, sorted(kernel_scenarios()))
+        self.assertGreaterEqual(len(found), 9)
         for name in found:
             for doc in ("README.md", "records.md"):
                 path = ROOT / "scenarios" / name / doc
@@ -232,12 +230,9 @@ class ScenarioFolders(unittest.TestCase):
                 self.assertIn("run=%s" % name, path.read_text().split("\n")[0],
                               "scenarios/%s/%s: its title names another scenario" % (name, doc))
 
-    def test_scenario_names_are_registered(self):
-        self.assertEqual(sorted(set(SCENARIO_DIRS) - set(kernel_scenarios())), [])
-
     def test_results_md_links_every_records_md(self):
         doc = (ROOT / "docs" / "results.md").read_text()
-        for name in SCENARIO_DIRS:
+        for name in kernel_scenarios():
             self.assertIn("](../scenarios/%s/records.md)" % name, doc)
 
     def test_readme_is_at_most_a_page(self):

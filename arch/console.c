@@ -12,7 +12,6 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/print.h"
-#include "mm/vm.h"
 
 #define GIVE_UP_TIMEOUTS 16 /* bytes in a row the transmitter did not take */
 
@@ -148,11 +147,22 @@ void console_early(const char *cmdline, const struct memmap *map)
 
 static void put(char c);
 
+static console_map_fn mapper; /* console_set_mapper() */
+
+void console_set_mapper(console_map_fn map) { mapper = map; }
+
+/* [pa, pa + len) uncached through the mapper: 0, or -1 (none, or refused). */
+static int map_uncached(uint64_t pa, uint64_t len) { return mapper ? mapper(pa, len) : -1; }
+
 void console_init(void)
 {
     static const struct print_sink sink = {.put = put};
-    if (chosen.kind == UART_MMIO32)
-        vm_map_uncached(chosen.base, 32); /* below 4 GiB: console_option_parse */
+    if (chosen.kind == UART_MMIO32 && map_uncached(chosen.base, 32) < 0) {
+        hz_snprintf(refused, sizeof(refused), "mmio32 at 0x%llx: no uncached mapping",
+                    (unsigned long long)chosen.base);
+        hz_snprintf(source, sizeof source, "default COM1");
+        chosen = com1;
+    }
     use(&chosen);
     print_set_sink(&sink);
     if (uart.present || is_com1(&uart))
@@ -170,7 +180,7 @@ void console_init(void)
 static bool try_candidate(const struct console_candidate *c)
 {
     struct uart u = c->u;
-    if (u.kind == UART_MMIO32 && vm_map_uncached(u.base, 32) < 0)
+    if (u.kind == UART_MMIO32 && map_uncached(u.base, 32) < 0)
         return false;
     u.ops = uart_ops_for(u.kind);
     uart_init(&u);

@@ -34,6 +34,16 @@ void console_early(const char *cmdline, const struct memmap *map);
 void console_init(void);
 
 /*
+ * How console_init() and console_auto() map an MMIO UART's registers
+ * uncached: mm/vm.h vm_map_uncached(), which kernel/main.c hands over
+ * before console_early(), so arch/ includes nothing of mm/. Returns 0, or
+ * -1 when the range cannot be mapped; then, as without a mapper, the MMIO
+ * UART is not used.
+ */
+typedef int (*console_map_fn)(uint64_t pa, uint64_t len);
+void console_set_mapper(console_map_fn map);
+
+/*
  * console=auto (the default), once ACPI is parsed (acpi_init) and before
  * the header: move the console to the first of arch/console_pick.h's
  * candidates (the SPCR's UART, the first PCI UART, COM1) that answers the

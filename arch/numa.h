@@ -108,16 +108,4 @@ const struct numa_topo *numa_get(void);
 /* Kernel only: problems numa_init() found (empty before it). */
 const struct acpi_diag *numa_diag(void);
 
-struct rec;
-/* Kernel only: the header's `numa` member into r: an object with nodes,
- * source, slit, why, dist and node[] (docs/results.md, `header`). */
-void numa_rec_member(struct rec *r);
-
-/* Kernel only, after mm_init: split free 1 GiB frames that cross a node
- * boundary into the small pool, print the topology, take one 2 MiB and (when
- * the node has one) one 1 GiB frame from every node and check each lies in
- * its node (given back, never written), and emit the `numa` record, one
- * `numa_range` record per range and `numa.frames` pass or fail. */
-void numa_report(void);
-
 #endif /* HZ_ARCH_NUMA_H */

@@ -9,7 +9,7 @@ CLEAR_C := arch/clear.c $(sort $(wildcard arch/clear_*.c))
 ACPI_C := arch/acpi.c arch/acpi_madt.c arch/acpi_srat.c arch/acpi_slit.c arch/acpi_fadt.c arch/acpi_spcr.c arch/acpi_info.c
 
 KERNEL_C += arch/cpu.c arch/serial.c arch/serial_io.c arch/console.c arch/console_pick.c arch/pci.c arch/trap.c arch/gdt.c $(CLEAR_C) arch/fpu.c \
-	$(ACPI_C) arch/numa.c arch/numa_report.c arch/tsc.c arch/apic.c arch/user.c arch/msr.c arch/kvm_pv.c arch/steal.c \
+	$(ACPI_C) arch/numa.c arch/tsc.c arch/apic.c arch/user.c arch/msr.c arch/kvm_pv.c arch/steal.c \
 	arch/steal_area.c arch/pmu.c arch/trampoline.c
 KERNEL_ASM += arch/trap.asm $(CLEAR_ASM) arch/trampoline.asm arch/user.asm arch/idle.asm
 HCFLAGS_clear_mov_loop := -fno-tree-vectorize -fno-tree-loop-distribute-patterns

@@ -13,8 +13,6 @@
 #include "lib/fmt.h"
 #include "lib/print.h"
 #include "lib/results.h"
-#include "mm/mm.h"
-#include "mm/paging.h"
 
 struct kvm_steal_time {
     uint64_t steal;
@@ -79,6 +77,10 @@ static bool place(unsigned cpu, uint64_t addr)
     return true;
 }
 
+static steal_frame_fn frame_source; /* steal_set_frame_source() */
+
+void steal_set_frame_source(steal_frame_fn f) { frame_source = f; }
+
 /* steal_selftest=: bad placements on purpose, on CPU 0. */
 static void selftest(void)
 {
@@ -98,11 +100,10 @@ static void selftest(void)
         result_skip("steal.selftest", "steal_selftest=pool needs KVM steal time");
         return;
     }
-    if (frames_alloc(mm_frames(), PAGE_SIZE_2M, FRAMES_NO_LIMIT, &frame) != FRAMES_OK) {
+    if (!frame_source || frame_source(&frame) < 0) {
         result_skip("steal.selftest", "no free frame to move the record into");
         return;
     }
-    frames_free(mm_frames(), frame, PAGE_SIZE_2M); /* free again: the pool may take it */
     kprintf("steal: steal_selftest=pool: CPU 0's record moved to free frame 0x%llx behind the "
             "placement check's back; ownership.steal must fail\n",
             (unsigned long long)frame);

@@ -41,9 +41,21 @@
  * MSR (kvm_pv_reset_cpu()), then enable KVM steal time on the CPU's own
  * record. Does nothing more when KVM does not advertise it. Call once per
  * CPU after cpu_init(), on the BSP after mm_init() (steal_selftest=pool
- * takes a free frame); later calls for the same CPU re-enable it.
+ * takes a free frame, steal_set_frame_source); later calls for the same
+ * CPU re-enable it.
  */
 void steal_init_cpu(unsigned cpu);
+
+/*
+ * Where steal_selftest=pool finds the free frame it moves CPU 0's record
+ * into behind the placement check's back: the function puts a free 2 MiB
+ * frame's physical address in *pa (the frame stays free: the pool may take
+ * it, which is the point) and returns 0, or -1 when there is none.
+ * kernel/main.c hands over mm/'s allocator, so arch/ includes nothing of
+ * mm/. Without it the self-test is a skip.
+ */
+typedef int (*steal_frame_fn)(uint64_t *pa);
+void steal_set_frame_source(steal_frame_fn f);
 
 /*
  * On CPU `cpu`, the calling CPU: read MSR_KVM_STEAL_TIME back and check it

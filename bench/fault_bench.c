@@ -141,7 +141,8 @@ static void fault_plan(const struct plan_profile *p, const struct plan_machine *
 void fault_selftest(void)
 {
     static struct fault_env env;
-    if (fault_pool_setup(&env, fault_pages ? fault_pages : FAULT_POOL_MAX) < 0)
+    struct fault_path path = fault_path_option();
+    if (fault_pool_setup(&env, fault_pages ? fault_pages : FAULT_POOL_MAX, &path) < 0)
         return;
     size_t n = fault_pages && fault_pages < env.nframes ? fault_pages : env.nframes;
     unsigned rounds = rounds_of(scenario_profile());
@@ -183,8 +184,8 @@ void fault_selftest(void)
     else
         result_pass("fault.count");
     struct stats sync, pre;
-    fault_emit_kind(0, "none", 0, &sync);
-    fault_emit_kind(0, "boot", 1, &pre);
+    fault_emit_kind(0, "none", 0, &sync, &env.clear);
+    fault_emit_kind(0, "boot", 1, &pre, &env.clear);
     verdict_fault(false, &sync, bad == 0);
     verdict_fault(true, &pre, bad == 0);
     const char *why;

@@ -57,7 +57,6 @@ HZ_OPTION(opt_fc_pages, .name = "faultclear_pages", .kind = OPT_U64, .dest = &fc
           .help = "run=faultclear: faults per cell and round (default 2 of 1 GiB, 16 of 2 MiB)");
 
 static struct fc_cell cells[FC_CELLS];
-static struct fault_env env;
 static uint64_t scratch[FC_MAX_SAMPLES];
 static unsigned order[FC_CELLS];
 
@@ -98,16 +97,17 @@ static bool fc_mem(bool check, uint64_t phys, uint64_t bytes, uint64_t seed)
     return w.intact;
 }
 
-/* One cell, one round (round 0: the untimed warm-up, checked but not
- * recorded): returns false after a `fail` record. */
-static bool run_cell(struct fc_cell *c, size_t pages, unsigned round)
+/* One cell, one round on env's pool (round 0: the untimed warm-up, checked
+ * but not recorded): the cell's strategy and model go into env, the pool's
+ * clear context, before its faults. Returns false after a `fail` record. */
+static bool run_cell(struct fault_env *env, struct fc_cell *c, size_t pages, unsigned round)
 {
-    uint64_t fb = env.frame_bytes;
-    env.zero = c->s;
-    env.clear = c->m;
-    for (uint32_t i = 0; i < env.nframes; i++)
-        fc_mem(false, pool_phys(&env.pool, i), fb, pool_phys(&env.pool, i) + round);
-    if (demand_init(&env.pool, &env.lock, pages) < 0) {
+    uint64_t fb = env->frame_bytes;
+    env->zero = c->s;
+    env->clear = c->m;
+    for (uint32_t i = 0; i < env->nframes; i++)
+        fc_mem(false, pool_phys(&env->pool, i), fb, pool_phys(&env->pool, i) + round);
+    if (demand_init(&env->pool, &env->lock, pages) < 0) {
         result_fail("faultclear.demand", "could not set up the demand region");
         return false;
     }
@@ -129,9 +129,10 @@ static bool run_cell(struct fc_cell *c, size_t pages, unsigned round)
         scenario_timed(demand_sample(i)->service_cyc);
     }
     bool untouched = true;
-    for (uint32_t i = 0; i < env.nframes; i++)
-        if (pool_state(&env.pool, i) == FRAME_DIRTY)
-            untouched &= fc_mem(true, pool_phys(&env.pool, i), fb, pool_phys(&env.pool, i) + round);
+    for (uint32_t i = 0; i < env->nframes; i++)
+        if (pool_state(&env->pool, i) == FRAME_DIRTY)
+            untouched &=
+                fc_mem(true, pool_phys(&env->pool, i), fb, pool_phys(&env->pool, i) + round);
     for (size_t p = 0; p < pages; p++)
         demand_release(p, false, 0);
     if (!untouched) {
@@ -143,6 +144,7 @@ static bool run_cell(struct fc_cell *c, size_t pages, unsigned round)
 
 /* lib/interleave ilv_run() over the cells this CPU has a strategy for. */
 struct fc_run {
+    struct fault_env *env;
     size_t pages, n;
     struct fc_cell *live[FC_CELLS];
 };
@@ -150,14 +152,15 @@ struct fc_run {
 static bool fc_repeat(void *arg, size_t cell, unsigned round)
 {
     struct fc_run *fr = arg;
-    return run_cell(fr->live[cell], fr->pages, round);
+    return run_cell(fr->env, fr->live[cell], fr->pages, round);
 }
 
 static void fc_round_begins(void *arg, unsigned round) { progress_step(round); }
 
 /* The interleaved rounds: an untimed warm-up, then >= faultclear_rounds;
  * false after a `fail` record (ILV_ABORT). */
-static bool run_rounds(size_t pages, uint64_t seed, unsigned *done, enum ilv_verdict *why)
+static bool run_rounds(struct fault_env *env, size_t pages, uint64_t seed, unsigned *done,
+                       enum ilv_verdict *why)
 {
     static enum ilv_verdict stop[FC_CELLS];
     struct ilv_rule rule = {(unsigned)fc_rounds,
@@ -166,7 +169,7 @@ static bool run_rounds(size_t pages, uint64_t seed, unsigned *done, enum ilv_ver
     if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
         rule.max_rounds = rule.min_rounds;
     static struct ilv_series series[FC_CELLS];
-    struct fc_run fr = {.pages = pages};
+    struct fc_run fr = {.env = env, .pages = pages};
     for (size_t i = 0; i < FC_CELLS; i++)
         if (cells[i].s) {
             series[fr.n] = (struct ilv_series){cells[i].ns, &cells[i].n};
@@ -204,7 +207,9 @@ static void run_size(uint64_t fb)
         result_skip("faultclear.frames_1g", "no free 1 GiB frame: 2 MiB frames only");
         return;
     }
-    if (fault_pool_setup_size(&env, pages + 1, fb) < 0)
+    struct fault_env env; /* the pool's clear context: run_cell sets each cell's path */
+    struct fault_path path = fault_path_option();
+    if (fault_pool_setup_size(&env, pages + 1, fb, &path) < 0)
         return;
     if (env.nframes < 2) {
         result_skip("faultclear.frames", "%zu frame of %llu MiB: need 2 (one stays unfaulted)",
@@ -228,7 +233,7 @@ static void run_size(uint64_t fb)
             cpu_is_tcg() ? " (TCG: emulator timings, no extra rounds)" : "");
     unsigned done = 0;
     enum ilv_verdict why = ILV_CAP;
-    if (!run_rounds(pages, seed, &done, &why)) {
+    if (!run_rounds(&env, pages, seed, &done, &why)) {
         fault_pool_teardown(&env);
         return;
     }

@@ -12,8 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mm/frames.h"
-#include "mm/memmap.h"
+#include "mm/memmap.h" /* a leaf: boot/ includes nothing else of mm/ */
 
 /* Protocol numbers passed from boot/entry.asm to kmain (keep in sync). */
 #define BOOT_PROTO_MB2 1
@@ -77,7 +76,7 @@ void boot_diag(struct bootinfo *bi, const char *fmt, ...) __attribute__((format(
 
 /*
  * The memory the loader's information names, as frame-allocator exclusions
- * (mm/frames.h) appended to x[*n..cap): the information block itself, each
+ * (struct frame_excl, mm/memmap.h) appended to x[*n..cap): the information block itself, each
  * boot module and the 36 bytes of a PVH RSDP. A range reaching past 2^64
  * (a PVH rsdp_paddr near 2^64, which arch/acpi.c rejects) is clipped to end
  * at 2^64 - 1, so every exclusion has end >= base. Entries past cap are

@@ -14,6 +14,7 @@
 #include "lib/fmt.h"
 #include "lib/print.h"
 #include "lib/record.h"
+#include "mm/numa_report.h"
 
 void header_emit(const struct bootinfo *bi, const char *page_size)
 {

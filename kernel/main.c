@@ -9,6 +9,7 @@
 #include "arch/gdt.h"
 #include "arch/numa.h"
 #include "arch/pmu.h"
+#include "arch/steal.h"
 #include "arch/trap.h"
 #include "arch/tsc.h"
 #include "arch/user.h"
@@ -25,6 +26,8 @@
 #include "lib/record.h"
 #include "lib/results.h"
 #include "mm/mm.h"
+#include "mm/numa_report.h"
+#include "mm/paging.h"
 
 #define MB2_BOOTLOADER_MAGIC 0x36d76289u  /* Multiboot2 spec §3.2 */
 #define EARLY_MAPPED_LIMIT 0x100000000ull /* boot/entry.asm maps 4 GiB */
@@ -153,9 +156,21 @@ static void selftest(int kind)
 /* The end of a crash (arch/trap.h): the summary with status crash. */
 static void crash_exit(void) { hz_exit(HZ_CRASH); }
 
+/* steal_selftest=pool's frame (arch/steal.h): a free 2 MiB frame, left free. */
+static int spare_frame(uint64_t *pa)
+{
+    if (frames_alloc(mm_frames(), PAGE_SIZE_2M, FRAMES_NO_LIMIT, pa) != FRAMES_OK)
+        return -1;
+    frames_free(mm_frames(), *pa, PAGE_SIZE_2M); /* free again: the pool may take it */
+    return 0;
+}
+
 void kmain(uint32_t proto, uint32_t info, uint32_t magic)
 {
-    uint64_t kmain_tsc = rdtsc(); /* the kernel's start: the plan record's kstart_ms */
+    uint64_t kmain_tsc = rdtsc();        /* the kernel's start: the plan record's kstart_ms */
+    hz_exit_set_hook(verdict_at_exit);   /* every end, the earliest too, decides the verdict */
+    console_set_mapper(vm_map_uncached); /* an MMIO console's registers, uncached (mm/vm.h) */
+    steal_set_frame_source(spare_frame); /* steal_selftest=pool's free frame, from mm/ */
     int boot_ok = parse_boot_info(proto, info, magic); /* before any output */
     console_early(bi.cmdline, &bi.map);                /* console=, checked against the map */
     console_init();                                    /* COM1 or console=, until ACPI */
@@ -197,7 +212,9 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
         scenarios_print_help();
         hz_exit(HZ_PASS);
     }
-    if (mm_init(&bi) < 0) /* frames + page tables: before any benchmark */
+    struct frame_excl bx[MM_BOOT_EXCL];
+    size_t nbx = 0, lost = bootinfo_exclusions(&bi, bx, &nbx, MM_BOOT_EXCL);
+    if (mm_init(&bi.map, bx, nbx, lost) < 0) /* frames + page tables: before any benchmark */
         hz_exit(HZ_FAIL);
     numa_report(); /* the numa record: a frame from every node, after mm_init */
     user_init();   /* measurement CPL: after mm_init (stacks) and fpu_init */

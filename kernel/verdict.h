@@ -45,7 +45,8 @@ void verdict_report(void);
 void verdict_run_complete(void);
 
 /*
- * The verdict at the end of every run, from hz_exit() after the PV
+ * The verdict at the end of every run: hz_exit()'s hook (kernel/exit.h
+ * hz_exit_set_hook, set first thing in kmain), called after the PV
  * teardown's `steal` records, so its steal facts cover the whole run, and
  * before the `summary`. Made (verdict_report) when scenarios ran, the
  * status is pass or fail and the call is on the boot CPU; when the run

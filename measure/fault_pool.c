@@ -40,7 +40,6 @@ static int zero_opt(const struct option *o, const char *v, char *err, size_t n)
 }
 
 static struct fault_clear fault_clear = {FAULT_CLEAR_EXTENT, 0};
-static const struct fault_clear *clear_override; /* fault_pool_clear_model() */
 
 static int fault_clear_opt(const struct option *o, const char *v, char *err, size_t n)
 {
@@ -101,18 +100,20 @@ uint64_t fault_clear_calls_all(void)
     return n;
 }
 
-void fault_pool_clear_model(const struct fault_clear *m) { clear_override = m; }
-
-const struct fault_clear *fault_clear_option(void) { return &fault_clear; }
-
-int fault_pool_setup(struct fault_env *env, size_t max)
+struct fault_path fault_path_option(void)
 {
-    return fault_pool_setup_size(env, max, 0);
+    return (struct fault_path){clear_find(zero_name), fault_clear};
 }
 
-int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_bytes)
+int fault_pool_setup(struct fault_env *env, size_t max, const struct fault_path *path)
 {
-    return fault_pool_setup_node(env, max, frame_bytes, fault_zero_node());
+    return fault_pool_setup_size(env, max, 0, path);
+}
+
+int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_bytes,
+                          const struct fault_path *path)
+{
+    return fault_pool_setup_node(env, max, frame_bytes, fault_zero_node(), path);
 }
 
 /* One free frame of env->frame_bytes from env->node (any node for -1). */
@@ -162,16 +163,18 @@ size_t fault_pool_plan(size_t max, uint64_t *frame_bytes, int node)
     return avail < max ? avail : max;
 }
 
-int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_bytes, int node)
+int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_bytes, int node,
+                          const struct fault_path *path)
 {
     struct frames *f = mm_frames();
     const struct numa_topo *t = numa_get();
     const char *missing;
-    env->zero = clear_find(zero_name);
-    env->clear = clear_override ? *clear_override : fault_clear;
+    env->zero = path->zero;
+    env->clear = path->clear;
     env->node = node;
     if (!clear_supported(env->zero, &missing)) {
-        result_skip("fault.setup", "zero=%s needs %s, which this CPU lacks", zero_name, missing);
+        result_skip("fault.setup", "zero=%s needs %s, which this CPU lacks", env->zero->name,
+                    missing);
         return -1;
     }
     if (node < -1 || node >= (int)t->n) {
@@ -247,7 +250,8 @@ bool fault_verify_zero(const volatile void *p, uint64_t bytes)
 }
 
 /* One `fault` record for demand sample s. */
-static void emit_sample(const char *workload, const char *policy, const struct demand_sample *s)
+static void emit_sample(const char *workload, const char *policy, const struct demand_sample *s,
+                        const struct fault_clear *m)
 {
     char buf[HZ_RECORD_MAX];
     struct rec r;
@@ -259,7 +263,6 @@ static void emit_sample(const char *workload, const char *policy, const struct d
     rec_u64(&r, "bytes", demand_page_bytes());
     /* the fault path: hugezero's own one-call extent, or a Linux-faithful
      * model, and the Linux build it stands for (measure/fault_clear.h) */
-    const struct fault_clear *m = clear_override ? clear_override : &fault_clear;
     struct fault_clear_linux lx = fault_clear_linux(m, demand_page_bytes());
     char model[32];
     fault_clear_name(m, model, sizeof(model));
@@ -277,7 +280,8 @@ static void emit_sample(const char *workload, const char *policy, const struct d
     record_emit(&r);
 }
 
-size_t fault_emit_kind(const char *workload, const char *policy, int kind, struct stats *acc)
+size_t fault_emit_kind(const char *workload, const char *policy, int kind, struct stats *acc,
+                       const struct fault_clear *m)
 {
     static uint64_t ns[DEMAND_MAX_SAMPLES], a[DEMAND_MAX_SAMPLES];
     size_t n = 0, na = 0;
@@ -285,7 +289,7 @@ size_t fault_emit_kind(const char *workload, const char *policy, int kind, struc
         const struct demand_sample *s = demand_sample(i);
         if (kind >= 0 && s->prezeroed != (kind == 1))
             continue;
-        emit_sample(workload, policy, s);
+        emit_sample(workload, policy, s, m);
         ns[n++] = tsc_to_ns(s->service_cyc);
         if (s->access_cyc)
             a[na++] = tsc_to_ns(s->access_cyc);
@@ -305,8 +309,8 @@ size_t fault_emit_kind(const char *workload, const char *policy, int kind, struc
     return n;
 }
 
-size_t fault_emit(const char *workload, const char *policy)
+size_t fault_emit(const char *workload, const char *policy, const struct fault_clear *m)
 {
     struct stats acc;
-    return fault_emit_kind(workload, policy, -1, &acc);
+    return fault_emit_kind(workload, policy, -1, &acc, m);
 }

@@ -21,11 +21,23 @@
  * measure/fault_pool.c asserts. */
 #define FAULT_POOL_MAX 1024
 
+/* How a pool's frames are cleared, given by the scenario with each set-up:
+ * the strategy (`zero=`) and how a fault applies it (`fault_clear=`). */
+struct fault_path {
+    const struct clear_strategy *zero;
+    struct fault_clear clear;
+};
+
+/* The `zero=` and `fault_clear=` options as given (defaults rep_stosb and
+ * extent): the path every pool clears with unless its scenario says
+ * otherwise. */
+struct fault_path fault_path_option(void);
+
 struct fault_env {
     struct pool pool;
     struct spinlock lock;
     const struct clear_strategy *zero; /* the strategy faults and zeroers use */
-    struct fault_clear clear;          /* how a fault applies it (`fault_clear=`) */
+    struct fault_clear clear;          /* how a fault applies it */
     uint64_t frame_bytes;              /* 1 GiB, or 2 MiB in the fallback */
     int node;                          /* NUMA node the frames come from (arch/numa.h); -1 any */
     size_t nframes;
@@ -34,22 +46,26 @@ struct fault_env {
 /*
  * Fill env->pool with up to `max` free frames: every free 1 GiB frame, or
  * when there is none, 2 MiB frames (saying so), and dirty each with a
- * non-zero pattern as an earlier tenant would have left it. The zeroing
- * strategy is the `zero=` option (checked against the CPU). Returns 0, or -1
- * after a `skip` (no frames) or `fail` record.
+ * non-zero pattern as an earlier tenant would have left it. The pool clears
+ * the way *path says (its strategy checked against the CPU; the frames'
+ * clear function reads env->zero and env->clear, which a scenario may
+ * change between runs through its own env). Returns 0, or -1 after a
+ * `skip` (no frames, or a strategy this CPU lacks) or `fail` record.
  */
-int fault_pool_setup(struct fault_env *env, size_t max);
+int fault_pool_setup(struct fault_env *env, size_t max, const struct fault_path *path);
 
 /* The same with frames of `frame_bytes` (PAGE_SIZE_1G or PAGE_SIZE_2M;
  * 0 picks as fault_pool_setup does): -1 after a `skip` when there are none. */
-int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_bytes);
+int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_bytes,
+                          const struct fault_path *path);
 
 /* The same with every frame from NUMA node `node` (an index of numa_get(),
  * arch/numa.h), or from anywhere for -1. The 2 MiB fallback (frame_bytes 0)
  * is taken when the node has no free 1 GiB frame. A node that does not
  * exist or has no free frame of the size gives a `skip` and -1: frames of
  * another node are never used. */
-int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_bytes, int node);
+int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_bytes, int node,
+                          const struct fault_path *path);
 
 /* The pool fault_pool_setup_node(max, *frame_bytes, node) would build now,
  * taking nothing (a scenario's `.plan` hook, kernel/scenario.h): sets
@@ -90,14 +106,6 @@ uint64_t fault_clear_calls(void);
 /* fault_clear_calls() summed over every CPU: a running total since boot. */
 uint64_t fault_clear_calls_all(void);
 
-/* Pools set up from now on clear faults the way *m says instead of the
- * `fault_clear=` option (run=vmstart's qemu rows); NULL: the option again.
- * m must stay valid until the override is cleared. */
-void fault_pool_clear_model(const struct fault_clear *m);
-
-/* The `fault_clear=` option as given (default extent), for echoing. */
-const struct fault_clear *fault_clear_option(void);
-
 /* Give the pool's frames back to the allocator (pool must be all free). */
 void fault_pool_teardown(struct fault_env *env);
 
@@ -109,14 +117,16 @@ const char *fault_verify_mode(void);
 
 /* Print `fault` records for the demand samples (workload names the
  * workload, or NULL to leave the member out; policy the pre-zero policy in
- * force) and a latency summary line; returns the sample count. */
-size_t fault_emit(const char *workload, const char *policy);
+ * force; m the model the faults cleared with, the pool's env->clear) and a
+ * latency summary line; returns the sample count. */
+size_t fault_emit(const char *workload, const char *policy, const struct fault_clear *m);
 
 struct stats;
 
 /* The same for the samples of one kind: all (kind < 0), or those with
  * prezeroed == kind; *acc gets their access-time statistics. The
  * self-test's sync median (no workload, kind 0) also goes to results=lava. */
-size_t fault_emit_kind(const char *workload, const char *policy, int kind, struct stats *acc);
+size_t fault_emit_kind(const char *workload, const char *policy, int kind, struct stats *acc,
+                       const struct fault_clear *m);
 
 #endif /* HZ_MEASURE_FAULT_POOL_H */

@@ -5,12 +5,20 @@
 # the multi-CPU clear job (smp_job) and its interleaved rounds (smp_rounds),
 # the free-frame pool of the fault
 # scenarios with how a fault clears its frame (fault_pool, fault_clear), and
-# the time the machine took away from timed cells (time_lost: SMIs, gaps).
+# the time the machine took away from timed cells (time_lost: SMIs, gaps),
+# and the pre-zeroing runner's workload generators, portable event loop
+# (host-tested), SMP team and `prezero` record (workload, prezero_*).
 KERNEL_C += measure/memop.c measure/clear_record.c measure/evict.c measure/split.c \
 	measure/smp_job.c measure/smp_rounds.c measure/fault_clear.c measure/fault_pool.c measure/fault_node.c \
-	measure/time_lost.c
+	measure/time_lost.c measure/workload.c measure/prezero_core.c measure/prezero_report.c \
+	measure/prezero_smp.c measure/prezero_run.c measure/prezero_opts.c
 
-HOST_TESTS += smp_split clear_record memop fault_clear time_lost
+HOST_TESTS += smp_split clear_record memop fault_clear time_lost workload prezero prezero_run prezero_idle
+HOST_SRCS_workload := measure/workload.c
+HOST_LDLIBS_workload := -lm
+HOST_SRCS_prezero := measure/prezero_core.c measure/workload.c mm/pool.c lib/stats.c lib/fmt.c
+HOST_SRCS_prezero_run := $(HOST_SRCS_prezero)
+HOST_SRCS_prezero_idle := $(HOST_SRCS_prezero)
 HOST_SRCS_time_lost := measure/time_lost.c lib/record.c lib/fmt.c
 HOST_SRCS_fault_clear := measure/fault_clear.c measure/memop.c lib/cmdline.c lib/fmt.c lib/compare.c lib/stats.c $(CLEAR_C) $(CLEAR_ASM) arch/cpu.c
 HOST_SRCS_smp_split := measure/split.c

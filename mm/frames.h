@@ -51,12 +51,6 @@ enum {
     FRAMES_ENODE = -7      /* nothing of that size free inside the given (node's) ranges */
 };
 
-/* One exclusion given to frames_init(). `reason` ("kernel image") is copied. */
-struct frame_excl {
-    uint64_t base, end;
-    const char *reason;
-};
-
 /* State of a listed 1 GiB frame. */
 enum frame1g_state { FRAME1G_FREE = 0, FRAME1G_TAKEN = 1, FRAME1G_SPLIT = 2 };
 

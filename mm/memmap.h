@@ -3,7 +3,9 @@
  * (E820-style types, ACPI 6.5 §15 "System Address Map Interfaces"), then
  * normalised: sorted, overlaps resolved in favour of the non-usable type,
  * adjacent ranges of one type merged, usable ranges trimmed to 4 KiB pages.
- * Portable C: the host unit tests build it.
+ * Portable C: the host unit tests build it. A leaf: it includes nothing of
+ * the project, so every layer may (boot/bootinfo.h does; tests/tools/
+ * test_docs.py checks both).
  */
 #ifndef HZ_MM_MEMMAP_H
 #define HZ_MM_MEMMAP_H
@@ -39,6 +41,15 @@ struct memmap {
     struct mem_range r[MEMMAP_MAX];
     size_t n;
     size_t dropped; /* entries lost because the map was full */
+};
+
+/* Memory the frame allocator must not hand out (mm/frames.h frames_init):
+ * [base, end), end exclusive and >= base; `reason` ("kernel image") is
+ * copied. Here, in the leaf header, so that boot/ can name what the boot
+ * information occupies without including the allocator. */
+struct frame_excl {
+    uint64_t base, end;
+    const char *reason;
 };
 
 /*

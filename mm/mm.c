@@ -42,16 +42,24 @@ static void init_mtrr(void)
 
 struct frames *mm_frames(void) { return &frames; }
 
-static size_t exclusions(const struct bootinfo *bi, struct frame_excl *x)
+/* The first MiB, the kernel image and the boot information's nboot ranges
+ * (at most MM_BOOT_EXCL are kept) into x. */
+static size_t exclusions(const struct frame_excl *boot, size_t nboot, size_t lost,
+                         struct frame_excl *x)
 {
     size_t n = 0;
     x[n++] = (struct frame_excl){0, 0x100000, "first MiB"};
     x[n++] =
         (struct frame_excl){(uintptr_t)__kernel_start, (uintptr_t)__kernel_end, "kernel image"};
-    size_t dropped = bootinfo_exclusions(bi, x, &n, FRAMES_MAX_EXCL);
-    if (dropped)
-        kprintf("mm: %zu boot-information range(s) not excluded: more than %d exclusions\n",
-                dropped, FRAMES_MAX_EXCL);
+    if (nboot > MM_BOOT_EXCL) {
+        lost += nboot - MM_BOOT_EXCL;
+        nboot = MM_BOOT_EXCL;
+    }
+    for (size_t i = 0; i < nboot; i++)
+        x[n++] = boot[i];
+    if (lost)
+        kprintf("mm: %zu boot-information range(s) not excluded: more than %d exclusions\n", lost,
+                FRAMES_MAX_EXCL);
     return n;
 }
 
@@ -119,12 +127,12 @@ static void clamp_to_maxphyaddr(const struct memmap *in)
     record_emit(&r);
 }
 
-int mm_init(const struct bootinfo *bi)
+int mm_init(const struct memmap *boot_map, const struct frame_excl *boot, size_t nboot, size_t lost)
 {
     struct frame_excl x[FRAMES_MAX_EXCL];
     init_mtrr();
-    clamp_to_maxphyaddr(&bi->map);
-    size_t nx = exclusions(bi, x);
+    clamp_to_maxphyaddr(boot_map);
+    size_t nx = exclusions(boot, nboot, lost, x);
     int rc = frames_init(&frames, &map, x, nx);
     if (rc == FRAMES_OK)
         rc = vm_init(&frames, &map, mtrr_mixed);

@@ -6,7 +6,6 @@
 #ifndef HZ_MM_MM_H
 #define HZ_MM_MM_H
 
-#include "boot/bootinfo.h"
 #include "mm/frames.h"
 #include "mm/vm.h"
 
@@ -14,13 +13,20 @@
  * Read the MTRRs and PAT (mm/mtrr.h), cut the memory map at MAXPHYADDR
  * (CPUID 0x80000008 EAX[7:0]; a printed line and a `maxphyaddr` record say
  * how much RAM that left out), exclude what the kernel does not own
- * (first MiB, kernel image, boot information, boot modules, the RSDP page),
+ * (first MiB, kernel image, and the nboot ranges of boot[]: the boot
+ * information, boot modules, the RSDP page, boot/bootinfo.h
+ * bootinfo_exclusions; at most MM_BOOT_EXCL; `lost` more that did not fit
+ * are reported on a line),
  * start the allocator, build and load the page tables (splitting large pages
  * whose MTRR type is mixed), list the 1 GiB frames with their memory type,
  * and print the layout. Returns 0, or -1 after printing why when memory
  * could not be set up (the caller ends the run).
  */
-int mm_init(const struct bootinfo *bi);
+int mm_init(const struct memmap *map, const struct frame_excl *boot, size_t nboot, size_t lost);
+
+/* Most boot-information exclusions mm_init() takes: the allocator's, less
+ * the first MiB and the kernel image. */
+#define MM_BOOT_EXCL (FRAMES_MAX_EXCL - 2)
 
 /* Effective memory type (enum mem_cache of mm/mtrr.h: MC_WB, MC_UC, ...,
  * MC_MIXED) of [base, base + size) as the direct map maps it (PAT index 0);

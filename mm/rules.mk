@@ -1,8 +1,8 @@
 # mm/ - the memory map, the frame allocator (1 GiB / 2 MiB / 4 KiB), page
 # tables and the direct map, MTRR/PAT, the demand-fault region and the
-# pre-zeroing frame pool.
+# pre-zeroing frame pool, and the NUMA report with its frame self-check.
 KERNEL_C += mm/memmap.c mm/pool.c mm/mm.c mm/vm.c mm/demand.c mm/frames.c mm/frames_layout.c \
-	mm/mtrr.c
+	mm/mtrr.c mm/numa_report.c
 
 HOST_TESTS += memmap memmap_clamp pool pool_policy frames paging mtrr frames_layout frames_node
 HOST_SRCS_memmap := mm/memmap.c

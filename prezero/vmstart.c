@@ -2,8 +2,8 @@
  * prezero/vmstart.c - `run=vmstart`, the VM-start model (prezero/vmstart.h,
  * docs/prezero.md "The VM-start model"): fault S bytes of 1 GiB pages (2 MiB
  * in the fallback) in with T = 1..all faulting CPUs under the policies none,
- * boot, idle and batch (the vm_boot workload of prezero/workload.h, run by
- * prezero/prezero.c pz_run_one: every frame dirty first, verified after),
+ * boot, idle and batch (the vm_boot workload of measure/workload.h, run by
+ * measure/prezero_run.c pz_run_one: every frame dirty first, verified after),
  * and the qemu rows: policy none with fault_clear=linux_4k and
  * linux_batch=32M, QEMU's touch-every-page start with a Linux-faithful
  * clear in each fault (prezero/vmstart_qemu.c).
@@ -34,7 +34,6 @@
 #include "mm/frames.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
-#include "prezero/prezero_priv.h"
 
 #define VS_ROUNDS_DEFAULT 6         /* the fewest repeats whose median has a 95 % interval */
 #define VS_SEED 0x766d7374617274ull /* "vmstart": the interleaving orders */
@@ -85,7 +84,6 @@ static struct vs_run run;
 static struct vs_cell cells[VS_KINDS * VS_MAX_T];
 static unsigned order[VS_KINDS * VS_MAX_T];
 static unsigned cpu_list[VS_MAX_T]; /* the first tmax online CPUs, as pz_team_run takes them */
-static struct fault_env fill_env;   /* size_run()'s untimed set-up */
 
 const char *vs_kind_name(const struct vs_run *v, enum vs_kind k)
 {
@@ -93,23 +91,29 @@ const char *vs_kind_name(const struct vs_run *v, enum vs_kind k)
     return k == VS_BATCH ? v->batch : k < VS_KINDS ? names[k] : "?";
 }
 
-/* One repeat of a fault cell: the vm_boot workload under its policy with
- * `threads` faulting CPUs, its figures kept unless it is the warm-up. False
- * when the run could not start. */
-static bool run_fault(struct vs_cell *c, bool keep)
+/* One repeat of a fault cell of v: the vm_boot workload under its policy
+ * with `threads` faulting CPUs (a qemu row: policy none with its
+ * Linux-faithful fault clear in the request), its figures kept unless it
+ * is the warm-up. False when the run could not start. */
+static bool run_fault(const struct vs_run *v, struct vs_cell *c, bool keep)
 {
     static struct pz_result r;
     static const enum pz_policy kinds[] = {PZ_NONE, PZ_BOOT, PZ_IDLE, PZ_BATCH, PZ_NONE, PZ_NONE};
-    struct pz_req q = {.policy = {kinds[c->kind], 0},
-                       .kind = WL_VM_BOOT,
-                       .pages = run.pages,
-                       .fault_cpus = c->threads,
-                       .quiet = true};
-    vs_qemu_begin(c->kind);
+    struct pz_req q = v->req;
+    q.policy = (struct pz_policy_cfg){kinds[c->kind], 0};
+    q.kind = WL_VM_BOOT;
+    q.pages = v->pages;
+    q.fault_cpus = c->threads;
+    q.zero_cpus = 0; /* size_run() refuses zero_cpus= */
+    q.quiet = true;
+    if (VS_QEMU(c->kind))
+        q.path.clear = *vs_qemu_clear(c->kind);
+    uint64_t calls0 = fault_clear_calls_all();
     int rc = pz_run_one(&q, &r);
-    vs_qemu_end(c, keep && rc == 0);
     if (rc < 0)
         return false;
+    if (keep && VS_QEMU(c->kind))
+        c->calls += fault_clear_calls_all() - calls0;
     c->bad |= !r.ok;
     if (!keep)
         return true;
@@ -161,8 +165,8 @@ static bool size_run(void)
 {
     unsigned online = smp_online();
     char val[24];
-    hz_snprintf(val, sizeof(val), "%llu", (unsigned long long)pz_zero_cpus());
-    if (pz_zero_cpus())
+    hz_snprintf(val, sizeof(val), "%u", run.req.zero_cpus);
+    if (run.req.zero_cpus)
         config_error("zero_cpus", val, "0 with run=vmstart",
                      "run=vmstart's idle policy clears in the lead idle period, on CPU 0");
     hz_snprintf(val, sizeof(val), "%llu", (unsigned long long)vs_cpus);
@@ -185,10 +189,11 @@ static bool size_run(void)
         config_error("vmstart_size", vs_size_text, VS_SIZE_ACCEPTED,
                      "%llu frames of 1024 MiB wanted, %zu free", (unsigned long long)want, free1g);
     want = free1g && want > free1g ? free1g : want;
-    if (fault_pool_setup(&fill_env, want) < 0) /* dirties every frame: the warm-up */
+    struct fault_env fill; /* untimed: dirties every frame, the warm-up */
+    if (fault_pool_setup(&fill, want, &run.req.path) < 0)
         return false;
-    size_t got = fill_env.nframes;
-    fault_pool_teardown(&fill_env);
+    size_t got = fill.nframes;
+    fault_pool_teardown(&fill);
     if (got < want && vs_size)
         config_error("vmstart_size", vs_size_text, VS_SIZE_ACCEPTED,
                      "%llu frames of %llu MiB wanted, %zu free", (unsigned long long)want,
@@ -203,17 +208,18 @@ static bool size_run(void)
 
 static bool repeat(void *arg, size_t cell, unsigned round)
 {
-    struct vs_cell *c = &cells[run.first * run.tmax + cell];
-    return run_fault(c, round > 0);
+    const struct vs_run *v = arg;
+    return run_fault(v, &cells[v->first * v->tmax + cell], round > 0);
 }
 
 static void vmstart_run(void)
 {
     static uint64_t scratch[VS_MAX_ROUNDS];
+    run.req = pz_req_options(scenario_profile());
     if (!size_run())
         return;
     run.rounds = (unsigned)vs_rounds;
-    run.strategy = fill_env.zero->name;
+    run.strategy = run.req.path.zero->name;
     hz_snprintf(run.batch, sizeof(run.batch), "batch=%u", run.pages);
     run.first = first_kind(scenario_profile());
     unsigned nc = VS_KINDS * run.tmax, c0 = run.first * run.tmax;
@@ -240,6 +246,7 @@ static void vmstart_run(void)
                          .scratch = scratch,
                          .series = series,
                          .repeat = repeat,
+                         .arg = &run,
                          .stop = stop};
     unsigned done = 0;
     if (ilv_run(&ir, &done) == ILV_ABORT)

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "lib/stats.h"
+#include "measure/prezero_run.h"
 
 #define VS_SEED_FRAMES 64     /* the seed thread's VM: 64 x 1 GiB faulted at start */
 #define VS_KNEE_GAIN_X100 110 /* a thread must add at least 10 % to be worth it */
@@ -81,6 +82,7 @@ struct vs_run {
     enum vs_kind first;   /* the first kind measured: VS_NONE (all rows) or VS_Q4K (qemu rows) */
     const char *strategy; /* `zero=` */
     char batch[24];       /* the batch policy as written ("batch=6") */
+    struct pz_req req;    /* what every repeat starts from: pz_req_options(), its clear path */
 };
 
 /* "none", "boot", "idle", the batch policy's name, "qemu_4k", "qemu_batch". */
@@ -99,12 +101,10 @@ void vs_report(const struct vs_run *v, struct vs_cell *cells);
  * static storage; NULL for the other kinds. */
 const char *vs_qemu_model(enum vs_kind k);
 
-/* Around one repeat of a cell of kind k: for a qemu kind, set the pools'
- * fault clear (measure/fault_pool.h fault_pool_clear_model) and, after,
- * restore the option and add the strategy calls made to c->calls when
- * `keep`. Nothing for other kinds. */
-void vs_qemu_begin(enum vs_kind k);
-void vs_qemu_end(struct vs_cell *c, bool keep);
+/* The fault clear of qemu kind k (fault_clear=linux_4k or
+ * linux_batch=32M), which its repeats put in their request's path; NULL
+ * for the other kinds. */
+const struct fault_clear *vs_qemu_clear(enum vs_kind k);
 
 /* The `bw_ceiling=` option, GB/s x 1000 (0: not given). */
 uint64_t vs_bw_ceiling_x1000(void);

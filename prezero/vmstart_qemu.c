@@ -67,29 +67,15 @@ const char *vs_qemu_model(enum vs_kind k)
     return k == VS_Q4K ? q4k_name : k == VS_QBATCH ? qbatch_name : 0;
 }
 
-static uint64_t calls0;
-
-void vs_qemu_begin(enum vs_kind k)
+const struct fault_clear *vs_qemu_clear(enum vs_kind k)
 {
-    if (!VS_QEMU(k))
-        return;
-    fault_pool_clear_model(k == VS_Q4K ? &q4k : &qbatch);
-    calls0 = fault_clear_calls_all();
-}
-
-void vs_qemu_end(struct vs_cell *c, bool keep)
-{
-    if (!VS_QEMU(c->kind))
-        return;
-    fault_pool_clear_model(0);
-    if (keep)
-        c->calls += fault_clear_calls_all() - calls0;
+    return k == VS_Q4K ? &q4k : k == VS_QBATCH ? &qbatch : 0;
 }
 
 void vs_model_echo(const struct vs_run *v)
 {
     char opt[24], s[24], tol[16];
-    fault_clear_name(fault_clear_option(), opt, sizeof(opt));
+    fault_clear_name(&v->req.path.clear, opt, sizeof(opt));
     vm_size_text(s, sizeof(s), vm_bytes, vm_decimal);
     fmt_fixed(tol, sizeof(tol), verdict_tolerance_x100(), 2);
     kprintf("vmstart: model options: vm_bytes=%s (S = %s), T = %u (QEMU's cap), bw_ceiling=%s%s, "

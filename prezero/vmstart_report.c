@@ -16,8 +16,8 @@
 #include "lib/print.h"
 #include "lib/record.h"
 #include "measure/fault_pool.h"
+#include "measure/prezero.h"
 #include "mm/paging.h"
-#include "prezero/prezero.h"
 
 static struct vs_cell *cell(const struct vs_run *v, struct vs_cell *cells, unsigned k, unsigned t)
 {
@@ -46,7 +46,7 @@ static void cell_report(const struct vs_run *v, struct vs_cell *c)
     uint32_t hit = pz_hit_pct_x100(c->hits, c->faults);
     const char *fc = vs_qemu_model(c->kind);
     char opt[24];
-    fault_clear_name(fault_clear_option(), opt, sizeof(opt));
+    fault_clear_name(&v->req.path.clear, opt, sizeof(opt));
     rec_begin(&r, buf, sizeof(buf), "vmstart");
     rec_str(&r, "policy", vs_kind_name(v, c->kind));
     rec_str(&r, "path", VS_QEMU(c->kind) ? "qemu" : "fault");

@@ -202,6 +202,104 @@ class Layout(unittest.TestCase):
         self.assertEqual(bad, [], "boot/, arch/, mm/ include nothing of the layers above")
 
 
+# The layers of the data path, lowest first (docs/hacking.md "Map"): a file
+# includes headers of its own layer, of lower ones, of lib/ and the leaf
+# headers, never of a higher layer. bench/ and prezero/ are scenarios, as is
+# each scenarios/NAME/; no scenario includes another's folder.
+LAYERS = ("boot", "arch", "mm", "kernel", "measure", "scenarios")
+SCENARIO_FOLDERS = ("bench", "prezero")
+# Headers with no project include but lib/: any layer may use them.
+LEAVES = ("mm/memmap.h", "mm/paging.h")
+# Includes that go up a layer, each with the reason it must (none today:
+# arch/ gets mm/'s services through hooks kernel/main.c sets).
+UPWARD: dict = {}
+ANY_INCLUDE = re.compile(r'^#include "([a-z0-9_/]+\.h)"', re.M)
+
+
+def unit_of(path):
+    """(layer, scenario name or None) of a path, None outside the layers."""
+    parts = path.split("/")
+    if parts[0] in SCENARIO_FOLDERS:
+        return ("scenarios", parts[0])
+    if parts[0] == "scenarios":
+        return ("scenarios", parts[1] if len(parts) > 2 else None)
+    return (parts[0], None) if parts[0] in LAYERS else None
+
+
+def layer_violations(pairs):
+    """[(file, header)] that break the order or join two scenarios."""
+    bad = []
+    for src, hdr in pairs:
+        a, b = unit_of(src), unit_of(hdr)
+        if a is None or b is None or hdr in LEAVES or (src, hdr) in UPWARD:
+            continue
+        if LAYERS.index(b[0]) > LAYERS.index(a[0]):
+            bad.append((src, hdr))
+        elif a[0] == b[0] == "scenarios" and a[1] != b[1]:
+            bad.append((src, hdr))
+    return bad
+
+
+def layer_includes():
+    """[(file, header)] of every C file of the layers."""
+    out = []
+    folders = LAYERS[:-1] + SCENARIO_FOLDERS + ("scenarios",)
+    for folder in folders:
+        for src in sorted((ROOT / folder).glob("**/*.[ch]")):
+            rel = src.relative_to(ROOT).as_posix()
+            out += [(rel, h) for h in ANY_INCLUDE.findall(src.read_text())]
+    return out
+
+
+class LayerOrder(unittest.TestCase):
+    def test_order(self):
+        self.assertEqual(layer_violations(layer_includes()), [],
+                         "includes against boot -> arch -> mm -> kernel -> measure -> scenarios")
+
+    def test_upward_list_is_current(self):
+        stale = sorted(set(UPWARD) - set(layer_includes()))
+        self.assertEqual(stale, [], "UPWARD names includes that are gone: drop them")
+
+    def test_arch_gets_mm_through_hooks(self):
+        main = (ROOT / "kernel/main.c").read_text()
+        for hook in ("console_set_mapper(vm_map_uncached)", "steal_set_frame_source(spare_frame)"):
+            self.assertIn(hook, main)
+
+    def test_leaves_include_no_project_header(self):
+        for leaf in LEAVES:
+            found = [h for h in ANY_INCLUDE.findall((ROOT / leaf).read_text())
+                     if not h.startswith("lib/")]
+            self.assertEqual(found, [], leaf)
+
+    def test_boot_and_mm_one_way(self):
+        # boot/ names the memory map through the leaf mm/memmap.h only, and
+        # mm/ takes the map and the exclusions as arguments, not the boot info
+        pairs = layer_includes()
+        boot = [p for p in pairs if p[0].startswith("boot/")]
+        self.assertIn(("boot/bootinfo.h", "mm/memmap.h"), boot)
+        self.assertEqual([p for p in boot if unit_of(p[1]) and unit_of(p[1])[0] != "boot"
+                          and p[1] not in LEAVES], [])
+        self.assertEqual([p for p in pairs if p[0].startswith("mm/") and
+                          p[1].startswith("boot/")], [])
+
+    def test_exit_does_not_call_the_verdict(self):
+        # hz_exit reaches the verdict through its at-exit hook (kernel/exit.h)
+        for f in ("kernel/exit.c", "kernel/exit.h"):
+            self.assertNotIn("kernel/verdict.h", ANY_INCLUDE.findall((ROOT / f).read_text()))
+        self.assertIn("hz_exit_set_hook(verdict_at_exit)", (ROOT / "kernel/main.c").read_text())
+
+    def test_rule_catches(self):
+        for pair in [("boot/bootinfo.h", "mm/frames.h"), ("mm/mm.h", "kernel/exit.h"),
+                     ("kernel/exit.c", "measure/memop.h"), ("measure/x.c", "bench/y.h"),
+                     ("bench/x.c", "prezero/y.h"), ("prezero/x.c", "scenarios/clear/y.h"),
+                     ("scenarios/a/run.c", "scenarios/b/plan.h"), ("arch/x.c", "mm/vm.h")]:
+            self.assertEqual(layer_violations([pair]), [pair])
+        for pair in [("arch/acpi.h", "boot/bootinfo.h"), ("boot/bootinfo.h", "mm/memmap.h"),
+                     ("scenarios/a/run.c", "scenarios/a/plan.h"), ("bench/x.c", "measure/m.h"),
+                     ("scenarios/a/run.c", "lib/fmt.h"), ("mm/demand.c", "arch/trap.h")]:
+            self.assertEqual(layer_violations([pair]), [])
+
+
 def results_section(record):
     """The text of the section on `record` in docs/results.md or in a
     scenario's records.md."""
@@ -242,12 +340,12 @@ class ScenarioFolders(unittest.TestCase):
 
 
 class RecordsDocumented(unittest.TestCase):
-    """The prezero record's members, as prezero/prezero_report.c writes them,
+    """The prezero record's members, as measure/prezero_report.c writes them,
     are each named in its docs/results.md section (a latency group by its
     prefix, `lat_hit_*`)."""
 
     def members(self):
-        src = (ROOT / "prezero" / "prezero_report.c").read_text()
+        src = (ROOT / "measure" / "prezero_report.c").read_text()
         body = src[src.index("void pz_report_run"):src.index("void pz_report_table")]
         keys = set(re.findall(r'rec_\w+\(&x, "([a-z0-9_]+)"', body))
         groups = set(re.findall(r'lat_members\(&x, "([a-z_]+)"', body))

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "prezero/prezero.h"
+#include "measure/prezero.h"
 
 #define FB (64u * 1024) /* frame bytes */
 #define MAXF 4

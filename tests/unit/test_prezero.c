@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "prezero/prezero.h"
+#include "measure/prezero.h"
 
 static void test_policy_parse(void **state)
 {

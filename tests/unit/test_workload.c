@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "prezero/workload.h"
+#include "measure/workload.h"
 
 static void test_splitmix64_reference(void **state)
 {

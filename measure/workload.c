@@ -1,10 +1,10 @@
 /*
- * prezero/workload.c - demand-fault workload generators (see
- * prezero/workload.h): a small phase machine per generator, the
+ * measure/workload.c - demand-fault workload generators (see
+ * measure/workload.h): a small phase machine per generator, the
  * xoshiro256** and splitmix64 generators (Blackman & Vigna, ACM TOMS 47(4),
  * 2021) and exponential draws through a fixed-point natural log.
  */
-#include "prezero/workload.h"
+#include "measure/workload.h"
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /*
- * prezero/workload.h - deterministic demand-fault workloads for the
+ * measure/workload.h - deterministic demand-fault workloads for the
  * pre-zeroing experiments (docs/prezero.md). A generator is an iterator:
  * workload_next() yields one event at a time from a few words of state, so
  * a run of any length needs no event array.
@@ -36,8 +36,8 @@
  *
  * Portable C (the host unit tests build it); no floating point.
  */
-#ifndef HZ_PREZERO_WORKLOAD_H
-#define HZ_PREZERO_WORKLOAD_H
+#ifndef HZ_MEASURE_WORKLOAD_H
+#define HZ_MEASURE_WORKLOAD_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -148,4 +148,4 @@ const char *wl_op_name(unsigned op);
 #define WL_TENANT_WORD 0x7e7a17e7a17e7a17ull
 void wl_tenant_dirty(volatile uint64_t *va, uint64_t bytes);
 
-#endif /* HZ_PREZERO_WORKLOAD_H */
+#endif /* HZ_MEASURE_WORKLOAD_H */

@@ -1,13 +1,13 @@
 /*
- * prezero/prezero_core.c - the portable half of the pre-zeroing runner
- * (prezero/prezero.h): policy names and parsing, durations, the event loop,
+ * measure/prezero_core.c - the portable half of the pre-zeroing runner
+ * (measure/prezero.h): policy names and parsing, durations, the event loop,
  * the idle loop and the result arithmetic. Prints nothing; the host unit
  * tests (tests/unit/test_prezero.c) drive it with a simulated demand region.
  */
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/stats.h"
-#include "prezero/prezero.h"
+#include "measure/prezero.h"
 
 static const char *const policy_names[PZ_NPOLICIES] = {"none", "boot", "on_free", "idle", "batch"};
 

@@ -1,5 +1,5 @@
 /*
- * arch/numa_report.c - the NUMA topology (arch/numa.h) on the console: the
+ * mm/numa_report.c - the NUMA topology (arch/numa.h) on the console: the
  * header's `numa` member, and after the frame allocator is up the `numa`
  * record with its start-up self-check and one `numa_range` record per
  * memory range (docs/results.md).
@@ -10,8 +10,8 @@
  * whole frame lies in that node's SRAT ranges, and puts it back. It reads and writes none of the
  * frames' memory.
  */
+#include "mm/numa_report.h"
 #include "arch/numa.h"
-
 #include "lib/fmt.h"
 #include "lib/print.h"
 #include "lib/record.h"

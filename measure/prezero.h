@@ -1,6 +1,6 @@
 /*
- * prezero/prezero.h - the pre-zeroing policy runner (docs/prezero.md): it
- * feeds the events of one workload (prezero/workload.h) to the demand region
+ * measure/prezero.h - the pre-zeroing policy runner (docs/prezero.md): it
+ * feeds the events of one workload (measure/workload.h) to the demand region
  * and the free-frame pool (mm/pool.h) under one pre-zeroing policy, and
  * measures how fast the pages fault in and what the zeroing cost elsewhere.
  *
@@ -13,11 +13,11 @@
  *            `zeroable_hugepages` knob)
  *
  * Split: the event loop, the idle loop, parsing and the result arithmetic
- * are portable C (prezero/prezero_core.c, host-tested with a simulated
+ * are portable C (measure/prezero_core.c, host-tested with a simulated
  * demand region and clock); prezero/prezero.c supplies real #PF faults, the
  * TSC, verification and the `prezero`/`policies` scenarios, and
- * prezero/prezero_report.c prints records and the side-by-side table;
- * prezero/prezero_smp.c runs faulting CPUs and dedicated zeroers in parallel.
+ * measure/prezero_report.c prints records and the side-by-side table;
+ * measure/prezero_smp.c runs faulting CPUs and dedicated zeroers in parallel.
  *
  * The loop runs on the BSP and "pending work" for the idle loop is the TSC
  * passing the end of the IDLE period. With `fault_cpus=P` the FAULT events
@@ -25,16 +25,16 @@
  * with `zero_cpus=Z` policy idle gets Z dedicated CPUs that clear DIRTY
  * frames chunk by chunk, outside the pool lock, for the whole run.
  */
-#ifndef HZ_PREZERO_PREZERO_H
-#define HZ_PREZERO_PREZERO_H
+#ifndef HZ_MEASURE_PREZERO_H
+#define HZ_MEASURE_PREZERO_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "lib/spinlock.h"
+#include "measure/workload.h"
 #include "mm/pool.h"
-#include "prezero/workload.h"
 
 enum pz_policy { PZ_NONE, PZ_BOOT, PZ_ON_FREE, PZ_IDLE, PZ_BATCH, PZ_NPOLICIES };
 
@@ -214,7 +214,7 @@ uint32_t pz_hit_pct_x100(uint64_t hits, uint64_t faults);
 int pz_check_accounting(const struct pool *p, const struct pz_policy_cfg *pc,
                         uint32_t n_dirty_at_start, const char **why);
 
-/* ---- kernel side: one finished run, as prezero/prezero_report.c prints it */
+/* ---- kernel side: one finished run, as measure/prezero_report.c prints it */
 
 struct pz_result {
     struct pz_config cfg;
@@ -228,7 +228,7 @@ struct pz_result {
     struct pool_counters c; /* pool counters when the workload ended */
     struct pool_summary s;
     uint32_t fault_cpus; /* CPUs faulting in parallel (wl.cpus) */
-    uint64_t cpu_max_ns; /* fault_cpus > 1: pz_team_cpu_max() in ns; else populate */
+    uint64_t cpu_max_ns; /* fault_cpus > 1: pz_team_run()'s cpu_max in ns; else populate */
     uint32_t zero_cpus;  /* dedicated zeroer CPUs that ran (policy idle only) */
     /* run=policies, idle with zero_cpus > 0: the same workload with the
      * zeroer CPUs off and the idle loop on the faulting CPU instead, so no
@@ -250,4 +250,4 @@ void pz_report_run(const struct pz_result *r);
  * in every r[i]): a table and a one-line comparison. */
 void pz_report_table(const struct pz_result *r, size_t n);
 
-#endif /* HZ_PREZERO_PREZERO_H */
+#endif /* HZ_MEASURE_PREZERO_H */

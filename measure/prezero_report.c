@@ -1,5 +1,5 @@
 /*
- * prezero/prezero_report.c - what the pre-zeroing runner prints: one
+ * measure/prezero_report.c - what the pre-zeroing runner prints: one
  * `prezero` record per run (docs/results.md), a human line per run, and
  * the side-by-side table of the policies of one workload.
  */
@@ -10,7 +10,7 @@
 #include "lib/fmt.h"
 #include "lib/print.h"
 #include "lib/record.h"
-#include "prezero/prezero.h"
+#include "measure/prezero.h"
 
 /* "1 GiB" / "2 MiB" */
 static const char *frame_name(uint64_t fb) { return fb == (1ull << 30) ? "1 GiB" : "2 MiB"; }

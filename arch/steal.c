@@ -29,8 +29,10 @@ _Static_assert(sizeof(struct kvm_steal_time) == STEAL_REC_BYTES, "KVM's record i
  * MSR takes. */
 static volatile struct kvm_steal_time st[HZ_MAX_CPUS] __attribute__((aligned(64)));
 static bool enabled[HZ_MAX_CPUS];
-static uint64_t pad_sum[HZ_MAX_CPUS]; /* steal_pad_sum() when enabled */
-static uint64_t placed[HZ_MAX_CPUS];  /* the record address the CPU gave the host */
+static uint64_t pad_sum[HZ_MAX_CPUS];    /* steal_pad_sum() when enabled */
+static uint64_t placed[HZ_MAX_CPUS];     /* the record address the CPU gave the host */
+static const char *refused[HZ_MAX_CPUS]; /* why the last placement was refused, 0 none */
+static uint64_t refused_at[HZ_MAX_CPUS]; /* ... and the address it offered */
 static uint64_t total_base, total_lost;
 
 enum { SELFTEST_NONE, SELFTEST_MISALIGNED, SELFTEST_OUTSIDE, SELFTEST_POOL };
@@ -48,6 +50,14 @@ uint64_t steal_area(unsigned cpu) { return cpu < HZ_MAX_CPUS ? (uintptr_t)&st[cp
 
 bool steal_enabled(unsigned cpu) { return cpu < HZ_MAX_CPUS && enabled[cpu]; }
 
+const char *steal_refused(unsigned cpu, uint64_t *addr)
+{
+    if (cpu >= HZ_MAX_CPUS || !refused[cpu])
+        return 0;
+    *addr = refused_at[cpu];
+    return refused[cpu];
+}
+
 /* Give the host the record at addr for CPU cpu, after the placement check.
  * False (after saying why) when refused. */
 static bool place(unsigned cpu, uint64_t addr)
@@ -56,6 +66,8 @@ static bool place(unsigned cpu, uint64_t addr)
     if (why) {
         kprintf("steal: CPU %u: record at 0x%llx refused: %s\n", cpu, (unsigned long long)addr,
                 why);
+        refused[cpu] = why;
+        refused_at[cpu] = addr;
         return false;
     }
     pad_sum[cpu] = steal_pad_sum((const volatile void *)(uintptr_t)addr);

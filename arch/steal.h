@@ -72,6 +72,12 @@ uint64_t steal_area(unsigned cpu);
 /* True when CPU `cpu` enabled steal time (and has not turned it off). */
 bool steal_enabled(unsigned cpu);
 
+/* Why the placement check (steal_area_refusal()) last refused a record
+ * address for CPU `cpu`, with that address in *addr; NULL (and *addr left
+ * alone) when it refused none or cpu >= HZ_MAX_CPUS. Only steal_selftest=
+ * offers a bad address on purpose. */
+const char *steal_refused(unsigned cpu, uint64_t *addr);
+
 /* Why a run has no steal share (steal_total() false): its timed cells
  * account it (steal_account()), and none ran. The `summary` and the
  * verdict's trust item say so in these words (`steal_why`). */

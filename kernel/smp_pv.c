@@ -109,6 +109,12 @@ void smp_pv_teardown(void)
         rec_bool(&r, "reached", pv[i].reached);
         rec_u64(&r, "pv_msrs_off", pv[i].off);
         rec_u64(&r, "pv_msrs_left", pv[i].reached ? pv[i].left : kvm_pv_enabled_count(i));
+        uint64_t bad;
+        const char *why = steal_refused(i, &bad);
+        if (why) {
+            rec_str(&r, "refused", why);
+            rec_hex(&r, "refused_at", bad);
+        }
         record_emit(&r);
         cpus++;
         off += pv[i].off;

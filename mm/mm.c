@@ -63,6 +63,22 @@ static size_t exclusions(const struct frame_excl *boot, size_t nboot, size_t los
     return n;
 }
 
+/* The `vm` record: what vm_init() built (docs/results.md `vm`). */
+static void vm_record(void)
+{
+    const struct vm_info *v = vm_info();
+    char buf[HZ_RECORD_MAX];
+    struct rec r;
+    rec_begin(&r, buf, sizeof(buf), "vm");
+    rec_u64(&r, "map_bytes", v->map_end);
+    rec_str(&r, "pages", v->pages_1g ? "1G" : "2M");
+    rec_u64(&r, "split_1g", v->split_1g);
+    rec_u64(&r, "mixed_1g", v->mixed_1g);
+    rec_bool(&r, "nx", v->nx);
+    rec_u64(&r, "tables", v->tables);
+    record_emit(&r);
+}
+
 static void print_layout(void)
 {
     char line[160], buf[HZ_RECORD_MAX];
@@ -126,6 +142,7 @@ int mm_init(const struct memmap *boot_map, const struct frame_excl *boot, size_t
         kprintf("mm: cannot set up memory: %s\n", frames_strerror(rc));
         return -1;
     }
+    vm_record();
     print_layout();
     return 0;
 }

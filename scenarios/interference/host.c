@@ -107,6 +107,11 @@ bool if_host_check(struct if_state *st, uint64_t t0)
     rec_bool(&rec, "llc_resident", st->llc_resident);
     rec_bool(&rec, "forced", host_mode == HOST_CONTEND);
     rec_u64(&rec, "rounds", r);
+    rec_u64(&rec, "victim_cpu", st->vcpu);
+    rec_u64(&rec, "zeroer_cpus", st->nzcpus);
+    rec_u64(&rec, "l2_bytes", st->l2);
+    rec_u64(&rec, "llc_bytes", st->llc);
+    rec_str(&rec, "cache_source", st->cache_source);
     if (contention) {
         rec_str(&rec, "victim", st->v[wv].name);
         rec_sfixed(&rec, "slowdown_pct", if_ratio_pct_x100(worst.ratio_x1e6), 2);

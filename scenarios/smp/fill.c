@@ -133,14 +133,15 @@ static void fill_record(const struct fill_cell *c)
     if (verified) /* results=lava: the VM-start model, s/TiB x 1000 */
         lava_measure(LAVA_MIN, ns_per_tib / 1000000, "s/TiB", "smp.fill.s_per_tib.%ucpu", threads);
 
-    char g[24], s[24];
+    char g[24], s[24], cover[16];
     fmt_fixed(g, sizeof(g), stats_gbps_x1000(target.bytes, wall_ns), 3);
     fmt_fixed(s, sizeof(s), ns_per_tib / 1000000, 3);
-    kprintf("smp: fill %3u threads (%u busy): %llu MiB in %llu ms (median of %zu, 95%% interval "
+    fmt_fixed(cover, sizeof(cover), st->ci_cover_x100, 2); /* below 95 % with n < 6 */
+    kprintf("smp: fill %3u threads (%u busy): %llu MiB in %llu ms (median of %zu, %s%% interval "
             "%llu..%llu ms) = %s GB/s, "
             "%s s/TiB, cv %llu.%02llu%%%s%s%s\n",
             threads, busy, (unsigned long long)(target.bytes >> 20),
-            (unsigned long long)(wall_ns / 1000000), st->n,
+            (unsigned long long)(wall_ns / 1000000), st->n, cover,
             (unsigned long long)(st->ci_lo / 1000000), (unsigned long long)(st->ci_hi / 1000000), g,
             s, (unsigned long long)(st->cv_x100 / 100), (unsigned long long)(st->cv_x100 % 100),
             stats_noisy(st) ? " NOISY" : "", steal_x100 > CLEAR_STEAL_FLAG_X100 ? " STEAL" : "",

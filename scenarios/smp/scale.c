@@ -92,12 +92,13 @@ void smp_scale_report(const struct smp_scale_run *run)
     char line[256], g[24];
     size_t len;
     fmt_fixed(g, sizeof(g), peak->gbps_x1000, 3);
-    char glo[24], ghi[24];
+    char glo[24], ghi[24], cover[16];
     fmt_fixed(glo, sizeof(glo), peak->gbps_lo_x1000, 3);
     fmt_fixed(ghi, sizeof(ghi), peak->gbps_hi_x1000, 3);
-    kprintf("smp: peak %s GB/s (95%% interval %s..%s%s): %s with %u threads (%s); '!' marks a "
+    fmt_fixed(cover, sizeof(cover), peak->st.ci_cover_x100, 2); /* below 95 % with n < 6 */
+    kprintf("smp: peak %s GB/s (%s%% interval %s..%s%s): %s with %u threads (%s); '!' marks a "
             "cell above the peak, '~' a noisy one, 's' one with over 1%% steal\n",
-            g, glo, ghi, peak->noisy ? ", NOISY" : "", peak->s->name, peak->threads,
+            g, cover, glo, ghi, peak->noisy ? ", NOISY" : "", peak->s->name, peak->threads,
             nt ? "best all-thread non-temporal median"
                : "best all-thread median: no non-temporal strategy ran");
     len = (size_t)hz_snprintf(line, sizeof(line), "smp:   %-12s", "threads:");

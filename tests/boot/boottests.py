@@ -54,6 +54,7 @@ class Case:
         self.timeout = float(sec["timeout"])
         self.status = int(sec["status"])
         self.records = [shlex.split(l) for l in sec["records"].splitlines() if l.strip()]
+        self.order = [l.split() for l in sec.get("order", "").splitlines() if l.strip()]
         self.log = [l.strip() for l in sec["log"].splitlines() if l.strip()]
         self.groups = sec["groups"].split()
         self.mem_check = sec.getboolean("mem_check", fallback=False)
@@ -65,6 +66,10 @@ class Case:
             raise ValueError("%s: bad console %r" % (name, self.console))
         for l in self.log:
             re.compile(l)
+        for conds in self.records:
+            record_want(conds)
+        for words in self.order:
+            order_sides(words)
 
 
 # The QEMU matrix ([matrix] in cases.cfg): one row per configuration.
@@ -149,21 +154,71 @@ def _as_text(v):
     return "null" if v is None else str(v)
 
 
-def record_matches(r, conds):
-    """True when record r meets every MEMBER=VALUE / MEMBER~REGEX / MEMBER?
-    (present) / MEMBER! (absent) word."""
-    for c in conds:
+def conditions(words):
+    """[(member, op, value)] of MEMBER=VALUE / MEMBER~REGEX / MEMBER? / MEMBER!
+    words; a malformed word raises ValueError."""
+    out = []
+    for c in words:
         m = re.fullmatch(r"([\w.-]+)(=|~|\?|!)(.*)", c, re.S)
         if not m or (m.group(2) in "?!" and m.group(3)):
             raise ValueError("bad record condition %r" % c)
-        present, v = _member(r, m.group(1))
-        if present != (m.group(2) != "!"):
+        out.append(m.groups())
+    return out
+
+
+def record_matches(r, conds):
+    """True when record r meets every MEMBER=VALUE / MEMBER~REGEX / MEMBER?
+    (present) / MEMBER! (absent) word."""
+    for name, op, want in conditions(conds):
+        present, v = _member(r, name)
+        if present != (op != "!"):
             return False
-        if m.group(2) == "=" and _as_text(v) != m.group(3):
+        if op == "=" and _as_text(v) != want:
             return False
-        if m.group(2) == "~" and not re.search(m.group(3), _as_text(v)):
+        if op == "~" and not re.search(want, _as_text(v)):
             return False
     return True
+
+
+def record_want(words):
+    """(count, type, conditions) of one `records` line: `[=N] TYPE COND...`.
+    count None: at least one record of TYPE meets every condition; =N:
+    exactly N do (=0: none)."""
+    count = None
+    if words and re.fullmatch(r"=\d+", words[0]):
+        count, words = int(words[0][1:]), words[1:]
+    if not words or not re.fullmatch(r"[a-z0-9_]+", words[0]):
+        raise ValueError("bad records line %r: want [=N] TYPE COND..." % " ".join(words))
+    conditions(words[1:])  # raises on a bad condition
+    return count, words[0], words[1:]
+
+
+def order_sides(words):
+    """(before, after) types of one `order` line `A B < C D`."""
+    if words.count("<") != 1 or words[0] == "<" or words[-1] == "<":
+        raise ValueError("bad order line %r: want TYPE... < TYPE..." % " ".join(words))
+    i = words.index("<")
+    return set(words[:i]), set(words[i + 1:])
+
+
+def check_records(case, recs):
+    """The case's `records` lines and `order` lines against the records."""
+    errs = []
+    for words in case.records:
+        count, t, conds = record_want(words)
+        n = sum(1 for r in recs if r["t"] == t and record_matches(r, conds))
+        if count is None and not n:
+            errs.append("no record matching: %s" % " ".join(words))
+        elif count is not None and n != count:
+            errs.append("%d records match, want %s" % (n, " ".join(words)))
+    for words in case.order:
+        before, after = order_sides(words)
+        last = max((i for i, r in enumerate(recs) if r["t"] in before), default=-1)
+        first = min((i for i, r in enumerate(recs) if r["t"] in after), default=len(recs))
+        if last > first:
+            errs.append("order %s: a %s record after a %s record"
+                        % (" ".join(words), recs[last]["t"], recs[first]["t"]))
+    return errs
 
 
 def _is(v, t):
@@ -265,9 +320,7 @@ def check_smp(recs):
 def check_case(case, out, serial_text):
     errs = check_frame(case, out)
     errs += check_smp(out.records)
-    for conds in case.records:
-        if not any(r["t"] == conds[0] and record_matches(r, conds[1:]) for r in out.records):
-            errs.append("no record matching: %s" % " ".join(conds))
+    errs += check_records(case, out.records)
     for pat in case.log:
         if not re.search(pat, serial_text, re.M):
             errs.append("serial log does not match /%s/" % pat)

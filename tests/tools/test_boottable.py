@@ -157,6 +157,35 @@ class Checks(unittest.TestCase):
         self.assertEqual(errs, ["no record matching: config option=bogus",
                                 "serial log does not match /exit status 3/"])
 
+    def test_record_counts(self):
+        # `=N TYPE COND...`: exactly N records match; =0: none does.
+        c = case("[n]\nrecords = =2 pass name~^a\n          =0 interference_peak\n"
+                 "          =1 pass name=b\n")
+        self.assertEqual(c.records[0], ["=2", "pass", "name~^a"])
+        recs = [HEADER, {"t": "pass", "name": "a1"}, {"t": "pass", "name": "a2"},
+                summary(0, **{"pass": 2})]
+        self.assertEqual(boot.check_case(c, outcome(recs, 0), ""),
+                         ["0 records match, want =1 pass name=b"])
+        recs[2:2] = [{"t": "interference_peak"}, {"t": "pass", "name": "a3"}]
+        recs[-1] = summary(0, **{"pass": 3})
+        self.assertEqual(boot.check_case(c, outcome(recs, 0), ""),
+                         ["3 records match, want =2 pass name~^a",
+                          "1 records match, want =0 interference_peak",
+                          "0 records match, want =1 pass name=b"])
+        self.assertRaises(ValueError, case, "[bad]\nrecords = =2\n")
+        self.assertRaises(ValueError, case, "[bad]\nrecords = pass name\n")
+
+    def test_record_order(self):
+        # `A B < C`: every A and B record comes before every C record.
+        c = case("[o]\norder = steal pass < verdict\n")
+        ok = [HEADER, {"t": "steal"}, {"t": "verdict"}, summary(0)]
+        self.assertEqual(boot.check_case(c, outcome(ok, 0), ""), [])
+        late = [HEADER, {"t": "verdict"}, {"t": "pass"}, summary(0, **{"pass": 1})]
+        self.assertEqual(boot.check_case(c, outcome(late, 0), ""),
+                         ["order steal pass < verdict: a pass record after a verdict record"])
+        self.assertRaises(ValueError, case, "[bad]\norder = steal verdict\n")
+        self.assertRaises(ValueError, case, "[bad]\norder = < verdict\n")
+
     def test_smp_invariants(self):
         def scale(threads, wall_min, cpu_ns, repeats=10):
             skew = 0 if threads == 1 else 2

@@ -60,6 +60,20 @@ def kernel_options():
     return set(kernel_option_decls())
 
 
+def option_docs():
+    """docs/options.md and every scenario's README.md, where options are listed."""
+    return [ROOT / "docs" / "options.md"] + sorted((ROOT / "scenarios").glob("*/README.md"))
+
+
+def listed_options():
+    """{option: [doc, ...]} of every option row in the option docs."""
+    out = {}
+    for doc in option_docs():
+        for name in re.findall(r"^\| `([a-z0-9_]+)` \|", doc.read_text(), re.M):
+            out.setdefault(name, []).append(doc.relative_to(ROOT).as_posix())
+    return out
+
+
 class OptionsDocumented(unittest.TestCase):
     def test_declarations_found(self):
         # The kernel always has these; finding none means the pattern broke.
@@ -72,16 +86,18 @@ class OptionsDocumented(unittest.TestCase):
         self.assertEqual(sorted({n for n in names if names.count(n) > 1}), [])
 
     def test_every_option_in_docs(self):
-        doc = (ROOT / "docs" / "options.md").read_text()
-        listed = set(re.findall(r"^\| `([a-z0-9_]+)` \|", doc, re.M))
-        missing = sorted(kernel_options() - listed)
-        self.assertEqual(missing, [], "options missing from docs/options.md")
+        missing = sorted(kernel_options() - set(listed_options()))
+        self.assertEqual(missing, [], "options missing from docs/options.md and "
+                                      "scenarios/*/README.md")
 
     def test_no_stale_options_in_docs(self):
-        doc = (ROOT / "docs" / "options.md").read_text()
-        listed = set(re.findall(r"^\| `([a-z0-9_]+)` \|", doc, re.M))
-        stale = sorted(listed - kernel_options())
-        self.assertEqual(stale, [], "docs/options.md lists options the kernel lacks")
+        stale = sorted(set(listed_options()) - kernel_options())
+        self.assertEqual(stale, [], "option docs list options the kernel lacks")
+
+    def test_each_option_listed_once(self):
+        # A row in docs/options.md and another in a scenario's README would drift.
+        twice = {n: d for n, d in listed_options().items() if len(d) > 1}
+        self.assertEqual(twice, {})
 
 
 SCENARIO = re.compile(r"HZ_SCENARIO\(\s*\w+\s*,(.*?)\);", re.S)
@@ -123,13 +139,13 @@ class OptionTablesElsewhere(unittest.TestCase):
     def test_every_docs_option_table_names_kernel_options(self):
         # docs/prezero.md repeats some options beside the prose: none may be stale.
         stale, seen = [], 0
-        for doc in sorted((ROOT / "docs").glob("*.md")):
+        for doc in sorted((ROOT / "docs").glob("*.md")) + option_docs()[1:]:
             for rows in OPTION_TABLE.findall(doc.read_text()):
                 for name in re.findall(r"^\| `([a-z0-9_]+)` \|", rows, re.M):
                     seen += 1
                     if name not in kernel_options():
                         stale.append("%s: %s" % (doc.name, name))
-        self.assertGreater(seen, 60)  # options.md's tables and prezero.md's were read
+        self.assertGreater(seen, 60)  # options.md's tables and the scenarios' were read
         self.assertEqual(stale, [])
 
 
@@ -301,10 +317,42 @@ class LayerOrder(unittest.TestCase):
 
 
 def results_section(record):
-    """The text of docs/results.md's section on `record`."""
-    doc = (ROOT / "docs" / "results.md").read_text()
-    m = re.search(r"^### `%s`.*?(?=^### )" % re.escape(record), doc, re.M | re.S)
-    return m.group(0)
+    """The text of the section on `record` in docs/results.md or in a
+    scenario's records.md."""
+    for doc in [ROOT / "docs" / "results.md"] + sorted((ROOT / "scenarios").glob("*/records.md")):
+        m = re.search(r"^### `%s`.*?(?=^##|\Z)" % re.escape(record), doc.read_text(), re.M | re.S)
+        if m:
+            return m.group(0)
+    raise AssertionError("no docs section on record %s" % record)
+
+
+class ScenarioFolders(unittest.TestCase):
+    """Each scenario's docs sit in its folder (issue 33): scenarios/NAME/
+    has README.md (what it measures, its options, how to read its table)
+    and records.md (its record types), and docs/results.md links to every
+    records.md."""
+
+    def test_every_scenario_has_readme_and_records(self):
+        # a folder per registered scenario (HZ_SCENARIO), none other
+        found = sorted(p.name for p in (ROOT / "scenarios").iterdir() if p.is_dir())
+        self.assertEqual(found, sorted(kernel_scenarios()))
+        self.assertGreaterEqual(len(found), 9)
+        for name in found:
+            for doc in ("README.md", "records.md"):
+                path = ROOT / "scenarios" / name / doc
+                self.assertTrue(path.is_file(), "scenarios/%s/%s is missing" % (name, doc))
+                self.assertIn("run=%s" % name, path.read_text().split("\n")[0],
+                              "scenarios/%s/%s: its title names another scenario" % (name, doc))
+
+    def test_results_md_links_every_records_md(self):
+        doc = (ROOT / "docs" / "results.md").read_text()
+        for name in kernel_scenarios():
+            self.assertIn("](../scenarios/%s/records.md)" % name, doc)
+
+    def test_readme_is_at_most_a_page(self):
+        for p in sorted((ROOT / "scenarios").glob("*/README.md")):
+            prose = [line for line in p.read_text().split("\n") if not line.startswith("|")]
+            self.assertLessEqual(len(prose), 60, "%s: more than a page of prose" % p)
 
 
 class RecordsDocumented(unittest.TestCase):

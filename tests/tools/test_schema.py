@@ -1,4 +1,5 @@
-"""tools/hzlib/schema.py against docs/results.md: the same record types
+"""tools/hzlib/schema.py against the record docs (docs/results.md, and each
+scenario's own types in scenarios/NAME/records.md): the same record types
 both ways, and every member the schema names documented in its type's
 section (a table row or the section's text). Members only documented are
 the one listed exception: schema.py's comment says why it does not copy
@@ -13,6 +14,7 @@ import hztest  # noqa: F401 (import path)
 from hzlib import schema
 
 RESULTS_MD = pathlib.Path(hztest.ROOT) / "docs" / "results.md"
+SCENARIO_RECORDS = sorted((pathlib.Path(hztest.ROOT) / "scenarios").glob("*/records.md"))
 # A section's title: "### `a`, `b` and `c` — what they are".
 HEADING = re.compile(r"^### (`[a-z0-9_]+`(?:(?:, | and )`[a-z0-9_]+`)*) — ", re.M)
 NAME = re.compile(r"`([a-z0-9_]+)`")
@@ -40,19 +42,28 @@ def documented(body: str) -> Set[str]:
 class Schema(unittest.TestCase):
     def setUp(self):
         self.docs = sections(RESULTS_MD.read_text())
+        for p in SCENARIO_RECORDS:
+            got = sections(p.read_text())
+            self.assertEqual(sorted(set(got) & set(self.docs)), [],
+                             "%s documents a type documented elsewhere too" % p)
+            self.docs.update(got)
 
     def test_the_same_record_types(self):
         self.assertGreater(len(self.docs), 30)  # the headings were read at all
+        self.assertGreaterEqual(len(SCENARIO_RECORDS), 9)  # and the scenarios' own
+        self.assertIn("faultclear_gain", self.docs)
         self.assertEqual(sorted(set(self.docs) - set(schema.TYPES)), [],
-                         "documented in docs/results.md, missing from schema.TYPES")
+                         "documented in docs/results.md or scenarios/*/records.md, "
+                         "missing from schema.TYPES")
         self.assertEqual(sorted(set(schema.TYPES) - set(self.docs)), [],
-                         "in schema.TYPES, without a section in docs/results.md")
+                         "in schema.TYPES, without a section in docs/results.md or "
+                         "scenarios/*/records.md")
 
     def test_every_member_named_is_documented(self):
         for t, rt in schema.TYPES.items():
             self.assertEqual(rt.name, t)
             missing = [m for m in rt.members if m not in documented(self.docs[t])]
-            self.assertEqual(missing, [], "%s: not in its docs/results.md section" % t)
+            self.assertEqual(missing, [], "%s: not in its docs section" % t)
 
     def test_clear_columns_are_clear_members(self):
         doc = documented(self.docs["clear"])

@@ -1,6 +1,7 @@
-"""The record schema the host tools read (docs/results.md is the contract).
+"""The record schema the host tools read (docs/results.md and each
+scenario's scenarios/NAME/records.md are the contract).
 
-TYPES holds every record type docs/results.md documents (a `### type`
+TYPES holds every record type those documents name (a `### type`
 section) and, for each, the members hz names: `key`, the identity hz
 compare pairs two runs' cells by (and hz report groups by), and `values`,
 the other members parse, compare and report read by name. A record's
@@ -62,6 +63,7 @@ TYPES: Dict[str, RecordType] = {t.name: t for t in (
     RecordType("measure", values=("cpl", "emulated_ring0")),
     RecordType("module"),
     RecordType("maxphyaddr"),
+    RecordType("vm"),
     RecordType("frame"),
     RecordType("frame_reject"),
     RecordType("prezero", values=("workload", "policy", "lat_p50_ns", "verified")),

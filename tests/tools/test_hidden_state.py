@@ -209,13 +209,13 @@ def analyse(objects):
 
 def measured_path(roots, calls):
     """Every function reachable from roots through calls."""
-    seen, todo = set(), sorted(roots)
-    while todo:
-        f = todo.pop()
+    seen, stack = set(), sorted(roots)
+    while stack:
+        f = stack.pop()
         if f in seen:
             continue
         seen.add(f)
-        todo += [c for c in calls.get(f, ()) if c not in seen]
+        stack += [c for c in calls.get(f, ()) if c not in seen]
     return seen
 
 

@@ -1,6 +1,6 @@
 /*
  * scenarios/interference/report.c - the `interference` scenario's tables and
- * records (docs/results.md `interference`, `interference_peak`): per cell
+ * records (scenarios/interference/records.md `interference`, `interference_peak`): per cell
  * and victim the median with its 95 % order-statistic interval and CV
  * (lib/stats.h), the slowdown against the victims alone by lib/compare.h
  * (Hodges-Lehmann ratio, Moses interval, outcome at the tolerance), the

@@ -1,6 +1,6 @@
 /*
  * scenarios/vmstart/report.c - what `run=vmstart` prints after its rounds
- * (scenarios/vmstart/vmstart.h, docs/results.md "vmstart"): one `vmstart` record and
+ * (scenarios/vmstart/vmstart.h, scenarios/vmstart/records.md `vmstart`): one `vmstart` record and
  * table line per (kind, T) cell, then the knee of none and the qemu rows
  * (`vmstart_knee`, measured: each T against T - 1 at the tolerance, the
  * comparison the model's plateau test and the verdict make), each pre-zeroed policy's own costs

@@ -157,7 +157,7 @@ def sample_count(recs):
 
 
 def record_flags(r):
-    """The warnings a clear-like record carries (docs/results.md)."""
+    """The warnings a clear-like record carries (scenarios/clear/records.md `clear`)."""
     return [f for f, on in (("noisy", r.get("noisy") is True),
                             ("steal", r.get("steal_high") is True),
                             ("not-cold", r.get("cache_verified") is False),

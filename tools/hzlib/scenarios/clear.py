@@ -1,5 +1,5 @@
 """run=clear's host side: the clear cells (`clear`, `clear_run`,
-`clear_samples`, docs/results.md; run=smp's multi-CPU cells are `clear`
+`clear_samples`, scenarios/clear/records.md; run=smp's multi-CPU cells are `clear`
 records too) in hz compare, report.html, hz report --text --full and hz
 plot (the strategy x call size grid of the short report and the page is
 clear_grid.py).

@@ -1,5 +1,5 @@
 """run=faultclear's host side (`faultclear`, `faultclear_run`,
-`faultclear_gain`, docs/results.md) in hz compare, report.html, hz plot
+`faultclear_gain`, scenarios/faultclear/records.md) in hz compare, report.html, hz plot
 and make bench.
 
   compare  per (frame size, model, strategy): the median GB/s with the
@@ -16,7 +16,7 @@ and make bench.
 
 table() gives one line per (frame size, strategy): the median fault-service
 GB/s of every fault_clear= model with its 95 % interval and flags
-(docs/results.md `faultclear`), and the predicted clear_pages() gain
+(scenarios/faultclear/records.md `faultclear`), and the predicted clear_pages() gain
 (`faultclear_gain`: linux_4k / linux_batch=32M time, a prediction of
 hugezero's models, the Hodges-Lehmann ratio with its interval labelled by
 the coverage the record states, `gain_cover_pct`: 95 % Moses). anchors() gives the

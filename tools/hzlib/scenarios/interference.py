@@ -1,6 +1,6 @@
 """run=interference's host side (`interference`, `interference_peak`,
 `interference_host`, `interference_residency`, `interference_rank`,
-docs/results.md) in hz compare, report.html, hz report --text --full,
+scenarios/interference/records.md) in hz compare, report.html, hz report --text --full,
 hz plot (interference.png, interference_plot.py) and make bench.
 
   compare  per (zeroer, strategy, chunk, rate_pct, victim): the victim's

@@ -1,5 +1,5 @@
 """run=smp's host side (`smp_scale`, `smp_peak`, `smp_fill`,
-`smp_rounds`, docs/results.md; its multi-CPU `clear` cells are run=clear's
+`smp_rounds`, scenarios/smp/records.md; its multi-CPU `clear` cells are run=clear's
 type, plotted in clear.py's thread_scaling.png) on report.html: the peak,
 the scaling table and the VM-start fill (wall time, interval, CV, s per
 TiB)."""

@@ -1,5 +1,5 @@
 """run=vmstart's host side (`vmstart`, `vmstart_knee`, `vmstart_cost`,
-`vmstart_model`, docs/results.md) in hz compare, report.html, hz plot and
+`vmstart_model`, scenarios/vmstart/records.md) in hz compare, report.html, hz plot and
 make bench.
 
   compare  one row per (policy, threads, bytes, strategy) cell: GB/s with
@@ -11,7 +11,7 @@ make bench.
            rate), median with its 95 % interval, log y past a 10x range
   bench    report() under a heading (make bench, tools/bench.py)
 
-report() gives the table of the `vmstart` cells (docs/results.md: policy,
+report() gives the table of the `vmstart` cells (scenarios/vmstart/records.md: policy,
 T, median wall time with its 95 % interval, GB/s where the faults clear
 (none and the qemu rows; none for the pre-zeroed policies, whose wall time
 is a mapping time), the pre-zeroing before the faults, the hit ratio, the

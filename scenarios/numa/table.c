@@ -51,16 +51,23 @@ static void finish(struct numa_cell *c)
     tl_run_add(id, &c->ser.lost);
 }
 
+/* The members that name cell c, the first of both of its records
+ * (`numa_clear`, `numa_ratio`). */
+static void cell_identity(struct rec *x, const struct numa_cell *c)
+{
+    rec_str(x, "strategy", c->s->name);
+    rec_u64(x, "chunk", c->chunk);
+    rec_u64(x, "threads", c->p.threads);
+    rec_u64(x, "cpu_node", c->p.cpu);
+    rec_u64(x, "mem_node", c->p.mem);
+}
+
 static void cell_record(const struct numa_run *r, const struct numa_cell *c)
 {
     char buf[HZ_RECORD_MAX];
     struct rec x;
     rec_begin(&x, buf, sizeof(buf), "numa_clear");
-    rec_str(&x, "strategy", c->s->name);
-    rec_u64(&x, "chunk", c->chunk);
-    rec_u64(&x, "threads", c->p.threads);
-    rec_u64(&x, "cpu_node", c->p.cpu);
-    rec_u64(&x, "mem_node", c->p.mem);
+    cell_identity(&x, c);
     rec_bool(&x, "local", c->p.cpu == c->p.mem);
     rec_bool(&x, "memory_only", r->t->node[c->p.mem].memory_only);
     rec_u64(&x, "distance", r->t->dist[c->p.cpu][c->p.mem]);
@@ -104,11 +111,7 @@ static void compare(struct numa_run *r, struct numa_cell *c)
     char buf[HZ_RECORD_MAX];
     struct rec x;
     rec_begin(&x, buf, sizeof(buf), "numa_ratio");
-    rec_str(&x, "strategy", c->s->name);
-    rec_u64(&x, "chunk", c->chunk);
-    rec_u64(&x, "threads", c->p.threads);
-    rec_u64(&x, "cpu_node", c->p.cpu);
-    rec_u64(&x, "mem_node", c->p.mem);
+    cell_identity(&x, c);
     rec_bool(&x, "memory_only", r->t->node[c->p.mem].memory_only);
     rec_u64(&x, "distance", r->t->dist[c->p.cpu][c->p.mem]);
     /* speed of remote over local: local time / remote time */

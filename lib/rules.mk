@@ -15,7 +15,7 @@ HOST_SRCS_record := lib/record.c lib/fmt.c
 HOST_SRCS_print := lib/print.c lib/record.c lib/fmt.c
 HOST_SRCS_results := lib/results.c lib/print.c lib/record.c lib/fmt.c
 HOST_SRCS_cmdline := lib/cmdline.c lib/fmt.c
-HOST_SRCS_stats := lib/stats.c
+HOST_SRCS_stats := lib/stats.c lib/fmt.c
 HOST_SRCS_interleave := lib/interleave.c lib/stats.c
 HOST_SRCS_interleave_run := lib/interleave.c lib/stats.c
 # The plan test prices the default run with the scenarios' own settings

@@ -26,7 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import results
 from ..compare_rows import group
-from ..compare_stat import Stat, num, record_flags
+from ..compare_stat import Stat, moses_label, num, record_flags
 from ..plaintext import WIDTH, wrap
 from ..report_html import esc, fmt, interval, row_flags, table
 from ..schema import INTERFERENCE_KEY, Record, key
@@ -125,6 +125,12 @@ def ranking(recs: Sequence[Record]) -> List[Tuple[str, str]]:
     return list(chains.items())
 
 
+def fewest_rounds(recs: Sequence[Record]) -> Optional[int]:
+    """The fewest rounds any `interference` record's comparison rests on."""
+    n = [r.get("rounds") for r in recs if r.get("t") == "interference"]
+    return min(n) if n and all(isinstance(x, int) for x in n) else None
+
+
 def host_line(r: Record) -> str:
     """The host check (`interference_host`) in one line: whether this host
     can answer, and when not why, what the spin control alone cost, what
@@ -158,8 +164,8 @@ def text_block(recs: Sequence[Record]) -> List[str]:
     row = "    %-13s %4s %10s %8s %8s %7s %7s"
     out.append(row % ("zeroer", "rate", "call B", "target", "GB/s", "%tgt", "ms/GiB"))
     out += [row % tuple(pacing_row(c)) for c in cs if c.zeroer != "spin"]
-    out.append("  Slowdown % vs alone [95% Moses interval], '>' slower, '=' within the "
-               "tolerance, '<' faster, '?' undecided, '-' too few rounds:")
+    out.append("  Slowdown %% vs alone [%s], '>' slower, '=' within the tolerance, '<' "
+               "faster, '?' undecided, '-' too few rounds:" % moses_label(fewest_rounds(recs)))
     for v in victims(recs):
         first: Record = next((c.by_victim[v] for c in cs if v in c.by_victim), {})
         out.append("  %s (%s):" % (v, first.get("victim_class", "?")))
@@ -256,9 +262,10 @@ def interference_section(rs):
             "clear calls per GiB cleared, at the call size it issued (call bytes).</p>" +
             table(("zeroer", "rate", "call bytes", "target GB/s", "achieved GB/s",
                    "% of target", "CPU ms/GiB"), pace, numeric=(2, 3, 4, 5, 6)) +
-            "<p>Victim slowdown %% against alone: Hodges-Lehmann, [95 %% Moses interval], "
+            "<p>Victim slowdown %% against alone: Hodges-Lehmann, [%s], "
             "then '>' slower, '=' within the tolerance, '<' faster, '?' undecided, '-' too "
-            "few rounds.</p>" + table(["zeroer", "rate"] + vs, slow) +
+            "few rounds.</p>" % esc(moses_label(fewest_rounds(rs.records))) +
+            table(["zeroer", "rate"] + vs, slow) +
             "<p>Unthrottled ranking, least cost first: '<' decided, '~' a tie, '?' "
             "undecided (adjacent pairs, Bonferroni z).</p>" +
             (table(("victim", "ranking"), rank) if rank else

@@ -159,6 +159,13 @@ class Report(unittest.TestCase):
                          "Host check: cannot answer (cpu_contention, no_llc_victim) after 1363 "
                          "ms; spin control alone slows stream_4llc +156.5% [+93.8..+722.2]; "
                          "needs distinct physical cores, an unshared LLC; stopped")
+        # report.html says it too, where the slowdown tables would be
+        page = report.single(rs, [])
+        i = page.index('<h2 id="interference">')
+        self.assertIn("<p>Host check: cannot answer (cpu_contention, no_llc_victim) after 1363 "
+                      "ms; spin control alone slows stream_4llc +156.5% [+93.8..+722.2]; needs "
+                      "distinct physical cores, an unshared LLC; stopped</p>", page[i:])
+        self.assertNotIn("Victim slowdown", page)
         host = rs.records[-1]
         host.update(can_answer=True, reason="ok", cpu_contention=False, action="measure")
         self.assertEqual(interference.host_line(host), "  Host check: can answer (6 rounds, "

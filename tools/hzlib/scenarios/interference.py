@@ -231,10 +231,13 @@ def interference_rows(a, b):
 
 
 def interference_section(rs):
-    """Residency, pacing and CPU, the slowdowns with their intervals and
-    outcomes, and the unthrottled ranking (tools/hzlib/scenarios/interference.py)."""
+    """Residency, the host check, pacing and CPU, the slowdowns with their
+    intervals and outcomes, and the unthrottled ranking; a run the host
+    check stopped ends after the check, which says why ("" without
+    records)."""
     cs = cells(rs.records)
-    if not cs:
+    host = next((r for r in rs.records if r.get("t") == "interference_host"), None)
+    if not cs and not host:
         return ""
     res = [([r.get("victim"), r.get("access"), results.human_size(r.get("set_bytes")),
              fmt(r.get("ns_per_access"), "%.1f"), interval(r.get("ns_lo"), r.get("ns_hi"), "%.1f"),
@@ -242,6 +245,17 @@ def interference_section(rs):
              fmt(r.get("ref_llc_ns"), "%.1f"), fmt(r.get("ref_dram_ns"), "%.1f")],
             ["not-" + str(r.get("intended"))] if r.get("class") != r.get("intended") else [])
            for r in rs.of_type("interference_residency") if not r.get("reference")]
+    notes = [line.strip() for line in residency_lines(rs.records)
+             if line.startswith("  LLC-resident")]
+    head = ('<h2 id="interference">Interference (run=interference)</h2>'
+            "<p>Each victim alone, classed by its time per access against reference sets "
+            "measured in the same runs.</p>%s%s%s"
+            % (table(("victim", "access", "set", "ns", "interval", "aims at", "class",
+                      "ref L2", "ref LLC", "ref DRAM"), res, numeric=(3, 7, 8, 9)),
+               "".join("<p><b>%s</b></p>" % esc(n) for n in notes),
+               "<p>%s</p>" % esc(host_line(host).strip()) if host else ""))
+    if not cs:
+        return head
     pace = [(pacing_row(c), ["rate-miss"] if c.first().get("rate_miss") else [])
             for c in cs if c.zeroer != "spin"]
     vs = victims(rs.records)
@@ -249,14 +263,7 @@ def interference_section(rs):
                                             for v in vs],
              row_flags(c.first(), rs)) for c in cs]
     rank = [([v, chain], []) for v, chain in ranking(rs.records)]
-    notes = [line.strip() for line in residency_lines(rs.records)
-             if line.startswith("  LLC-resident")]
-    return ('<h2 id="interference">Interference (run=interference)</h2>'
-            "<p>Each victim alone, classed by its time per access against reference sets "
-            "measured in the same runs.</p>%s%s"
-            % (table(("victim", "access", "set", "ns", "interval", "aims at", "class",
-                      "ref L2", "ref LLC", "ref DRAM"), res, numeric=(3, 7, 8, 9)),
-               "".join("<p><b>%s</b></p>" % esc(n) for n in notes)) +
+    return (head +
             "<p>Pacing: target (the median of 7 interleaved peak cells x rate) and achieved "
             "GB/s of all zeroer CPUs, '!' more than 10 % off; the zeroer's CPU time in its "
             "clear calls per GiB cleared, at the call size it issued (call bytes).</p>" +

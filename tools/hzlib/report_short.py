@@ -4,8 +4,9 @@ One result set, at most LINES (40) lines of at most report_text.WIDTH (80)
 columns, ASCII:
   facts     one line: CPU, where it ran, CPUs, guest RAM, TSC, commit;
   verdict   the verdict block, item by item, as the kernel's console prints
-            it (verdict_text.block_lines, from the records), lines past 80
-            columns wrapped;
+            it (report.merged_block, from the records: make answers' two
+            boots in one block, each item marked with the boot it came
+            from), lines past 80 columns wrapped;
   grid      strategy x call size (clear_grid.py): each strategy's GB/s
             [95 % interval] on one line and its x clear_page [interval]
             below it; the slowest strategies give way when the lines run
@@ -21,8 +22,7 @@ phrase.py's one sentence, B against A.
 
 from typing import List, Optional, Tuple
 
-from . import (compare, compare_rows, compare_stat, phrase, report, report_text,
-               results, verdict_text)
+from . import compare, compare_rows, compare_stat, phrase, report, report_text, results
 from .compare_stat import Stat, num
 from .scenarios import clear_grid
 
@@ -63,15 +63,14 @@ def facts_line(rs) -> str:
 
 
 def verdict_lines(rs) -> List[str]:
-    """The verdict block of the last run (a reboot loop has several),
-    wrapped to WIDTH."""
-    by_run = report.verdicts(rs)
-    if not by_run:
+    """The verdict block (report.merged_block: each item from the last run
+    that measured it, so both boots of make answers show and a reboot loop
+    shows its last run), wrapped to WIDTH."""
+    lines = report.merged_block(rs)
+    if not lines:
         return ["no verdict records (a run that stopped early, or made before them)"]
-    last = max(by_run)
-    recs = [r for r in rs.records if r.get("t") == "verdict" and r.get("run", 0) == last]
     out = []
-    for line in verdict_text.block_lines(recs):
+    for line in lines:
         body = line.lstrip(" ")
         ind = " " * (len(line) - len(body))
         out += (report_text.wrap(body, ind + "    ", ind) if len(line) > WIDTH

@@ -128,7 +128,8 @@ def ranking(recs: Sequence[Record]) -> List[Tuple[str, str]]:
 def fewest_rounds(recs: Sequence[Record]) -> Optional[int]:
     """The fewest rounds any `interference` record's comparison rests on."""
     n = [r.get("rounds") for r in recs if r.get("t") == "interference"]
-    return min(n) if n and all(isinstance(x, int) for x in n) else None
+    counts = [x for x in n if isinstance(x, int)]
+    return min(counts) if counts and len(counts) == len(n) else None
 
 
 def host_line(r: Record) -> str:

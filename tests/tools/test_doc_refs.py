@@ -76,7 +76,9 @@ def broken_links(name, text, cache):
 def tracked_files():
     names = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True,
                            text=True, check=True).stdout.split("\n")
-    return [n for n in names if n.endswith(SCANNED) and "fixtures/" not in n]
+    # not this file: its planted stale references are the tests' input
+    return [n for n in names if n.endswith(SCANNED) and "fixtures/" not in n and
+            n != "tests/tools/test_doc_refs.py"]
 
 
 class DocReferences(unittest.TestCase):

@@ -25,7 +25,7 @@ import os
 import tempfile
 from typing import List
 
-from . import phrase, plaintext, results, scenarios, verdict_text
+from . import compare_stat, phrase, plaintext, results, scenarios, verdict_text
 from .plot import draw_plots
 from .report_html import esc, figure, kv_table, page, row_flags, table, tcg
 from .scenarios import clear_grid
@@ -149,6 +149,7 @@ def grid_section(rs):
     if g is None:
         return ""
     by = clear_grid.cells(rs)[2]
+    ci = compare_stat.table_ci_label([r for row in by.values() for r in row.values()])
     head = ["strategy"] + [results.human_size(c) for c in g.chunks]
     rows = []
     for s, gb, xr in g.rows:
@@ -158,11 +159,11 @@ def grid_section(rs):
         rows.append(([s] + ["%s\n%s" % (gb[i], xr[i]) if gb[i] else ""
                             for i in range(len(g.chunks))], flags))
     return ('<h2 id="grid">Clear: strategy x call size</h2><p>One CPU, %s target, %s cache: '
-            "each cell's median GB/s [95 %% interval] and, below it, x clear_page: its speed "
+            "each cell's median GB/s [%s] and, below it, x clear_page: its speed "
             "over %s in 4 KiB calls (Linux's clear_page) in the same cache state, the "
             "Hodges-Lehmann ratio [Moses interval]; ~ a tie at the tolerance, ? undecided. "
             "A row's flags are those of any of its cells.%s</p>"
-            % (esc(results.human_size(g.target)), esc(g.cache), clear_grid.BASELINE[0],
+            % (esc(results.human_size(g.target)), esc(g.cache), esc(ci), clear_grid.BASELINE[0],
                " <b>%s</b>: every GB/s is marked %s and every ratio ?." % (
                    clear_grid.TCG_SAYS, clear_grid.TCG_MARK) if g.tcg else "")
             + table(head, rows, numeric=tuple(range(1, len(head))), cls="grid"))

@@ -84,8 +84,10 @@ def grid_lines(rs, budget: int, tol_pct=compare_stat.TOL_PCT) -> List[str]:
     g = clear_grid.grid(rs, tol_pct)
     if g is None:
         return ["no single-thread clear cells"]
-    head = ["clear, 1 CPU, %s target, %s cache: GB/s [95%% interval], below it"
-            % (results.human_size(g.target), g.cache),
+    ci = compare_stat.table_ci_label([r for row in clear_grid.cells(rs)[2].values()
+                                      for r in row.values()])
+    head = ["clear, 1 CPU, %s target, %s cache: GB/s [%s], below it"
+            % (results.human_size(g.target), g.cache, ci),
             "x clear_page (%s/4K) [interval], ~ tie at +-%g%%, ? undecided"
             % (BASELINE[0], tol_pct)]
     if not g.has_base:
@@ -118,7 +120,7 @@ def grid_lines(rs, budget: int, tol_pct=compare_stat.TOL_PCT) -> List[str]:
     table = lines_of(shown, False)
     if max(len(t) for t in table) > WIDTH:
         table = lines_of(shown, True)
-        head[0] = head[0].replace(" [95% interval]", "")
+        head[0] = head[0].replace(" [%s]" % ci, "")
         head[1] = head[1].replace(" [interval]", "") + " (intervals: --full)"
     out = head + table
     if len(shown) < len(g.rows):

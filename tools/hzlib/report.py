@@ -25,7 +25,7 @@ import os
 import tempfile
 from typing import List
 
-from . import compare_stat, phrase, plaintext, results, scenarios, verdict_text
+from . import phrase, plaintext, results, scenarios, verdict_text
 from .plot import draw_plots
 from .report_html import esc, figure, kv_table, page, row_flags, table, tcg
 from .scenarios import clear_grid
@@ -149,7 +149,7 @@ def grid_section(rs):
     if g is None:
         return ""
     by = clear_grid.cells(rs)[2]
-    ci = compare_stat.table_ci_label([r for row in by.values() for r in row.values()])
+    ci = clear_grid.ci_label(rs)
     head = ["strategy"] + [results.human_size(c) for c in g.chunks]
     rows = []
     for s, gb, xr in g.rows:

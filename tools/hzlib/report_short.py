@@ -84,8 +84,7 @@ def grid_lines(rs, budget: int, tol_pct=compare_stat.TOL_PCT) -> List[str]:
     g = clear_grid.grid(rs, tol_pct)
     if g is None:
         return ["no single-thread clear cells"]
-    ci = compare_stat.table_ci_label([r for row in clear_grid.cells(rs)[2].values()
-                                      for r in row.values()])
+    ci = clear_grid.ci_label(rs)
     head = ["clear, 1 CPU, %s target, %s cache: GB/s [%s], below it"
             % (results.human_size(g.target), g.cache, ci),
             "x clear_page (%s/4K) [interval], ~ tie at +-%g%%, ? undecided"

@@ -61,6 +61,15 @@ class Short(unittest.TestCase):
         j = full.index("  fault        not decided: TCG, emulator timings")
         self.assertEqual(full[j + 1], "    from boot 0 (run=faultclear)")
 
+    def test_grid_interval_label_from_the_repeats(self):
+        rs = load("results-tcg-faultclear")
+        self.assertIn("clear, 1 CPU, 2M target, cold cache: GB/s [95% interval], below it",
+                      report_short.text(rs).splitlines())
+        for r in rs.of_type("clear"):
+            r["repeats"] = 2
+        self.assertIn("clear, 1 CPU, 2M target, cold cache: GB/s [min..max, 50%], below it",
+                      report_short.text(rs).splitlines())
+
     def test_a_reboot_loop_gives_its_last_run(self):
         def v(run, item, reason):
             return {"t": "verdict", "run": run, "item": item, "run_text": "clear",

@@ -1,21 +1,16 @@
 /*
  * tests/unit/test_stats.c - lib/stats.c against hand-computed values
  * (expected cv figures checked with exact integer arithmetic:
- * isqrt(10^8 * n^2 var) / sum); the interval's label (lib/fmt.h
- * fmt_ci_label of its coverage) against tests/vectors/ci_label.txt, which
- * tests/tools/test_compare_stat.py reads too.
+ * isqrt(10^8 * n^2 var) / sum).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <cmocka.h>
 
-#include "lib/fmt.h"
 #include "lib/stats.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -281,36 +276,6 @@ static void test_median_ci(void **state)
     assert_int_equal(s.ci_cover_x100, 9785);
 }
 
-/* The label of the median's interval for n samples: every line of the
- * shared vectors (n = 2: "min..max, 50%", n = 10: "95% interval"). */
-static void test_ci_label(void **state)
-{
-    FILE *f = fopen("tests/vectors/ci_label.txt", "r");
-    assert_non_null(f);
-    char line[128], buf[32];
-    unsigned rows = 0;
-    while (fgets(line, sizeof(line), f)) {
-        if (line[0] == '#')
-            continue;
-        char *tab = strchr(line, '\t');
-        assert_non_null(tab);
-        *tab = 0;
-        tab[strcspn(tab + 1, "\n") + 1] = 0;
-        size_t lo, hi;
-        unsigned cover;
-        stats_median_ci95(strtoull(line, 0, 10), &lo, &hi, &cover);
-        fmt_ci_label(buf, sizeof(buf), cover);
-        if (strcmp(buf, tab + 1) != 0)
-            fail_msg("label of n = %s: \"%s\", want \"%s\"", line, buf, tab + 1);
-        rows++;
-    }
-    fclose(f);
-    assert_true(rows >= 10);
-    assert_string_equal(fmt_ci_label(buf, sizeof(buf), 5000), "min..max, 50%");
-    assert_string_equal(fmt_ci_label(buf, sizeof(buf), 9785), "95% interval");
-    assert_string_equal(fmt_ci_label(buf, 8, 5000), "min..ma"); /* cut, NUL-terminated */
-}
-
 static void test_ci_within_and_noisy(void **state)
 {
     uint64_t tight[10] = {1000, 1001, 999, 1000, 1010, 990, 1002, 998, 1000, 1000};
@@ -364,7 +329,6 @@ int main(void)
         cmocka_unit_test(test_rates),
         cmocka_unit_test(test_isqrt),
         cmocka_unit_test(test_median_ci),
-        cmocka_unit_test(test_ci_label),
         cmocka_unit_test(test_ci_within_and_noisy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -165,9 +165,8 @@ def _item_stat(r) -> Tuple[Optional[Stat], bool]:
 def _item_rows(a, b, tol_pct) -> List[str]:
     """One line per verdict item on both sides (its headline figure)."""
     out = []
-    va, vb = report.verdicts(a), report.verdicts(b)
-    ia = va[max(va)] if va else {}
-    ib = vb[max(vb)] if vb else {}
+    ia = {str(r.get("item")): r for _, r in report.merged_verdict(a)}
+    ib = {str(r.get("item")): r for _, r in report.merged_verdict(b)}
     for item in [k for k in report.item_order(ia) if k in ib]:  # A's order
         ra, rb = ia[item], ib[item]
         sa, hib = _item_stat(ra)

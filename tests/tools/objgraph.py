@@ -179,8 +179,9 @@ def access(insn, rtype, nth):
 
 
 class Graph:
-    """The analysed objects: calls[f] (functions f calls), hands[f]
-    (functions whose address f takes: callbacks it hands on), writes[f]
+    """The analysed objects: funcs (every function they define), calls[f]
+    (functions f calls), hands[f] (functions whose address f takes:
+    callbacks it hands on), writes[f]
     {(variable, "stores" or "hands")}, roots (every function whose address
     is taken). Functions are "unit:name" (unit: the source file), so two
     static functions of one name in two files stay apart; a callee outside
@@ -191,6 +192,8 @@ class Graph:
         self.glob = {}
         for unit, _, (_, funcs) in parsed:
             self.glob.update({n: "%s:%s" % (unit, n) for n, g in funcs.values() if g})
+        self.funcs = {"%s:%s" % (unit, n) for unit, _, (_, funcs) in parsed
+                      for n, _ in funcs.values()}
         self.roots, self.calls = set(), collections.defaultdict(set)
         self.hands, self.writes = collections.defaultdict(set), collections.defaultdict(set)
         for unit, insns, (data, funcs) in parsed:

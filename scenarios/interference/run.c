@@ -100,15 +100,15 @@ static struct split_piece piece[HZ_MAX_CPUS];
 static unsigned zcpu[HZ_MAX_CPUS];
 static uint64_t redirty[HZ_MAX_CPUS]; /* share bytes the last run cleared (0: all, unknown) */
 
-/* One run: the listed victims (or a fixed hold) on the victim CPU, zeroers
- * elsewhere. run_once() fills the file's one table and hands it to every
- * CPU by pointer (smp_run's argument, then each user_run's). */
 /* A zeroer CPU's argument: the run and its CPU index. */
 struct if_part {
     struct if_run *run;
     unsigned cpu;
 };
 
+/* One run: the listed victims (or a fixed hold) on the victim CPU, zeroers
+ * elsewhere. run_once() fills the file's one table and hands it to every
+ * CPU by pointer (smp_run's argument, then each user_run's). */
 struct if_run {
     struct smp_barrier bar;
     volatile uint32_t stop, barrier_failed;

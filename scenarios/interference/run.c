@@ -100,12 +100,22 @@ static struct split_piece piece[HZ_MAX_CPUS];
 static unsigned zcpu[HZ_MAX_CPUS];
 static uint64_t redirty[HZ_MAX_CPUS]; /* share bytes the last run cleared (0: all, unknown) */
 
-/* One run: the listed victims (or a fixed hold) on the victim CPU, zeroers elsewhere. */
-static struct {
+/* A zeroer CPU's argument: the run and its CPU index. */
+struct if_part {
+    struct if_run *run;
+    unsigned cpu;
+};
+
+/* One run: the listed victims (or a fixed hold) on the victim CPU, zeroers
+ * elsewhere. run_once() fills the file's one table and hands it to every
+ * CPU by pointer (smp_run's argument, then each user_run's). */
+struct if_run {
     struct smp_barrier bar;
     volatile uint32_t stop, barrier_failed;
     struct interf_zeroer z[HZ_MAX_CPUS]; /* by CPU index */
+    struct if_part part[HZ_MAX_CPUS];    /* by CPU index */
     struct if_victim *list[IF_VICTIMS + IF_REFS];
+    unsigned vcpu;  /* the victim CPU */
     unsigned n, vi; /* victims listed, the one the victim CPU runs now */
     uint64_t ns[IF_VICTIMS + IF_REFS], steal[IF_VICTIMS + IF_REFS];
     uint64_t pmu[IF_VICTIMS + IF_REFS][PMU_EVENTS];
@@ -114,13 +124,15 @@ static struct {
     uint64_t cpg; /* the zeroers' TSC cycles in calls per GiB cleared (0: none) */
     bool contend; /* interf_host=contend: each victim pass also yields its own time */
     volatile uint64_t sink;
-} run;
+};
+
+static struct if_run run;
 
 static void victim_one(void *arg)
 {
-    (void)arg;
-    const struct if_victim *v = run.list[run.vi];
-    uint64_t sink = 0, sub[IF_SUBSAMPLES], s0 = steal_ns(st.vcpu), begin = rdtsc(), timed = 0;
+    struct if_run *rn = arg;
+    const struct if_victim *v = rn->list[rn->vi];
+    uint64_t sink = 0, sub[IF_SUBSAMPLES], s0 = steal_ns(rn->vcpu), begin = rdtsc(), timed = 0;
     if (v->warm)
         sink += v->chase ? interf_chase(v->start, v->bytes / INTERF_LINE)
                          : interf_read(v->ext, v->next, v->bytes, 1);
@@ -128,54 +140,56 @@ static void victim_one(void *arg)
         uint64_t t0 = tsc_start();
         sink += v->chase ? interf_chase(v->start, v->work)
                          : interf_read(v->ext, v->next, v->bytes, (unsigned)v->work);
-        if (run.contend) /* a tenant sharing this CPU: as long again, inside the timed pass */
+        if (rn->contend) /* a tenant sharing this CPU: as long again, inside the timed pass */
             for (uint64_t end = rdtsc() + (rdtsc() - t0); rdtsc() < end;)
                 cpu_relax();
         sub[k] = tsc_stop() - t0;
         timed += sub[k];
     }
     scenario_timed(timed);
-    run.sink += sink;
-    run.ns[run.vi] = tsc_to_ns(stats_median_copy(sub, IF_SUBSAMPLES, sub));
-    run.steal[run.vi] = stats_pct_x100(steal_ns(st.vcpu) - s0, tsc_to_ns(rdtsc() - begin));
+    rn->sink += sink;
+    rn->ns[rn->vi] = tsc_to_ns(stats_median_copy(sub, IF_SUBSAMPLES, sub));
+    rn->steal[rn->vi] = stats_pct_x100(steal_ns(rn->vcpu) - s0, tsc_to_ns(rdtsc() - begin));
 }
 
 static void victim_sync(void *arg)
 {
-    (void)arg;
-    if (!smp_barrier_wait(&run.bar, 0, run.to_cyc))
-        run.barrier_failed = 1;
-    else if (run.hold_cyc)
-        for (uint64_t end = rdtsc() + run.hold_cyc; rdtsc() < end;)
+    struct if_run *rn = arg;
+    if (!smp_barrier_wait(&rn->bar, 0, rn->to_cyc))
+        rn->barrier_failed = 1;
+    else if (rn->hold_cyc)
+        for (uint64_t end = rdtsc() + rn->hold_cyc; rdtsc() < end;)
             cpu_relax();
 }
 
 static void zeroer_part(void *arg)
 {
-    struct interf_zeroer *z = arg;
-    unsigned cpu = (unsigned)(z - run.z);
+    const struct if_part *p = arg;
+    struct interf_zeroer *z = &p->run->z[p->cpu];
     interf_zeroer_dirty(z);
-    if (!smp_barrier_wait(&run.bar, cpu, run.to_cyc)) {
-        run.barrier_failed = 1;
+    if (!smp_barrier_wait(&p->run->bar, p->cpu, p->run->to_cyc)) {
+        p->run->barrier_failed = 1;
         return;
     }
     interf_zeroer_run(z);
 }
 
+/* smp_run()'s function: arg is the run (struct if_run). */
 static void run_fn(unsigned cpu, void *arg)
 {
-    (void)arg;
-    if (cpu != st.vcpu) {
-        user_run(cpu, zeroer_part, &run.z[cpu]);
+    struct if_run *rn = arg;
+    if (cpu != rn->vcpu) {
+        rn->part[cpu] = (struct if_part){rn, cpu};
+        user_run(cpu, zeroer_part, &rn->part[cpu]);
         return;
     }
-    user_run(cpu, victim_sync, 0);
-    for (run.vi = 0; !run.hold_cyc && !run.barrier_failed && run.vi < run.n; run.vi++) {
+    user_run(cpu, victim_sync, rn);
+    for (rn->vi = 0; !rn->hold_cyc && !rn->barrier_failed && rn->vi < rn->n; rn->vi++) {
         pmu_start();
-        user_run(cpu, victim_one, 0);
-        pmu_stop(run.pmu[run.vi]);
+        user_run(cpu, victim_one, rn);
+        pmu_stop(rn->pmu[rn->vi]);
     }
-    run.stop = 1;
+    rn->stop = 1;
 }
 
 uint64_t if_chunk(const struct if_state *s, const struct if_zeroer *z)
@@ -209,6 +223,7 @@ static int64_t run_once(struct if_zeroer *z, unsigned rate_pct, uint64_t seed)
     uint64_t hz = tsc_info()->hz, pc = z ? paced_piece(z, rate_pct) : 0;
     smp_set_clear(&set);
     smp_set_add(&set, st.vcpu);
+    run.vcpu = st.vcpu;
     uint64_t timeout_us = smp_job_timeout_us(4 * st.share + (64ull << 20));
     run.to_cyc = mul_div_u64(timeout_us, hz, 1000000);
     smp_barrier_init(&run.bar, nz + 1);
@@ -231,7 +246,7 @@ static int64_t run_once(struct if_zeroer *z, unsigned rate_pct, uint64_t seed)
             .stop = &run.stop};
         smp_set_add(&set, zcpu[k]);
     }
-    if (smp_run(&set, run_fn, 0, timeout_us) < 0 || run.barrier_failed) {
+    if (smp_run(&set, run_fn, &run, timeout_us) < 0 || run.barrier_failed) {
         result_fail("interference.run", "%s: %s", z ? z->label : "victims alone",
                     run.barrier_failed ? "a barrier timed out" : "a CPU got stuck");
         return -1;

@@ -95,7 +95,23 @@ static struct numa_run run;
 static struct smp_target target[NUMA_MAX_NODES];
 static struct smp_job job;
 static struct smp_series *series[SMP_MAX_CELLS];
-static size_t group0, group_n; /* first cell and cells of the group being run */
+
+/* A group's request, which run_groups() builds on its stack and hands to
+ * every repeat and look by pointer (smp_rounds_run()'s arg): the run (its
+ * cells: strategy, chunk, CPUs, memory node), the targets by node, the
+ * job, and the group's first cell and count. */
+struct group_ctx {
+    struct numa_run *run;
+    const struct smp_target *target;
+    struct smp_job *job;
+    size_t group0, group_n;
+};
+
+/* A look's argument at the measurement CPL: the group and open[]. */
+struct look {
+    const struct group_ctx *x;
+    bool *open;
+};
 
 static int cpu_node(unsigned i)
 {
@@ -103,23 +119,26 @@ static int cpu_node(unsigned i)
     return n < 0 && !run.t->from_srat ? 0 : n;
 }
 
-/* One repeat of cell group0 + i (round 0: the untimed warm-up). */
+/* One repeat of cell group0 + i of arg (struct group_ctx; round 0: the
+ * untimed warm-up). */
 static bool cell_repeat(void *arg, size_t i, unsigned round)
 {
-    struct numa_cell *c = &run.cell[group0 + i];
-    const struct smp_target *tg = &target[c->p.mem];
+    const struct group_ctx *x = arg;
+    struct smp_job *job = x->job;
+    struct numa_cell *c = &x->run->cell[x->group0 + i];
+    const struct smp_target *tg = &x->target[c->p.mem];
     uint64_t unit = c->chunk < PAGE_SIZE_2M ? c->chunk : PAGE_SIZE_2M;
-    job.s = c->s;
-    job.chunk = c->chunk;
-    job.n = c->p.threads;
-    job.ext = tg->ext;
-    job.next = tg->next;
-    memcpy(job.cpu, run.node_cpu[c->p.cpu], sizeof(unsigned) * c->p.threads);
-    job.timeout_us = smp_job_timeout_us(3 * c->bytes); /* dirty, clear, verify */
-    job.seed = (uint64_t)round + 1;
-    int rc = split_plan(c->bytes, unit, c->p.threads, NULL, tg->ext, tg->next, job.piece);
+    job->s = c->s;
+    job->chunk = c->chunk;
+    job->n = c->p.threads;
+    job->ext = tg->ext;
+    job->next = tg->next;
+    memcpy(job->cpu, x->run->node_cpu[c->p.cpu], sizeof(unsigned) * c->p.threads);
+    job->timeout_us = smp_job_timeout_us(3 * c->bytes); /* dirty, clear, verify */
+    job->seed = (uint64_t)round + 1;
+    int rc = split_plan(c->bytes, unit, c->p.threads, NULL, tg->ext, tg->next, job->piece);
     if (rc == SPLIT_OK)
-        rc = smp_job_run(&job);
+        rc = smp_job_run(job);
     else
         kprintf("numa: plan of %llu bytes over %u CPUs: %s\n", (unsigned long long)c->bytes,
                 c->p.threads, split_strerror(rc));
@@ -131,12 +150,12 @@ static bool cell_repeat(void *arg, size_t i, unsigned round)
                                "plan failed");
         return false;
     }
-    smp_series_add(&c->ser, &job, round > 0);
+    smp_series_add(&c->ser, job, round > 0);
     for (unsigned k = 0; k < c->p.threads; k++)
-        if (job.bad[k] && c->verified) {
+        if (job->bad[k] && c->verified) {
             c->verified = false;
             kprintf("numa: %s, CPU %u on node %u's memory left a non-zero byte at 0x%llx\n",
-                    c->s->name, job.cpu[k], c->p.mem, (unsigned long long)job.bad_addr[k]);
+                    c->s->name, job->cpu[k], c->p.mem, (unsigned long long)job->bad_addr[k]);
         }
     return true;
 }
@@ -275,19 +294,24 @@ static void take_nodes(struct nplan_node *pn, uint64_t want)
  * keeps itself and that local cell running. */
 static void look_fn(void *arg)
 {
-    bool *open = arg;
-    for (size_t i = 0; i < group_n; i++) {
-        const struct numa_cell *c = &run.cell[group0 + i];
+    const struct look *l = arg;
+    const struct group_ctx *x = l->x;
+    for (size_t i = 0; i < x->group_n; i++) {
+        const struct numa_cell *c = &x->run->cell[x->group0 + i];
         struct cmp cm;
         if (c->p.local < 0)
             continue;
-        numa_cell_compare(&run, c, &cm);
+        numa_cell_compare(x->run, c, &cm);
         if (cm.outcome == CMP_UNDECIDED || cm.outcome == CMP_TOO_FEW)
-            open[i] = open[(size_t)c->p.local - group0] = true;
+            l->open[i] = l->open[(size_t)c->p.local - x->group0] = true;
     }
 }
 
-static void settle(void *arg, bool *open) { user_run(0, look_fn, open); }
+static void settle(void *arg, bool *open)
+{
+    struct look l = {arg, open};
+    user_run(0, look_fn, &l);
+}
 
 /* Run the planned cells plan[0..n), group by group (scenarios/numa/plan.h):
  * false when a repeat failed so badly that nothing more runs. */
@@ -300,13 +324,13 @@ static bool run_groups(const struct nplan_cell *plan, size_t n)
         e = nplan_group_end(plan, n, s, SMP_MAX_CELLS);
         for (size_t i = s; i < e; i++)
             series[i - s] = &run.cell[i].ser;
-        group0 = s;
-        group_n = e - s;
+        struct group_ctx x = {
+            .run = &run, .target = target, .job = &job, .group0 = s, .group_n = e - s};
         if (s || e < n)
             hz_snprintf(part, sizeof(part), "numa %zu-%zu", s, e - 1);
         else
             hz_snprintf(part, sizeof(part), "numa");
-        if (!smp_rounds_run(part, &r, e - s, series, cell_repeat, settle, 0))
+        if (!smp_rounds_run(part, &r, e - s, series, cell_repeat, settle, &x))
             return false;
         for (size_t i = s; i < e; i++)
             run.cell[i].ran = true;

@@ -210,10 +210,17 @@ static bool size_run(void)
     return true;
 }
 
+/* The rounds' request, which vmstart_run() builds on its stack and hands
+ * to every repeat by pointer (ilv_run()'s arg): the run and its cells. */
+struct vs_rounds {
+    const struct vs_run *v;
+    struct vs_cell *cells;
+};
+
 static bool repeat(void *arg, size_t cell, unsigned round)
 {
-    const struct vs_run *v = arg;
-    return run_fault(v, &cells[v->first * v->tmax + cell], round > 0);
+    const struct vs_rounds *x = arg;
+    return run_fault(x->v, &x->cells[x->v->first * x->v->tmax + cell], round > 0);
 }
 
 static void vmstart_run(void)
@@ -243,6 +250,7 @@ static void vmstart_run(void)
     static struct ilv_series series[VS_KINDS * VS_MAX_T];
     for (unsigned i = c0; i < nc; i++)
         series[i - c0] = (struct ilv_series){cells[i].wall, &cells[i].n};
+    struct vs_rounds x = {&run, cells};
     struct ilv_run ir = {.seed = VS_SEED,
                          .rule = &rule,
                          .ncells = nc - c0,
@@ -250,7 +258,7 @@ static void vmstart_run(void)
                          .scratch = scratch,
                          .series = series,
                          .repeat = repeat,
-                         .arg = &run,
+                         .arg = &x,
                          .stop = stop};
     unsigned done = 0;
     if (ilv_run(&ir, &done) == ILV_ABORT)

@@ -286,6 +286,13 @@ def template_key(rec: Record) -> str:
     return key if template(rec, key) is not None else "%s:none" % form
 
 
+def run_facts(rec: Record) -> bool:
+    """True for the record that carries the run's facts and the trust
+    figures (`cells_seen`, ...): its item's HZ_VERDICT_ITEM row says
+    `.facts` (the engine's trust item), whatever its key."""
+    return "cells_seen" in rec
+
+
 def label(rec: Record) -> str:
     """The item's label: the record's own (an old record's item key)."""
     return str(rec.get("label") or rec.get("item") or "?")

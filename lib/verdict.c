@@ -354,16 +354,16 @@ static size_t decide_all(struct vd_ctx *x, struct vd_item out[VD_MAX_ITEMS])
                                .outcome = -1,
                                .measured_by = d->runs,
                                .measured = !d->runs[0]};
+        for (const char *p = d->runs; p && *p;) { /* any of its scenarios ran? */
+            const char *e = strchr(p, ',');
+            it->measured |= ran(x, p, e ? (size_t)(e - p) : strlen(p));
+            p = e ? e + 1 : 0;
+        }
         if (d->templates && !templates_fit(d->templates)) { /* its words: the record's */
             it->templates = 0;
             it->reason = VD_R_TEMPLATES;
             vd_arg_u64(it, "max", VD_TEMPLATES_MAX, false);
             continue;
-        }
-        for (const char *p = d->runs; p && *p;) { /* any of its scenarios ran? */
-            const char *e = strchr(p, ',');
-            it->measured |= ran(x, p, e ? (size_t)(e - p) : strlen(p));
-            p = e ? e + 1 : 0;
         }
         if (!it->measured) {
             it->reason = VD_R_NOT_IN_RUN;

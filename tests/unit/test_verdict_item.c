@@ -130,6 +130,7 @@ static void test_own_rows(void **state)
                                      "\"{a:cells} cells handed in, {a:usable} usable\"}}");
     assert_false(l->decided);
     assert_int_equal(l->reason, VD_R_TEMPLATES);
+    assert_true(l->measured);
     assert_null(l->templates);
     assert_int_equal(l->nargs, 1);
     assert_string_equal(l->args[0].key, "max");

@@ -83,7 +83,8 @@ BOOT_CASE = '''
 args = run=hello hello_n=3
 records = hello n=3
           pass name=hello.ran
-          verdict item=hello decided=true measured=true "templates~hello:none.: .said hello beside .a:cells. cells"
+          verdict item=hello decided=true measured=true
+          verdict item=hello "templates~hello:none.: .said hello beside .a:cells. cells"
 log = ^  hello +said hello beside \\d+ cells$
 groups = hello
 '''

@@ -1,6 +1,7 @@
 /*
  * scenarios/numa/plan.c - the cells of the `numa` clearing matrix
- * (scenarios/numa/plan.h).
+ * (scenarios/numa/plan.h), portable; its `.plan` hook
+ * (scenarios/numa/numa.h), kernel only.
  */
 #include "scenarios/numa/plan.h"
 
@@ -109,3 +110,31 @@ const char *nplan_strerror(int err)
     }
     return "unknown error";
 }
+
+#ifndef HZ_HOSTED
+#include "scenarios/numa/numa.h"
+
+void numa_plan(const struct plan_profile *p, const struct plan_machine *m, struct plan_part *out)
+{
+    static struct nplan_cell plan[NUMA_CELLS_MAX];
+    struct nplan_node pn[NUMA_MAX_NODES];
+    struct plan_rounds r = *numa_rounds_get(p);
+    size_t n = 0;
+    r.min = (unsigned)numa_opts.repeats;
+    r = smp_rounds_apply(r);
+    unsigned nv = numa_plan_view(pn);
+    if (nplan_build(pn, numa_get()->n, nv, plan, NUMA_CELLS_MAX, &n) != NPLAN_OK)
+        return;
+    for (size_t a = 0, e; a < n; a = e) {
+        unsigned one = 0, many = 0, cpus = 1;
+        e = nplan_group_end(plan, n, a, SMP_MAX_CELLS);
+        for (size_t i = a; i < e; i++) {
+            one += plan[i].threads == 1;
+            many += plan[i].threads > 1;
+            cpus = plan[i].threads > cpus ? plan[i].threads : cpus;
+        }
+        out->ms += plan_smp_part_ms(&r, one, many, cpus, numa_want_bytes(), m);
+    }
+    out->cells = (unsigned)n;
+}
+#endif /* !HZ_HOSTED */

@@ -1,3 +1,3 @@
 # scenarios/policies/ - `run=policies`: the workload under every pre-zeroing
 # policy, side by side, on the runner measure/ shares.
-KERNEL_C += scenarios/policies/run.c
+KERNEL_C += scenarios/policies/run.c scenarios/policies/plan.c

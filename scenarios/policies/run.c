@@ -6,16 +6,8 @@
  * the runner, its options and its checks are measure/'s.
  */
 #include "kernel/scenario.h"
-#include "lib/plan.h"
 #include "measure/prezero_run.h"
-
-/* The `.plan` hook: every policy, and idle once more with its zeroers off
- * (zero_cpus > 0). */
-static void policies_plan(const struct plan_profile *p, const struct plan_machine *m,
-                          struct plan_part *out)
-{
-    out->ms = pz_plan_ms(p, m, PZ_NPOLICIES + (pz_req_options(p).zero_cpus > 0));
-}
+#include "scenarios/policies/policies.h"
 
 static void scenario_policies_run(void)
 {

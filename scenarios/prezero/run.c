@@ -6,15 +6,8 @@
  * shared with run=policies and run=vmstart.
  */
 #include "kernel/scenario.h"
-#include "lib/plan.h"
 #include "measure/prezero_run.h"
-
-/* The `.plan` hook: one run of the requested workload. */
-static void prezero_plan(const struct plan_profile *p, const struct plan_machine *m,
-                         struct plan_part *out)
-{
-    out->ms = pz_plan_ms(p, m, 1);
-}
+#include "scenarios/prezero/prezero.h"
 
 static void scenario_prezero_run(void)
 {

@@ -34,14 +34,28 @@ struct fc_cell {
     enum ilv_verdict stop;             /* why it stopped taking repeats */
 };
 
+/* What a profile runs, where no option overrides it
+ * (scenarios/faultclear/plan.c). */
+struct faultclear_settings {
+    struct plan_rounds rounds; /* timed rounds, most, budget seconds per frame size */
+};
+
+/* Profile p's settings (the default's for an unknown profile). */
+const struct faultclear_settings *faultclear_settings_get(const struct plan_profile *p);
+
 /* Its options (scenarios/faultclear/run.c), which its plan reads too. */
 struct faultclear_options {
-    uint64_t rounds, max_rounds; /* faultclear_rounds=, faultclear_max_rounds= */
-    uint64_t budget_s;           /* faultclear_budget=, seconds per frame size */
+    uint64_t rounds, max_rounds; /* faultclear_rounds=, faultclear_max_rounds= (when given) */
+    uint64_t budget_s;           /* faultclear_budget=, seconds per frame size (when given) */
     uint64_t pages;              /* faultclear_pages=; 0: 2 of 1 GiB, 16 of 2 MiB */
     int strategies;              /* 0: all three, 1: rep_stosb only (Linux's clear_page_erms) */
 };
 extern struct faultclear_options fc_opts;
+
+/* The rounds under run profile p: faultclear_rounds=, faultclear_max_rounds=
+ * and faultclear_budget= where given, else p's; the most never below the
+ * minimum. */
+struct plan_rounds fc_rounds_of(const struct plan_profile *p);
 
 /* The non-temporal row to compare with: the last one of arch/clear.c's table
  * (cheapest first) that this CPU supports. NULL when there is none. */

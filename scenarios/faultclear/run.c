@@ -40,7 +40,7 @@
 #include "mm/paging.h"
 #include "scenarios/faultclear/faultclear.h"
 
-struct faultclear_options fc_opts = {.rounds = 5, .max_rounds = 15, .budget_s = 120};
+struct faultclear_options fc_opts;
 HZ_OPTION(opt_fc_rounds, .name = "faultclear_rounds", .kind = OPT_U64, .dest = &fc_opts.rounds,
           .min = 1, .max = FC_MAX_ROUNDS, .accepted = "1..50",
           .help = "run=faultclear: interleaved rounds every cell gets at least (default 5)");
@@ -165,10 +165,8 @@ static bool run_rounds(struct fault_env *env, size_t pages, uint64_t seed, unsig
                        enum ilv_verdict *why)
 {
     static enum ilv_verdict stop[FC_CELLS];
-    struct ilv_rule rule = {
-        (unsigned)fc_opts.rounds,
-        (unsigned)(fc_opts.max_rounds < fc_opts.rounds ? fc_opts.rounds : fc_opts.max_rounds),
-        round_ci_option(), 0};
+    struct plan_rounds r = fc_rounds_of(scenario_profile());
+    struct ilv_rule rule = {r.min, r.max, round_ci_option(), 0};
     if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
         rule.max_rounds = rule.min_rounds;
     static struct ilv_series series[FC_CELLS];
@@ -188,7 +186,7 @@ static bool run_rounds(struct fault_env *env, size_t pages, uint64_t seed, unsig
                           .round_begins = fc_round_begins,
                           .arg = &fr,
                           .clock = tsc_now,
-                          .budget = fc_opts.budget_s * tsc_info()->hz, /* from the warm-up on */
+                          .budget = r.budget_s * tsc_info()->hz, /* from the warm-up on */
                           .stop = stop};
     progress_begin("faultclear", rule.max_rounds + 1);
     *why = ilv_run(&run, done);
@@ -232,12 +230,12 @@ static void run_size(uint64_t fb)
                 .m = {(enum fault_clear_model)m, FAULT_CLEAR_BATCH_DEFAULT}, .s = strat[k]};
     uint64_t seed = round_seed_option() ? round_seed_option() : rdtsc();
     kprintf("faultclear: %zu faults per cell and round, %llu MiB frames, non-temporal: %s; "
-            ">= %llu interleaved rounds, seed %llu%s\n",
+            ">= %u interleaved rounds, seed %llu%s\n",
             pages, (unsigned long long)(fb >> 20),
             fc_opts.strategies ? "not run (faultclear_strategies=rep_stosb)"
             : strat[2]         ? strat[2]->name
                                : "none on this CPU",
-            (unsigned long long)fc_opts.rounds, (unsigned long long)seed,
+            fc_rounds_of(scenario_profile()).min, (unsigned long long)seed,
             cpu_is_tcg() ? " (TCG: emulator timings, no extra rounds)" : "");
     unsigned done = 0;
     enum ilv_verdict why = ILV_CAP;

@@ -1,12 +1,31 @@
 /*
- * scenarios/interference/plan.c - run=interference's `.plan` hook
- * (scenarios/interference/priv.h): the runs the scenario makes, priced
- * from the same cache sizes, cells and rounds the run uses.
+ * scenarios/interference/plan.c - run=interference's profile settings and
+ * its `.plan` hook (scenarios/interference/priv.h): the runs the scenario
+ * makes, priced from the same cache sizes, cells and rounds the run uses.
  */
 #include "scenarios/interference/priv.h"
 
 #include "arch/cpu.h"
 #include "kernel/smp.h"
+
+/* The same rounds under both profiles, as before profiles had rows: the
+ * scenario is not in run=default, and a run= list is run=full. */
+static const struct interference_settings settings[PLAN_PROFILES] = {
+    [PLAN_DEFAULT] = {.rounds = 10},
+    [PLAN_FULL] = {.rounds = 10},
+};
+
+const struct interference_settings *interference_settings_get(const struct plan_profile *p)
+{
+    return &settings[plan_profile_get(p->id)->id];
+}
+
+unsigned if_rounds_of(const struct plan_profile *p)
+{
+    return if_opts.rounds ? (unsigned)if_opts.rounds
+           : cpu_is_tcg() ? 2
+                          : interference_settings_get(p)->rounds;
+}
 
 /* A model: the chases' latency is not calibrated, it is the one the chase
  * sizing assumes (if_sizes(): 600 ns a load under nested paging). */
@@ -27,7 +46,7 @@ void interference_plan(const struct plan_profile *p, const struct plan_machine *
                           (5 * 4 * q.llc + 6 * 2 * q.llc) / read_mbps + m->cell_us;
     uint64_t refs_us = 12 * load_us + (6 * 2 * q.l2 + 6 * 2 * q.llc / 8) / read_mbps;
     unsigned cells = 2 + zeroers * IF_RATES; /* the victims alone, the spin control */
-    unsigned nr = (unsigned)(if_opts.rounds ? if_opts.rounds : cpu_is_tcg() ? 2 : 10);
+    unsigned nr = if_rounds_of(p);
     uint64_t hold_us = cpu_is_tcg() ? 20000 : 200000;
     out->ms = (IF_RES_ROUNDS * (victims_us + refs_us) + 2 * IF_HOST_ROUNDS * victims_us +
                IF_PEAK_ROUNDS * (uint64_t)(zeroers + 1) * (hold_us + dirty_us) +

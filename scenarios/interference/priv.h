@@ -172,6 +172,19 @@ void if_report(const struct if_state *st);
 void if_rank(const struct if_state *st);
 void if_verdict_cells(const struct if_state *st);
 
+/* What a profile runs, where no option overrides it
+ * (scenarios/interference/plan.c). */
+struct interference_settings {
+    unsigned rounds; /* interleaved rounds of every cell */
+};
+
+/* Profile p's settings (the default's for an unknown profile). */
+const struct interference_settings *interference_settings_get(const struct plan_profile *p);
+
+/* Rounds of every cell under run profile p: interf_rounds=, else 2 under
+ * TCG (emulator timings: a check, not a measurement), else p's. */
+unsigned if_rounds_of(const struct plan_profile *p);
+
 /* The options its plan reads too (scenarios/interference/run.c); 0: the
  * default each names. */
 struct interference_options {

@@ -387,7 +387,7 @@ static void interference_scenario(void)
         return;
     }
     setup_cells();
-    unsigned nr = (unsigned)(if_opts.rounds ? if_opts.rounds : cpu_is_tcg() ? 2 : 10);
+    unsigned nr = if_rounds_of(scenario_profile());
     kprintf("interference: victim CPU %u, %u zeroer CPU(s), L2 %llu KiB, LLC %llu KiB (%s), "
             "zeroer share %llu MiB each, %u cells x %u rounds, CPL %d\n",
             st.vcpu, st.nzcpus, (unsigned long long)(st.l2 >> 10),

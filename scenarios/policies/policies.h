@@ -1,7 +1,8 @@
 /*
  * scenarios/policies/policies.h - what run=policies' files share
  * (scenarios/policies/run.c: the HZ_SCENARIO row and the run;
- * scenarios/policies/plan.c: its `.plan` hook). Not a public interface.
+ * scenarios/policies/plan.c: its profile settings, scenarios/policies/plan.h,
+ * and `.plan` hook). Not a public interface.
  */
 #ifndef HZ_SCENARIOS_POLICIES_POLICIES_H
 #define HZ_SCENARIOS_POLICIES_POLICIES_H

@@ -7,13 +7,14 @@
  */
 #include "kernel/scenario.h"
 #include "measure/prezero_run.h"
+#include "scenarios/policies/plan.h"
 #include "scenarios/policies/policies.h"
 
 static void scenario_policies_run(void)
 {
     static struct pz_result r[PZ_NPOLICIES], off;
     size_t n = 0;
-    struct pz_req base = pz_req_options(scenario_profile());
+    struct pz_req base = pz_req_options(policies_settings_get(scenario_profile())->lead_idle_ms);
     pz_check_cpus(base.fault_cpus, base.zero_cpus);
     for (unsigned k = 0; k < PZ_NPOLICIES; k++) {
         /* batch: batch=N's N, else every page (pz_run_one) */

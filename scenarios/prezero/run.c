@@ -12,7 +12,7 @@
 static void scenario_prezero_run(void)
 {
     static struct pz_result r;
-    struct pz_req q = pz_req_options(scenario_profile());
+    struct pz_req q = pz_req_options(prezero_settings_get(scenario_profile())->lead_idle_ms);
     pz_check_cpus(q.fault_cpus, q.zero_cpus);
     pz_run_one(&q, &r);
 }

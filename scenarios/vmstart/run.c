@@ -202,7 +202,7 @@ static bool repeat(void *arg, size_t cell, unsigned round)
 static void vmstart_run(void)
 {
     static uint64_t scratch[VS_MAX_ROUNDS];
-    run.req = pz_req_options(scenario_profile());
+    run.req = pz_req_options(vmstart_settings_get(scenario_profile())->lead_idle_ms);
     if (!size_run())
         return;
     run.rounds = (unsigned)vs_opts.rounds;

@@ -121,8 +121,18 @@ struct vmstart_options {
 };
 extern struct vmstart_options vs_opts;
 
+/* What a profile runs, where no option overrides it
+ * (scenarios/vmstart/plan.c). */
+struct vmstart_settings {
+    bool all_rows;         /* every pre-zeroing policy too; false: the qemu rows only */
+    unsigned lead_idle_ms; /* idle before each repeat's workload (lead_idle=) */
+};
+
+/* Profile p's settings (the default's for an unknown profile). */
+const struct vmstart_settings *vmstart_settings_get(const struct plan_profile *p);
+
 /* The first kind measured: VS_NONE for every row, VS_Q4K for the qemu rows
- * only (vmstart_rows=, else profile p's all_rows; scenarios/vmstart/plan.c). */
+ * only (vmstart_rows=, else profile p's all_rows). */
 enum vs_kind vs_first_kind(const struct plan_profile *p);
 
 /* The frames of frame_bytes that vmstart_size= asks for (whole frames),

@@ -60,9 +60,13 @@ void numa_matrix_report(struct numa_run *r);
 
 /* Its options (scenarios/numa/run.c) that its plan reads too. */
 struct numa_options {
-    uint64_t repeats; /* numa_repeats= */
+    uint64_t repeats; /* numa_repeats= (when given) */
 };
 extern struct numa_options numa_opts;
+
+/* Timed rounds every cell gets at least under run profile p: numa_repeats=,
+ * else p's (scenarios/numa/plan.c). */
+unsigned numa_repeats_of(const struct plan_profile *p);
 
 /* Bytes a cell clears on each memory node: numa_bytes=, else 256 MiB (16
  * MiB under TCG), whole 2 MiB frames. */

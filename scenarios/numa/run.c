@@ -35,7 +35,7 @@ _Static_assert(NPLAN_MAX_NODES == NUMA_MAX_NODES, "scenarios/numa/plan.h node co
 #define MAX_VCHUNK 4
 
 static uint64_t opt_bytes; /* 0: 256 MiB, 16 MiB under TCG */
-struct numa_options numa_opts = {.repeats = 10};
+struct numa_options numa_opts;
 static uint64_t chunks[MAX_VCHUNK] = {4096, 2 << 20, 1 << 30};
 static size_t nchunks = 3;
 static const struct clear_strategy *strat[MAX_VSTRAT];
@@ -292,8 +292,8 @@ static void settle(void *arg, bool *open) { user_run(0, look_fn, open); }
 static bool run_groups(const struct nplan_cell *plan, size_t n)
 {
     char part[48];
-    struct plan_rounds r = *numa_rounds_get(scenario_profile());
-    r.min = (unsigned)numa_opts.repeats;
+    struct plan_rounds r = numa_settings_get(scenario_profile())->rounds;
+    r.min = numa_repeats_of(scenario_profile());
     for (size_t s = 0, e; s < n; s = e) {
         e = nplan_group_end(plan, n, s, SMP_MAX_CELLS);
         for (size_t i = s; i < e; i++)
@@ -340,10 +340,10 @@ static void numa_scenario(void)
     }
     skip_unreachable(pn);
     kprintf("numa: %u node(s) (%s%s%s), %zu variant(s) x 1 and all threads of a node: %zu cells, "
-            ">= %llu interleaved rounds; under QEMU every node is the same host memory\n",
+            ">= %u interleaved rounds; under QEMU every node is the same host memory\n",
             run.t->n, run.t->from_srat ? "SRAT" : run.t->why, run.t->from_srat ? "" : ": one node",
             run.t->slit ? ", SLIT" : "", (size_t)run.nvariants, n,
-            (unsigned long long)numa_opts.repeats);
+            numa_repeats_of(scenario_profile()));
     char rows[64] = "", cols[64] = "";
     for (unsigned k = 0, lr = 0, lc = 0; k < run.t->n; k++) {
         if (pn[k].ncpus)

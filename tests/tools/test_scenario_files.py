@@ -1,10 +1,10 @@
 """A scenario is a folder (issue 33 §1): every name in scenarios/rules.mk's
 SCENARIOS has run.c (its HZ_SCENARIO row, options, records), README.md,
-records.md and plan.c, which holds its profile settings and its `.plan`
-hook: the hook its HZ_SCENARIO row names is defined in plan.c, never in
-run.c. A scenario whose row names no hook (unpriced: the plan line names
-it so) needs no plan.c, as the throw-away scenario of
-test_add_scenario.py."""
+records.md and plan.c, which holds its profile settings (a table of its
+own struct, one row per profile) and its `.plan` hook: the hook its
+HZ_SCENARIO row names is defined in plan.c, never in run.c. A scenario
+whose row names no hook (unpriced: the plan line names it so) needs no
+plan.c, as the throw-away scenario of test_add_scenario.py."""
 import pathlib
 import re
 import tempfile
@@ -15,6 +15,7 @@ from test_docs import ROOT, is_scenario, kernel_folders
 
 ROW = re.compile(r"HZ_SCENARIO\((.*?)\);", re.S)
 HOOK = re.compile(r"\.plan\s*=\s*(\w+)")
+SETTINGS = r"^static const struct %s_settings \w+\[PLAN_PROFILES\]"
 
 
 def defines(text, name):
@@ -42,6 +43,8 @@ def findings(folder):
             out.append("%s/plan.c is missing (its row names the .plan hook %s)" % (name, hook))
         elif not defines(plan, hook):
             out.append("%s/plan.c does not define its .plan hook %s" % (name, hook))
+        if plan is not None and not re.search(SETTINGS % name, plan, re.M):
+            out.append("%s/plan.c has no struct %s_settings table per profile" % (name, name))
     return out
 
 
@@ -66,6 +69,7 @@ RUN_C = '''
     HZ_SCENARIO(scenario_x, .name = "x", .run = x_run, .plan = x_plan, .order = 9);
 '''
 HOOK_C = '''
+    static const struct x_settings settings[PLAN_PROFILES] = {{0}, {0}};
     void x_plan(const struct plan_profile *p, const struct plan_machine *m,
                 struct plan_part *out)
     {
@@ -97,10 +101,15 @@ class Mutation(unittest.TestCase):
         d = self.folder({"run.c": textwrap.dedent(HOOK_C) + textwrap.dedent(RUN_C)})
         self.assertEqual(findings(d), ["x/run.c defines its .plan hook x_plan (it lives in plan.c)",
                                        "x/plan.c is missing (its row names the .plan hook x_plan)"])
-        static = "static " + textwrap.dedent(HOOK_C).lstrip()
+        static = textwrap.dedent(HOOK_C).replace("void x_plan", "static void x_plan")
         d = self.folder({"run.c": static + textwrap.dedent(RUN_C), "plan.c": PROTO})
         self.assertIn("x/run.c defines its .plan hook x_plan (it lives in plan.c)", findings(d))
         self.assertIn("x/plan.c does not define its .plan hook x_plan", findings(d))
+
+    def test_settings_not_a_table_of_its_own(self):
+        other = HOOK_C.replace("struct x_settings", "struct plan_rounds")
+        self.assertEqual(findings(self.folder({"run.c": RUN_C, "plan.c": other})),
+                         ["x/plan.c has no struct x_settings table per profile"])
 
     def test_missing_files(self):
         d = self.folder({"plan.c": HOOK_C})

@@ -61,18 +61,19 @@
 #include "scenarios/interference/interference.h"
 #include "scenarios/interference/priv.h"
 
-static uint64_t opt_rounds, opt_l2, opt_llc, opt_share, opt_period_us = 1000, opt_seed = 1;
+static uint64_t opt_period_us = 1000, opt_seed = 1;
+struct interference_options if_opts;
 
-HZ_OPTION(opt_if_rounds, .name = "interf_rounds", .kind = OPT_U64, .dest = &opt_rounds, .min = 1,
-          .max = IF_MAX_ROUNDS, .accepted = "1..50",
+HZ_OPTION(opt_if_rounds, .name = "interf_rounds", .kind = OPT_U64, .dest = &if_opts.rounds,
+          .min = 1, .max = IF_MAX_ROUNDS, .accepted = "1..50",
           .help = "run=interference: interleaved rounds of every cell (default 10, 2 under TCG)");
-HZ_OPTION(opt_if_l2, .name = "interf_l2", .kind = OPT_SIZE, .dest = &opt_l2, .min = 4096,
+HZ_OPTION(opt_if_l2, .name = "interf_l2", .kind = OPT_SIZE, .dest = &if_opts.l2, .min = 4096,
           .max = 64ull << 20, .accepted = "4K..64M",
           .help = "run=interference: L2 size to size the victims by (default: CPUID)");
-HZ_OPTION(opt_if_llc, .name = "interf_llc", .kind = OPT_SIZE, .dest = &opt_llc, .min = 64ull << 10,
-          .max = 1ull << 30, .accepted = "64K..1G",
+HZ_OPTION(opt_if_llc, .name = "interf_llc", .kind = OPT_SIZE, .dest = &if_opts.llc,
+          .min = 64ull << 10, .max = 1ull << 30, .accepted = "64K..1G",
           .help = "run=interference: LLC size to size the victims by (default: CPUID)");
-HZ_OPTION(opt_if_share, .name = "interf_zero_bytes", .kind = OPT_SIZE, .dest = &opt_share,
+HZ_OPTION(opt_if_share, .name = "interf_zero_bytes", .kind = OPT_SIZE, .dest = &if_opts.share,
           .min = 2ull << 20, .max = 64ull << 30,
           .accepted = "2M..64G (rounded down to a multiple of 2M)",
           .help = "run=interference: bytes each zeroer CPU clears round and round (default 1G, "
@@ -387,9 +388,9 @@ static void interference_scenario(void)
     if (!st.pmu)
         result_skip("interference.pmu", "%s", pmu->why);
     st.period_us = opt_period_us;
-    if (!if_setup_victims(&st, opt_l2, opt_llc, opt_seed))
+    if (!if_setup_victims(&st, if_opts.l2, if_opts.llc, opt_seed))
         return;
-    st.share = opt_share ? opt_share : cpu_is_tcg() ? 16ull << 20 : 1ull << 30;
+    st.share = if_opts.share ? if_opts.share : cpu_is_tcg() ? 16ull << 20 : 1ull << 30;
     st.share &= ~(PAGE_SIZE_2M - 1);
     uint64_t want = st.share * st.nzcpus;
     if (smp_target_take(&zbuf, want, false, 0, 0) < 0 || zbuf.bytes < want ||
@@ -401,7 +402,7 @@ static void interference_scenario(void)
         return;
     }
     setup_cells();
-    unsigned nr = (unsigned)(opt_rounds ? opt_rounds : cpu_is_tcg() ? 2 : 10);
+    unsigned nr = if_rounds_of(scenario_profile());
     kprintf("interference: victim CPU %u, %u zeroer CPU(s), L2 %llu KiB, LLC %llu KiB (%s), "
             "zeroer share %llu MiB each, %u cells x %u rounds, CPL %d\n",
             st.vcpu, st.nzcpus, (unsigned long long)(st.l2 >> 10),
@@ -417,42 +418,15 @@ static void interference_scenario(void)
     if_release_victims();
 }
 
-/* The `.plan` hook: the runs the scenario makes (residency, the host
- * check's rounds, the peaks' holds, the rounds of every cell: as if the
- * host check let it go on), each the victims' own work (a chase
- * load at IF_PLAN_LOAD_NS, a read at the check rate) plus the zeroers'
- * re-dirtying of their share (at most all of it) and the fixed cost of a
- * repeat; from the same cache sizes, cells and rounds the run uses. A
- * model: the chases' latency is not calibrated, it is the one the chase
- * sizing assumes (if_sizes(): 600 ns a load under nested paging). */
-#define IF_PLAN_LOAD_NS 600
-static void interference_plan(const struct plan_profile *p, const struct plan_machine *m,
-                              struct plan_part *out)
+unsigned if_zeroers_supported(void)
 {
-    static struct if_state q; /* sizes only */
     unsigned zeroers = 0;
-    if (smp_online() < 2)
-        return;
-    uint64_t loads = if_sizes(&q, opt_l2, opt_llc), load_us = loads * IF_PLAN_LOAD_NS / 1000;
-    uint64_t read_mbps = m->check_mbps ? m->check_mbps : m->pass_mbps;
-    uint64_t share = (opt_share ? opt_share : cpu_is_tcg() ? 16ull << 20 : 1ull << 30);
-    uint64_t dirty_us = share / (m->dirty_mbps ? m->dirty_mbps : m->pass_mbps);
-    uint64_t victims_us = (6 + 6) * load_us + 5 * load_us / 4 +
-                          (5 * 4 * q.llc + 6 * 2 * q.llc) / read_mbps + m->cell_us;
-    uint64_t refs_us = 12 * load_us + (6 * 2 * q.l2 + 6 * 2 * q.llc / 8) / read_mbps;
     for (unsigned i = 0; i < IF_ZEROERS; i++) {
         const char *missing;
         const struct clear_strategy *s = st.z[i].strategy ? clear_find(st.z[i].strategy) : 0;
         zeroers += s && clear_supported(s, &missing);
     }
-    unsigned cells = 2 + zeroers * IF_RATES; /* the victims alone, the spin control */
-    unsigned nr = (unsigned)(opt_rounds ? opt_rounds : cpu_is_tcg() ? 2 : 10);
-    uint64_t hold_us = cpu_is_tcg() ? 20000 : 200000;
-    out->ms = (IF_RES_ROUNDS * (victims_us + refs_us) + 2 * IF_HOST_ROUNDS * victims_us +
-               IF_PEAK_ROUNDS * (uint64_t)(zeroers + 1) * (hold_us + dirty_us) +
-               (uint64_t)nr * cells * (victims_us + dirty_us)) /
-              1000;
-    out->cells = cells;
+    return zeroers;
 }
 
 HZ_SCENARIO(scenario_interference, .name = "interference", .run = interference_scenario,

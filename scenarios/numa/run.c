@@ -35,7 +35,7 @@ _Static_assert(NPLAN_MAX_NODES == NUMA_MAX_NODES, "scenarios/numa/plan.h node co
 #define MAX_VCHUNK 4
 
 static uint64_t opt_bytes; /* 0: 256 MiB, 16 MiB under TCG */
-static uint64_t opt_repeats = 10;
+struct numa_options numa_opts;
 static uint64_t chunks[MAX_VCHUNK] = {4096, 2 << 20, 1 << 30};
 static size_t nchunks = 3;
 static const struct clear_strategy *strat[MAX_VSTRAT];
@@ -79,8 +79,8 @@ HZ_OPTION(opt_numa_bytes, .name = "numa_bytes", .kind = OPT_SIZE, .dest = &opt_b
           .min = 2ull << 20, .max = 64ull << 30, .accepted = "2M..64G (multiple of 2M)",
           .help = "bytes of each memory node that a numa cell clears (default 256M, 16M under "
                   "TCG)");
-HZ_OPTION(opt_numa_repeats, .name = "numa_repeats", .kind = OPT_U64, .dest = &opt_repeats, .min = 1,
-          .max = SMP_MAX_ROUNDS, .accepted = "1..100",
+HZ_OPTION(opt_numa_repeats, .name = "numa_repeats", .kind = OPT_U64, .dest = &numa_opts.repeats,
+          .min = 1, .max = SMP_MAX_ROUNDS, .accepted = "1..100",
           .help = "timed rounds every numa cell gets at least (default 10; then a cell whose "
                   "remote/local ratio is undecided races on, up to smp_max_rounds within "
                   "smp_budget)");
@@ -182,9 +182,7 @@ static size_t pick_strategies(const struct clear_strategy **out, bool report)
     return k;
 }
 
-/* Bytes a cell clears on each memory node: numa_bytes=, else 256 MiB (16
- * MiB under TCG), whole 2 MiB frames. */
-static uint64_t want_bytes(void)
+uint64_t numa_want_bytes(void)
 {
     uint64_t want = opt_bytes ? opt_bytes : cpu_is_tcg() ? 16ull << 20 : 256ull << 20;
     return want / PAGE_SIZE_2M * PAGE_SIZE_2M;
@@ -318,8 +316,8 @@ static void settle(void *arg, bool *open)
 static bool run_groups(const struct nplan_cell *plan, size_t n)
 {
     char part[48];
-    struct plan_rounds r = *numa_rounds_get(scenario_profile());
-    r.min = (unsigned)opt_repeats;
+    struct plan_rounds r = numa_settings_get(scenario_profile())->rounds;
+    r.min = numa_repeats_of(scenario_profile());
     for (size_t s = 0, e; s < n; s = e) {
         e = nplan_group_end(plan, n, s, SMP_MAX_CELLS);
         for (size_t i = s; i < e; i++)
@@ -350,7 +348,7 @@ static void numa_scenario(void)
         result_skip("numa.matrix", "no supported strategy to clear with");
         return;
     }
-    take_nodes(pn, want_bytes());
+    take_nodes(pn, numa_want_bytes());
     run.nvariants = (unsigned)(ns * nchunks);
     size_t n = 0;
     int rc = nplan_build(pn, run.t->n, run.nvariants, plan, NUMA_CELLS_MAX, &n);
@@ -366,9 +364,10 @@ static void numa_scenario(void)
     }
     skip_unreachable(pn);
     kprintf("numa: %u node(s) (%s%s%s), %zu variant(s) x 1 and all threads of a node: %zu cells, "
-            ">= %llu interleaved rounds; under QEMU every node is the same host memory\n",
+            ">= %u interleaved rounds; under QEMU every node is the same host memory\n",
             run.t->n, run.t->from_srat ? "SRAT" : run.t->why, run.t->from_srat ? "" : ": one node",
-            run.t->slit ? ", SLIT" : "", (size_t)run.nvariants, n, (unsigned long long)opt_repeats);
+            run.t->slit ? ", SLIT" : "", (size_t)run.nvariants, n,
+            numa_repeats_of(scenario_profile()));
     char rows[64] = "", cols[64] = "";
     for (unsigned k = 0, lr = 0, lc = 0; k < run.t->n; k++) {
         if (pn[k].ncpus)
@@ -395,38 +394,15 @@ static void numa_scenario(void)
             smp_target_release(&target[k]);
 }
 
-/* The `.plan` hook: the matrix numa_scenario() will build (its strategies,
- * chunks, nodes and bytes; a node is a target when it has memory ranges)
- * priced group by group as measure/smp_rounds runs them (lib/plan.h). */
-static void numa_plan(const struct plan_profile *p, const struct plan_machine *m,
-                      struct plan_part *out)
+unsigned numa_plan_view(struct nplan_node *pn)
 {
-    static struct nplan_cell plan[NUMA_CELLS_MAX];
     const struct clear_strategy *s[MAX_VSTRAT];
-    struct nplan_node pn[NUMA_MAX_NODES];
-    struct plan_rounds r = *numa_rounds_get(p);
-    size_t n = 0;
-    r.min = (unsigned)opt_repeats;
-    r = smp_rounds_apply(r);
     run.t = numa_get();
-    memset(pn, 0, sizeof(pn));
+    memset(pn, 0, sizeof(*pn) * NUMA_MAX_NODES);
     node_cpus(pn);
     for (unsigned k = 0; k < run.t->n; k++)
         pn[k].memory = run.t->node[k].nrange > 0;
-    unsigned nv = (unsigned)(pick_strategies(s, false) * nchunks);
-    if (nplan_build(pn, run.t->n, nv, plan, NUMA_CELLS_MAX, &n) != NPLAN_OK)
-        return;
-    for (size_t a = 0, e; a < n; a = e) {
-        unsigned one = 0, many = 0, cpus = 1;
-        e = nplan_group_end(plan, n, a, SMP_MAX_CELLS);
-        for (size_t i = a; i < e; i++) {
-            one += plan[i].threads == 1;
-            many += plan[i].threads > 1;
-            cpus = plan[i].threads > cpus ? plan[i].threads : cpus;
-        }
-        out->ms += plan_smp_part_ms(&r, one, many, cpus, want_bytes(), m);
-    }
-    out->cells = (unsigned)n;
+    return (unsigned)(pick_strategies(s, false) * nchunks);
 }
 
 HZ_SCENARIO(scenario_numa, .name = "numa", .run = numa_scenario, .plan = numa_plan, .order = 45,

@@ -267,10 +267,7 @@ static bool scaling(struct scale_ctx *x, const unsigned *counts, unsigned nc)
     return true;
 }
 
-/* The strategies left out under profile p: run=default's keeps rep_stosb
- * (Linux's clear_page) and the non-temporal pick (arch/clear.h
- * clear_pick_nt()), unless smp_strategies= says otherwise. */
-static uint32_t skip_mask(const struct plan_profile *p)
+uint32_t smp_skip_mask(const struct plan_profile *p)
 {
     const struct clear_strategy *nt = clear_pick_nt();
     uint32_t skip = ~0u;
@@ -282,43 +279,20 @@ static uint32_t skip_mask(const struct plan_profile *p)
     return skip;
 }
 
-/* Bytes of the scaling target: smp_bytes=, else 1 GiB (64 MiB under TCG). */
-static uint64_t want_bytes(void)
+uint64_t smp_want_bytes(void)
 {
     return opt_bytes ? opt_bytes : cpu_is_tcg() ? 64ull << 20 : 1ull << 30;
 }
 
-/* Timed rounds every cell gets at least: smp_repeats=, else p's. */
-static unsigned repeats_of(const struct plan_profile *p)
+unsigned smp_repeats_of(const struct plan_profile *p)
 {
     return option_given("smp_repeats") ? (unsigned)opt_repeats : smp_settings_get(p)->rounds.min;
 }
 
 static void apply_profile(void)
 {
-    opt_repeats = repeats_of(scenario_profile());
-    opt_skip_mask = skip_mask(scenario_profile());
-}
-
-/* The `.plan` hook: the strategies, thread counts and target the run will
- * take, and the fill of every free frame when it runs (lib/plan.h). */
-static void smp_plan(const struct plan_profile *p, const struct plan_machine *m,
-                     struct plan_part *out)
-{
-    struct smp_settings s = *smp_settings_get(p);
-    struct plan_rounds r = s.rounds;
-    const char *missing;
-    unsigned fill_repeats, strategies = 0;
-    uint32_t skip = skip_mask(p);
-    struct plan_facts f = {.cpus = smp_online(), .smp_bytes = want_bytes()};
-    for (size_t i = 0; i < clear_strategy_count && i < 32; i++)
-        strategies += !(skip & (1u << i)) && clear_supported(&clear_strategies[i], &missing);
-    f.frame_bytes = PAGE_SIZE_2M;
-    f.frames = (unsigned)(smp_fill_plan_bytes(&fill_repeats) / PAGE_SIZE_2M);
-    s.fill = s.fill || option_given("smp_fill");
-    r.min = repeats_of(p);
-    r = smp_rounds_apply(r);
-    out->ms = smp_plan_ms(&s, &r, strategies, fill_repeats, &f, m);
+    opt_repeats = smp_repeats_of(scenario_profile());
+    opt_skip_mask = smp_skip_mask(scenario_profile());
 }
 
 static void smp_scenario(void)
@@ -339,7 +313,7 @@ static void smp_scenario(void)
     }
     bool numa = known && nd >= 2;
     uint64_t unit = opt_chunk < PAGE_SIZE_2M ? opt_chunk : PAGE_SIZE_2M;
-    uint64_t bytes = want_bytes() / unit * unit;
+    uint64_t bytes = smp_want_bytes() / unit * unit;
     if (smp_target_take(&target, bytes, false, numa ? doms : 0, numa ? nd : 0) < 0) {
         result_skip("smp.scaling", "no free frame for the target");
         return;
@@ -390,5 +364,5 @@ static void smp_scenario(void)
 }
 
 HZ_SCENARIO(
-    scenario_smp, .name = "smp", .run = smp_scenario, .plan = smp_plan, .order = 40,
+    scenario_smp, .name = "smp", .run = smp_scenario, .plan = smp_scenario_plan, .order = 40,
     .help = "thread scaling of every clear strategy, then the QEMU-like fill of all free frames");

@@ -236,11 +236,13 @@ static void emit(const struct vd_item *it, const struct vd_trust *t, const struc
     }
     emit_source(&r, it);
     emit_figures(&r, it);
-    if (strcmp(it->item, "vmstart") == 0 && it->unit) /* decided or not: a model */
+    if (it->templates) /* its own words (lib/verdict.h vd_item_def: they fit) */
+        vd_templates_rec(&r, it->templates);
+    if (it->def && it->def->model && it->unit) /* decided or not: a model */
         rec_bool(&r, "model", it->model);
-    else if (strcmp(it->item, "vmstart") == 0)
+    else if (it->def && it->def->model)
         rec_str(&r, "model", 0);
-    if (strcmp(it->item, "trust") == 0)
+    if (it->def && it->def->facts)
         emit_trust(&r, t, f);
     rec_str(&r, "run_text", f->run); /* `run` is the host's run index */
     rec_str(&r, "profile", scenario_run_name());

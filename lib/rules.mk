@@ -20,13 +20,12 @@ HOST_SRCS_interleave := lib/interleave.c lib/stats.c
 HOST_SRCS_interleave_run := lib/interleave.c lib/stats.c
 # The plan test prices the default run with the scenarios' own settings
 # (PLAN_C, scenarios/*/rules.mk, included later: hence `=`).
-HOST_SRCS_plan = lib/plan.c $(PLAN_C) measure/prezero_core.c measure/workload.c mm/pool.c \
-	lib/stats.c lib/fmt.c
+HOST_SRCS_plan = lib/plan.c $(PLAN_C)
 # The verdict tests link every scenario's item (VERDICT_C, scenarios/*/rules.mk,
 # included later: hence `=`).
-HOST_SRCS_verdict = lib/verdict.c lib/compare.c lib/stats.c lib/verdict_text.c lib/verdict_names.c \
-	lib/verdict_templates.c lib/published.c lib/vmmodel.c lib/fmt.c tests/unit/verdict_fixture.c \
-	$(VERDICT_C)
+HOST_SRCS_verdict = lib/verdict.c lib/record.c lib/compare.c lib/stats.c lib/verdict_text.c \
+	lib/verdict_names.c lib/verdict_templates.c lib/published.c lib/vmmodel.c lib/fmt.c \
+	tests/unit/verdict_fixture.c $(VERDICT_C)
 HOST_SRCS_verdict_items = $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_source = $(HOST_SRCS_verdict)
 HOST_SRCS_verdict_numa = $(HOST_SRCS_verdict)

@@ -7,6 +7,7 @@
  */
 #include "lib/verdict.h"
 #include "lib/kstring.h"
+#include "lib/record.h"
 #include "lib/verdict_priv.h"
 
 /* The items every scenario registered (lib/verdict.h HZ_VERDICT_ITEM). */
@@ -28,6 +29,7 @@ static const char *const reason_names[VD_NREASONS] = {
     [VD_R_NO_REMOTE] = "NO_REMOTE",
     [VD_R_CONTENTION] = "CONTENTION",
     [VD_R_NO_LLC] = "NO_LLC",
+    [VD_R_TEMPLATES] = "TEMPLATES",
 };
 /* The scenario of each cell kind, by kind: tests/unit/test_verdict_source.c
  * checks every kind below VD_NKINDS has one, the assert a kind added last. */
@@ -282,7 +284,7 @@ static void decide_trust(struct vd_ctx *x, struct vd_item *it)
 
 /* The engine's own item: what can be trusted, in every run, last. */
 HZ_VERDICT_ITEM(item_trust, .key = "trust", .label = "trust", .form = "trust", .runs = "",
-                .tcg = true, .decide = decide_trust, .order = 1000);
+                .tcg = true, .decide = decide_trust, .order = 1000, .facts = true);
 
 /* ---- entry points -------------------------------------------------------- */
 
@@ -300,6 +302,25 @@ static size_t registered(const struct vd_item_def *d[VD_MAX_ITEMS])
         d[k] = r;
     }
     return n;
+}
+
+void vd_templates_rec(struct rec *r, const struct vd_template *t)
+{
+    rec_obj_begin(r, "templates");
+    for (; t && t->key; t++)
+        rec_str(r, t->key, t->tpl);
+    rec_obj_end(r);
+}
+
+/* True when rows t fit VD_TEMPLATES_MAX (lib/verdict.h): written into a
+ * record of that size, nothing is dropped. */
+static bool templates_fit(const struct vd_template *t)
+{
+    char buf[VD_TEMPLATES_MAX];
+    struct rec r;
+    rec_begin(&r, buf, sizeof(buf), "verdict");
+    vd_templates_rec(&r, t);
+    return !r.overflow;
 }
 
 const struct vd_item *vd_item_find(const struct vd_item *items, size_t n, const char *key)
@@ -329,6 +350,7 @@ static size_t decide_all(struct vd_ctx *x, struct vd_item out[VD_MAX_ITEMS])
                                .label = d->label,
                                .form = d->form,
                                .templates = d->templates,
+                               .def = d,
                                .outcome = -1,
                                .measured_by = d->runs,
                                .measured = !d->runs[0]};
@@ -336,6 +358,12 @@ static size_t decide_all(struct vd_ctx *x, struct vd_item out[VD_MAX_ITEMS])
             const char *e = strchr(p, ',');
             it->measured |= ran(x, p, e ? (size_t)(e - p) : strlen(p));
             p = e ? e + 1 : 0;
+        }
+        if (d->templates && !templates_fit(d->templates)) { /* its words: the record's */
+            it->templates = 0;
+            it->reason = VD_R_TEMPLATES;
+            vd_arg_u64(it, "max", VD_TEMPLATES_MAX, false);
+            continue;
         }
         if (!it->measured) {
             it->reason = VD_R_NOT_IN_RUN;

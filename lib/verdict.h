@@ -152,12 +152,21 @@ struct vd_facts {
 
 struct vd_ctx;
 struct vd_item;
+struct rec; /* lib/record.h */
 
 /* A template row of an item's own ("form:key" -> template, as
  * lib/verdict_text.c's table); a row with key NULL ends a list. */
 struct vd_template {
     const char *key, *tpl;
 };
+
+/* Bytes an item's own rows may take in its `verdict` record: its member
+ * `templates` as vd_templates_rec() writes it must fit a record of this
+ * many bytes (the record's opening and closing included). The rest of the
+ * record keeps HZ_RECORD_MAX - VD_TEMPLATES_MAX, 3072 bytes: the project's
+ * largest verdict record, a decided fault item's with five figures, eight
+ * cells and their source, takes about 2 KiB. */
+#define VD_TEMPLATES_MAX 1024
 
 /*
  * One verdict item, registered where its scenario lives
@@ -171,9 +180,17 @@ struct vd_template {
  * and recorded in ascending order (an item may read those before it:
  * vd_done_item()); no two items share an order. templates (NULL: none) are
  * rows of its own the renderer takes before its table's: for an item whose
- * words live only in its scenario (a scenario of one test build); the
- * project's items keep theirs in lib/verdict_text.c's table, which
- * tools/hzlib/verdict_text.py and tests/vectors/verdict_render.txt mirror.
+ * words live only in its scenario (a scenario of one test build); its
+ * `verdict` record carries them (member `templates`), so the host renders
+ * it from the record alone. Rows past VD_TEMPLATES_MAX are refused when the
+ * engine reads the row: the item is not decided (reason VD_R_TEMPLATES)
+ * and its record carries none. The project's items keep theirs in
+ * lib/verdict_templates.c's table, which tools/hzlib/verdict_templates.py
+ * and tests/vectors/verdict_render.txt mirror. model: its figure is a
+ * model, not a measurement: its record says so (member `model`, from
+ * vd_item.model; null without a figure). facts: its record carries the
+ * run's facts and the trust figures (struct vd_facts, struct vd_trust):
+ * the engine's trust item.
  */
 struct vd_item_def {
     const char *key, *label, *form, *runs;
@@ -181,6 +198,7 @@ struct vd_item_def {
     void (*decide)(struct vd_ctx *x, struct vd_item *it);
     unsigned order;
     const struct vd_template *templates;
+    bool model, facts;
 };
 
 /* Register a verdict item in the hz_verdict_items section (kernel and host
@@ -214,6 +232,8 @@ enum vd_reason {
                           (args victim, needs: the host it takes) */
     VD_R_NO_LLC,       /* idle: no LLC-resident victim, so no harmless rate can be told
                           (arg needs; the candidate quoted: strategy, rate_pct, victim) */
+    VD_R_TEMPLATES,    /* its own template rows do not fit VD_TEMPLATES_MAX (arg max):
+                          not decided, its record carries none */
     VD_NREASONS
 };
 
@@ -249,6 +269,8 @@ struct vd_item {
     const char *label; /* "clear 1 GiB", ... (the console's label) */
     const char *form;  /* the renderer's template family: "clear", "idle_cpu", ... */
     const struct vd_template *templates; /* its own rows (vd_item_def), or NULL */
+    const struct vd_item_def *def;       /* the row it was decided from (NULL: an item a
+                                            test built by hand) */
     bool decided;
     enum vd_reason reason;       /* VD_R_NONE when decided */
     struct vd_arg args[VD_ARGS]; /* the template's and reason's arguments */
@@ -272,7 +294,8 @@ struct vd_item {
     char cells[VD_ITEM_CELLS][VD_ID_MAX]; /* ids of the cells used, the leaders first */
     unsigned ncells;
     unsigned nleaders; /* clear items: the first nleaders cells are the leading set */
-    bool model;        /* vmstart: extrapolated, not measured (also when not decided) */
+    bool model;        /* extrapolated, not measured (also when not decided): items whose
+                          vd_item_def says .model (vmstart) */
     /* Where it came from (issue 24): the scenarios that measure the item
      * (its HZ_VERDICT_ITEM row, "fault,faultclear"), whether any of them
      * ran, and the scenario and short id of every cell named by
@@ -373,6 +396,10 @@ const char *vd_reason_name(enum vd_reason r);
  */
 size_t verdict_decide(const struct vd_cell *cells, size_t n, const struct vd_facts *f,
                       struct vd_item out[VD_MAX_ITEMS], struct vd_trust *t, struct vd_log *log);
+
+/* Write an item's own rows t (vd_item_def.templates; NULL: none) into
+ * record r as its member `templates`: {"form:key": "template", ...}. */
+void vd_templates_rec(struct rec *r, const struct vd_template *t);
 
 /* The item of items[0..n) whose key is `key` ("fault"), or NULL. */
 const struct vd_item *vd_item_find(const struct vd_item *items, size_t n, const char *key);

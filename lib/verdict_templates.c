@@ -21,6 +21,7 @@ static const struct {
     {"*:LEFT_OUT", "not decided: every cell it needs left out: {a:why} (n={a:samples}){?"
                    ", and {a:more} more?}"},
     {"*:TARGET_SMALL", "not measured: the largest cold target, {a:target}, is below the page"},
+    {"*:TEMPLATES", "not decided: its own template rows take more than {a:max} bytes"},
     /* clear_1g, clear_2m (scenarios/clear/verdict.c) */
     {"clear:faster", "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page{?; +"
                      "{more} {setw}?}|{answer} {fig}: {ratio} {rci} faster than Linux clea"

@@ -33,7 +33,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/plan.h"
 #include "lib/spinlock.h"
 #include "measure/workload.h"
 #include "mm/pool.h"
@@ -57,12 +56,6 @@ const char *pz_policy_name(unsigned kind);
  * or -1 (malformed, unknown name, N out of range; *out untouched).
  */
 int pz_policy_parse(const char *s, struct pz_policy_cfg *out);
-
-/* The lead idle, ms, run profile p gives every workload run (run=prezero,
- * run=policies and run=vmstart alike; `lead_idle=` overrides it:
- * measure/prezero_run.h pz_lead_idle_ns()): 250 ms in run=default, 1 s in
- * run=full. */
-unsigned pz_lead_idle_ms(const struct plan_profile *p);
 
 /* The policy as the user writes it ("idle", "batch=4") into buf (cap bytes,
  * NUL-terminated when cap > 0); returns the full length, as snprintf. */

@@ -349,9 +349,3 @@ int pz_check_accounting(const struct pool *p, const struct pz_policy_cfg *pc,
         *why = bad ? bad : "";
     return bad ? -1 : 0;
 }
-
-unsigned pz_lead_idle_ms(const struct plan_profile *p)
-{
-    static const unsigned ms[PLAN_PROFILES] = {[PLAN_DEFAULT] = 250, [PLAN_FULL] = 1000};
-    return ms[plan_profile_get(p->id)->id];
-}

@@ -9,7 +9,6 @@
 #include "kernel/smp.h"
 #include "lib/cmdline.h"
 #include "lib/fmt.h"
-#include "lib/plan.h"
 #include "measure/prezero_priv.h"
 
 static struct pz_policy_cfg opt_policy = {PZ_NONE, 0};
@@ -88,7 +87,7 @@ HZ_OPTION(opt_zero_cpus_def, .name = "zero_cpus", .kind = OPT_U64, .dest = &opt_
 HZ_OPTION(opt_seed_def, .name = "workload_seed", .kind = OPT_U64, .dest = &opt_seed,
           .accepted = "0..2^64-1", .help = "workload random seed (default 1)");
 
-struct pz_req pz_req_options(const struct plan_profile *p)
+struct pz_req pz_req_options(unsigned lead_idle_ms)
 {
     return (struct pz_req){.policy = opt_policy,
                            .kind = (enum wl_kind)opt_workload,
@@ -96,7 +95,7 @@ struct pz_req pz_req_options(const struct plan_profile *p)
                            .fault_cpus = (unsigned)opt_fault_cpus,
                            .zero_cpus = (unsigned)opt_zero_cpus,
                            .chunk_bytes = opt_chunk,
-                           .lead_idle_ns = pz_lead_idle_ns(p),
+                           .lead_idle_ns = pz_lead_idle_ns(lead_idle_ms),
                            .cycles = (uint32_t)opt_cycles,
                            .think_ns = opt_think,
                            .hold_ns = opt_hold,
@@ -106,7 +105,7 @@ struct pz_req pz_req_options(const struct plan_profile *p)
                            .path = fault_path_option()};
 }
 
-uint64_t pz_lead_idle_ns(const struct plan_profile *p)
+uint64_t pz_lead_idle_ns(unsigned lead_idle_ms)
 {
-    return option_given("lead_idle") ? opt_lead_idle : pz_lead_idle_ms(p) * 1000000ull;
+    return option_given("lead_idle") ? opt_lead_idle : lead_idle_ms * 1000000ull;
 }

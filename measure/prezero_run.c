@@ -278,9 +278,9 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r)
     return 0;
 }
 
-uint64_t pz_plan_ms(const struct plan_profile *p, const struct plan_machine *m, unsigned runs)
+uint64_t pz_plan_ms(unsigned lead_idle_ms, const struct plan_machine *m, unsigned runs)
 {
-    struct pz_req r = pz_req_options(p);
+    struct pz_req r = pz_req_options(lead_idle_ms);
     struct plan_facts f = {0};
     f.frames = (unsigned)fault_pool_plan(r.pages ? r.pages : DEMAND_MAX_PAGES, &f.frame_bytes,
                                          fault_zero_node());

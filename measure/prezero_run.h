@@ -15,10 +15,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/plan.h"
 #include "measure/fault_pool.h"
 #include "measure/prezero.h"
-
-struct plan_profile;
 
 /* One run of a workload under one policy. */
 struct pz_req {
@@ -50,19 +49,21 @@ struct pz_req {
  * The request the options ask for (measure/prezero_opts.c): prezero=,
  * workload=, pages=, fault_cpus=, zero_cpus=, prezero_chunk=, cycles=,
  * think=, hold=, idle=, workload_seed=, zero= and fault_clear= as given or
- * by default, and the lead idle of pz_lead_idle_ns(p). A scenario changes
- * the fields it sets itself before pz_run_one().
+ * by default, and the lead idle of pz_lead_idle_ns(lead_idle_ms). A
+ * scenario changes the fields it sets itself before pz_run_one().
  */
-struct pz_req pz_req_options(const struct plan_profile *p);
+struct pz_req pz_req_options(unsigned lead_idle_ms);
 
 /* The lead idle every workload run starts with, ns: lead_idle= where
- * given, else profile p's (measure/prezero.h pz_lead_idle_ms()). */
-uint64_t pz_lead_idle_ns(const struct plan_profile *p);
+ * given, else lead_idle_ms, the calling scenario's default under its run
+ * profile (its scenarios/NAME/plan.c). */
+uint64_t pz_lead_idle_ns(unsigned lead_idle_ms);
 
-/* The price of `runs` runs of the requested workload under profile p
- * (lib/plan.h plan_policies_ms()): the pool pz_run_one() sets up, the lead
- * idle; for the `.plan` hooks of run=prezero and run=policies. */
-uint64_t pz_plan_ms(const struct plan_profile *p, const struct plan_machine *m, unsigned runs);
+/* The price of `runs` runs of the requested workload with a default lead
+ * idle of lead_idle_ms (lib/plan.h plan_policies_ms()): the pool
+ * pz_run_one() sets up, the lead idle; for the `.plan` hooks of
+ * run=prezero and run=policies. */
+uint64_t pz_plan_ms(unsigned lead_idle_ms, const struct plan_machine *m, unsigned runs);
 
 /*
  * Set up the pool (every frame dirty) with q->path, run q (with

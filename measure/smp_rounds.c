@@ -82,9 +82,11 @@ struct plan_rounds smp_rounds_apply(struct plan_rounds r)
 }
 
 /* The caller's repeat, watched: the SMI count and TSC span around it go to
- * the cell's time_lost (measure/time_lost.h). */
+ * the cell's time_lost (measure/time_lost.h); its settle, called with its
+ * own arg. */
 struct watched {
     bool (*repeat)(void *arg, size_t cell, unsigned round);
+    void (*settle)(void *arg, bool *open);
     void *arg;
     struct smp_series *const *series;
 };
@@ -109,6 +111,12 @@ static bool watched_repeat(void *arg, size_t cell, unsigned round)
     return ok;
 }
 
+static void watched_settle(void *arg, bool *open)
+{
+    const struct watched *w = arg;
+    w->settle(w->arg, open);
+}
+
 bool smp_rounds_run(const char *part, const struct plan_rounds *rounds, size_t ncells,
                     struct smp_series *const *series,
                     bool (*repeat)(void *arg, size_t cell, unsigned round),
@@ -124,7 +132,7 @@ bool smp_rounds_run(const char *part, const struct plan_rounds *rounds, size_t n
     for (size_t i = 0; i < ncells && i < SMP_MAX_CELLS; i++)
         ser[i] = (struct ilv_series){series[i]->ns, &series[i]->n};
     uint64_t s = seed ? seed : rdtsc();
-    struct watched w = {repeat, arg, series};
+    struct watched w = {repeat, settle, arg, series};
     struct ilv_run run = {.seed = s,
                           .rule = &rule,
                           .ncells = ncells,
@@ -137,7 +145,7 @@ bool smp_rounds_run(const char *part, const struct plan_rounds *rounds, size_t n
                           .budget = (uint64_t)q.budget_s * tsc_info()->hz,
                           .budget_from = 1, /* the timed rounds */
                           .stop = stop,
-                          .settle = settle,
+                          .settle = settle ? watched_settle : 0,
                           .open = open};
     unsigned done = 0, stable = 0, noisy = 0, decided = 0;
     enum ilv_verdict why = ncells <= SMP_MAX_CELLS ? ilv_run(&run, &done) : ILV_ABORT;

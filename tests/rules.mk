@@ -10,7 +10,7 @@ HOST_LIBS := -lcmocka
 # (VERDICT_C, scenarios/*/rules.mk) and the test's own.
 HOST_TESTS += verdict_item
 HOST_SRCS_verdict_item = lib/verdict.c lib/verdict_text.c lib/verdict_names.c lib/verdict_templates.c \
-	lib/published.c $(VERDICT_C) lib/compare.c lib/stats.c lib/vmmodel.c lib/fmt.c
+	lib/published.c $(VERDICT_C) lib/compare.c lib/stats.c lib/vmmodel.c lib/fmt.c lib/record.c
 
 $(B)/host/%.o: %.c
 	@mkdir -p $(dir $@)

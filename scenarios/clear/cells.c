@@ -15,7 +15,6 @@
 #include "mm/paging.h"
 #include "scenarios/clear/race.h"
 
-static struct clear_cells *cur; /* the cells being run (work_fn reads flush and the buffer) */
 static unsigned order[CLEAR_MAX_CELLS];
 static uint64_t scratch[CLEAR_MAX_ROUNDS];
 static bool open_cells[CLEAR_MAX_CELLS];          /* clear_race_settle()'s answer at a look */
@@ -28,6 +27,7 @@ static struct ilv_series series[CLEAR_MAX_CELLS]; /* each cell's ns[], n */
 struct work {
     enum { W_MEMOP, W_EVICT, W_PROBE, W_GAPS } op;
     struct memop m;               /* W_MEMOP; m.p / m.bytes are the target for all */
+    const struct clear_cells *cs; /* W_EVICT: the run's eviction frames */
     uint64_t cold_cyc, warm_cyc;  /* W_PROBE */
     uint64_t window_cyc, gap_cyc; /* W_GAPS */
     uint64_t gaps, polled_cyc;    /* W_GAPS: TSC cycles of gaps seen, of time polled */
@@ -48,10 +48,10 @@ static bool inside(const struct span *in, const uint8_t *p, uint64_t bytes)
 }
 
 /* The tail of [p, p + bytes) that can still be cached after a sequential
- * pass over it: the last 2 x LLC bytes (the read buffer's size). */
-static void flush_tail(uint8_t *p, uint64_t bytes)
+ * pass over it: the last 2 x LLC bytes (cs's read buffer's size). */
+static void flush_tail(const struct clear_cells *cs, uint8_t *p, uint64_t bytes)
 {
-    uint64_t tail = cur->nevict * PAGE_SIZE_2M, skip = bytes > tail ? bytes - tail : 0;
+    uint64_t tail = cs->nevict * PAGE_SIZE_2M, skip = bytes > tail ? bytes - tail : 0;
     clear_evict(p + skip, bytes - skip, EVICT_LINE);
 }
 
@@ -64,11 +64,11 @@ static void work_fn(void *arg)
         memop_run(&w->m);
         break;
     case W_EVICT: /* the tails the passes wrote last: all that can still be cached */
-        flush_tail(dst, w->m.bytes);
+        flush_tail(w->cs, dst, w->m.bytes);
         if (written.p != dst || written.bytes != w->m.bytes)
-            flush_tail(written.p, written.bytes);
-        for (size_t i = 0; i < cur->nevict; i++)
-            evict_read((const void *)(uintptr_t)cur->evict_frames[i], PAGE_SIZE_2M);
+            flush_tail(w->cs, written.p, written.bytes);
+        for (size_t i = 0; i < w->cs->nevict; i++)
+            evict_read((const void *)(uintptr_t)w->cs->evict_frames[i], PAGE_SIZE_2M);
         break;
     case W_PROBE:
         w->cold_cyc = evict_probe(dst, w->m.bytes);
@@ -93,7 +93,7 @@ static void mem(struct work *w, enum memop_op op)
     work(w, W_MEMOP);
 }
 
-/* One repeat of cell c: dirty, (cold: evict and probe), timed clear with
+/* One repeat of cell c of cs: dirty, (cold: evict and probe), timed clear with
  * the steal time around it, then the exact zero check fused with the
  * dirtying for the next repeat (MEMOP_VERIFY_DIRTY); the SMI count around
  * it all and its TSC span for measure/time_lost.h. A cold cell whose
@@ -105,10 +105,11 @@ static void mem(struct work *w, enum memop_op op)
  * Untimed repeats record nothing (their span only sets the cell's fastest). */
 static int last_cell = -1; /* the cell whose repeat ran last */
 
-static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
+static void repeat(const struct clear_cells *cs, struct clear_cell *c, bool timed, uint64_t pattern)
 {
     bool cold = c->cache[0] == 'c';
-    struct work w = {.m = {.p = c->dst,
+    struct work w = {.cs = cs,
+                     .m = {.p = c->dst,
                            .bytes = c->bytes,
                            .s = c->s,
                            .chunk = c->chunk,
@@ -166,7 +167,7 @@ static void repeat(struct clear_cell *c, bool timed, uint64_t pattern)
 static bool cell_repeat(void *arg, size_t cell, unsigned round)
 {
     struct clear_cells *cs = arg;
-    repeat(&cs->cell[cell], round > 0, round + 1);
+    repeat(cs, &cs->cell[cell], round > 0, round + 1);
     last_cell = (int)cell;
     return true;
 }
@@ -209,7 +210,6 @@ enum ilv_verdict clear_cells_run(struct clear_cells *cs, const struct ilv_rule *
                           .settle = race ? clear_race_settle : 0,
                           .open = open_cells};
     series_of(cs);
-    cur = cs;
     dirty_known = written = (struct span){0, 0}; /* nothing known before the first pass */
     progress_begin("clear", rule->max_rounds + 1);
     enum ilv_verdict v = ilv_run(&run, done);

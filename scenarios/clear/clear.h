@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "arch/clear.h"
+#include "scenarios/clear/plan.h"
 
 /*
  * Run strategy s over every contract-legal and -illegal (offset, size) pair
@@ -31,5 +32,25 @@
 #define CLEAR_CORRECTNESS_BUF (1048640 + 4096 + 2 * 256)
 
 bool clear_correctness(const struct clear_strategy *s, uint8_t *buf, char *why, size_t cap);
+
+/* Whether strategy s is in the sweep under settings p: strategies=, else
+ * the reduced set (arch/clear.h clear_quick_set()) unless p runs them all. */
+bool clear_selected(const struct clear_strategy *s, const struct clear_settings *p);
+
+/* Profile p's values for the options not given: the run's and plan's rule.
+ * Returns the chunk list (*nch sizes) and the rounds *min, *max and
+ * *budget (seconds). */
+const uint64_t *clear_option_settings(const struct clear_settings *p, size_t *nch, uint64_t *min,
+                                      uint64_t *max, uint64_t *budget);
+
+/* The large and the small target in an arena of arena_bytes, bytes (the
+ * small one half the LLC, at most a quarter of the large one; clear_bytes=
+ * or 64 MiB under TCG caps the large one). */
+void clear_targets(uint64_t arena_bytes, uint64_t *large, uint64_t *small);
+
+/* The `.plan` hook (kernel/scenario.h): the cells of the run's arena (1
+ * GiB, else 2 MiB), strategies and chunks (lib/plan.h); under TCG no race
+ * (max = min). Boot CPU, after start-up. */
+void clear_plan(const struct plan_profile *p, const struct plan_machine *m, struct plan_part *out);
 
 #endif /* HZ_SCENARIOS_CLEAR_CLEAR_H */

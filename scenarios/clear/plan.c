@@ -1,6 +1,7 @@
 /*
  * scenarios/clear/plan.c - run=clear's profile settings and the price of
- * its sweep (scenarios/clear/plan.h).
+ * its sweep (scenarios/clear/plan.h), portable; its `.plan` hook
+ * (scenarios/clear/clear.h), kernel only.
  */
 #include "scenarios/clear/plan.h"
 
@@ -53,3 +54,35 @@ uint64_t clear_plan_ms(const struct clear_settings *s, const struct plan_facts *
     unsigned big = strategies * s->chunks;
     return clear_plan_cells_ms(&s->rounds, big, clear_plan_cells(s, f) - big, f, m);
 }
+
+#ifndef HZ_HOSTED
+#include "arch/cpu.h"
+#include "mm/frames.h"
+#include "mm/mm.h"
+#include "mm/paging.h"
+#include "scenarios/clear/clear.h"
+
+void clear_plan(const struct plan_profile *p, const struct plan_machine *m, struct plan_part *out)
+{
+    const struct clear_settings *s = clear_settings_get(p);
+    struct plan_facts f = {0};
+    uint64_t min, max, budget;
+    size_t nch;
+    const char *missing;
+    const uint64_t *list = clear_option_settings(s, &nch, &min, &max, &budget);
+    clear_targets(frames_1g_free_count(mm_frames()) ? PAGE_SIZE_1G : PAGE_SIZE_2M, &f.big_bytes,
+                  &f.small_bytes);
+    unsigned ns = 0, big = 0, sm = 0;
+    for (size_t i = 0; i < clear_strategy_count; i++)
+        ns += clear_selected(&clear_strategies[i], s) &&
+              clear_supported(&clear_strategies[i], &missing);
+    for (size_t k = 0; k < nch; k++) { /* add_cells(): the chunks that fit each target */
+        big += list[k] <= f.big_bytes;
+        sm += s->small_target && list[k] <= f.small_bytes ? 2 : 0;
+    }
+    struct plan_rounds r = {(unsigned)min, (unsigned)(cpu_is_tcg() || max < min ? min : max),
+                            (unsigned)budget};
+    out->ms = clear_plan_cells_ms(&r, ns * big, ns * sm, &f, m);
+    out->cells = ns * (big + sm);
+}
+#endif /* !HZ_HOSTED */

@@ -41,7 +41,6 @@
 #include "mm/paging.h"
 #include "scenarios/clear/cells.h"
 #include "scenarios/clear/clear.h"
-#include "scenarios/clear/plan.h"
 #include "scenarios/clear/race.h"
 
 #define MAX_CHUNKS 8
@@ -111,7 +110,7 @@ HZ_OPTION(opt_clear_samples, .name = "clear_samples", .kind = OPT_U64, .dest = &
 HZ_OPTION(opt_strategies, .name = "strategies", .kind = OPT_CUSTOM, .parse = strategies_opt,
           .accepted = "all|NAME[,NAME...]", .help = "strategies to measure (default all)");
 
-static bool selected(const struct clear_strategy *s, const struct clear_settings *p)
+bool clear_selected(const struct clear_strategy *s, const struct clear_settings *p)
 {
     char key[40];
     hz_snprintf(key, sizeof(key), ",%s,", s->name);
@@ -264,9 +263,8 @@ static void add_cells(const struct clear_strategy *s, uint8_t *base, uint64_t sm
     }
 }
 
-/* Profile p's values for the options not given: the run's and plan's rule. */
-static const uint64_t *settings(const struct clear_settings *p, size_t *nch, uint64_t *min,
-                                uint64_t *max, uint64_t *budget)
+const uint64_t *clear_option_settings(const struct clear_settings *p, size_t *nch, uint64_t *min,
+                                      uint64_t *max, uint64_t *budget)
 {
     static const uint64_t reduced[3] = {4096, 2 << 20, 1 << 30};
     bool three = !option_given("chunks") && p->chunks == 3;
@@ -279,14 +277,12 @@ static const uint64_t *settings(const struct clear_settings *p, size_t *nch, uin
 
 static void apply_profile(void)
 {
-    const uint64_t *list = settings(clear_settings_get(scenario_profile()), &nchunks, &repeats,
-                                    &max_rounds, &budget_s);
+    const uint64_t *list = clear_option_settings(clear_settings_get(scenario_profile()), &nchunks,
+                                                 &repeats, &max_rounds, &budget_s);
     memmove(chunks, list, nchunks * sizeof(chunks[0]));
 }
 
-/* The large and the small target in an arena of arena_bytes (the small one
- * half the LLC, at most a quarter of the large one). */
-static void targets(uint64_t arena_bytes, uint64_t *large, uint64_t *small)
+void clear_targets(uint64_t arena_bytes, uint64_t *large, uint64_t *small)
 {
     uint64_t llc = cpu_llc_bytes();
     *large = clear_bytes ? clear_bytes : cpu_is_tcg() ? TCG_BYTES : arena_bytes;
@@ -295,32 +291,6 @@ static void targets(uint64_t arena_bytes, uint64_t *large, uint64_t *small)
     *small = (llc ? llc / 2 : 1 << 20) & ~4095ull;
     if (*small > *large / 4)
         *small = (*large / 4) & ~4095ull;
-}
-
-/* The `.plan` hook: the cells of the run's arena (1 GiB, else 2 MiB),
- * strategies and chunks (lib/plan.h); under TCG no race (max = min). */
-static void clear_plan(const struct plan_profile *p, const struct plan_machine *m,
-                       struct plan_part *out)
-{
-    const struct clear_settings *s = clear_settings_get(p);
-    struct plan_facts f = {0};
-    uint64_t min, max, budget;
-    size_t nch;
-    const char *missing;
-    const uint64_t *list = settings(s, &nch, &min, &max, &budget);
-    targets(frames_1g_free_count(mm_frames()) ? PAGE_SIZE_1G : PAGE_SIZE_2M, &f.big_bytes,
-            &f.small_bytes);
-    unsigned ns = 0, big = 0, sm = 0;
-    for (size_t i = 0; i < clear_strategy_count; i++)
-        ns += selected(&clear_strategies[i], s) && clear_supported(&clear_strategies[i], &missing);
-    for (size_t k = 0; k < nch; k++) { /* add_cells(): the chunks that fit each target */
-        big += list[k] <= f.big_bytes;
-        sm += s->small_target && list[k] <= f.small_bytes ? 2 : 0;
-    }
-    struct plan_rounds r = {(unsigned)min, (unsigned)(cpu_is_tcg() || max < min ? min : max),
-                            (unsigned)budget};
-    out->ms = clear_plan_cells_ms(&r, ns * big, ns * sm, &f, m);
-    out->cells = ns * (big + sm);
 }
 
 static void bench_clear(void)
@@ -341,7 +311,7 @@ static void bench_clear(void)
         return;
     }
     uint64_t small, llc = cpu_llc_bytes();
-    targets(arena_bytes, &big, &small);
+    clear_targets(arena_bytes, &big, &small);
     uint8_t *base = (uint8_t *)(uintptr_t)arena;
     clear_cells_evict_take(&cs, f, llc);
     cs.seed = round_seed_option() ? round_seed_option() : rdtsc();
@@ -362,7 +332,7 @@ static void bench_clear(void)
         const char *missing;
         char name[48], why[120];
         hz_snprintf(name, sizeof(name), "clear.%s", s->name);
-        if (!selected(s, clear_settings_get(scenario_profile())))
+        if (!clear_selected(s, clear_settings_get(scenario_profile())))
             continue;
         if (!clear_supported(s, &missing)) {
             result_skip(name, "missing CPU feature %s", missing);

@@ -15,15 +15,13 @@
 #include "mm/demand.h"
 #include "mm/paging.h"
 #include "scenarios/fault/fault.h"
-#include "scenarios/fault/plan.h"
 
-static uint64_t fault_pages = 0; /* 0: every frame in the pool */
-HZ_OPTION(opt_fault_pages, .name = "fault_pages", .kind = OPT_U64, .dest = &fault_pages, .min = 1,
-          .max = DEMAND_MAX_PAGES, .accepted = "1..512",
+struct fault_options fault_opts;
+HZ_OPTION(opt_fault_pages, .name = "fault_pages", .kind = OPT_U64, .dest = &fault_opts.pages,
+          .min = 1, .max = DEMAND_MAX_PAGES, .accepted = "1..512",
           .help = "pages the fault scenarios touch (default: every free frame)");
 
-static uint64_t fault_rounds; /* 0: the run profile's (lib/plan.h) */
-HZ_OPTION(opt_fault_rounds, .name = "fault_rounds", .kind = OPT_U64, .dest = &fault_rounds,
+HZ_OPTION(opt_fault_rounds, .name = "fault_rounds", .kind = OPT_U64, .dest = &fault_opts.rounds,
           .min = 1, .max = 100, .accepted = "1..100",
           .help = "rounds of the fault self-test, each faulting every page zeroed in the fault "
                   "and pre-zeroed (default 10, 2 under TCG)");
@@ -124,32 +122,14 @@ static void run_passes(struct passes *p)
 
 static void passes_fn(unsigned cpu, void *arg) { run_passes(arg); }
 
-/* Rounds under run profile p: fault_rounds=, else 2 under TCG (emulator
- * timings: a check, not a measurement), else the profile's. */
-static unsigned rounds_of(const struct plan_profile *p)
-{
-    return fault_rounds ? (unsigned)fault_rounds : cpu_is_tcg() ? 2 : fault_settings_get(p)->rounds;
-}
-
-/* The `.plan` hook: the pool fault_selftest() will set up, its rounds. */
-static void fault_plan(const struct plan_profile *p, const struct plan_machine *m,
-                       struct plan_part *out)
-{
-    struct plan_facts f = {0};
-    size_t n = fault_pool_plan(fault_pages ? fault_pages : FAULT_POOL_MAX, &f.frame_bytes,
-                               fault_zero_node());
-    f.frames = (unsigned)(fault_pages && fault_pages < n ? fault_pages : n);
-    out->ms = plan_fault_ms(rounds_of(p), &f, m);
-}
-
 void fault_selftest(void)
 {
     static struct fault_env env;
     struct fault_path path = fault_path_option();
-    if (fault_pool_setup(&env, fault_pages ? fault_pages : FAULT_POOL_MAX, &path) < 0)
+    if (fault_pool_setup(&env, fault_opts.pages ? fault_opts.pages : FAULT_POOL_MAX, &path) < 0)
         return;
-    size_t n = fault_pages && fault_pages < env.nframes ? fault_pages : env.nframes;
-    unsigned rounds = rounds_of(scenario_profile());
+    size_t n = fault_opts.pages && fault_opts.pages < env.nframes ? fault_opts.pages : env.nframes;
+    unsigned rounds = fault_rounds_of(scenario_profile());
     int cpu = fault_node_cpu(fault_cpu_node());
     if (cpu < 0) {
         result_skip("fault.node", "fault_node=%d has no online CPU", fault_cpu_node());

@@ -7,7 +7,11 @@
 #ifndef HZ_SCENARIOS_FAULTCLEAR_FAULTCLEAR_H
 #define HZ_SCENARIOS_FAULTCLEAR_FAULTCLEAR_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "lib/interleave.h"
+#include "lib/plan.h"
 #include "lib/stats.h"
 #include "measure/fault_clear.h"
 
@@ -29,6 +33,44 @@ struct fc_cell {
     uint64_t clear_ns[FC_MAX_SAMPLES]; /* the clear inside each, ns: ns[i]'s pair, never sorted */
     enum ilv_verdict stop;             /* why it stopped taking repeats */
 };
+
+/* What a profile runs, where no option overrides it
+ * (scenarios/faultclear/plan.c). */
+struct faultclear_settings {
+    struct plan_rounds rounds; /* timed rounds, most, budget seconds per frame size */
+};
+
+/* Profile p's settings (the default's for an unknown profile). */
+const struct faultclear_settings *faultclear_settings_get(const struct plan_profile *p);
+
+/* Its options (scenarios/faultclear/run.c), which its plan reads too. */
+struct faultclear_options {
+    uint64_t rounds, max_rounds; /* faultclear_rounds=, faultclear_max_rounds= (when given) */
+    uint64_t budget_s;           /* faultclear_budget=, seconds per frame size (when given) */
+    uint64_t pages;              /* faultclear_pages=; 0: 2 of 1 GiB, 16 of 2 MiB */
+    int strategies;              /* 0: all three, 1: rep_stosb only (Linux's clear_page_erms) */
+};
+extern struct faultclear_options fc_opts;
+
+/* The rounds under run profile p: faultclear_rounds=, faultclear_max_rounds=
+ * and faultclear_budget= where given, else p's; the most never below the
+ * minimum. */
+struct plan_rounds fc_rounds_of(const struct plan_profile *p);
+
+/* The non-temporal row to compare with: the last one of arch/clear.c's table
+ * (cheapest first) that this CPU supports. NULL when there is none. */
+const struct clear_strategy *fc_best_nt(void);
+
+/* Faults per cell and round on frames of fb bytes: faultclear_pages=, else
+ * 2 of 1 GiB, 16 of 2 MiB. */
+size_t fc_pages_of(uint64_t fb);
+
+/* The `.plan` hook (kernel/scenario.h): per frame size the run measures (1
+ * GiB when one is free, 2 MiB), its pool of pages + 1 frames and cells; a
+ * repeat dirties the pool, then faults `pages` frames, each cleared and
+ * checked. Boot CPU, after start-up. */
+void faultclear_plan(const struct plan_profile *p, const struct plan_machine *m,
+                     struct plan_part *out);
 
 /* Steal share of the cell's faults, percent x 100 (0 without steal time). */
 uint64_t fc_steal_x100(const struct fc_cell *c);

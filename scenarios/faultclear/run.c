@@ -40,25 +40,23 @@
 #include "mm/paging.h"
 #include "scenarios/faultclear/faultclear.h"
 
-static uint64_t fc_rounds = 5, fc_max_rounds = 15, fc_budget_s = 120;
-static uint64_t fc_pages = 0; /* 0: 2 of 1 GiB, 16 of 2 MiB */
-HZ_OPTION(opt_fc_rounds, .name = "faultclear_rounds", .kind = OPT_U64, .dest = &fc_rounds, .min = 1,
-          .max = FC_MAX_ROUNDS, .accepted = "1..50",
+struct faultclear_options fc_opts;
+HZ_OPTION(opt_fc_rounds, .name = "faultclear_rounds", .kind = OPT_U64, .dest = &fc_opts.rounds,
+          .min = 1, .max = FC_MAX_ROUNDS, .accepted = "1..50",
           .help = "run=faultclear: interleaved rounds every cell gets at least (default 5)");
 HZ_OPTION(opt_fc_max_rounds, .name = "faultclear_max_rounds", .kind = OPT_U64,
-          .dest = &fc_max_rounds, .min = 1, .max = FC_MAX_ROUNDS, .accepted = "1..50",
+          .dest = &fc_opts.max_rounds, .min = 1, .max = FC_MAX_ROUNDS, .accepted = "1..50",
           .help = "run=faultclear: most rounds (default 15; never below faultclear_rounds)");
-HZ_OPTION(opt_fc_budget, .name = "faultclear_budget", .kind = OPT_U64, .dest = &fc_budget_s,
+HZ_OPTION(opt_fc_budget, .name = "faultclear_budget", .kind = OPT_U64, .dest = &fc_opts.budget_s,
           .min = 0, .max = 86400, .accepted = "0..86400 (seconds)",
           .help = "run=faultclear: per frame size, no round past faultclear_rounds starts "
                   "after this (default 120)");
-HZ_OPTION(opt_fc_pages, .name = "faultclear_pages", .kind = OPT_U64, .dest = &fc_pages, .min = 1,
-          .max = FC_MAX_PAGES, .accepted = "1..64",
+HZ_OPTION(opt_fc_pages, .name = "faultclear_pages", .kind = OPT_U64, .dest = &fc_opts.pages,
+          .min = 1, .max = FC_MAX_PAGES, .accepted = "1..64",
           .help = "run=faultclear: faults per cell and round (default 2 of 1 GiB, 16 of 2 MiB)");
-static int fc_strats; /* 0: all three, 1: rep_stosb only (Linux's clear_page_erms) */
 static const char *const fc_strats_choices[] = {"all", "rep_stosb", 0};
-HZ_OPTION(opt_fc_strats, .name = "faultclear_strategies", .kind = OPT_ENUM, .dest = &fc_strats,
-          .choices = fc_strats_choices, .accepted = "all|rep_stosb",
+HZ_OPTION(opt_fc_strats, .name = "faultclear_strategies", .kind = OPT_ENUM,
+          .dest = &fc_opts.strategies, .choices = fc_strats_choices, .accepted = "all|rep_stosb",
           .help = "run=faultclear: all (rep_stosb, rep_stosq, best non-temporal; default) or "
                   "rep_stosb only, Linux's clear_page (make answers)");
 
@@ -66,9 +64,7 @@ static struct fc_cell cells[FC_CELLS];
 static uint64_t scratch[FC_MAX_SAMPLES];
 static unsigned order[FC_CELLS];
 
-/* The non-temporal row to compare with: the last one of arch/clear.c's table
- * (cheapest first) that this CPU supports. NULL when there is none. */
-static const struct clear_strategy *best_nt(void)
+const struct clear_strategy *fc_best_nt(void)
 {
     const struct clear_strategy *best = 0;
     for (size_t i = 0; i < clear_strategy_count; i++)
@@ -169,9 +165,8 @@ static bool run_rounds(struct fault_env *env, size_t pages, uint64_t seed, unsig
                        enum ilv_verdict *why)
 {
     static enum ilv_verdict stop[FC_CELLS];
-    struct ilv_rule rule = {(unsigned)fc_rounds,
-                            (unsigned)(fc_max_rounds < fc_rounds ? fc_rounds : fc_max_rounds),
-                            round_ci_option(), 0};
+    struct plan_rounds r = fc_rounds_of(scenario_profile());
+    struct ilv_rule rule = {r.min, r.max, round_ci_option(), 0};
     if (cpu_is_tcg()) /* emulator timings: no point in waiting for them to settle */
         rule.max_rounds = rule.min_rounds;
     static struct ilv_series series[FC_CELLS];
@@ -191,7 +186,7 @@ static bool run_rounds(struct fault_env *env, size_t pages, uint64_t seed, unsig
                           .round_begins = fc_round_begins,
                           .arg = &fr,
                           .clock = tsc_now,
-                          .budget = fc_budget_s * tsc_info()->hz, /* from the warm-up on */
+                          .budget = r.budget_s * tsc_info()->hz, /* from the warm-up on */
                           .stop = stop};
     progress_begin("faultclear", rule.max_rounds + 1);
     *why = ilv_run(&run, done);
@@ -201,14 +196,15 @@ static bool run_rounds(struct fault_env *env, size_t pages, uint64_t seed, unsig
     return *why != ILV_ABORT;
 }
 
-/* Faults per cell and round on frames of fb bytes: faultclear_pages=, else
- * 2 of 1 GiB, 16 of 2 MiB. */
-static size_t pages_of(uint64_t fb) { return fc_pages ? fc_pages : fb == PAGE_SIZE_1G ? 2 : 16; }
+size_t fc_pages_of(uint64_t fb)
+{
+    return fc_opts.pages ? fc_opts.pages : fb == PAGE_SIZE_1G ? 2 : 16;
+}
 
 /* Every cell on frames of `fb` bytes. */
 static void run_size(uint64_t fb)
 {
-    size_t pages = pages_of(fb);
+    size_t pages = fc_pages_of(fb);
     if (fb == PAGE_SIZE_1G && !frames_1g_free_count(mm_frames())) {
         result_skip("faultclear.frames_1g", "no free 1 GiB frame: 2 MiB frames only");
         return;
@@ -224,9 +220,9 @@ static void run_size(uint64_t fb)
         return;
     }
     pages = env.nframes - 1;
-    const struct clear_strategy *strat[FC_STRATS] = {clear_find("rep_stosb"),
-                                                     fc_strats ? 0 : clear_find("rep_stosq"),
-                                                     fc_strats ? 0 : best_nt()};
+    const struct clear_strategy *strat[FC_STRATS] = {
+        clear_find("rep_stosb"), fc_opts.strategies ? 0 : clear_find("rep_stosq"),
+        fc_opts.strategies ? 0 : fc_best_nt()};
     size_t nc = 0;
     for (int m = 0; m < FAULT_CLEAR_NMODELS; m++)
         for (int k = 0; k < FC_STRATS; k++, nc++)
@@ -234,12 +230,12 @@ static void run_size(uint64_t fb)
                 .m = {(enum fault_clear_model)m, FAULT_CLEAR_BATCH_DEFAULT}, .s = strat[k]};
     uint64_t seed = round_seed_option() ? round_seed_option() : rdtsc();
     kprintf("faultclear: %zu faults per cell and round, %llu MiB frames, non-temporal: %s; "
-            ">= %llu interleaved rounds, seed %llu%s\n",
+            ">= %u interleaved rounds, seed %llu%s\n",
             pages, (unsigned long long)(fb >> 20),
-            fc_strats  ? "not run (faultclear_strategies=rep_stosb)"
-            : strat[2] ? strat[2]->name
-                       : "none on this CPU",
-            (unsigned long long)fc_rounds, (unsigned long long)seed,
+            fc_opts.strategies ? "not run (faultclear_strategies=rep_stosb)"
+            : strat[2]         ? strat[2]->name
+                               : "none on this CPU",
+            fc_rounds_of(scenario_profile()).min, (unsigned long long)seed,
             cpu_is_tcg() ? " (TCG: emulator timings, no extra rounds)" : "");
     unsigned done = 0;
     enum ilv_verdict why = ILV_CAP;
@@ -302,28 +298,6 @@ static void fault_clear_bench(void)
                 tsc_unreliable_reason());
     run_size(PAGE_SIZE_1G);
     run_size(PAGE_SIZE_2M);
-}
-
-/* The `.plan` hook: per frame size run_size() runs (1 GiB when one is
- * free, 2 MiB), its pool of pages + 1 frames and cells; a repeat dirties
- * the pool, then faults `pages` frames, each cleared and checked. */
-static void faultclear_plan(const struct plan_profile *p, const struct plan_machine *m,
-                            struct plan_part *out)
-{
-    unsigned cells = FAULT_CLEAR_NMODELS * (fc_strats ? 1 : best_nt() ? FC_STRATS : FC_STRATS - 1);
-    unsigned max =
-        (unsigned)(cpu_is_tcg() || fc_max_rounds < fc_rounds ? fc_rounds : fc_max_rounds);
-    uint64_t sizes[2] = {PAGE_SIZE_1G, PAGE_SIZE_2M};
-    for (int i = frames_1g_free_count(mm_frames()) ? 0 : 1; i < 2; i++) {
-        uint64_t fb = sizes[i];
-        size_t n = fault_pool_plan(pages_of(fb) + 1, &fb, fault_zero_node());
-        if (n < 2)
-            continue;
-        uint64_t rep = plan_pass_us(n * fb, 1, m) +
-                       (n - 1) * (plan_pass_us(fb, 2, m) + m->fault_us) + m->cell_us;
-        out->ms += plan_rounds_ms(cells * rep, (unsigned)fc_rounds, max, (unsigned)fc_budget_s);
-        out->cells += cells;
-    }
 }
 
 HZ_SCENARIO(scenario_faultclear, .name = "faultclear", .run = fault_clear_bench,

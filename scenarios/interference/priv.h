@@ -15,6 +15,7 @@
 #include "arch/clear.h"
 #include "arch/pmu.h"
 #include "lib/compare.h"
+#include "lib/plan.h"
 #include "lib/stats.h"
 #include "scenarios/interference/interference.h"
 
@@ -171,5 +172,41 @@ void if_report(const struct if_state *st);
  * cells handed to the verdict (kernel/verdict.h), scenarios/interference/rank.c. */
 void if_rank(const struct if_state *st);
 void if_verdict_cells(const struct if_state *st);
+
+/* What a profile runs, where no option overrides it
+ * (scenarios/interference/plan.c). */
+struct interference_settings {
+    unsigned rounds; /* interleaved rounds of every cell */
+};
+
+/* Profile p's settings (the default's for an unknown profile). */
+const struct interference_settings *interference_settings_get(const struct plan_profile *p);
+
+/* Rounds of every cell under run profile p: interf_rounds=, else 2 under
+ * TCG (emulator timings: a check, not a measurement), else p's. */
+unsigned if_rounds_of(const struct plan_profile *p);
+
+/* The options its plan reads too (scenarios/interference/run.c); 0: the
+ * default each names. */
+struct interference_options {
+    uint64_t rounds; /* interf_rounds= */
+    uint64_t l2;     /* interf_l2=, bytes */
+    uint64_t llc;    /* interf_llc=, bytes */
+    uint64_t share;  /* interf_zero_bytes=, bytes */
+};
+extern struct interference_options if_opts;
+
+/* The zeroers of the run's table this CPU supports (the spin control not
+ * counted). */
+unsigned if_zeroers_supported(void);
+
+/* The `.plan` hook (kernel/scenario.h): the runs the scenario makes
+ * (residency, the host check's rounds, the peaks' holds, the rounds of
+ * every cell: as if the host check let it go on), each the victims' own
+ * work (a chase load at 600 ns, a read at the check rate) plus the
+ * zeroers' re-dirtying of their share (at most all of it) and the fixed
+ * cost of a repeat. Boot CPU, after start-up. */
+void interference_plan(const struct plan_profile *p, const struct plan_machine *m,
+                       struct plan_part *out);
 
 #endif /* HZ_SCENARIOS_INTERFERENCE_PRIV_H */

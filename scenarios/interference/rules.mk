@@ -1,7 +1,7 @@
 # scenarios/interference/ - `run=interference`: what a background zeroer costs
 # its neighbours (victims, pacing, residency, references, ranking, the host
 # check).
-KERNEL_C += scenarios/interference/run.c scenarios/interference/work.c \
+KERNEL_C += scenarios/interference/run.c scenarios/interference/plan.c scenarios/interference/work.c \
 	scenarios/interference/report.c scenarios/interference/pace.c \
 	scenarios/interference/residency.c scenarios/interference/refs.c \
 	scenarios/interference/rank.c scenarios/interference/host.c

@@ -61,18 +61,19 @@
 #include "scenarios/interference/interference.h"
 #include "scenarios/interference/priv.h"
 
-static uint64_t opt_rounds, opt_l2, opt_llc, opt_share, opt_period_us = 1000, opt_seed = 1;
+static uint64_t opt_period_us = 1000, opt_seed = 1;
+struct interference_options if_opts;
 
-HZ_OPTION(opt_if_rounds, .name = "interf_rounds", .kind = OPT_U64, .dest = &opt_rounds, .min = 1,
-          .max = IF_MAX_ROUNDS, .accepted = "1..50",
+HZ_OPTION(opt_if_rounds, .name = "interf_rounds", .kind = OPT_U64, .dest = &if_opts.rounds,
+          .min = 1, .max = IF_MAX_ROUNDS, .accepted = "1..50",
           .help = "run=interference: interleaved rounds of every cell (default 10, 2 under TCG)");
-HZ_OPTION(opt_if_l2, .name = "interf_l2", .kind = OPT_SIZE, .dest = &opt_l2, .min = 4096,
+HZ_OPTION(opt_if_l2, .name = "interf_l2", .kind = OPT_SIZE, .dest = &if_opts.l2, .min = 4096,
           .max = 64ull << 20, .accepted = "4K..64M",
           .help = "run=interference: L2 size to size the victims by (default: CPUID)");
-HZ_OPTION(opt_if_llc, .name = "interf_llc", .kind = OPT_SIZE, .dest = &opt_llc, .min = 64ull << 10,
-          .max = 1ull << 30, .accepted = "64K..1G",
+HZ_OPTION(opt_if_llc, .name = "interf_llc", .kind = OPT_SIZE, .dest = &if_opts.llc,
+          .min = 64ull << 10, .max = 1ull << 30, .accepted = "64K..1G",
           .help = "run=interference: LLC size to size the victims by (default: CPUID)");
-HZ_OPTION(opt_if_share, .name = "interf_zero_bytes", .kind = OPT_SIZE, .dest = &opt_share,
+HZ_OPTION(opt_if_share, .name = "interf_zero_bytes", .kind = OPT_SIZE, .dest = &if_opts.share,
           .min = 2ull << 20, .max = 64ull << 30,
           .accepted = "2M..64G (rounded down to a multiple of 2M)",
           .help = "run=interference: bytes each zeroer CPU clears round and round (default 1G, "
@@ -100,12 +101,22 @@ static struct split_piece piece[HZ_MAX_CPUS];
 static unsigned zcpu[HZ_MAX_CPUS];
 static uint64_t redirty[HZ_MAX_CPUS]; /* share bytes the last run cleared (0: all, unknown) */
 
-/* One run: the listed victims (or a fixed hold) on the victim CPU, zeroers elsewhere. */
-static struct {
+/* A zeroer CPU's argument: the run and its CPU index. */
+struct if_part {
+    struct if_run *run;
+    unsigned cpu;
+};
+
+/* One run: the listed victims (or a fixed hold) on the victim CPU, zeroers
+ * elsewhere. run_once() fills the file's one table and hands it to every
+ * CPU by pointer (smp_run's argument, then each user_run's). */
+struct if_run {
     struct smp_barrier bar;
     volatile uint32_t stop, barrier_failed;
     struct interf_zeroer z[HZ_MAX_CPUS]; /* by CPU index */
+    struct if_part part[HZ_MAX_CPUS];    /* by CPU index */
     struct if_victim *list[IF_VICTIMS + IF_REFS];
+    unsigned vcpu;  /* the victim CPU */
     unsigned n, vi; /* victims listed, the one the victim CPU runs now */
     uint64_t ns[IF_VICTIMS + IF_REFS], steal[IF_VICTIMS + IF_REFS];
     uint64_t pmu[IF_VICTIMS + IF_REFS][PMU_EVENTS];
@@ -114,13 +125,15 @@ static struct {
     uint64_t cpg; /* the zeroers' TSC cycles in calls per GiB cleared (0: none) */
     bool contend; /* interf_host=contend: each victim pass also yields its own time */
     volatile uint64_t sink;
-} run;
+};
+
+static struct if_run run;
 
 static void victim_one(void *arg)
 {
-    (void)arg;
-    const struct if_victim *v = run.list[run.vi];
-    uint64_t sink = 0, sub[IF_SUBSAMPLES], s0 = steal_ns(st.vcpu), begin = rdtsc(), timed = 0;
+    struct if_run *rn = arg;
+    const struct if_victim *v = rn->list[rn->vi];
+    uint64_t sink = 0, sub[IF_SUBSAMPLES], s0 = steal_ns(rn->vcpu), begin = rdtsc(), timed = 0;
     if (v->warm)
         sink += v->chase ? interf_chase(v->start, v->bytes / INTERF_LINE)
                          : interf_read(v->ext, v->next, v->bytes, 1);
@@ -128,54 +141,56 @@ static void victim_one(void *arg)
         uint64_t t0 = tsc_start();
         sink += v->chase ? interf_chase(v->start, v->work)
                          : interf_read(v->ext, v->next, v->bytes, (unsigned)v->work);
-        if (run.contend) /* a tenant sharing this CPU: as long again, inside the timed pass */
+        if (rn->contend) /* a tenant sharing this CPU: as long again, inside the timed pass */
             for (uint64_t end = rdtsc() + (rdtsc() - t0); rdtsc() < end;)
                 cpu_relax();
         sub[k] = tsc_stop() - t0;
         timed += sub[k];
     }
     scenario_timed(timed);
-    run.sink += sink;
-    run.ns[run.vi] = tsc_to_ns(stats_median_copy(sub, IF_SUBSAMPLES, sub));
-    run.steal[run.vi] = stats_pct_x100(steal_ns(st.vcpu) - s0, tsc_to_ns(rdtsc() - begin));
+    rn->sink += sink;
+    rn->ns[rn->vi] = tsc_to_ns(stats_median_copy(sub, IF_SUBSAMPLES, sub));
+    rn->steal[rn->vi] = stats_pct_x100(steal_ns(rn->vcpu) - s0, tsc_to_ns(rdtsc() - begin));
 }
 
 static void victim_sync(void *arg)
 {
-    (void)arg;
-    if (!smp_barrier_wait(&run.bar, 0, run.to_cyc))
-        run.barrier_failed = 1;
-    else if (run.hold_cyc)
-        for (uint64_t end = rdtsc() + run.hold_cyc; rdtsc() < end;)
+    struct if_run *rn = arg;
+    if (!smp_barrier_wait(&rn->bar, 0, rn->to_cyc))
+        rn->barrier_failed = 1;
+    else if (rn->hold_cyc)
+        for (uint64_t end = rdtsc() + rn->hold_cyc; rdtsc() < end;)
             cpu_relax();
 }
 
 static void zeroer_part(void *arg)
 {
-    struct interf_zeroer *z = arg;
-    unsigned cpu = (unsigned)(z - run.z);
+    const struct if_part *p = arg;
+    struct interf_zeroer *z = &p->run->z[p->cpu];
     interf_zeroer_dirty(z);
-    if (!smp_barrier_wait(&run.bar, cpu, run.to_cyc)) {
-        run.barrier_failed = 1;
+    if (!smp_barrier_wait(&p->run->bar, p->cpu, p->run->to_cyc)) {
+        p->run->barrier_failed = 1;
         return;
     }
     interf_zeroer_run(z);
 }
 
+/* smp_run()'s function: arg is the run (struct if_run). */
 static void run_fn(unsigned cpu, void *arg)
 {
-    (void)arg;
-    if (cpu != st.vcpu) {
-        user_run(cpu, zeroer_part, &run.z[cpu]);
+    struct if_run *rn = arg;
+    if (cpu != rn->vcpu) {
+        rn->part[cpu] = (struct if_part){rn, cpu};
+        user_run(cpu, zeroer_part, &rn->part[cpu]);
         return;
     }
-    user_run(cpu, victim_sync, 0);
-    for (run.vi = 0; !run.hold_cyc && !run.barrier_failed && run.vi < run.n; run.vi++) {
+    user_run(cpu, victim_sync, rn);
+    for (rn->vi = 0; !rn->hold_cyc && !rn->barrier_failed && rn->vi < rn->n; rn->vi++) {
         pmu_start();
-        user_run(cpu, victim_one, 0);
-        pmu_stop(run.pmu[run.vi]);
+        user_run(cpu, victim_one, rn);
+        pmu_stop(rn->pmu[rn->vi]);
     }
-    run.stop = 1;
+    rn->stop = 1;
 }
 
 uint64_t if_chunk(const struct if_state *s, const struct if_zeroer *z)
@@ -209,6 +224,7 @@ static int64_t run_once(struct if_zeroer *z, unsigned rate_pct, uint64_t seed)
     uint64_t hz = tsc_info()->hz, pc = z ? paced_piece(z, rate_pct) : 0;
     smp_set_clear(&set);
     smp_set_add(&set, st.vcpu);
+    run.vcpu = st.vcpu;
     uint64_t timeout_us = smp_job_timeout_us(4 * st.share + (64ull << 20));
     run.to_cyc = mul_div_u64(timeout_us, hz, 1000000);
     smp_barrier_init(&run.bar, nz + 1);
@@ -231,7 +247,7 @@ static int64_t run_once(struct if_zeroer *z, unsigned rate_pct, uint64_t seed)
             .stop = &run.stop};
         smp_set_add(&set, zcpu[k]);
     }
-    if (smp_run(&set, run_fn, 0, timeout_us) < 0 || run.barrier_failed) {
+    if (smp_run(&set, run_fn, &run, timeout_us) < 0 || run.barrier_failed) {
         result_fail("interference.run", "%s: %s", z ? z->label : "victims alone",
                     run.barrier_failed ? "a barrier timed out" : "a CPU got stuck");
         return -1;
@@ -372,9 +388,9 @@ static void interference_scenario(void)
     if (!st.pmu)
         result_skip("interference.pmu", "%s", pmu->why);
     st.period_us = opt_period_us;
-    if (!if_setup_victims(&st, opt_l2, opt_llc, opt_seed))
+    if (!if_setup_victims(&st, if_opts.l2, if_opts.llc, opt_seed))
         return;
-    st.share = opt_share ? opt_share : cpu_is_tcg() ? 16ull << 20 : 1ull << 30;
+    st.share = if_opts.share ? if_opts.share : cpu_is_tcg() ? 16ull << 20 : 1ull << 30;
     st.share &= ~(PAGE_SIZE_2M - 1);
     uint64_t want = st.share * st.nzcpus;
     if (smp_target_take(&zbuf, want, false, 0, 0) < 0 || zbuf.bytes < want ||
@@ -386,7 +402,7 @@ static void interference_scenario(void)
         return;
     }
     setup_cells();
-    unsigned nr = (unsigned)(opt_rounds ? opt_rounds : cpu_is_tcg() ? 2 : 10);
+    unsigned nr = if_rounds_of(scenario_profile());
     kprintf("interference: victim CPU %u, %u zeroer CPU(s), L2 %llu KiB, LLC %llu KiB (%s), "
             "zeroer share %llu MiB each, %u cells x %u rounds, CPL %d\n",
             st.vcpu, st.nzcpus, (unsigned long long)(st.l2 >> 10),
@@ -402,42 +418,15 @@ static void interference_scenario(void)
     if_release_victims();
 }
 
-/* The `.plan` hook: the runs the scenario makes (residency, the host
- * check's rounds, the peaks' holds, the rounds of every cell: as if the
- * host check let it go on), each the victims' own work (a chase
- * load at IF_PLAN_LOAD_NS, a read at the check rate) plus the zeroers'
- * re-dirtying of their share (at most all of it) and the fixed cost of a
- * repeat; from the same cache sizes, cells and rounds the run uses. A
- * model: the chases' latency is not calibrated, it is the one the chase
- * sizing assumes (if_sizes(): 600 ns a load under nested paging). */
-#define IF_PLAN_LOAD_NS 600
-static void interference_plan(const struct plan_profile *p, const struct plan_machine *m,
-                              struct plan_part *out)
+unsigned if_zeroers_supported(void)
 {
-    static struct if_state q; /* sizes only */
     unsigned zeroers = 0;
-    if (smp_online() < 2)
-        return;
-    uint64_t loads = if_sizes(&q, opt_l2, opt_llc), load_us = loads * IF_PLAN_LOAD_NS / 1000;
-    uint64_t read_mbps = m->check_mbps ? m->check_mbps : m->pass_mbps;
-    uint64_t share = (opt_share ? opt_share : cpu_is_tcg() ? 16ull << 20 : 1ull << 30);
-    uint64_t dirty_us = share / (m->dirty_mbps ? m->dirty_mbps : m->pass_mbps);
-    uint64_t victims_us = (6 + 6) * load_us + 5 * load_us / 4 +
-                          (5 * 4 * q.llc + 6 * 2 * q.llc) / read_mbps + m->cell_us;
-    uint64_t refs_us = 12 * load_us + (6 * 2 * q.l2 + 6 * 2 * q.llc / 8) / read_mbps;
     for (unsigned i = 0; i < IF_ZEROERS; i++) {
         const char *missing;
         const struct clear_strategy *s = st.z[i].strategy ? clear_find(st.z[i].strategy) : 0;
         zeroers += s && clear_supported(s, &missing);
     }
-    unsigned cells = 2 + zeroers * IF_RATES; /* the victims alone, the spin control */
-    unsigned nr = (unsigned)(opt_rounds ? opt_rounds : cpu_is_tcg() ? 2 : 10);
-    uint64_t hold_us = cpu_is_tcg() ? 20000 : 200000;
-    out->ms = (IF_RES_ROUNDS * (victims_us + refs_us) + 2 * IF_HOST_ROUNDS * victims_us +
-               IF_PEAK_ROUNDS * (uint64_t)(zeroers + 1) * (hold_us + dirty_us) +
-               (uint64_t)nr * cells * (victims_us + dirty_us)) /
-              1000;
-    out->cells = cells;
+    return zeroers;
 }
 
 HZ_SCENARIO(scenario_interference, .name = "interference", .run = interference_scenario,

@@ -13,6 +13,7 @@
 #include "arch/clear.h"
 #include "arch/numa.h"
 #include "lib/compare.h"
+#include "lib/plan.h"
 #include "lib/stats.h"
 #include "measure/smp_rounds.h"
 #include "scenarios/numa/plan.h"
@@ -56,5 +57,31 @@ void numa_cell_compare(const struct numa_run *r, const struct numa_cell *c, stru
  * verdict cell, the remote/local comparisons and `numa_ratio` records, and
  * the console matrices (scenarios/numa/table.c). Boot CPU. */
 void numa_matrix_report(struct numa_run *r);
+
+/* Its options (scenarios/numa/run.c) that its plan reads too. */
+struct numa_options {
+    uint64_t repeats; /* numa_repeats= (when given) */
+};
+extern struct numa_options numa_opts;
+
+/* Timed rounds every cell gets at least under run profile p: numa_repeats=,
+ * else p's (scenarios/numa/plan.c). */
+unsigned numa_repeats_of(const struct plan_profile *p);
+
+/* Bytes a cell clears on each memory node: numa_bytes=, else 256 MiB (16
+ * MiB under TCG), whole 2 MiB frames. */
+uint64_t numa_want_bytes(void);
+
+/* The planner's view of the matrix numa_scenario() will build, taking no
+ * memory: each node of numa_get() into pn[0..NUMA_MAX_NODES) (its online
+ * CPUs, the memory nodes it cannot reach, and memory when the node has
+ * ranges). Returns the variants (strategies x chunks). Boot CPU. */
+unsigned numa_plan_view(struct nplan_node *pn);
+
+/* The `.plan` hook (kernel/scenario.h): the matrix numa_scenario() will
+ * build (its strategies, chunks, nodes and bytes; a node is a target when
+ * it has memory ranges) priced group by group as measure/smp_rounds runs
+ * them (lib/plan.h). Boot CPU, after start-up. */
+void numa_plan(const struct plan_profile *p, const struct plan_machine *m, struct plan_part *out);
 
 #endif /* HZ_SCENARIOS_NUMA_NUMA_H */

@@ -1,17 +1,18 @@
 /*
  * scenarios/numa/plan.c - the cells of the `numa` clearing matrix
- * (scenarios/numa/plan.h).
+ * (scenarios/numa/plan.h), portable; its `.plan` hook
+ * (scenarios/numa/numa.h), kernel only.
  */
 #include "scenarios/numa/plan.h"
 
-static const struct plan_rounds rounds[PLAN_PROFILES] = {
-    [PLAN_DEFAULT] = {.min = 10, .max = 20, .budget_s = 5},
-    [PLAN_FULL] = {.min = 10, .max = 30, .budget_s = 60},
+static const struct numa_settings settings[PLAN_PROFILES] = {
+    [PLAN_DEFAULT] = {.rounds = {.min = 10, .max = 20, .budget_s = 5}},
+    [PLAN_FULL] = {.rounds = {.min = 10, .max = 30, .budget_s = 60}},
 };
 
-const struct plan_rounds *numa_rounds_get(const struct plan_profile *p)
+const struct numa_settings *numa_settings_get(const struct plan_profile *p)
 {
-    return &rounds[plan_profile_get(p->id)->id];
+    return &settings[plan_profile_get(p->id)->id];
 }
 
 unsigned nplan_threads(unsigned ncpus, unsigned out[2])
@@ -109,3 +110,38 @@ const char *nplan_strerror(int err)
     }
     return "unknown error";
 }
+
+#ifndef HZ_HOSTED
+#include "kernel/options.h"
+#include "scenarios/numa/numa.h"
+
+unsigned numa_repeats_of(const struct plan_profile *p)
+{
+    return option_given("numa_repeats") ? (unsigned)numa_opts.repeats
+                                        : numa_settings_get(p)->rounds.min;
+}
+
+void numa_plan(const struct plan_profile *p, const struct plan_machine *m, struct plan_part *out)
+{
+    static struct nplan_cell plan[NUMA_CELLS_MAX];
+    struct nplan_node pn[NUMA_MAX_NODES];
+    struct plan_rounds r = numa_settings_get(p)->rounds;
+    size_t n = 0;
+    r.min = numa_repeats_of(p);
+    r = smp_rounds_apply(r);
+    unsigned nv = numa_plan_view(pn);
+    if (nplan_build(pn, numa_get()->n, nv, plan, NUMA_CELLS_MAX, &n) != NPLAN_OK)
+        return;
+    for (size_t a = 0, e; a < n; a = e) {
+        unsigned one = 0, many = 0, cpus = 1;
+        e = nplan_group_end(plan, n, a, SMP_MAX_CELLS);
+        for (size_t i = a; i < e; i++) {
+            one += plan[i].threads == 1;
+            many += plan[i].threads > 1;
+            cpus = plan[i].threads > cpus ? plan[i].threads : cpus;
+        }
+        out->ms += plan_smp_part_ms(&r, one, many, cpus, numa_want_bytes(), m);
+    }
+    out->cells = (unsigned)n;
+}
+#endif /* !HZ_HOSTED */

@@ -18,9 +18,13 @@
 
 #include "lib/plan.h"
 
-/* run=numa's interleaved rounds under profile p (min: numa_repeats=, which
- * the run applies; the most rounds and the budget of each group). */
-const struct plan_rounds *numa_rounds_get(const struct plan_profile *p);
+/* What a profile runs, where no option overrides it. */
+struct numa_settings {
+    struct plan_rounds rounds; /* timed rounds of a group (numa_repeats=), most, budget each */
+};
+
+/* Profile p's settings (the default's for an unknown profile). */
+const struct numa_settings *numa_settings_get(const struct plan_profile *p);
 
 #define NPLAN_MAX_NODES 8 /* = arch/numa.h NUMA_MAX_NODES (scenarios/numa/run.c asserts it) */
 

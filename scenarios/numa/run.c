@@ -35,7 +35,7 @@ _Static_assert(NPLAN_MAX_NODES == NUMA_MAX_NODES, "scenarios/numa/plan.h node co
 #define MAX_VCHUNK 4
 
 static uint64_t opt_bytes; /* 0: 256 MiB, 16 MiB under TCG */
-static uint64_t opt_repeats = 10;
+struct numa_options numa_opts;
 static uint64_t chunks[MAX_VCHUNK] = {4096, 2 << 20, 1 << 30};
 static size_t nchunks = 3;
 static const struct clear_strategy *strat[MAX_VSTRAT];
@@ -79,8 +79,8 @@ HZ_OPTION(opt_numa_bytes, .name = "numa_bytes", .kind = OPT_SIZE, .dest = &opt_b
           .min = 2ull << 20, .max = 64ull << 30, .accepted = "2M..64G (multiple of 2M)",
           .help = "bytes of each memory node that a numa cell clears (default 256M, 16M under "
                   "TCG)");
-HZ_OPTION(opt_numa_repeats, .name = "numa_repeats", .kind = OPT_U64, .dest = &opt_repeats, .min = 1,
-          .max = SMP_MAX_ROUNDS, .accepted = "1..100",
+HZ_OPTION(opt_numa_repeats, .name = "numa_repeats", .kind = OPT_U64, .dest = &numa_opts.repeats,
+          .min = 1, .max = SMP_MAX_ROUNDS, .accepted = "1..100",
           .help = "timed rounds every numa cell gets at least (default 10; then a cell whose "
                   "remote/local ratio is undecided races on, up to smp_max_rounds within "
                   "smp_budget)");
@@ -95,7 +95,23 @@ static struct numa_run run;
 static struct smp_target target[NUMA_MAX_NODES];
 static struct smp_job job;
 static struct smp_series *series[SMP_MAX_CELLS];
-static size_t group0, group_n; /* first cell and cells of the group being run */
+
+/* A group's request, which run_groups() builds on its stack and hands to
+ * every repeat and look by pointer (smp_rounds_run()'s arg): the run (its
+ * cells: strategy, chunk, CPUs, memory node), the targets by node, the
+ * job, and the group's first cell and count. */
+struct group_ctx {
+    struct numa_run *run;
+    const struct smp_target *target;
+    struct smp_job *job;
+    size_t group0, group_n;
+};
+
+/* A look's argument at the measurement CPL: the group and open[]. */
+struct look {
+    const struct group_ctx *x;
+    bool *open;
+};
 
 static int cpu_node(unsigned i)
 {
@@ -103,23 +119,26 @@ static int cpu_node(unsigned i)
     return n < 0 && !run.t->from_srat ? 0 : n;
 }
 
-/* One repeat of cell group0 + i (round 0: the untimed warm-up). */
+/* One repeat of cell group0 + i of arg (struct group_ctx; round 0: the
+ * untimed warm-up). */
 static bool cell_repeat(void *arg, size_t i, unsigned round)
 {
-    struct numa_cell *c = &run.cell[group0 + i];
-    const struct smp_target *tg = &target[c->p.mem];
+    const struct group_ctx *x = arg;
+    struct smp_job *job = x->job;
+    struct numa_cell *c = &x->run->cell[x->group0 + i];
+    const struct smp_target *tg = &x->target[c->p.mem];
     uint64_t unit = c->chunk < PAGE_SIZE_2M ? c->chunk : PAGE_SIZE_2M;
-    job.s = c->s;
-    job.chunk = c->chunk;
-    job.n = c->p.threads;
-    job.ext = tg->ext;
-    job.next = tg->next;
-    memcpy(job.cpu, run.node_cpu[c->p.cpu], sizeof(unsigned) * c->p.threads);
-    job.timeout_us = smp_job_timeout_us(3 * c->bytes); /* dirty, clear, verify */
-    job.seed = (uint64_t)round + 1;
-    int rc = split_plan(c->bytes, unit, c->p.threads, NULL, tg->ext, tg->next, job.piece);
+    job->s = c->s;
+    job->chunk = c->chunk;
+    job->n = c->p.threads;
+    job->ext = tg->ext;
+    job->next = tg->next;
+    memcpy(job->cpu, x->run->node_cpu[c->p.cpu], sizeof(unsigned) * c->p.threads);
+    job->timeout_us = smp_job_timeout_us(3 * c->bytes); /* dirty, clear, verify */
+    job->seed = (uint64_t)round + 1;
+    int rc = split_plan(c->bytes, unit, c->p.threads, NULL, tg->ext, tg->next, job->piece);
     if (rc == SPLIT_OK)
-        rc = smp_job_run(&job);
+        rc = smp_job_run(job);
     else
         kprintf("numa: plan of %llu bytes over %u CPUs: %s\n", (unsigned long long)c->bytes,
                 c->p.threads, split_strerror(rc));
@@ -131,12 +150,12 @@ static bool cell_repeat(void *arg, size_t i, unsigned round)
                                "plan failed");
         return false;
     }
-    smp_series_add(&c->ser, &job, round > 0);
+    smp_series_add(&c->ser, job, round > 0);
     for (unsigned k = 0; k < c->p.threads; k++)
-        if (job.bad[k] && c->verified) {
+        if (job->bad[k] && c->verified) {
             c->verified = false;
             kprintf("numa: %s, CPU %u on node %u's memory left a non-zero byte at 0x%llx\n",
-                    c->s->name, job.cpu[k], c->p.mem, (unsigned long long)job.bad_addr[k]);
+                    c->s->name, job->cpu[k], c->p.mem, (unsigned long long)job->bad_addr[k]);
         }
     return true;
 }
@@ -163,9 +182,7 @@ static size_t pick_strategies(const struct clear_strategy **out, bool report)
     return k;
 }
 
-/* Bytes a cell clears on each memory node: numa_bytes=, else 256 MiB (16
- * MiB under TCG), whole 2 MiB frames. */
-static uint64_t want_bytes(void)
+uint64_t numa_want_bytes(void)
 {
     uint64_t want = opt_bytes ? opt_bytes : cpu_is_tcg() ? 16ull << 20 : 256ull << 20;
     return want / PAGE_SIZE_2M * PAGE_SIZE_2M;
@@ -275,38 +292,43 @@ static void take_nodes(struct nplan_node *pn, uint64_t want)
  * keeps itself and that local cell running. */
 static void look_fn(void *arg)
 {
-    bool *open = arg;
-    for (size_t i = 0; i < group_n; i++) {
-        const struct numa_cell *c = &run.cell[group0 + i];
+    const struct look *l = arg;
+    const struct group_ctx *x = l->x;
+    for (size_t i = 0; i < x->group_n; i++) {
+        const struct numa_cell *c = &x->run->cell[x->group0 + i];
         struct cmp cm;
         if (c->p.local < 0)
             continue;
-        numa_cell_compare(&run, c, &cm);
+        numa_cell_compare(x->run, c, &cm);
         if (cm.outcome == CMP_UNDECIDED || cm.outcome == CMP_TOO_FEW)
-            open[i] = open[(size_t)c->p.local - group0] = true;
+            l->open[i] = l->open[(size_t)c->p.local - x->group0] = true;
     }
 }
 
-static void settle(void *arg, bool *open) { user_run(0, look_fn, open); }
+static void settle(void *arg, bool *open)
+{
+    struct look l = {arg, open};
+    user_run(0, look_fn, &l);
+}
 
 /* Run the planned cells plan[0..n), group by group (scenarios/numa/plan.h):
  * false when a repeat failed so badly that nothing more runs. */
 static bool run_groups(const struct nplan_cell *plan, size_t n)
 {
     char part[48];
-    struct plan_rounds r = *numa_rounds_get(scenario_profile());
-    r.min = (unsigned)opt_repeats;
+    struct plan_rounds r = numa_settings_get(scenario_profile())->rounds;
+    r.min = numa_repeats_of(scenario_profile());
     for (size_t s = 0, e; s < n; s = e) {
         e = nplan_group_end(plan, n, s, SMP_MAX_CELLS);
         for (size_t i = s; i < e; i++)
             series[i - s] = &run.cell[i].ser;
-        group0 = s;
-        group_n = e - s;
+        struct group_ctx x = {
+            .run = &run, .target = target, .job = &job, .group0 = s, .group_n = e - s};
         if (s || e < n)
             hz_snprintf(part, sizeof(part), "numa %zu-%zu", s, e - 1);
         else
             hz_snprintf(part, sizeof(part), "numa");
-        if (!smp_rounds_run(part, &r, e - s, series, cell_repeat, settle, 0))
+        if (!smp_rounds_run(part, &r, e - s, series, cell_repeat, settle, &x))
             return false;
         for (size_t i = s; i < e; i++)
             run.cell[i].ran = true;
@@ -326,7 +348,7 @@ static void numa_scenario(void)
         result_skip("numa.matrix", "no supported strategy to clear with");
         return;
     }
-    take_nodes(pn, want_bytes());
+    take_nodes(pn, numa_want_bytes());
     run.nvariants = (unsigned)(ns * nchunks);
     size_t n = 0;
     int rc = nplan_build(pn, run.t->n, run.nvariants, plan, NUMA_CELLS_MAX, &n);
@@ -342,9 +364,10 @@ static void numa_scenario(void)
     }
     skip_unreachable(pn);
     kprintf("numa: %u node(s) (%s%s%s), %zu variant(s) x 1 and all threads of a node: %zu cells, "
-            ">= %llu interleaved rounds; under QEMU every node is the same host memory\n",
+            ">= %u interleaved rounds; under QEMU every node is the same host memory\n",
             run.t->n, run.t->from_srat ? "SRAT" : run.t->why, run.t->from_srat ? "" : ": one node",
-            run.t->slit ? ", SLIT" : "", (size_t)run.nvariants, n, (unsigned long long)opt_repeats);
+            run.t->slit ? ", SLIT" : "", (size_t)run.nvariants, n,
+            numa_repeats_of(scenario_profile()));
     char rows[64] = "", cols[64] = "";
     for (unsigned k = 0, lr = 0, lc = 0; k < run.t->n; k++) {
         if (pn[k].ncpus)
@@ -371,38 +394,15 @@ static void numa_scenario(void)
             smp_target_release(&target[k]);
 }
 
-/* The `.plan` hook: the matrix numa_scenario() will build (its strategies,
- * chunks, nodes and bytes; a node is a target when it has memory ranges)
- * priced group by group as measure/smp_rounds runs them (lib/plan.h). */
-static void numa_plan(const struct plan_profile *p, const struct plan_machine *m,
-                      struct plan_part *out)
+unsigned numa_plan_view(struct nplan_node *pn)
 {
-    static struct nplan_cell plan[NUMA_CELLS_MAX];
     const struct clear_strategy *s[MAX_VSTRAT];
-    struct nplan_node pn[NUMA_MAX_NODES];
-    struct plan_rounds r = *numa_rounds_get(p);
-    size_t n = 0;
-    r.min = (unsigned)opt_repeats;
-    r = smp_rounds_apply(r);
     run.t = numa_get();
-    memset(pn, 0, sizeof(pn));
+    memset(pn, 0, sizeof(*pn) * NUMA_MAX_NODES);
     node_cpus(pn);
     for (unsigned k = 0; k < run.t->n; k++)
         pn[k].memory = run.t->node[k].nrange > 0;
-    unsigned nv = (unsigned)(pick_strategies(s, false) * nchunks);
-    if (nplan_build(pn, run.t->n, nv, plan, NUMA_CELLS_MAX, &n) != NPLAN_OK)
-        return;
-    for (size_t a = 0, e; a < n; a = e) {
-        unsigned one = 0, many = 0, cpus = 1;
-        e = nplan_group_end(plan, n, a, SMP_MAX_CELLS);
-        for (size_t i = a; i < e; i++) {
-            one += plan[i].threads == 1;
-            many += plan[i].threads > 1;
-            cpus = plan[i].threads > cpus ? plan[i].threads : cpus;
-        }
-        out->ms += plan_smp_part_ms(&r, one, many, cpus, want_bytes(), m);
-    }
-    out->cells = (unsigned)n;
+    return (unsigned)(pick_strategies(s, false) * nchunks);
 }
 
 HZ_SCENARIO(scenario_numa, .name = "numa", .run = numa_scenario, .plan = numa_plan, .order = 45,

@@ -6,22 +6,15 @@
  * the runner, its options and its checks are measure/'s.
  */
 #include "kernel/scenario.h"
-#include "lib/plan.h"
 #include "measure/prezero_run.h"
-
-/* The `.plan` hook: every policy, and idle once more with its zeroers off
- * (zero_cpus > 0). */
-static void policies_plan(const struct plan_profile *p, const struct plan_machine *m,
-                          struct plan_part *out)
-{
-    out->ms = pz_plan_ms(p, m, PZ_NPOLICIES + (pz_req_options(p).zero_cpus > 0));
-}
+#include "scenarios/policies/plan.h"
+#include "scenarios/policies/policies.h"
 
 static void scenario_policies_run(void)
 {
     static struct pz_result r[PZ_NPOLICIES], off;
     size_t n = 0;
-    struct pz_req base = pz_req_options(scenario_profile());
+    struct pz_req base = pz_req_options(policies_settings_get(scenario_profile())->lead_idle_ms);
     pz_check_cpus(base.fault_cpus, base.zero_cpus);
     for (unsigned k = 0; k < PZ_NPOLICIES; k++) {
         /* batch: batch=N's N, else every page (pz_run_one) */

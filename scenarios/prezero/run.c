@@ -6,20 +6,13 @@
  * shared with run=policies and run=vmstart.
  */
 #include "kernel/scenario.h"
-#include "lib/plan.h"
 #include "measure/prezero_run.h"
-
-/* The `.plan` hook: one run of the requested workload. */
-static void prezero_plan(const struct plan_profile *p, const struct plan_machine *m,
-                         struct plan_part *out)
-{
-    out->ms = pz_plan_ms(p, m, 1);
-}
+#include "scenarios/prezero/prezero.h"
 
 static void scenario_prezero_run(void)
 {
     static struct pz_result r;
-    struct pz_req q = pz_req_options(scenario_profile());
+    struct pz_req q = pz_req_options(prezero_settings_get(scenario_profile())->lead_idle_ms);
     pz_check_cpus(q.fault_cpus, q.zero_cpus);
     pz_run_one(&q, &r);
 }

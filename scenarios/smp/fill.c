@@ -84,7 +84,17 @@ struct fill_cell {
 
 static struct fill_cell fcells[SMP_MAX_CELLS];
 static struct smp_series *fseries[SMP_MAX_CELLS];
-static const unsigned *fill_cpu;
+
+/* The fill's request, which smp_fill_run() builds on its stack and hands
+ * to every repeat by pointer (smp_rounds_run()'s arg): the job (strategy,
+ * extents, chunk and timeout set), its target, the CPUs in order, the
+ * cells. */
+struct fill_ctx {
+    struct smp_job *job;
+    const struct smp_target *target;
+    const unsigned *cpu;
+    struct fill_cell *cells;
+};
 
 static void fill_record(const struct fill_cell *c)
 {
@@ -148,17 +158,20 @@ static void fill_record(const struct fill_cell *c)
             verified ? "" : ", NOT ZERO");
 }
 
-/* One fill with `threads` CPUs; false when the run must stop (stuck CPU,
- * barrier). *busy: CPUs with a non-empty piece; *cpu_max: the slowest CPU's
- * own time, ns; *verified cleared when a byte was left non-zero. */
-static bool fill_one(const unsigned *cpu, unsigned threads, uint64_t seed, unsigned *busy,
+/* One fill of x's target with x's first `threads` CPUs; false when the
+ * run must stop (stuck CPU, barrier). *busy: CPUs with a non-empty piece;
+ * *cpu_max: the slowest CPU's own time, ns; *verified cleared when a byte
+ * was left non-zero. */
+static bool fill_one(const struct fill_ctx *x, unsigned threads, uint64_t seed, unsigned *busy,
                      uint64_t *cpu_max, bool *verified)
 {
-    job.n = threads;
-    memcpy(job.cpu, cpu, sizeof(unsigned) * threads);
-    split_plan(target.bytes, target.frame_bytes, threads, 0, target.ext, target.next, job.piece);
-    job.seed = seed;
-    int rc = smp_job_run(&job);
+    struct smp_job *job = x->job;
+    const struct smp_target *t = x->target;
+    job->n = threads;
+    memcpy(job->cpu, x->cpu, sizeof(unsigned) * threads);
+    split_plan(t->bytes, t->frame_bytes, threads, 0, t->ext, t->next, job->piece);
+    job->seed = seed;
+    int rc = smp_job_run(job);
     if (rc < 0) {
         result_fail("smp.fill.run", "%u threads: %s", threads,
                     rc == -3 ? "a barrier timed out" : "a CPU got stuck or went offline");
@@ -166,30 +179,30 @@ static bool fill_one(const unsigned *cpu, unsigned threads, uint64_t seed, unsig
     }
     *busy = 0;
     for (unsigned k = 0; k < threads; k++) {
-        *busy += job.piece[k].bytes != 0;
-        if (tsc_to_ns(job.cyc[k]) > *cpu_max)
-            *cpu_max = tsc_to_ns(job.cyc[k]);
-        if (job.bad[k]) {
+        *busy += job->piece[k].bytes != 0;
+        if (tsc_to_ns(job->cyc[k]) > *cpu_max)
+            *cpu_max = tsc_to_ns(job->cyc[k]);
+        if (job->bad[k]) {
             *verified = false;
             kprintf("smp: fill, %u threads: CPU %u left a non-zero byte at 0x%llx\n", threads,
-                    job.cpu[k], (unsigned long long)job.bad_addr[k]);
+                    job->cpu[k], (unsigned long long)job->bad_addr[k]);
         }
     }
     return true;
 }
 
-/* One fill of fcells[i] (round 0: untimed warm-up); false when the run
- * must stop. */
+/* One fill of cell i of arg (struct fill_ctx; round 0: untimed warm-up);
+ * false when the run must stop. */
 static bool fill_repeat(void *arg, size_t i, unsigned round)
 {
-    struct fill_cell *c = &fcells[i];
+    const struct fill_ctx *x = arg;
+    struct fill_cell *c = &x->cells[i];
     uint64_t cpu_max = 0;
-    if (!fill_one(fill_cpu, c->threads, 1000 + c->threads * 100 + round, &c->busy, &cpu_max,
-                  &c->verified))
+    if (!fill_one(x, c->threads, 1000 + c->threads * 100 + round, &c->busy, &cpu_max, &c->verified))
         return false;
-    if (smp_series_add(&c->ser, &job, round > 0) && c->ser.wall_below == 1)
+    if (smp_series_add(&c->ser, x->job, round > 0) && c->ser.wall_below == 1)
         kprintf("smp: fill, %u threads: wall %llu cycles below a CPU's own time\n", c->threads,
-                (unsigned long long)job.wall_cyc);
+                (unsigned long long)x->job->wall_cyc);
     if (round > 0 && cpu_max > c->cpu_max_ns)
         c->cpu_max_ns = cpu_max;
     return true;
@@ -233,14 +246,14 @@ void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, 
     job.timeout_us = smp_job_timeout_us(3 * target.bytes);
     bool verified = true;
     unsigned wall_below = 0;
-    fill_cpu = cpu;
+    struct fill_ctx x = {.job = &job, .target = &target, .cpu = cpu, .cells = fcells};
     for (unsigned i = 0; i < nc && i < SMP_MAX_CELLS; i++) {
         fcells[i] = (struct fill_cell){.threads = counts[i], .verified = true};
         fseries[i] = &fcells[i].ser;
     }
     struct plan_rounds r = smp_settings_get(scenario_profile())->rounds;
     r.min = (unsigned)fill_repeats;
-    bool finished = smp_rounds_run("fill", &r, nc, fseries, fill_repeat, 0, 0);
+    bool finished = smp_rounds_run("fill", &r, nc, fseries, fill_repeat, 0, &x);
     for (unsigned i = 0; i < nc && finished; i++) {
         fill_record(&fcells[i]);
         verified &= fcells[i].verified;

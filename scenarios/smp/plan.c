@@ -1,6 +1,7 @@
 /*
  * scenarios/smp/plan.c - run=smp's profile settings, thread counts and
- * price (scenarios/smp/plan.h).
+ * price (scenarios/smp/plan.h), portable; its `.plan` hook
+ * (scenarios/smp/smp.h), kernel only.
  */
 #include "scenarios/smp/plan.h"
 
@@ -55,3 +56,28 @@ uint64_t smp_plan_ms(const struct smp_settings *s, const struct plan_rounds *r, 
     }
     return us / 1000;
 }
+
+#ifndef HZ_HOSTED
+#include "kernel/options.h"
+#include "mm/paging.h"
+#include "scenarios/smp/smp.h"
+
+void smp_scenario_plan(const struct plan_profile *p, const struct plan_machine *m,
+                       struct plan_part *out)
+{
+    struct smp_settings s = *smp_settings_get(p);
+    struct plan_rounds r = s.rounds;
+    const char *missing;
+    unsigned fill_repeats, strategies = 0;
+    uint32_t skip = smp_skip_mask(p);
+    struct plan_facts f = {.cpus = smp_online(), .smp_bytes = smp_want_bytes()};
+    for (size_t i = 0; i < clear_strategy_count && i < 32; i++)
+        strategies += !(skip & (1u << i)) && clear_supported(&clear_strategies[i], &missing);
+    f.frame_bytes = PAGE_SIZE_2M;
+    f.frames = (unsigned)(smp_fill_plan_bytes(&fill_repeats) / PAGE_SIZE_2M);
+    s.fill = s.fill || option_given("smp_fill");
+    r.min = smp_repeats_of(p);
+    r = smp_rounds_apply(r);
+    out->ms = smp_plan_ms(&s, &r, strategies, fill_repeats, &f, m);
+}
+#endif /* !HZ_HOSTED */

@@ -99,61 +99,75 @@ static struct smp_job job;
 static struct smp_target target;
 static unsigned order[HZ_MAX_CPUS];
 static int32_t order_dom[HZ_MAX_CPUS];
-static struct {
+/* The scaling's request, which smp_scenario() builds on its stack and
+ * hands to every repeat by pointer (smp_rounds_run()'s arg): the job (its
+ * target, chunk and timeout set), the target, the CPUs in order with their
+ * domains, the bytes each repeat clears, the split unit and placement, and
+ * the cells. */
+struct scale_ctx {
+    struct smp_job *job;
+    const struct smp_target *target;
+    const unsigned *order;
+    const int32_t *order_dom;
     uint64_t bytes, unit;
     bool numa;
-} geo; /* the scaling target's size, split unit and placement */
+    struct smp_cell *cells;
+};
 
-/* Plan pieces for `threads` CPUs: per node when numa, else (or when a node
- * lacks memory) flat. Returns true when the per-node plan was used. */
-static bool plan(unsigned threads, uint64_t bytes, uint64_t unit, bool numa)
+/* Plan x's job pieces for `threads` CPUs: per node when x->numa, else (or
+ * when a node lacks memory) flat. Returns true when the per-node plan was
+ * used. */
+static bool plan(const struct scale_ctx *x, unsigned threads)
 {
-    if (numa &&
-        split_plan(bytes, unit, threads, order_dom, target.ext, target.next, job.piece) == SPLIT_OK)
+    const struct smp_target *t = x->target;
+    if (x->numa && split_plan(x->bytes, x->unit, threads, x->order_dom, t->ext, t->next,
+                              x->job->piece) == SPLIT_OK)
         return true;
-    split_plan(bytes, unit, threads, NULL, target.ext, target.next, job.piece);
+    split_plan(x->bytes, x->unit, threads, NULL, t->ext, t->next, x->job->piece);
     return false;
 }
 
-/* One repeat of cells[i] (round 0: the untimed warm-up); false when the
- * run must stop. */
+/* One repeat of cell i of arg (struct scale_ctx; round 0: the untimed
+ * warm-up); false when the run must stop. */
 static bool cell_repeat(void *arg, size_t i, unsigned round)
 {
-    struct smp_cell *c = &cells[i];
-    job.s = c->s;
-    job.n = c->threads;
-    memcpy(job.cpu, order, sizeof(unsigned) * c->threads);
-    c->numa = plan(c->threads, geo.bytes, geo.unit, geo.numa);
-    job.seed = (uint64_t)round + 1;
-    int rc = smp_job_run(&job);
+    const struct scale_ctx *x = arg;
+    struct smp_job *job = x->job;
+    struct smp_cell *c = &x->cells[i];
+    job->s = c->s;
+    job->n = c->threads;
+    memcpy(job->cpu, x->order, sizeof(unsigned) * c->threads);
+    c->numa = plan(x, c->threads);
+    job->seed = (uint64_t)round + 1;
+    int rc = smp_job_run(job);
     if (rc < 0) {
         result_fail("smp.run", "%s with %u threads: %s", c->s->name, c->threads,
                     rc == -3 ? "a barrier timed out" : "a CPU got stuck or went offline");
         return false;
     }
-    if (smp_series_add(&c->ser, &job, round > 0) && c->ser.wall_below == 1)
+    if (smp_series_add(&c->ser, job, round > 0) && c->ser.wall_below == 1)
         kprintf("smp: %s, %u threads: wall %llu cycles below a CPU's own time\n", c->s->name,
-                c->threads, (unsigned long long)job.wall_cyc);
+                c->threads, (unsigned long long)job->wall_cyc);
     for (unsigned k = 0; k < c->threads; k++) {
-        uint64_t ns = tsc_to_ns(job.cyc[k]);
+        uint64_t ns = tsc_to_ns(job->cyc[k]);
         if (round > 0 && ns < c->cpu_ns[k])
             c->cpu_ns[k] = ns;
-        if (job.bad[k] && c->verified) {
+        if (job->bad[k] && c->verified) {
             c->verified = false;
             kprintf("smp: %s, %u threads: CPU %u left a non-zero byte at 0x%llx\n", c->s->name,
-                    c->threads, job.cpu[k], (unsigned long long)job.bad_addr[k]);
+                    c->threads, job->cpu[k], (unsigned long long)job->bad_addr[k]);
         }
     }
     return true;
 }
 
-/* The figures and `clear` record of a cell after the rounds. */
-static void finish(struct smp_cell *c)
+/* The figures and `clear` record of a cell after the rounds (bytes: cleared per repeat). */
+static void finish(struct smp_cell *c, uint64_t bytes)
 {
     smp_series_stats(&c->ser, &c->st, &c->steal_x100);
     struct clear_result res = {.strategy = c->s->name,
                                .chunk = opt_chunk,
-                               .bytes = geo.bytes,
+                               .bytes = bytes,
                                .cache = "warm",
                                .threads = c->threads,
                                .repeats = (unsigned)c->ser.n,
@@ -172,15 +186,15 @@ static void finish(struct smp_cell *c)
     record_emit_line(clear_record(line, sizeof(line), &res));
     c->wall_min_ns = c->st.min;
     c->wall_median_ns = c->st.median;
-    c->gbps_x1000 = stats_gbps_x1000(geo.bytes, c->st.median);
-    c->gbps_lo_x1000 = stats_gbps_x1000(geo.bytes, c->st.ci_hi);
-    c->gbps_hi_x1000 = stats_gbps_x1000(geo.bytes, c->st.ci_lo);
+    c->gbps_x1000 = stats_gbps_x1000(bytes, c->st.median);
+    c->gbps_lo_x1000 = stats_gbps_x1000(bytes, c->st.ci_hi);
+    c->gbps_hi_x1000 = stats_gbps_x1000(bytes, c->st.ci_lo);
     c->noisy = stats_noisy(&c->st);
     struct vd_cell v = {.kind = VD_SMP,
                         .strategy = c->s->name,
                         .nontemporal = c->s->nontemporal,
                         .chunk = opt_chunk,
-                        .bytes = geo.bytes,
+                        .bytes = bytes,
                         .threads = c->threads,
                         .verified = c->verified,
                         .st = c->st,
@@ -205,7 +219,7 @@ static void finish(struct smp_cell *c)
 /* Every selected, supported strategy at every thread count, interleaved
  * (measure/smp_rounds.c). False when a run failed so badly (stuck CPU, broken
  * barrier) that nothing more runs; then no cell is reported. */
-static bool scaling(const unsigned *counts, unsigned nc)
+static bool scaling(struct scale_ctx *x, const unsigned *counts, unsigned nc)
 {
     ncells = 0;
     for (size_t i = 0; i < clear_strategy_count; i++) {
@@ -232,12 +246,12 @@ static bool scaling(const unsigned *counts, unsigned nc)
     }
     struct plan_rounds r = smp_settings_get(scenario_profile())->rounds;
     r.min = (unsigned)opt_repeats;
-    if (!smp_rounds_run("scale", &r, ncells, series, cell_repeat, 0, 0)) {
+    if (!smp_rounds_run("scale", &r, ncells, series, cell_repeat, 0, x)) {
         ncells = 0;
         return false;
     }
     for (unsigned i = 0; i < ncells; i++)
-        finish(&cells[i]);
+        finish(&cells[i], x->bytes);
     tl_run_record("smp");                        /* the cells' SMIs and gaps */
     for (unsigned i = 0, j; i < ncells; i = j) { /* one check per strategy */
         bool ok = true;
@@ -253,10 +267,7 @@ static bool scaling(const unsigned *counts, unsigned nc)
     return true;
 }
 
-/* The strategies left out under profile p: run=default's keeps rep_stosb
- * (Linux's clear_page) and the non-temporal pick (arch/clear.h
- * clear_pick_nt()), unless smp_strategies= says otherwise. */
-static uint32_t skip_mask(const struct plan_profile *p)
+uint32_t smp_skip_mask(const struct plan_profile *p)
 {
     const struct clear_strategy *nt = clear_pick_nt();
     uint32_t skip = ~0u;
@@ -268,43 +279,20 @@ static uint32_t skip_mask(const struct plan_profile *p)
     return skip;
 }
 
-/* Bytes of the scaling target: smp_bytes=, else 1 GiB (64 MiB under TCG). */
-static uint64_t want_bytes(void)
+uint64_t smp_want_bytes(void)
 {
     return opt_bytes ? opt_bytes : cpu_is_tcg() ? 64ull << 20 : 1ull << 30;
 }
 
-/* Timed rounds every cell gets at least: smp_repeats=, else p's. */
-static unsigned repeats_of(const struct plan_profile *p)
+unsigned smp_repeats_of(const struct plan_profile *p)
 {
     return option_given("smp_repeats") ? (unsigned)opt_repeats : smp_settings_get(p)->rounds.min;
 }
 
 static void apply_profile(void)
 {
-    opt_repeats = repeats_of(scenario_profile());
-    opt_skip_mask = skip_mask(scenario_profile());
-}
-
-/* The `.plan` hook: the strategies, thread counts and target the run will
- * take, and the fill of every free frame when it runs (lib/plan.h). */
-static void smp_plan(const struct plan_profile *p, const struct plan_machine *m,
-                     struct plan_part *out)
-{
-    struct smp_settings s = *smp_settings_get(p);
-    struct plan_rounds r = s.rounds;
-    const char *missing;
-    unsigned fill_repeats, strategies = 0;
-    uint32_t skip = skip_mask(p);
-    struct plan_facts f = {.cpus = smp_online(), .smp_bytes = want_bytes()};
-    for (size_t i = 0; i < clear_strategy_count && i < 32; i++)
-        strategies += !(skip & (1u << i)) && clear_supported(&clear_strategies[i], &missing);
-    f.frame_bytes = PAGE_SIZE_2M;
-    f.frames = (unsigned)(smp_fill_plan_bytes(&fill_repeats) / PAGE_SIZE_2M);
-    s.fill = s.fill || option_given("smp_fill");
-    r.min = repeats_of(p);
-    r = smp_rounds_apply(r);
-    out->ms = smp_plan_ms(&s, &r, strategies, fill_repeats, &f, m);
+    opt_repeats = smp_repeats_of(scenario_profile());
+    opt_skip_mask = smp_skip_mask(scenario_profile());
 }
 
 static void smp_scenario(void)
@@ -325,7 +313,7 @@ static void smp_scenario(void)
     }
     bool numa = known && nd >= 2;
     uint64_t unit = opt_chunk < PAGE_SIZE_2M ? opt_chunk : PAGE_SIZE_2M;
-    uint64_t bytes = want_bytes() / unit * unit;
+    uint64_t bytes = smp_want_bytes() / unit * unit;
     if (smp_target_take(&target, bytes, false, numa ? doms : 0, numa ? nd : 0) < 0) {
         result_skip("smp.scaling", "no free frame for the target");
         return;
@@ -345,10 +333,15 @@ static void smp_scenario(void)
     job.next = target.next;
     job.chunk = opt_chunk;
     job.timeout_us = smp_job_timeout_us(3 * bytes); /* dirty, clear, verify */
-    geo.bytes = bytes;
-    geo.unit = unit;
-    geo.numa = numa;
-    bool go_on = scaling(counts, nc);
+    struct scale_ctx x = {.job = &job,
+                          .target = &target,
+                          .order = order,
+                          .order_dom = order_dom,
+                          .bytes = bytes,
+                          .unit = unit,
+                          .numa = numa,
+                          .cells = cells};
+    bool go_on = scaling(&x, counts, nc);
     unsigned wall_below = 0;
     for (unsigned i = 0; i < ncells; i++)
         wall_below += cells[i].ser.wall_below;
@@ -371,5 +364,5 @@ static void smp_scenario(void)
 }
 
 HZ_SCENARIO(
-    scenario_smp, .name = "smp", .run = smp_scenario, .plan = smp_plan, .order = 40,
+    scenario_smp, .name = "smp", .run = smp_scenario, .plan = smp_scenario_plan, .order = 40,
     .help = "thread scaling of every clear strategy, then the QEMU-like fill of all free frames");

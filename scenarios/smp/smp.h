@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "kernel/smp.h"
+#include "lib/plan.h"
 #include "lib/stats.h"
 #include "measure/smp_job.h"
 #include "measure/smp_rounds.h"
@@ -61,5 +62,23 @@ struct smp_scale_run {
  * The peak is the all-thread non-temporal cell with the best median, else
  * the best all-thread cell; with no all-thread cell nothing is printed. */
 void smp_scale_report(const struct smp_scale_run *run);
+
+/* The strategies left out under profile p, a mask of arch/clear.h rows:
+ * run=default's keeps rep_stosb (Linux's clear_page) and the non-temporal
+ * pick (arch/clear.h clear_pick_nt()), unless smp_strategies= says
+ * otherwise (scenarios/smp/run.c). */
+uint32_t smp_skip_mask(const struct plan_profile *p);
+
+/* Bytes of the scaling target: smp_bytes=, else 1 GiB (64 MiB under TCG). */
+uint64_t smp_want_bytes(void);
+
+/* Timed rounds every cell gets at least: smp_repeats=, else p's. */
+unsigned smp_repeats_of(const struct plan_profile *p);
+
+/* The `.plan` hook (kernel/scenario.h): the strategies, thread counts and
+ * target the run will take, and the fill of every free frame when it runs
+ * (lib/plan.h). Boot CPU, after start-up. */
+void smp_scenario_plan(const struct plan_profile *p, const struct plan_machine *m,
+                       struct plan_part *out);
 
 #endif /* HZ_SCENARIOS_SMP_SMP_H */

@@ -1,7 +1,7 @@
 # scenarios/vmstart/ - `run=vmstart`: what a VM start's zeroing costs, measured
 # (the qemu rows) and modelled (lib/vmmodel.c, host-tested), and its verdict
 # item.
-KERNEL_C += scenarios/vmstart/run.c scenarios/vmstart/report.c scenarios/vmstart/qemu.c
+KERNEL_C += scenarios/vmstart/run.c scenarios/vmstart/plan.c scenarios/vmstart/report.c scenarios/vmstart/qemu.c
 
 # Its verdict item (linked into the host verdict tests too).
 KERNEL_C += scenarios/vmstart/verdict.c

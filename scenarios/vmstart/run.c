@@ -42,7 +42,6 @@
 static uint64_t vs_size; /* bytes; 0: every free frame up to the seed's 64 GiB */
 static char vs_size_text[24] = "all";
 static uint64_t vs_cpus; /* largest T; 0: every online CPU */
-static uint64_t vs_rounds = VS_ROUNDS_DEFAULT;
 
 static int size_opt(const struct option *o, const char *v, char *err, size_t n)
 {
@@ -62,27 +61,15 @@ HZ_OPTION(opt_vs_size, .name = "vmstart_size", .kind = OPT_CUSTOM, .parse = size
 HZ_OPTION(opt_vs_cpus, .name = "vmstart_cpus", .kind = OPT_U64, .dest = &vs_cpus, .min = 1,
           .max = VS_MAX_T, .accepted = VS_CPUS_ACCEPTED,
           .help = "run=vmstart: the largest faulting CPU count T (default every online CPU)");
-HZ_OPTION(opt_vs_rounds, .name = "vmstart_rounds", .kind = OPT_U64, .dest = &vs_rounds, .min = 1,
-          .max = VS_MAX_ROUNDS, .accepted = "1..20",
+HZ_OPTION(opt_vs_rounds, .name = "vmstart_rounds", .kind = OPT_U64, .dest = &vs_opts.rounds,
+          .min = 1, .max = VS_MAX_ROUNDS, .accepted = "1..20",
           .help = "run=vmstart: interleaved rounds of every cell (default 6)");
-static int vs_rows; /* 0: the profile's, 1: all, 2: qemu */
+struct vmstart_options vs_opts = {.rounds = VS_ROUNDS_DEFAULT};
 static const char *const rows_choices[] = {"profile", "all", "qemu", 0};
-HZ_OPTION(opt_vs_rows, .name = "vmstart_rows", .kind = OPT_ENUM, .dest = &vs_rows,
+HZ_OPTION(opt_vs_rows, .name = "vmstart_rows", .kind = OPT_ENUM, .dest = &vs_opts.rows,
           .choices = rows_choices, .accepted = "all|qemu",
           .help = "run=vmstart: all (every pre-zeroing policy and the qemu rows; run=full and a "
                   "run= list) or qemu (only the qemu rows, the verdict's VM start: run=default)");
-
-/* Whether a run profile measures every row: run=vmstart's one setting
- * (run=default: only the qemu rows, the verdict's VM start item). */
-static const bool all_rows[PLAN_PROFILES] = {[PLAN_DEFAULT] = false, [PLAN_FULL] = true};
-
-/* The first kind measured: VS_NONE for every row, VS_Q4K for the qemu rows
- * only (vmstart_rows=, else profile p's all_rows). */
-static enum vs_kind first_kind(const struct plan_profile *p)
-{
-    bool all = vs_rows ? vs_rows == 1 : all_rows[plan_profile_get(p->id)->id];
-    return all ? VS_NONE : VS_Q4K;
-}
 
 static struct vs_run run;
 static struct vs_cell cells[VS_KINDS * VS_MAX_T];
@@ -133,17 +120,13 @@ static bool run_fault(const struct vs_run *v, struct vs_cell *c, bool keep)
 static _Noreturn void config_error(const char *option, const char *value, const char *accepted,
                                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* The frames of frame_bytes that vmstart_size= asks for (whole frames),
- * or the seed thread's 64 GiB; the run then caps them at the demand region
- * and the free frames. */
-static uint64_t frames_wanted(uint64_t frame_bytes)
+uint64_t vs_frames_wanted(uint64_t frame_bytes)
 {
     return vs_size ? (vs_size + frame_bytes - 1) / frame_bytes
                    : (VS_SEED_FRAMES * PAGE_SIZE_1G) / frame_bytes;
 }
 
-/* The largest T: vmstart_cpus= or every online CPU, at most VS_MAX_T. */
-static unsigned tmax_of(unsigned online)
+unsigned vs_tmax_of(unsigned online)
 {
     return vs_cpus ? (unsigned)vs_cpus : online < VS_MAX_T ? online : VS_MAX_T;
 }
@@ -176,13 +159,13 @@ static bool size_run(void)
     hz_snprintf(val, sizeof(val), "%llu", (unsigned long long)vs_cpus);
     if (vs_cpus > online)
         config_error("vmstart_cpus", val, VS_CPUS_ACCEPTED, "%u CPU(s) online", online);
-    run.tmax = tmax_of(online);
+    run.tmax = vs_tmax_of(online);
     if (!vs_cpus && online > VS_MAX_T)
         kprintf("vmstart: %u CPUs online: thread counts 1..%u only\n", online, VS_MAX_T);
 
     size_t free1g = frames_1g_free_count(mm_frames());
     run.frame_bytes = free1g ? PAGE_SIZE_1G : PAGE_SIZE_2M;
-    uint64_t want = frames_wanted(run.frame_bytes);
+    uint64_t want = vs_frames_wanted(run.frame_bytes);
     if (want > DEMAND_MAX_PAGES && vs_size)
         config_error("vmstart_size", vs_size_text, VS_SIZE_ACCEPTED,
                      "%llu frames of %llu MiB: the demand region maps at most %u",
@@ -210,22 +193,29 @@ static bool size_run(void)
     return true;
 }
 
+/* The rounds' request, which vmstart_run() builds on its stack and hands
+ * to every repeat by pointer (ilv_run()'s arg): the run and its cells. */
+struct vs_rounds {
+    const struct vs_run *v;
+    struct vs_cell *cells;
+};
+
 static bool repeat(void *arg, size_t cell, unsigned round)
 {
-    const struct vs_run *v = arg;
-    return run_fault(v, &cells[v->first * v->tmax + cell], round > 0);
+    const struct vs_rounds *x = arg;
+    return run_fault(x->v, &x->cells[x->v->first * x->v->tmax + cell], round > 0);
 }
 
 static void vmstart_run(void)
 {
     static uint64_t scratch[VS_MAX_ROUNDS];
-    run.req = pz_req_options(scenario_profile());
+    run.req = pz_req_options(vmstart_settings_get(scenario_profile())->lead_idle_ms);
     if (!size_run())
         return;
-    run.rounds = (unsigned)vs_rounds;
+    run.rounds = (unsigned)vs_opts.rounds;
     run.strategy = run.req.path.zero->name;
     hz_snprintf(run.batch, sizeof(run.batch), "batch=%u", run.pages);
-    run.first = first_kind(scenario_profile());
+    run.first = vs_first_kind(scenario_profile());
     unsigned nc = VS_KINDS * run.tmax, c0 = run.first * run.tmax;
     for (unsigned i = 0; i < nc; i++)
         cells[i] =
@@ -243,6 +233,7 @@ static void vmstart_run(void)
     static struct ilv_series series[VS_KINDS * VS_MAX_T];
     for (unsigned i = c0; i < nc; i++)
         series[i - c0] = (struct ilv_series){cells[i].wall, &cells[i].n};
+    struct vs_rounds x = {&run, cells};
     struct ilv_run ir = {.seed = VS_SEED,
                          .rule = &rule,
                          .ncells = nc - c0,
@@ -250,7 +241,7 @@ static void vmstart_run(void)
                          .scratch = scratch,
                          .series = series,
                          .repeat = repeat,
-                         .arg = &run,
+                         .arg = &x,
                          .stop = stop};
     unsigned done = 0;
     if (ilv_run(&ir, &done) == ILV_ABORT)
@@ -279,26 +270,6 @@ static void vmstart_run(void)
                     nc - c0);
     else
         result_pass("vmstart.checks");
-}
-
-/* The `.plan` hook: the pool size_run() will set up (frames_wanted(),
- * fault_pool_plan() for what is free), kinds x T cells, a warm-up and
- * vmstart_rounds timed rounds; a repeat runs the vm_boot workload: the lead
- * idle, every frame dirtied and cleared (in the fault or ahead of it) and
- * faulted, as lib/plan.h prices run=policies. */
-static void vmstart_plan(const struct plan_profile *p, const struct plan_machine *m,
-                         struct plan_part *out)
-{
-    uint64_t fb = 0;
-    size_t frames = fault_pool_plan(DEMAND_MAX_PAGES, &fb, fault_zero_node());
-    uint64_t want = fb ? frames_wanted(fb) : 0;
-    frames = want < frames ? (size_t)want : frames;
-    unsigned cells = (VS_KINDS - first_kind(p)) * tmax_of(smp_online());
-    uint64_t repeat_us = pz_lead_idle_ns(p) / 1000 + plan_pass_us(frames * fb, 2, m) +
-                         frames * m->fault_us + m->cell_us;
-    out->cells = cells;
-    out->ms = plan_pass_us(frames * fb, 1, m) / 1000 + /* size_run()'s dirtying pool */
-              plan_rounds_ms(cells * repeat_us, (unsigned)vs_rounds, (unsigned)vs_rounds, 0);
 }
 
 HZ_SCENARIO(scenario_vmstart, .name = "vmstart", .run = vmstart_run, .plan = vmstart_plan,

@@ -186,4 +186,5 @@ static void decide_vmstart(struct vd_ctx *x, struct vd_item *it)
 }
 
 HZ_VERDICT_ITEM(item_vmstart, .key = "vmstart", .label = "VM start", .form = "vmstart",
-                .runs = "vmstart", .tcg = true, .decide = decide_vmstart, .order = 60);
+                .runs = "vmstart", .tcg = true, .decide = decide_vmstart, .order = 60,
+                .model = true);

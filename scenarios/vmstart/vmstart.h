@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "lib/compare.h"
+#include "lib/plan.h"
 #include "lib/stats.h"
 #include "measure/prezero_run.h"
 
@@ -112,6 +113,44 @@ void vs_model_echo(const struct vs_run *v);
  * (lib/vmmodel.h). */
 void vs_qemu_report(const struct vs_run *v, const struct vs_cell *c1, enum vs_kind k,
                     const uint64_t *g, const struct cmp *top);
+
+/* Its options (scenarios/vmstart/run.c), which its plan reads too. */
+struct vmstart_options {
+    uint64_t rounds; /* vmstart_rounds= */
+    int rows;        /* vmstart_rows=: 0 the profile's, 1 all, 2 qemu */
+};
+extern struct vmstart_options vs_opts;
+
+/* What a profile runs, where no option overrides it
+ * (scenarios/vmstart/plan.c). */
+struct vmstart_settings {
+    bool all_rows;         /* every pre-zeroing policy too; false: the qemu rows only */
+    unsigned lead_idle_ms; /* idle before each repeat's workload (lead_idle=) */
+};
+
+/* Profile p's settings (the default's for an unknown profile). */
+const struct vmstart_settings *vmstart_settings_get(const struct plan_profile *p);
+
+/* The first kind measured: VS_NONE for every row, VS_Q4K for the qemu rows
+ * only (vmstart_rows=, else profile p's all_rows). */
+enum vs_kind vs_first_kind(const struct plan_profile *p);
+
+/* The frames of frame_bytes that vmstart_size= asks for (whole frames),
+ * or the seed thread's 64 GiB; the run then caps them at the demand region
+ * and the free frames. */
+uint64_t vs_frames_wanted(uint64_t frame_bytes);
+
+/* The largest T: vmstart_cpus= or every online CPU, at most VS_MAX_T. */
+unsigned vs_tmax_of(unsigned online);
+
+/* The `.plan` hook (kernel/scenario.h): the pool size_run() will set up
+ * (vs_frames_wanted(), fault_pool_plan() for what is free), kinds x T
+ * cells, a warm-up and vmstart_rounds timed rounds; a repeat runs the
+ * vm_boot workload: the lead idle, every frame dirtied and cleared (in the
+ * fault or ahead of it) and faulted, as lib/plan.h prices run=policies.
+ * Boot CPU, after start-up. */
+void vmstart_plan(const struct plan_profile *p, const struct plan_machine *m,
+                  struct plan_part *out);
 
 /* Step t (2..tmax) of kind k's curve: its cells at T = t (B side) against
  * t - 1 (A side), lib/compare.h cmp_compare() of wall time per byte at

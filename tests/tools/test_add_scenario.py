@@ -4,8 +4,11 @@ one verdict item with its own words) is added with ONLY its folder
 (scenarios/hello/), its name in scenarios/rules.mk's SCENARIOS (the one
 build line) and one boot case in tests/boot/cases.cfg; the kernel builds and
 the case boots under TCG, finding the scenario's record, its verdict record
-and its line in the verdict block. The copy is a git repository, so the
-test also checks (and prints) that the diff is exactly those three places.
+and its line in the verdict block. The host tools print that line too:
+`tools/hz report --text` on the boot's results renders the item from the
+words its record carries (`templates`), with no row added in tools/. The
+copy is a git repository, so the test also checks (and prints) that the
+diff is exactly those three places.
 
 Slow (a kernel build and a TCG boot): skipped without QEMU, NASM or
 grub-file; the copy reuses this tree's kernel objects when it has them."""
@@ -81,6 +84,7 @@ args = run=hello hello_n=3
 records = hello n=3
           pass name=hello.ran
           verdict item=hello decided=true measured=true
+          verdict item=hello "templates~hello:none.: .said hello beside .a:cells. cells"
 log = ^  hello +said hello beside \\d+ cells$
 groups = hello
 '''
@@ -150,6 +154,12 @@ class AddScenario(unittest.TestCase):
                     "-j", "1"], self.tree)
         self.assertEqual(boot.returncode, 0, boot.stdout[-4000:] + boot.stderr[-2000:])
         self.assertIn("PASS boot/hello-tcg", boot.stdout)
+        results = os.path.join(self.tree, "build", "boot-tests", "hello-tcg")
+        report = run([os.path.join("tools", "hz"), "report", "--text", results], self.tree)
+        self.assertEqual(report.returncode, 0, report.stdout[-2000:] + report.stderr[-2000:])
+        lines = [x for x in report.stdout.splitlines() if x.startswith("  hello ")]
+        self.assertEqual(len(lines), 1, report.stdout)
+        self.assertRegex(lines[0], r"^  hello +said hello beside \d+ cells$")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,6 @@
 /*
  * tests/unit/test_plan.c - lib/plan.c's pricing with each scenario's own
- * profile settings (scenarios/{clear,fault,smp}/plan.c, and the lead idle
- * of measure/prezero_core.c, which run=policies runs with): the run
+ * profile settings (scenarios/{clear,fault,policies,smp}/plan.c): the run
  * profiles keep the measurement rules (>= 10 repeats per cell in both),
  * and the default run's planned duration on the development machine's
  * facts stays within its 90 s budget (issue 13) under the fixture machine
@@ -19,6 +18,7 @@
 #include "measure/prezero.h"
 #include "scenarios/clear/plan.h"
 #include "scenarios/fault/plan.h"
+#include "scenarios/policies/plan.h"
 #include "scenarios/smp/plan.h"
 
 /* The development machine at start-up: 2 vCPUs, 13 strategies of which 12
@@ -51,7 +51,7 @@ static void estimate(const struct plan_profile *p, const struct plan_facts *f,
     const struct smp_settings *s = smp_settings_get(p);
     e->clear_ms = clear_plan_ms(clear_settings_get(p), f, m);
     e->fault_ms = plan_fault_ms(fault_settings_get(p)->rounds, f, m);
-    e->policies_ms = plan_policies_ms(PZ_NPOLICIES, pz_lead_idle_ms(p), f, m);
+    e->policies_ms = plan_policies_ms(PZ_NPOLICIES, policies_settings_get(p)->lead_idle_ms, f, m);
     e->smp_ms = smp_plan_ms(s, &s->rounds, smp_plan_strategies(s, f), 10, f, m);
     e->total_ms = m->boot_ms + e->clear_ms + e->fault_ms + e->policies_ms + e->smp_ms;
 }
@@ -65,6 +65,8 @@ static void test_profiles_keep_repeats(void **state)
         assert_true(clear_settings_get(p)->rounds.max >= clear_settings_get(p)->rounds.min);
         assert_true(smp_settings_get(p)->rounds.min >= 10);
         assert_true(fault_settings_get(p)->rounds >= 10);
+        /* the lead idle lead_idle= documents: 250 ms in run=default, 1 s in run=full */
+        assert_int_equal(policies_settings_get(p)->lead_idle_ms, id == PLAN_DEFAULT ? 250 : 1000);
     }
     assert_string_equal(plan_profile_get(PLAN_DEFAULT)->name, "default");
     assert_string_equal(plan_profile_get(PLAN_FULL)->name, "full");

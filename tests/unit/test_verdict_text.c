@@ -3,7 +3,8 @@
  * vectors of tests/vectors/verdict_render.txt (tests/tools/test_verdict_text.py
  * reads the same file): each `verdict` record, read back into the struct
  * vd_item, vd_facts and vd_trust the kernel wrote it from, renders to the
- * case's lines byte for byte; every line fits VD_LINE_WIDTH.
+ * case's lines byte for byte (a record's own `templates` rows as the
+ * item's vd_item.templates); every line fits VD_LINE_WIDTH.
  *
  * The record reader below knows the JSON the kernel writes (lib/record.c:
  * objects, arrays, strings without escapes but \" and \\, decimals,
@@ -145,6 +146,22 @@ static void read_figure(const char *v, struct vd_extra *e)
     }
 }
 
+/* The record's own template rows (`templates`) into it->templates. */
+static void read_templates(const char *v, struct vd_item *it)
+{
+    static struct vd_template rows[8];
+    char k[48], q[52];
+    const char *p = v + 1, *x;
+    unsigned n = 0;
+    while (next(&p, true, k, sizeof(k), &x)) {
+        assert_true(n + 1 < sizeof(rows) / sizeof(rows[0]));
+        snprintf(q, sizeof(q), "\"%s\"", k);
+        rows[n++] = (struct vd_template){str(q), str(x)};
+    }
+    rows[n] = (struct vd_template){0, 0};
+    it->templates = rows;
+}
+
 static void read_args(const char *v, struct vd_item *it)
 {
     char k[32];
@@ -224,6 +241,8 @@ static void member(const char *k, const char *x, struct vd_item *it, struct vd_f
             read_figure(y, &it->extra[it->nextra++]);
     else if (!strcmp(k, "args"))
         read_args(x, it);
+    else if (!strcmp(k, "templates"))
+        read_templates(x, it);
     else if (!strcmp(k, "tcg"))
         f->tcg = *x == 't';
     else if (!strcmp(k, "hypervisor"))

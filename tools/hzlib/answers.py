@@ -30,12 +30,13 @@ Boot = Tuple[str, Sequence[Record]]  # (its name, e.g. "faultclear"; its records
 def pick(boots: Sequence[Boot]) -> Dict[str, Tuple[str, Record]]:
     """{item: (boot name, verdict record)}: for each item the record that
     answers it (see the module text); an item no boot measured keeps the
-    last boot's "not measured" record. The trust item is left out: each
-    boot has its own (pick_trust)."""
+    last boot's "not measured" record. The trust item (the record with the
+    run's facts, verdict_text.run_facts) is left out: each boot has its own
+    (lines())."""
     best: Dict[str, Tuple[Tuple[int, int, int, int, int], str, Record]] = {}
     for order, (name, recs) in enumerate(boots):
         for r in recs:
-            if r.get("t") != "verdict" or r.get("item") == "trust":
+            if r.get("t") != "verdict" or verdict_text.run_facts(r):
                 continue
             figures, by, ran = r.get("figures"), r.get("measured_by"), r.get("scenarios")
             by = by if isinstance(by, list) else []
@@ -58,7 +59,7 @@ def lines(boots: Sequence[Boot]) -> List[str]:
     if not items:
         return ["verdict: no verdict records in any boot"]
     trust = [r for _, recs in boots for r in recs
-             if r.get("t") == "verdict" and r.get("item") == "trust"]
+             if r.get("t") == "verdict" and verdict_text.run_facts(r)]
     first = next(iter(items.values()))[1]
     out = [verdict_text.header(trust[-1] if trust else first).replace(
         "== verdict (", "== verdict of make bench (", 1)]

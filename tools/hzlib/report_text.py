@@ -101,7 +101,7 @@ def machine_block(rs) -> List[str]:
         fact("TSC", "%s, %s, %.3f GHz" % (t.get("source"), "invariant" if t.get("invariant")
                                           else "NOT invariant", (num(t.get("hz")) or 0) / 1e9))
     summ = rs.of_type("summary")
-    trust = [r for r in rs.of_type("verdict") if r.get("item") == "trust"]
+    trust = [r for r in rs.of_type("verdict") if verdict_text.run_facts(r)]
     cells = [r for r in rs.of_type("clear") if num(r.get("steal_pct")) is not None]
     worst = max(cells, key=lambda r: r["steal_pct"], default=None)
     fact("steal", "; ".join([steal.guest(summ[-1] if summ else None, trust[-1] if trust else None)]

@@ -55,7 +55,7 @@ TYPES: Dict[str, RecordType] = {t.name: t for t in (
     RecordType("plan_check"),
     RecordType("verdict", values=("item", "label", "form", "decided", "answer", "figure", "unit",
                                   "lo", "hi", "ratio", "ratio_lo", "ratio_hi", "n_min", "n_max",
-                                  "outcome", "reason", "args")),
+                                  "outcome", "reason", "args", "templates")),
     RecordType("compare", values=("item", "a", "b", "ratio", "lo", "hi", "outcome")),
     RecordType("progress", values=("phase", "pct", "eta_s")),
     RecordType("tsc", values=("reliable", "source")),

@@ -17,6 +17,7 @@ TEMPLATES: Dict[str, str] = {
     "*:LEFT_OUT": "not decided: every cell it needs left out: {a:why} (n={a:samples}){?, and {a:mo"
                   "re} more?}",
     "*:TARGET_SMALL": "not measured: the largest cold target, {a:target}, is below the page",
+    "*:TEMPLATES": "not decided: its own template rows take more than {a:max} bytes",
     "clear:faster": "{answer} {fig} {ci}: {ratio} {rci} faster than Linux clear_page{?; +{more} {s"
                     "etw}?}"
                     "|{answer} {fig}: {ratio} {rci} faster than Linux clear_page{?; +{more} {setw}"

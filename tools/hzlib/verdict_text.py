@@ -11,6 +11,9 @@ into at most one continuation line (the fault item's clear_pages() gain,
 the trust item's SMIs too). The kernel's table is the same
 (lib/verdict_templates.c): both render tests/vectors/verdict_render.txt to
 the byte (tests/unit/test_verdict_text.c, tests/tools/test_verdict_text.py).
+An item with words of its own (a scenario's HZ_VERDICT_ITEM `.templates`)
+carries them in its record, member `templates` ({"form:key": template}):
+each key is looked up there first, then in TEMPLATES, as the kernel does.
 
 A template is text with placeholders: {name} a field as _field() formats
 it, {a:KEY} an argument of `args`, {x:NAME}
@@ -265,14 +268,29 @@ def _expand(tpl: str, rec: Record) -> Optional[str]:
     return expand(tpl, lambda name: _field(rec, name))
 
 
+def template(rec: Record, key: str) -> Optional[str]:
+    """The template of row `key` ("form:key"): the record's own rows
+    (member `templates`) first, then TEMPLATES; None in neither."""
+    own = rec.get("templates")
+    tpl = own.get(key) if isinstance(own, dict) else None
+    return tpl if isinstance(tpl, str) else TEMPLATES.get(key)
+
+
 def template_key(rec: Record) -> str:
-    """The record's row of TEMPLATES (see there)."""
+    """The record's row (see TEMPLATES and template())."""
     form, reason = rec.get("form"), rec.get("reason")
     if reason:
         key = "%s:%s" % (form, reason)
-        return key if key in TEMPLATES else "*:%s" % reason
+        return key if template(rec, key) is not None else "*:%s" % reason
     key = "%s:%s" % (form, rec.get("outcome"))
-    return key if key in TEMPLATES else "%s:none" % form
+    return key if template(rec, key) is not None else "%s:none" % form
+
+
+def run_facts(rec: Record) -> bool:
+    """True for the record that carries the run's facts and the trust
+    figures (`cells_seen`, ...): its item's HZ_VERDICT_ITEM row says
+    `.facts` (the engine's trust item), whatever its key."""
+    return "cells_seen" in rec
 
 
 def label(rec: Record) -> str:
@@ -306,7 +324,8 @@ def item_lines(rec: Record) -> List[str]:
     if "label" not in rec:
         return _old_lines(rec)
     key, body = template_key(rec), None
-    for alt in TEMPLATES[key].split("|") if key in TEMPLATES else []:
+    tpl = template(rec, key)
+    for alt in tpl.split("|") if tpl is not None else []:
         body = _expand(alt, rec)
         first, _, cont = (body or "").partition("\n")
         if body is not None and len(_label(rec) + first) <= WIDTH and \
@@ -341,8 +360,7 @@ def block_lines(records: Sequence[Record]) -> List[str]:
     recs = [r for r in records if r.get("t", "verdict") == "verdict"]
     if not recs:
         return []
-    trust = [r for r in recs if r.get("item") == "trust"]
-    out = [header(trust[0] if trust else recs[0])]
+    out = [header(recs[0])]  # every record of a run carries run_text and tol_pct
     for r in recs:
         out += item_lines(r)
     return out

@@ -1,0 +1,300 @@
+"""The call graph and file-scope writes of kernel objects, read from
+objdump -dr and readelf (tests/tools/test_hidden_state.py: no hidden state
+on the measured path; test_fault_walk.py: the walk of a fault request that
+docs/hacking.md names).
+
+Graph(objects) takes (unit, listing, symbols) per object: unit the C
+source (its functions are "unit:name"), listing `objdump -dr
+--no-show-raw-insn`, symbols `readelf -sW -SW`; kernel_dumps() gives them
+for build/k. The kernel is built -mcmodel=small without PIC: addresses
+are R_X86_64_32/32S immediates and displacements, or RIP-relative.
+"""
+
+import collections
+import glob
+import os
+import re
+import shlex
+import shutil
+import subprocess
+
+import hztest
+
+
+class Insn:
+    def __init__(self, addr, mnem, ops, func):
+        if mnem in PREFIXES and ops:  # "lock cmpxchg ...", "rep stos ...": the instruction
+            mnem, _, ops = ops.partition(" ")
+        self.addr, self.mnem, self.ops, self.func = addr, mnem, ops.split("#")[0].strip(), func
+        self.rels = []  # (offset, type, symbol, addend)
+
+
+PREFIXES = ("lock", "rep", "repz", "repnz", "notrack", "bnd", "data16")
+FUNC = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
+INSN = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
+RELOC = re.compile(r"^\s*([0-9a-f]+): (R_X86_64_\S+)\s+([^+\-\s]+)([+-]0x[0-9a-f]+)?$")
+SECTION = re.compile(r"^\s*\[\s*(\d+)\]\s+(\S+)\s")
+CALLEE = re.compile(r"<([^>+.]+)")
+REG = re.compile(r"%([a-z0-9]+)")
+ARG_REGS = {"rdi", "rsi", "rdx", "rcx", "r8", "r9"}
+CALLER_SAVED = ARG_REGS | {"rax", "r10", "r11"}
+COPIERS = ("memset", "memcpy", "memmove")  # a call that writes its first argument's memory
+NO_WRITE = ("cmp", "test", "bt", "push", "ucomi", "comi")
+
+
+def reg64(name):
+    """%esi, %si, %sil, %r8d ... -> the 64-bit register's name."""
+    for full in ("rax", "rbx", "rcx", "rdx"):
+        if name in (full, "e" + full[1:], full[1:], full[1] + "l"):
+            return full
+    for full in ("rsi", "rdi", "rbp", "rsp"):
+        if name in (full, "e" + full[1:], full[1:], full[1:] + "l"):
+            return full
+    return re.sub(r"^(r\d+)[dwb]$", r"\1", name)
+
+
+def operands(ops):
+    """AT&T operands, split at the commas outside parentheses."""
+    out, depth, cur = [], 0, ""
+    for ch in ops:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and not depth:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return out + [cur.strip()] if cur.strip() else out
+
+
+def regs(operand):
+    return {reg64(r) for r in REG.findall(operand)} - {"rip"}
+
+
+def is_store(insn):
+    """True when insn writes its memory operand (the last operand in AT&T)."""
+    ops = operands(insn.ops)
+    if not ops or "(" not in ops[-1] or insn.mnem.startswith(NO_WRITE):
+        return False
+    return len(ops) > 1 or insn.mnem.startswith(("inc", "dec", "neg", "not", "set", "stos"))
+
+
+def follow(insns, i, reg):
+    """What the code after insns[i], which loaded a variable's address into
+    reg, does with it: {"stores"} when it writes through it (or a copy, or a
+    pointer derived from it) in this function, {"hands"} when the address
+    leaves (a call's argument, a store of the value), both, or neither
+    (reads only). A straight scan to the register's next definition."""
+    tracked, kinds, func = {reg}, set(), insns[i].func
+    for y in insns[i + 1:]:
+        if y.func != func or y.mnem.startswith("ret") or not tracked:
+            break
+        ops = operands(y.ops)
+        if y.mnem.startswith(("call", "jmp")) and (y.rels or not CALLEE.search(y.ops)):
+            callee = y.rels[0][2] if y.rels else ""
+            if "rdi" in tracked and callee in COPIERS:
+                kinds.add("stores")
+            elif tracked & ARG_REGS:
+                kinds.add("hands")
+            tracked -= CALLER_SAVED
+            if y.mnem.startswith("jmp"):
+                break
+            continue
+        if y.mnem.startswith("stos") and "rdi" in tracked:
+            kinds.add("stores")
+            continue
+        if not ops:
+            continue
+        dest, srcs = ops[-1], ops[:-1]
+        if "(" in dest and regs(dest[dest.index("("):]) & tracked and is_store(y):
+            kinds.add("stores")
+            continue
+        value = any("(" not in s and regs(s) & tracked for s in srcs)
+        derived = y.mnem.startswith("lea") and srcs and regs(srcs[0]) & tracked
+        if "(" in dest:
+            if value:
+                kinds.add("hands")  # the address itself stored: a request struct's member
+            continue
+        d = regs(dest)
+        if value or derived:
+            tracked |= d
+        elif d & tracked and not y.mnem.startswith(NO_WRITE):
+            if not (y.mnem.startswith(("add", "sub")) and srcs and srcs[0].startswith("$")):
+                tracked -= d
+    return kinds
+
+
+def parse_listing(text):
+    """objdump -dr text -> instructions with their relocations."""
+    insns, func = [], None
+    for line in text.splitlines():
+        m = FUNC.match(line)
+        if m:
+            func = m.group(1).split(".")[0]  # GCC's clones (.constprop.0, .part.0) are theirs
+            continue
+        m = RELOC.match(line)
+        if m and insns:
+            add = m.group(4) or "+0x0"
+            insns[-1].rels.append((int(m.group(1), 16), m.group(2), m.group(3),
+                                   int(add[1:], 16) * (-1 if add[0] == "-" else 1)))
+            continue
+        m = INSN.match(line)
+        if m and func:
+            insns.append(Insn(int(m.group(1), 16), m.group(2), m.group(3), func))
+    return insns
+
+
+def parse_symbols(text):
+    """readelf -sW -SW text -> (data, funcs): data [(section, start, size,
+    name)] of .data/.bss objects; funcs {(section, start): (name, global)}."""
+    secs = {}
+    data, funcs = [], {}
+    for line in text.splitlines():
+        m = SECTION.match(line)
+        if m:
+            secs[m.group(1)] = m.group(2)
+            continue
+        f = line.split()
+        if len(f) < 8 or not f[6].isdigit():
+            continue
+        sec = secs.get(f[6], "")
+        if f[3] == "OBJECT" and sec.startswith((".data", ".bss")):
+            data.append((sec, int(f[1], 16), int(f[2], 0), f[7].split(".")[0]))
+        elif f[3] == "FUNC":
+            funcs[(sec, int(f[1], 16))] = (f[7].split(".")[0], f[4] == "GLOBAL")
+    return data, funcs
+
+
+def access(insn, rtype, nth):
+    """What insn does with the variable its nth relocation (of type rtype)
+    names: "address" (it loads the address, into a register or memory),
+    "stores", or None (a read)."""
+    ops = operands(insn.ops)
+    if insn.mnem.startswith("lea"):
+        return "address"
+    if rtype in ("R_X86_64_32", "R_X86_64_32S") and ops and ops[0].startswith("$"):
+        mem = [o for o in ops if "(" in o]  # the relocation is the immediate, or the
+        if not mem or not mem[0].startswith("0x0(") or nth == 1:  # displacement (first)
+            return "address"
+    return "stores" if is_store(insn) else None
+
+
+class Graph:
+    """The analysed objects: funcs (every function they define), calls[f]
+    (functions f calls), hands[f] (functions whose address f takes:
+    callbacks it hands on), writes[f]
+    {(variable, "stores" or "hands")}, roots (every function whose address
+    is taken). Functions are "unit:name" (unit: the source file), so two
+    static functions of one name in two files stay apart; a callee outside
+    the objects keeps its bare name."""
+
+    def __init__(self, objects):
+        parsed = [(unit, parse_listing(lst), parse_symbols(sym)) for unit, lst, sym in objects]
+        self.glob = {}
+        for unit, _, (_, funcs) in parsed:
+            self.glob.update({n: "%s:%s" % (unit, n) for n, g in funcs.values() if g})
+        self.funcs = {"%s:%s" % (unit, n) for unit, _, (_, funcs) in parsed
+                      for n, _ in funcs.values()}
+        self.roots, self.calls = set(), collections.defaultdict(set)
+        self.hands, self.writes = collections.defaultdict(set), collections.defaultdict(set)
+        for unit, insns, (data, funcs) in parsed:
+            self._object(unit, insns, data, funcs)
+
+    def name(self, unit, local, n):
+        return "%s:%s" % (unit, n) if n in local else self.glob.get(n, n)
+
+    def _object(self, unit, insns, data, funcs):
+        local = {n for n, _ in funcs.values()} | {x.func for x in insns}
+        for i, x in enumerate(insns):
+            f = self.name(unit, local, x.func)
+            end = insns[i + 1].addr if i + 1 < len(insns) else x.addr
+            direct = CALLEE.search(x.ops)
+            if x.mnem.startswith(("call", "jmp")) and not x.rels and direct:
+                self.calls[f].add(self.name(unit, local, direct.group(1)))
+            for nth, (off, rtype, sym, add) in enumerate(x.rels):
+                if rtype == "R_X86_64_PLT32" or x.mnem.startswith(("call", "jmp")):
+                    self.calls[f].add(self.name(unit, local, sym))
+                    continue
+                target = add + (end - off if rtype == "R_X86_64_PC32" else 0)
+                fn = funcs[(sym, target)][0] if (sym, target) in funcs else sym
+                if sym.startswith(".text") or fn in local or fn in self.glob:
+                    if fn in local or fn in self.glob:  # a function's address: handed on
+                        g = self.name(unit, local, fn)
+                        self.roots.add(g)
+                        self.hands[f].add(g)
+                    continue
+                if sym.startswith((".data", ".bss")):
+                    names = [n for s, a, size, n in data
+                             if s == sym and a <= target < a + max(size, 1)]
+                else:
+                    names = [n for s, a, size, n in data if n == sym]
+                kind = access(x, rtype, nth) if names else None
+                if kind == "address":
+                    dest = operands(x.ops)[-1]
+                    into = regs(dest) if "(" not in dest and not x.mnem.startswith("push") else ()
+                    kinds = follow(insns, i, next(iter(into))) if into else {"hands"}
+                else:
+                    kinds = {kind} if kind else set()
+                self.writes[f] |= {(names[0], k) for k in kinds}
+
+    def reach(self, starts):
+        """Every function reachable from starts through calls."""
+        seen, stack = set(), sorted(starts)
+        while stack:
+            f = stack.pop()
+            if f in seen:
+                continue
+            seen.add(f)
+            stack += [c for c in self.calls.get(f, ()) if c not in seen]
+        return seen
+
+
+def kernel_objects(folders):
+    """(unit, object) of the C sources of folders, built in build/k
+    (objects of deleted sources left in build/ are not the kernel's)."""
+    out = []
+    for folder in folders:
+        for src in sorted(glob.glob(os.path.join(hztest.ROOT, folder, "**", "*.c"),
+                                    recursive=True)):
+            rel = os.path.relpath(src, hztest.ROOT)
+            obj = os.path.join(hztest.ROOT, "build", "k", rel[:-2] + ".o")
+            if not os.path.exists(obj):
+                raise AssertionError("%s missing: run make" % obj)
+            out.append((rel, obj))
+    return out
+
+
+def dump(obj):
+    objdump = shutil.which("objdump")
+    lst = subprocess.run([objdump, "-dr", "--no-show-raw-insn", obj], check=True,
+                         capture_output=True, text=True).stdout
+    sym = subprocess.run(["readelf", "-sW", "-SW", obj], check=True,
+                         capture_output=True, text=True).stdout
+    return lst, sym
+
+
+def kernel_dumps(folders):
+    """{unit: (unit, listing, symbols)} of the objects of folders."""
+    return {unit: (unit,) + dump(obj) for unit, obj in kernel_objects(folders)}
+
+
+def compile_mutant(unit, old, new, tmp):
+    """unit (a kernel C source) with `old` replaced by `new`, compiled as
+    the build compiles it (make -n's command line) into tmp: (unit,
+    listing, symbols) of the object."""
+    src = os.path.join(hztest.ROOT, unit)
+    with open(src) as f:
+        text = f.read()
+    if text.count(old) != 1:
+        raise AssertionError("%s: the mutation's anchor %r is not there once" % (unit, old))
+    obj = os.path.join("build", "k", unit[:-2] + ".o")
+    cmd = subprocess.run(["make", "-s", "-n", "-W", unit, obj], cwd=hztest.ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    line = next(ln for ln in cmd.splitlines() if " -c %s -o " % unit in ln)
+    mutant, out = os.path.join(tmp, os.path.basename(unit)), os.path.join(tmp, "m.o")
+    with open(mutant, "w") as f:
+        f.write(text.replace(old, new))
+    argv = [a for a in shlex.split(line) if a not in ("-MMD", "-MP", "-Werror")]
+    argv[argv.index(unit)] = mutant
+    argv[argv.index(obj)] = out
+    subprocess.run(argv, cwd=hztest.ROOT, check=True, capture_output=True)
+    return (unit,) + dump(out)

@@ -1,0 +1,125 @@
+"""A scenario is a folder (issue 33 §1): every name in scenarios/rules.mk's
+SCENARIOS has run.c (its HZ_SCENARIO row, options, records), README.md,
+records.md and plan.c, which holds its profile settings (a table of its
+own struct, one row per profile) and its `.plan` hook: the hook its
+HZ_SCENARIO row names is defined in plan.c, never in run.c. A scenario
+whose row names no hook (unpriced: the plan line names it so) needs no
+plan.c, as the throw-away scenario of test_add_scenario.py."""
+import pathlib
+import re
+import tempfile
+import textwrap
+import unittest
+
+from test_docs import ROOT, is_scenario, kernel_folders
+
+ROW = re.compile(r"HZ_SCENARIO\((.*?)\);", re.S)
+HOOK = re.compile(r"\.plan\s*=\s*(\w+)")
+SETTINGS = r"^static const struct %s_settings \w+\[PLAN_PROFILES\]"
+
+
+def defines(text, name):
+    """Whether C text holds the definition (not a prototype) of function name."""
+    return re.search(r"^(?:static\s+)?\w[\w\s*]*\b%s\s*\([^;{]*\)\s*\{" % re.escape(name),
+                     text, re.M) is not None
+
+
+def hooks(run_c):
+    """The `.plan` hooks HZ_SCENARIO rows name in run.c's text."""
+    return [h for row in ROW.findall(run_c) for h in HOOK.findall(row)]
+
+
+def findings(folder):
+    """What folder (a scenario's) lacks or has in the wrong file."""
+    name = folder.name
+    out = ["%s/%s is missing" % (name, f) for f in ("run.c", "README.md", "records.md")
+           if not (folder / f).is_file()]
+    run = (folder / "run.c").read_text() if (folder / "run.c").is_file() else ""
+    plan = (folder / "plan.c").read_text() if (folder / "plan.c").is_file() else None
+    for hook in hooks(run):
+        if defines(run, hook):
+            out.append("%s/run.c defines its .plan hook %s (it lives in plan.c)" % (name, hook))
+        if plan is None:
+            out.append("%s/plan.c is missing (its row names the .plan hook %s)" % (name, hook))
+        elif not defines(plan, hook):
+            out.append("%s/plan.c does not define its .plan hook %s" % (name, hook))
+        if plan is not None and not re.search(SETTINGS % name, plan, re.M):
+            out.append("%s/plan.c has no struct %s_settings table per profile" % (name, name))
+    return out
+
+
+def scenario_dirs():
+    return [ROOT / f for f in kernel_folders() if is_scenario(f)]
+
+
+class ScenarioFiles(unittest.TestCase):
+    def test_nine_scenarios_each_priced(self):
+        dirs = scenario_dirs()
+        self.assertGreaterEqual(len(dirs), 9)
+        for d in dirs:
+            self.assertEqual(len(hooks((d / "run.c").read_text())), 1, d.name)
+
+    def test_every_scenario_has_its_files_and_hook_in_plan_c(self):
+        for d in scenario_dirs():
+            self.assertEqual(findings(d), [])
+
+
+RUN_C = '''
+    #include "scenarios/x/x.h"
+    HZ_SCENARIO(scenario_x, .name = "x", .run = x_run, .plan = x_plan, .order = 9);
+'''
+HOOK_C = '''
+    static const struct x_settings settings[PLAN_PROFILES] = {{0}, {0}};
+    void x_plan(const struct plan_profile *p, const struct plan_machine *m,
+                struct plan_part *out)
+    {
+        out->ms = 1;
+    }
+'''
+PROTO = "void x_plan(const struct plan_profile *p, const struct plan_machine *m,\n" \
+        "            struct plan_part *out);\n"
+
+
+class Mutation(unittest.TestCase):
+    """The check on made-up folders: each fault found, a sound one passes."""
+
+    def folder(self, files):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        d = pathlib.Path(tmp.name) / "x"
+        d.mkdir()
+        for name, text in dict({"README.md": "# run=x\n", "records.md": "# run=x\n"},
+                               **files).items():
+            (d / name).write_text(textwrap.dedent(text))
+        return d
+
+    def test_sound_folder(self):
+        self.assertEqual(findings(self.folder({"run.c": RUN_C, "plan.c": HOOK_C,
+                                               "x.h": PROTO})), [])
+
+    def test_hook_left_in_run_c(self):
+        d = self.folder({"run.c": textwrap.dedent(HOOK_C) + textwrap.dedent(RUN_C)})
+        self.assertEqual(findings(d), ["x/run.c defines its .plan hook x_plan (it lives in plan.c)",
+                                       "x/plan.c is missing (its row names the .plan hook x_plan)"])
+        static = textwrap.dedent(HOOK_C).replace("void x_plan", "static void x_plan")
+        d = self.folder({"run.c": static + textwrap.dedent(RUN_C), "plan.c": PROTO})
+        self.assertIn("x/run.c defines its .plan hook x_plan (it lives in plan.c)", findings(d))
+        self.assertIn("x/plan.c does not define its .plan hook x_plan", findings(d))
+
+    def test_settings_not_a_table_of_its_own(self):
+        other = HOOK_C.replace("struct x_settings", "struct plan_rounds")
+        self.assertEqual(findings(self.folder({"run.c": RUN_C, "plan.c": other})),
+                         ["x/plan.c has no struct x_settings table per profile"])
+
+    def test_missing_files(self):
+        d = self.folder({"plan.c": HOOK_C})
+        (d / "records.md").unlink()
+        self.assertEqual(findings(d), ["x/run.c is missing", "x/records.md is missing"])
+
+    def test_unpriced_scenario_needs_no_plan_c(self):
+        run = RUN_C.replace(" .plan = x_plan,", "")
+        self.assertEqual(findings(self.folder({"run.c": run})), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

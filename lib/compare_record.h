@@ -2,7 +2,8 @@
  * lib/compare_record.h - the members every record carrying a comparison
  * (lib/compare.h) shares: `outcome`, `tol_pct`, `z`, `na`, `nb`, `rule`,
  * `why`, `dependent`, `bad_samples`
- * (docs/results.md `compare`, `control`, `numa_ratio`). The ratio and its
+ * (docs/results.md `compare`, scenarios/clear/records.md `control`,
+ * scenarios/numa/records.md `numa_ratio`). The ratio and its
  * interval stay with each caller, which names them for its record.
  */
 #ifndef HZ_LIB_COMPARE_RECORD_H

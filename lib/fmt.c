@@ -217,3 +217,18 @@ const char *fmt_ns(char *buf, size_t cap, uint64_t ns)
     fmt_fixed(num, sizeof(num), div_round(ns, scale / (d == 2 ? 100 : d == 1 ? 10 : 1)), d);
     return hz_snprintf(buf, cap, "%s %s", num, unit[u]), buf;
 }
+
+const char *fmt_ci_label(char *buf, size_t cap, unsigned cover_x100)
+{
+    char pct[24];
+    size_t n = fmt_fixed(pct, sizeof(pct), cover_x100, 2);
+    while (n > 0 && pct[n - 1] == '0') /* "87.50" -> "87.5", "50.00" -> "50." */
+        pct[--n] = 0;
+    if (n > 0 && pct[n - 1] == '.')
+        pct[--n] = 0;
+    if (cover_x100 >= 9500)
+        hz_snprintf(buf, cap, "95%% interval");
+    else
+        hz_snprintf(buf, cap, "min..max, %s%%", pct);
+    return buf;
+}

@@ -48,4 +48,16 @@ const char *fmt_size(char *buf, size_t cap, uint64_t bytes);
  */
 const char *fmt_ns(char *buf, size_t cap, uint64_t ns);
 
+/*
+ * The label of a median's distribution-free interval, from its coverage
+ * (percent x 100, as lib/stats.h stats_median_ci95() gives it for n
+ * samples): "95% interval" when it reaches 95 % (n >= 6), else the
+ * interval stats_median_ci95() falls back to, the whole range, with what it
+ * covers, 1 - 2^(1 - n), trailing zeros dropped: "min..max, 50%" (n = 2),
+ * "min..max, 87.5%" (n = 4), "min..max, 0%" (n = 1). One rule with
+ * tools/hzlib/compare_stat.py median_ci_label(), both checked against
+ * tests/vectors/ci_label.txt. Writes at most cap bytes; returns buf.
+ */
+const char *fmt_ci_label(char *buf, size_t cap, unsigned cover_x100);
+
 #endif /* HZ_LIB_FMT_H */

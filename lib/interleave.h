@@ -164,8 +164,8 @@ struct ilv_run {
 enum ilv_verdict ilv_run(const struct ilv_run *r, unsigned *done);
 
 /*
- * The members every record of an interleaved run carries (docs/results.md
- * `clear_run`, `smp_rounds`), in this order: seed, cells, rounds, stop
+ * The members every record of an interleaved run carries (scenarios/clear/records.md
+ * `clear_run`, scenarios/smp/records.md `smp_rounds`), in this order: seed, cells, rounds, stop
  * (ilv_verdict_name()), min_rounds and max_rounds and ci_target_pct (of
  * rule), budget_s, stable_cells, noisy_cells. Inline so that builds
  * without lib/record.c that include this header still link.

@@ -34,7 +34,7 @@ struct stats {
  * side): the cell's distribution is not one peak with a few bursts. */
 bool stats_outliers_many(const struct stats *s);
 
-/* A cell is `noisy` (issue 12, docs/results.md) when its CV exceeds 10 % or
+/* A cell is `noisy` (issue 12, scenarios/clear/records.md `clear`) when its CV exceeds 10 % or
  * its fastest repeat is below 0.8 x its median time. */
 #define STATS_NOISY_CV_X100 1000
 

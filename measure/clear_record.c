@@ -1,6 +1,6 @@
 /*
  * measure/clear_record.c - format the `clear` record (measure/clear_record.h,
- * docs/results.md).
+ * scenarios/clear/records.md `clear`).
  */
 #include "measure/clear_record.h"
 #include "lib/compare.h"
@@ -8,7 +8,7 @@
 #include "measure/evict.h"
 
 /* bad_samples, and of the good samples (in run order) dependent (with
- * lag1_r and dep_factor) and burst (issue 30, docs/results.md `clear`). */
+ * lag1_r and dep_factor) and burst (issue 30, scenarios/clear/records.md `clear`). */
 static void clear_record_quality(struct rec *r, const struct clear_result *c)
 {
     uint64_t tmp[CLEAR_RECORD_SAMPLES], good[CLEAR_RECORD_SAMPLES];

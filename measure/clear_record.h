@@ -1,5 +1,6 @@
 /*
- * measure/clear_record.h - the `clear` record (docs/results.md): one measured
+ * measure/clear_record.h - the `clear` record (scenarios/clear/records.md
+ * `clear`): one measured
  * (strategy, chunk, cache state) cell of a clear benchmark. Portable: the
  * kernel's `run=clear` and `run=smp` and tools/linux-bench print it, so the
  * kernel's and Linux's figures compare field by field.
@@ -54,7 +55,8 @@ struct clear_result {
 #define CLEAR_RECORD_SAMPLES 128 /* lib/compare.h CMP_MAX_N */
 
 /*
- * Decide whether a cold cell was cold (docs/results.md `cache_verified`):
+ * Decide whether a cold cell was cold (scenarios/clear/records.md
+ * `clear`, its `cache_verified`):
  * CACHE_VERIFIED when a flush instruction was used (have_flush), the CPU is
  * not emulated (tcg false) and the median cold / warm probe ratio
  * ratio_x100 is at least EVICT_COLD_RATIO_X100 (measure/evict.h); else CACHE_NOT_COLD with
@@ -71,7 +73,7 @@ enum clear_cache_check clear_cache_check(bool have_flush, bool tcg, uint64_t rat
 uint64_t clear_steal_x100(const struct clear_result *r);
 
 /*
- * Format the `clear` record (docs/results.md) into buf (cap bytes, at least
+ * Format the `clear` record (scenarios/clear/records.md `clear`) into buf (cap bytes, at least
  * 64, HZ_RECORD_MAX is plenty) and return the line (no newline). gbps and
  * gbps_median come from ns.min and ns.median, gbps_lo/gbps_hi from the
  * median's interval (ns.ci_hi, ns.ci_lo), cpb from min_cyc; noisy is

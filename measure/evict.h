@@ -20,7 +20,7 @@
  * line every bytes / EVICT_PROBE_LINES, never two in one 4 KiB page, so no
  * prefetcher follows). Read cold right after the eviction, then again warm;
  * a cold read that is not at least 1.3 x the warm one means the target was
- * not cold (docs/results.md `cache_verified`). The sample's lines are
+ * not cold (scenarios/clear/records.md `clear`, its `cache_verified`). The sample's lines are
  * flushed again before the timed clear.
  *
  * Line size: 64 bytes, as on every x86-64 CPU to date (CPUID 1 EBX[15:8] x 8

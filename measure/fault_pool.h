@@ -87,7 +87,7 @@ int fault_cpu_node(void);
  * when the node has no online CPU or does not exist. */
 int fault_node_cpu(int node);
 
-/* The `fault_numa` record (docs/results.md) of a run faulting on CPU
+/* The `fault_numa` record (scenarios/fault/records.md) of a run faulting on CPU
  * `cpu` with env's pool: the CPU's node, env->node, and how many pool
  * frames lie wholly in it; `fault.zero_node` fails when one does not. */
 void fault_numa_record(const struct fault_env *env, unsigned cpu);

@@ -244,7 +244,7 @@ struct pz_result {
     bool ok;           /* every check of the run passed */
 };
 
-/* Print the `prezero` record of one run (docs/results.md) and a human line. */
+/* Print the `prezero` record of one run (scenarios/prezero/records.md) and a human line. */
 void pz_report_run(const struct pz_result *r);
 
 /* Print the policies of one workload side by side (same workload and seed

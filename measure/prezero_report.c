@@ -1,6 +1,6 @@
 /*
  * measure/prezero_report.c - what the pre-zeroing runner prints: one
- * `prezero` record per run (docs/results.md), a human line per run, and
+ * `prezero` record per run (scenarios/prezero/records.md), a human line per run, and
  * the side-by-side table of the policies of one workload.
  */
 #include "arch/tsc.h"

@@ -3,7 +3,7 @@
  * (measure/smp_rounds.h smp_rounds_run(), lib/interleave.h) that run=smp
  * and run=numa run: the options smp_max_rounds, smp_budget and smp_seed,
  * each cell's series of wall times and steal, and the `smp_rounds` record
- * (docs/results.md).
+ * (scenarios/smp/records.md).
  */
 #include "measure/smp_rounds.h"
 #include "arch/cpu.h"

@@ -3,7 +3,7 @@
  * (measure/smp_job.h jobs; lib/interleave.h: Google Benchmark's random
  * interleaving), with the options smp_max_rounds, smp_budget and smp_seed,
  * each cell's series of wall times, skews and steal, and the `smp_rounds`
- * record (docs/results.md). Used by run=smp (scenarios/smp/run.c,
+ * record (scenarios/smp/records.md). Used by run=smp (scenarios/smp/run.c,
  * scenarios/smp/fill.c) and run=numa (scenarios/numa/run.c).
  */
 #ifndef HZ_MEASURE_SMP_ROUNDS_H
@@ -47,7 +47,7 @@ void smp_series_stats(const struct smp_series *s, struct stats *st, uint64_t *st
 
 struct rec;
 
-/* Add the skew members of a series to record r (docs/results.md
+/* Add the skew members of a series to record r (scenarios/smp/records.md
  * `smp_scale`): the medians over its timed repeats of the start and end
  * skews (ns) and of each as a share of that repeat's wall time (percent),
  * and late_starts. Nothing for an empty series. Boot CPU. */

@@ -1,7 +1,7 @@
 /*
  * measure/time_lost.h - time the machine took away from a timed cell, which
- * no steal-time MSR counts (docs/results.md: the `clear` record's `smi` and
- * `gaps` members, the `time_lost` record):
+ * no steal-time MSR counts (scenarios/clear/records.md `clear`: its `smi` and `gaps` members;
+ * docs/results.md `time_lost`):
  *
  * - System Management Interrupts. Intel counts them in MSR_SMI_COUNT
  *   (MSR 34H, bits 31:0, read-only: SDM Vol. 4, the MSR tables of the
@@ -45,7 +45,7 @@ uint64_t tl_repeat(struct time_lost *t, uint64_t span_ns, bool timed);
 
 struct rec;
 /* The members `smi` (the count, or null when !t->smi_known) and `gaps`
- * (an object: count, total_ns, max_ns) into record r (docs/results.md
+ * (an object: count, total_ns, max_ns) into record r (scenarios/clear/records.md
  * `clear`). Portable. */
 void tl_rec_members(struct rec *r, const struct time_lost *t);
 

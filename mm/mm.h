@@ -1,7 +1,8 @@
 /*
  * mm/mm.h - memory start-up: exclusions, the frame allocator (mm/frames.h)
  * and the kernel page tables (mm/vm.h), in that order, and the layout
- * printout (human lines plus `frame` and `excl` records, docs/results.md).
+ * printout (human lines plus the `vm`, `frame`, `frame_reject` and
+ * `maxphyaddr` records, docs/results.md).
  */
 #ifndef HZ_MM_MM_H
 #define HZ_MM_MM_H

@@ -47,7 +47,7 @@ size_t clear_race_twins(struct clear_cells *cs);
  */
 void clear_race_settle(void *arg, bool *open);
 
-/* Emit a `control` record and console line per twin (docs/results.md
+/* Emit a `control` record and console line per twin (scenarios/clear/records.md
  * `control`), after the rounds. */
 void clear_race_report(const struct clear_cells *cs);
 

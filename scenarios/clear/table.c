@@ -30,10 +30,15 @@ void clear_table_print(const struct clear_cells *cs, const uint64_t *chunks, siz
                        uint64_t big, uint64_t min_rounds)
 {
     static unsigned order[CLEAR_MAX_CELLS];
-    char g[24], lo[24], hi[24], f[40];
-    kprintf("\nclear: GB/s (10^9 B/s): median of >= %llu interleaved repeats [95%% interval] by "
+    char g[24], lo[24], hi[24], f[40], ci[32];
+    unsigned cover = 10000; /* the least any measured cell's interval covers */
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->cell[i].twin_of < 0 && cs->cell[i].st.n && cs->cell[i].st.ci_cover_x100 < cover)
+            cover = cs->cell[i].st.ci_cover_x100;
+    fmt_ci_label(ci, sizeof(ci), cover);
+    kprintf("\nclear: GB/s (10^9 B/s): median of >= %llu interleaved repeats [%s] by "
             "chunk size; large target, cold%s\n",
-            (unsigned long long)min_rounds, tsc_reliable() ? "" : " -- UNRELIABLE clock");
+            (unsigned long long)min_rounds, ci, tsc_reliable() ? "" : " -- UNRELIABLE clock");
     for (size_t k = 0; k < nchunks; k++) {
         const struct clear_cell *best = 0;
         for (size_t i = 0; i < cs->n; i++)
@@ -62,7 +67,7 @@ void clear_table_print(const struct clear_cells *cs, const uint64_t *chunks, siz
                 order[j] = t;
             }
     kprintf("  %-13s %10s %10s %-5s %9s %19s %6s %4s %-7s  %s\n", "strategy", "chunk", "bytes",
-            "cache", "GB/s", "95% interval", "cv%", "n", "stop", "flags");
+            "cache", "GB/s", ci, "cv%", "n", "stop", "flags");
     for (size_t i = 0; i < n; i++) {
         const struct clear_cell *c = &cs->cell[order[i]];
         char cv[16];

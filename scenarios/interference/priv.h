@@ -164,7 +164,8 @@ void if_rate(const struct if_state *st, const struct if_cell *c, uint64_t *bps, 
 bool if_rate_missed(const struct if_state *st, const struct if_cell *c);
 
 /* Print the tables and emit the `interference` and `interference_peak`
- * records (docs/results.md) from the finished rounds (scenarios/interference/report.c). */
+ * records (scenarios/interference/records.md) from the finished rounds
+ * (scenarios/interference/report.c). */
 void if_report(const struct if_state *st);
 
 /* The unthrottled ranking per victim (`interference_rank` records) and the

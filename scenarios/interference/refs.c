@@ -8,7 +8,7 @@
  * DRAM references are the 4 x LLC chase and stream victims. Each victim's
  * median time per access is classed by scenarios/interference/residency.c
  * against the references of its kind, printed, and recorded
- * (`interference_residency`, docs/results.md). When an LLC-sized victim
+ * (scenarios/interference/records.md `interference_residency`). When an LLC-sized victim
  * is not classed LLC the run says so: its slowdowns are the bandwidth part
  * only, and L3 pollution is not measured. Also the victims' and the
  * references' memory and chases (if_setup_victims).

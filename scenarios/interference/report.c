@@ -1,6 +1,6 @@
 /*
  * scenarios/interference/report.c - the `interference` scenario's tables and
- * records (docs/results.md `interference`, `interference_peak`): per cell
+ * records (scenarios/interference/records.md `interference`, `interference_peak`): per cell
  * and victim the median with its 95 % order-statistic interval and CV
  * (lib/stats.h), the slowdown against the victims alone by lib/compare.h
  * (Hodges-Lehmann ratio, Moses interval, outcome at the tolerance), the
@@ -16,6 +16,7 @@
 #include "lib/print.h"
 #include "lib/record.h"
 #include "lib/results.h"
+#include "lib/stats.h"
 #include "measure/clear_record.h" /* CLEAR_STEAL_FLAG_X100 */
 #include "scenarios/interference/priv.h"
 
@@ -154,11 +155,14 @@ static void peak_records(const struct if_state *st)
 static void alone_table(const struct if_state *st)
 {
     static struct summary s;
-    char a[24], b[24], c[24], d[24];
+    char a[24], b[24], c[24], d[24], ci[32];
     const struct if_cell *c0 = &st->cell[0];
-    kprintf("interference: victims alone on CPU %u, median of %u rounds [95%% interval] "
-            "cv%s:\n",
-            st->vcpu, c0->rounds, tsc_reliable() ? "" : " -- UNRELIABLE clock");
+    size_t lo, hi;
+    unsigned cover;
+    stats_median_ci95(c0->rounds, &lo, &hi, &cover);
+    kprintf("interference: victims alone on CPU %u, median of %u rounds [%s] cv%s:\n", st->vcpu,
+            c0->rounds, fmt_ci_label(ci, sizeof(ci), cover),
+            tsc_reliable() ? "" : " -- UNRELIABLE clock");
     for (unsigned v = 0; v < IF_VICTIMS; v++) {
         summarise(st, c0, v, &s);
         fmt_fixed(a, sizeof(a), s.value_x1000, 3);
@@ -231,9 +235,12 @@ void if_report(const struct if_state *st)
     alone_table(st);
     pacing_table(st);
     fmt_fixed(t, sizeof(t), st->tol_x100, 2);
-    kprintf("interference: victim slowdown %% against alone, Hodges-Lehmann [95%% Moses "
-            "interval] then '>' slower, '=' within +-%s%%, '<' faster, '?' undecided, '-' too "
-            "few rounds; '~' noisy, 's' steal above 1%%%s\n",
+    /* a comparison needs CMP_MIN_N rounds a side (lib/compare.h) */
+    kprintf("interference: victim slowdown %% against alone, Hodges-Lehmann [%s] then '>' "
+            "slower, '=' within +-%s%%, '<' faster, '?' undecided, '-' too few rounds; '~' "
+            "noisy, 's' steal above 1%%%s\n",
+            st->cell[0].rounds >= CMP_MIN_N ? "95% Moses interval"
+                                            : "Moses interval, 95% only from 6 rounds",
             t, st->llc_resident ? "" : "; LLC-sized victims not LLC-resident: bandwidth part only");
     size_t len =
         (size_t)hz_snprintf(line, sizeof(line), "interference: %-13s %5s", "zeroer", "rate");

@@ -51,16 +51,23 @@ static void finish(struct numa_cell *c)
     tl_run_add(id, &c->ser.lost);
 }
 
+/* The members that name cell c, the first of both of its records
+ * (`numa_clear`, `numa_ratio`). */
+static void cell_identity(struct rec *x, const struct numa_cell *c)
+{
+    rec_str(x, "strategy", c->s->name);
+    rec_u64(x, "chunk", c->chunk);
+    rec_u64(x, "threads", c->p.threads);
+    rec_u64(x, "cpu_node", c->p.cpu);
+    rec_u64(x, "mem_node", c->p.mem);
+}
+
 static void cell_record(const struct numa_run *r, const struct numa_cell *c)
 {
     char buf[HZ_RECORD_MAX];
     struct rec x;
     rec_begin(&x, buf, sizeof(buf), "numa_clear");
-    rec_str(&x, "strategy", c->s->name);
-    rec_u64(&x, "chunk", c->chunk);
-    rec_u64(&x, "threads", c->p.threads);
-    rec_u64(&x, "cpu_node", c->p.cpu);
-    rec_u64(&x, "mem_node", c->p.mem);
+    cell_identity(&x, c);
     rec_bool(&x, "local", c->p.cpu == c->p.mem);
     rec_bool(&x, "memory_only", r->t->node[c->p.mem].memory_only);
     rec_u64(&x, "distance", r->t->dist[c->p.cpu][c->p.mem]);
@@ -104,11 +111,7 @@ static void compare(struct numa_run *r, struct numa_cell *c)
     char buf[HZ_RECORD_MAX];
     struct rec x;
     rec_begin(&x, buf, sizeof(buf), "numa_ratio");
-    rec_str(&x, "strategy", c->s->name);
-    rec_u64(&x, "chunk", c->chunk);
-    rec_u64(&x, "threads", c->p.threads);
-    rec_u64(&x, "cpu_node", c->p.cpu);
-    rec_u64(&x, "mem_node", c->p.mem);
+    cell_identity(&x, c);
     rec_bool(&x, "memory_only", r->t->node[c->p.mem].memory_only);
     rec_u64(&x, "distance", r->t->dist[c->p.cpu][c->p.mem]);
     /* speed of remote over local: local time / remote time */
@@ -126,15 +129,19 @@ static void compare(struct numa_run *r, struct numa_cell *c)
 static void matrix(const struct numa_run *r, size_t s, size_t e)
 {
     const struct numa_cell *c0 = &r->cell[s];
-    char line[LINE_MAX], a[24], b[24], d[24], ch[16];
+    char line[LINE_MAX], a[24], b[24], d[24], ch[16], ci[32];
     size_t len;
     bool cols[NUMA_MAX_NODES] = {0};
-    for (size_t i = s; i < e; i++)
+    unsigned cover = 10000; /* the least any measured cell's interval covers */
+    for (size_t i = s; i < e; i++) {
         cols[r->cell[i].p.mem] = true;
-    kprintf("numa: %s in %s calls, %s: clearing GB/s, median [95%% interval]; rows: CPU node, "
-            "columns: memory node%s\n",
+        if (r->cell[i].st.n && r->cell[i].st.ci_cover_x100 < cover)
+            cover = r->cell[i].st.ci_cover_x100;
+    }
+    kprintf("numa: %s in %s calls, %s: clearing GB/s, median [%s]; rows: CPU node, "
+            "columns: memory node\n",
             c0->s->name, fmt_size(ch, sizeof(ch), c0->chunk),
-            c0->p.tidx ? "every CPU of the node" : "1 thread", "");
+            c0->p.tidx ? "every CPU of the node" : "1 thread", fmt_ci_label(ci, sizeof(ci), cover));
     for (unsigned pass = 0; pass < 2; pass++) {
         len = (size_t)hz_snprintf(line, sizeof(line), "numa:   %-6s", pass ? "ratio" : "node");
         for (unsigned m = 0; m < r->t->n; m++)

@@ -10,7 +10,7 @@
  * once per round in a seeded random order. A fill: dirty, barrier, clear in
  * 2 MiB calls, barrier, check every byte. Reports the median wall time with
  * its interval and the seconds one TiB would take at that rate (`smp_fill`
- * records, docs/results.md).
+ * records, scenarios/smp/records.md).
  */
 #include "arch/steal.h"
 #include "arch/tsc.h"

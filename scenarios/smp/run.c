@@ -15,7 +15,7 @@
  * with their 95 % interval (lib/stats.h), flagged noisy or with steal. Records: `clear` (threads =
  * CPUs, via clear_record), then scenarios/smp/scale.c's `smp_peak` (the median of the best
  * all-thread non-temporal cell) and one `smp_scale` per cell with its fraction of the peak
- * (docs/results.md).
+ * (scenarios/smp/records.md).
  */
 #include "arch/cpu.h"
 #include "arch/steal.h"

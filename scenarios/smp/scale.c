@@ -2,7 +2,7 @@
  * scenarios/smp/scale.c - the smp scaling report (scenarios/smp/run.c measures):
  * the console table of GB/s and % of peak per strategy and thread count,
  * the `smp_peak` record and one `smp_scale` record per cell
- * (docs/results.md).
+ * (scenarios/smp/records.md).
  */
 #include "arch/steal.h"
 #include "lib/compare.h"

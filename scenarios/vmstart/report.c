@@ -1,6 +1,6 @@
 /*
  * scenarios/vmstart/report.c - what `run=vmstart` prints after its rounds
- * (scenarios/vmstart/vmstart.h, docs/results.md "vmstart"): one `vmstart` record and
+ * (scenarios/vmstart/vmstart.h, scenarios/vmstart/records.md `vmstart`): one `vmstart` record and
  * table line per (kind, T) cell, then the knee of none and the qemu rows
  * (`vmstart_knee`, measured: each T against T - 1 at the tolerance, the
  * comparison the model's plateau test and the verdict make), each pre-zeroed policy's own costs
@@ -17,6 +17,7 @@
 #include "lib/fmt.h"
 #include "lib/print.h"
 #include "lib/record.h"
+#include "lib/stats.h"
 #include "lib/vmmodel.h"
 #include "measure/fault_pool.h"
 #include "measure/prezero.h"
@@ -231,11 +232,16 @@ static void cost_report(const struct vs_run *v, struct vs_cell *cells, unsigned 
 void vs_report(const struct vs_run *v, struct vs_cell *cells)
 {
     static uint64_t g[VS_MAX_T];
+    char ci[32];
+    size_t lo, hi;
+    unsigned cover;
     for (unsigned i = v->first * v->tmax; i < VS_KINDS * v->tmax; i++)
         stats_compute(&cells[i].st, cells[i].wall, cells[i].n);
+    stats_median_ci95(v->rounds, &lo, &hi, &cover);
     kprintf("vmstart: %u x %llu MiB, %u rounds; wall = last CPU's end - first CPU's start; "
-            "median [95 %% interval]; GB/s only where the faults clear (none, qemu rows)\n",
-            v->pages, (unsigned long long)(v->frame_bytes >> 20), v->rounds);
+            "median [%s]; GB/s only where the faults clear (none, qemu rows)\n",
+            v->pages, (unsigned long long)(v->frame_bytes >> 20), v->rounds,
+            fmt_ci_label(ci, sizeof(ci), cover));
     kprintf("vmstart: %-10s %3s %9s %-13s %8s %-15s %8s %9s %7s %6s %8s\n", "policy", "T", "wall",
             "[interval]", "GB/s", "[interval]", "per CPU", "pre-zero", "hit %", "faults", "clears");
     for (unsigned i = v->first * v->tmax; i < VS_KINDS * v->tmax; i++)

@@ -13,7 +13,7 @@ Fixtures (tests/tools/fixtures/) imitate real captures of one run:
   results-verdict/  a default run under KVM on this AMD EPYC host (hz run of
                     34a740d, cold/warm 1 GiB cells, faults, policies, SMP),
                     with `verdict` records written to the contract
-                    (/work/wt/VERDICT.md, docs/results.md) for hz report
+                    (docs/results.md `verdict`) for hz report
   results-kvm-a/, results-kvm-b/  two run=clear runs (rep_stosb, 4K and
                     1G calls) under KVM on a Milan-class EPYC (family 0x19
                     model 0x1) at ~45 % steal: clear records with samples_ns,

@@ -1,6 +1,9 @@
 """hz compare's judgement of one row: clear cells' median intervals, the
-Hodges-Lehmann ratio of the samples and its Moses interval, --tolerance."""
+Hodges-Lehmann ratio of the samples and its Moses interval, --tolerance;
+the label of a median's interval (tests/vectors/ci_label.txt, which
+tests/unit/test_stats.c reads too)."""
 
+import os
 import subprocess
 import unittest
 
@@ -229,6 +232,20 @@ class CompareTolerance(unittest.TestCase):
                                  hztest.fixture("results-b"))
             self.assertEqual(rc, 2, bad)
             self.assertIn("--tolerance", err)
+
+
+class IntervalLabel(unittest.TestCase):
+    def test_vectors(self) -> None:
+        n = 0
+        with open(os.path.join(hztest.ROOT, "tests", "vectors", "ci_label.txt")) as f:
+            for line in f:
+                if not line.startswith("#"):
+                    count, want = line.rstrip("\n").split("\t")
+                    self.assertEqual(cs.median_ci_label(int(count)), want, count)
+                    n += 1
+        self.assertGreaterEqual(n, 10)
+        self.assertEqual(cs.median_ci_label(2), "min..max, 50%")
+        self.assertEqual(cs.median_ci_label(10), "95% interval")
 
 
 if __name__ == "__main__":

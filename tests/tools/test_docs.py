@@ -357,7 +357,7 @@ class ScenarioFolders(unittest.TestCase):
 
 class RecordsDocumented(unittest.TestCase):
     """The prezero record's members, as measure/prezero_report.c writes them,
-    are each named in its docs/results.md section (a latency group by its
+    are each named in its scenarios/prezero/records.md section (a latency group by its
     prefix, `lat_hit_*`)."""
 
     def members(self):
@@ -379,7 +379,7 @@ class RecordsDocumented(unittest.TestCase):
         missing += sorted(g + "*" for g in groups if "`%s*`" % g not in doc and g != "lat_")
         if "`lat_n`" not in doc or "`lat_p99_ns`" not in doc:
             missing.append("lat_n/lat_p99_ns")
-        self.assertEqual(missing, [], "prezero members missing from docs/results.md")
+        self.assertEqual(missing, [], "prezero members missing from scenarios/prezero/records.md")
 
     def test_every_vmstart_member_documented(self):
         src = ((ROOT / "scenarios" / "vmstart" / "report.c").read_text() +
@@ -391,7 +391,7 @@ class RecordsDocumented(unittest.TestCase):
             self.assertTrue(keys, t)
             doc = results_section("vmstart")
             self.assertEqual(sorted(k for k in keys if "`%s`" % k not in doc), [],
-                             "%s members missing from docs/results.md" % t)
+                             "%s members missing from scenarios/vmstart/records.md" % t)
 
 
 if __name__ == "__main__":

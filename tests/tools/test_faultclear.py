@@ -62,6 +62,13 @@ class Table(unittest.TestCase):
         self.assertEqual(faultclear._gain(old).split()[2], "91.6%")
         self.assertEqual(len(lines), 5)  # no emulated-ring0 note: no record says so
 
+    def test_interval_label_from_the_samples(self):
+        # faultclear_rounds defaults to 5: min..max, which covers 93.75 %
+        self.assertIn("[interval] per fault_clear= model", faultclear.table(run())[0])
+        for n, label in ((5, "[min..max, 93.75%]"), (10, "[95% interval]")):
+            recs = [dict(r, n=n) if r["t"] == "faultclear" else r for r in run()]
+            self.assertIn("(frame / median) %s per" % label, faultclear.table(recs)[0])
+
     def test_missing_cells_and_emulated_ring0(self):
         recs = [cell(G, "clzero", "extent", 10.0, gbps_lo=None, emulated_ring0=True)]
         lines = faultclear.table(recs)

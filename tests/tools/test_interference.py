@@ -120,6 +120,22 @@ class Report(unittest.TestCase):
         i = lines.index("  tenant_llc (DRAM):")
         self.assertIn("temporal      100%  +40.0 [+39.0..+41.0] >", lines[i + 4])
         self.assertIn("    chase_llc_half  nt < temporal", lines)
+        self.assertIn("  Slowdown % vs alone [95% Moses interval], '>' slower, '=' within the",
+                      lines)
+
+    def test_moses_label_below_six_rounds(self):
+        # TCG's 2-round run: its intervals are not 95 % ones, and say so
+        rs = result_set("a", 40.0)
+        for r in rs.records:
+            if r.get("t") == "interference":
+                r["rounds"] = 2
+        text = " ".join(line.strip() for line in interference.interference_block(rs))
+        self.assertIn("Slowdown % vs alone [Moses interval, 95% only from 6 rounds], '>' "
+                      "slower, '=' within the tolerance, '<' faster, '?' undecided, '-' too "
+                      "few rounds:", text)
+        page = report.single(rs, [])
+        self.assertIn("Victim slowdown % against alone: Hodges-Lehmann, [Moses interval, 95% "
+                      "only from 6 rounds]", page)
 
     def test_text_block_without_records(self):
         rs = result_set("a", 40.0)
@@ -143,6 +159,13 @@ class Report(unittest.TestCase):
                          "Host check: cannot answer (cpu_contention, no_llc_victim) after 1363 "
                          "ms; spin control alone slows stream_4llc +156.5% [+93.8..+722.2]; "
                          "needs distinct physical cores, an unshared LLC; stopped")
+        # report.html says it too, where the slowdown tables would be
+        page = report.single(rs, [])
+        i = page.index('<h2 id="interference">')
+        self.assertIn("<p>Host check: cannot answer (cpu_contention, no_llc_victim) after 1363 "
+                      "ms; spin control alone slows stream_4llc +156.5% [+93.8..+722.2]; needs "
+                      "distinct physical cores, an unshared LLC; stopped</p>", page[i:])
+        self.assertNotIn("Victim slowdown", page)
         host = rs.records[-1]
         host.update(can_answer=True, reason="ok", cpu_contention=False, action="measure")
         self.assertEqual(interference.host_line(host), "  Host check: can answer (6 rounds, "

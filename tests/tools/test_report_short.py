@@ -8,7 +8,7 @@ import subprocess
 import unittest
 
 import hztest
-from hzlib import report_short, results, verdict_text
+from hzlib import report, report_text, report_short, results, verdict_text
 
 SETS = ("results-a", "results-b", "results-kvm-a", "results-kvm-b", "results-verdict",
         "results-tcg-faultclear", "clean.log", "reboot-loop.log")
@@ -46,6 +46,43 @@ class Short(unittest.TestCase):
         self.assertTrue(grid[1].endswith("(intervals: --full)"))
         self.assertEqual(grid[9].split(), ["rep_stosb", "29.9", "30.6", "67.2", "75.6"])
         self.assertEqual(grid[10].split(), ["clear_page", "1.02x?", "2.25x", "2.53x"])
+
+    def test_every_boot_of_make_answers(self):
+        """make answers boots twice (run=faultclear, then the rest): the
+        fault item boot 0 decided is not lost to boot 1's "not measured"."""
+        rs = load("results-tcg-answers")
+        lines = report_short.text(rs).splitlines()
+        self.assertLessEqual(len(lines), report_short.LINES)
+        i = lines.index("== verdict (run=faultclear [boot 0] + vmstart,interference [boot 1];")
+        self.assertEqual(lines[i + 5], "  fault        not decided: TCG, emulator timings [boot 0]")
+        self.assertEqual(lines[i + 6], "  idle zeroer  not decided: TCG, emulator timings")
+        self.assertNotIn("not measured (run=fault or run=faultclear)", "\n".join(lines))
+        full = report_text.verdict_block(rs)
+        j = full.index("  fault        not decided: TCG, emulator timings")
+        self.assertEqual(full[j + 1], "    from boot 0 (run=faultclear)")
+
+    def test_grid_interval_label_from_the_repeats(self):
+        rs = load("results-tcg-faultclear")
+        self.assertIn("clear, 1 CPU, 2M target, cold cache: GB/s [95% interval], below it",
+                      report_short.text(rs).splitlines())
+        for r in rs.of_type("clear"):
+            r["repeats"] = 2
+        self.assertIn("clear, 1 CPU, 2M target, cold cache: GB/s [min..max, 50%], below it",
+                      report_short.text(rs).splitlines())
+
+    def test_a_reboot_loop_gives_its_last_run(self):
+        def v(run, item, reason):
+            return {"t": "verdict", "run": run, "item": item, "run_text": "clear",
+                    "reason": reason, "label": item}
+        rs = load("results-verdict")
+        rs.records = [v(0, "fault", "TCG"), v(0, "trust", None),
+                      v(1, "fault", "NOT_IN_RUN"), v(1, "trust", None),
+                      v(2, "fault", "TCG"), v(2, "trust", None)]
+        self.assertEqual([(run, r["item"]) for run, r in report.merged_verdict(rs)],
+                         [(2, "fault"), (2, "trust")])
+        rs.records = rs.records[:4]  # the last run did not measure it: the one before
+        self.assertEqual([(run, r["item"]) for run, r in report.merged_verdict(rs)],
+                         [(0, "fault"), (1, "trust")])
 
     def test_intervals_and_the_command_of_a_real_run(self):
         """A TCG run made by hz run --hugepages auto (meta.json says so):

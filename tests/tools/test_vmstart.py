@@ -63,6 +63,14 @@ class VmstartReport(unittest.TestCase):
         self.assertEqual(lines[4].split()[-3:], ["4096", "FAILED", "ring0-emulated"])  # clears
         self.assertEqual(vmstart.table([{"t": "prezero"}]), [])
 
+    def test_interval_label_from_the_repeats(self):
+        # the header promises what the fewest repeats give: 95 % from 6 on
+        self.assertIn(" wall [interval] ", vmstart.table(RECS)[0])  # the records do not say
+        for n, label in ((2, "wall [min..max, 50%]"), (10, "wall [95% interval]")):
+            recs = [dict(r, repeats=n) for r in RECS]
+            recs[0]["repeats"] = 12
+            self.assertIn(" %s " % label, vmstart.table(recs)[0])
+
     def test_knees_leave_out_the_prezeroed(self):
         self.assertEqual(vmstart.knees(RECS), [
             "knee (first T vs T-1 a plateau or below linear at the tolerance, measured): none "

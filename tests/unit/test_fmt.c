@@ -3,7 +3,8 @@
  * expected strings: conversions, flags, widths, precision, length modifiers,
  * extreme values, truncation and malformed format strings; fmt_ns against
  * the shared vectors of tests/vectors/format_ns.txt (tests/tools/test_fmtns.py
- * reads the same file).
+ * reads the same file), fmt_ci_label of lib/stats.c's coverage against
+ * tests/vectors/ci_label.txt (tests/tools/test_compare_stat.py reads it).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "lib/fmt.h"
+#include "lib/stats.h"
 
 /*
  * hz_snprintf without the printf format attribute, so that deliberately
@@ -239,10 +241,11 @@ static void test_fixed(void **state)
     assert_int_equal(buf[0], 'Z');
 }
 
-/* fmt_ns: every line of the shared vectors, and that there are some. */
-static void test_ns_vectors(void **state)
+/* Every "number<TAB>text" line of a shared vectors file against
+ * fn(number); returns how many there were. */
+static unsigned check_vectors(const char *path, const char *(*fn)(char *, size_t, uint64_t))
 {
-    FILE *f = fopen("tests/vectors/format_ns.txt", "r");
+    FILE *f = fopen(path, "r");
     assert_non_null(f);
     char line[128], buf[32];
     unsigned n = 0;
@@ -253,14 +256,42 @@ static void test_ns_vectors(void **state)
         assert_non_null(tab);
         *tab = 0;
         tab[strcspn(tab + 1, "\n") + 1] = 0;
-        fmt_ns(buf, sizeof(buf), strtoull(line, 0, 10));
+        fn(buf, sizeof(buf), strtoull(line, 0, 10));
         if (strcmp(buf, tab + 1) != 0)
-            fail_msg("fmt_ns(%s) = \"%s\", want \"%s\"", line, buf, tab + 1);
+            fail_msg("%s: %s gives \"%s\", want \"%s\"", path, line, buf, tab + 1);
         n++;
     }
     fclose(f);
-    assert_true(n >= 20);
+    return n;
+}
+
+/* fmt_ns: every line of the shared vectors, and that there are some. */
+static void test_ns_vectors(void **state)
+{
+    char buf[8];
+    assert_true(check_vectors("tests/vectors/format_ns.txt", fmt_ns) >= 20);
     assert_string_equal(fmt_ns(buf, 4, 25080000000ull), "25."); /* cut, NUL-terminated */
+}
+
+/* The label of the median's interval of n samples, as the tables print it:
+ * fmt_ci_label of stats_median_ci95's coverage. */
+static const char *ci_label_of_n(char *buf, size_t cap, uint64_t n)
+{
+    size_t lo, hi;
+    unsigned cover;
+    stats_median_ci95(n, &lo, &hi, &cover);
+    return fmt_ci_label(buf, cap, cover);
+}
+
+/* fmt_ci_label: every line of the shared vectors (n = 2: "min..max, 50%",
+ * n = 10: "95% interval"), and a cut label. */
+static void test_ci_label_vectors(void **state)
+{
+    char buf[32];
+    assert_true(check_vectors("tests/vectors/ci_label.txt", ci_label_of_n) >= 10);
+    assert_string_equal(ci_label_of_n(buf, sizeof(buf), 2), "min..max, 50%");
+    assert_string_equal(ci_label_of_n(buf, sizeof(buf), 10), "95% interval");
+    assert_string_equal(fmt_ci_label(buf, 8, 5000), "min..ma"); /* cut, NUL-terminated */
 }
 
 int main(void)
@@ -276,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_fixed),
         cmocka_unit_test(test_size),
         cmocka_unit_test(test_ns_vectors),
+        cmocka_unit_test(test_ci_label_vectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,7 @@ compare.py walks the registry for them.
                  and the union of the intervals
   clear_stat     a `clear` cell: gbps_median (GB/s, 10^9 B/s), falling
                  back to gbps, with the median's interval gbps_lo ..
-                 gbps_hi when the records have it (docs/results.md); else
+                 gbps_hi when the records have it (scenarios/clear/records.md); else
                  (older records) the GB/s range bytes/max_ns .. bytes/min_ns
                  and cv_pct; the samples the records' samples_ns (time per
                  repeat of `bytes`). Flags: a side's records marked noisy,

@@ -36,7 +36,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
-from . import decide
+from . import blocks, decide
 from .schema import SAMPLE_COUNTS
 
 P99_MIN_N = 100
@@ -140,6 +140,36 @@ def quantile_ci95(n, q):
     return (r - 1, s - 1) if 1 <= r <= s <= n else None
 
 
+def median_ci_label(n: int) -> str:
+    """The label of the median's interval from n samples (lib/fmt.h
+    fmt_ci_label, tests/vectors/ci_label.txt): "95% interval" when even
+    min..max of n samples covers 95 % (n >= 6: then quantile_ci95 finds
+    one), else min..max with what it covers (blocks.coverage_x1e4 of rank
+    1: 1 - 2^(1 - n), rounded down), trailing zeros dropped: "min..max,
+    50%" for n = 2."""
+    cover = blocks.coverage_x1e4(min(max(n, 0), 64), 1)  # the same from 6 on: a cap
+    if cover >= blocks.COVER_X1E4:
+        return "95% interval"
+    pct = "%d.%02d" % divmod(cover, 100)
+    return "min..max, %s%%" % pct.rstrip("0").rstrip(".")
+
+
+def table_ci_label(recs) -> str:
+    """The label of a table's median intervals: median_ci_label of the
+    fewest samples any of recs has (sample_count); "interval" when one does
+    not say how many."""
+    n = sample_count(recs)
+    return "interval" if n is None else median_ci_label(int(n))
+
+
+def moses_label(rounds) -> str:
+    """The label of Moses' interval of a comparison of `rounds` samples a
+    side: its 95 % needs decide.MIN_N of them (lib/compare.h CMP_MIN_N)."""
+    if isinstance(rounds, int) and rounds >= decide.MIN_N:
+        return "95% Moses interval"
+    return "Moses interval, 95%% only from %d rounds" % decide.MIN_N
+
+
 def num(x):
     """x when it is a number (not a bool), else None."""
     return x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
@@ -157,7 +187,7 @@ def sample_count(recs):
 
 
 def record_flags(r):
-    """The warnings a clear-like record carries (docs/results.md)."""
+    """The warnings a clear-like record carries (scenarios/clear/records.md `clear`)."""
     return [f for f, on in (("noisy", r.get("noisy") is True),
                             ("steal", r.get("steal_high") is True),
                             ("not-cold", r.get("cache_verified") is False),

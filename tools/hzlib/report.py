@@ -23,8 +23,9 @@ sets is report_pair.py.
 import json
 import os
 import tempfile
+from typing import List
 
-from . import phrase, results, scenarios, verdict_text
+from . import phrase, plaintext, results, scenarios, verdict_text
 from .plot import draw_plots
 from .report_html import esc, figure, kv_table, page, row_flags, table, tcg
 from .scenarios import clear_grid
@@ -36,6 +37,51 @@ def verdicts(rs):
     out = {}
     for r in rs.of_type("verdict"):
         out.setdefault(r.get("run", 0), {})[str(r.get("item"))] = r
+    return out
+
+
+def merged_verdict(rs):
+    """[(run, record)], one per verdict item in the last run's order: the
+    item from the last run that measured it (reason other than NOT_IN_RUN),
+    else the last run's. make answers boots twice, each boot part of the
+    suite: this gives both; a reboot loop repeats one command: its last
+    run."""
+    by_run = verdicts(rs)
+    if not by_run:
+        return []
+    runs = sorted(by_run)
+    out = []
+    for item, last in by_run[runs[-1]].items():
+        r = next((by_run[run][item] for run in reversed(runs) if item in by_run[run] and
+                  by_run[run][item].get("reason") != "NOT_IN_RUN"), last)
+        out.append((r.get("run", 0), r))
+    return out
+
+
+def merged_block(rs) -> List[str]:
+    """merged_verdict() as the console prints a block (verdict_text's header
+    and item lines), the header naming every run= list it drew on in run
+    order, an item from a run other than the last marked with its boot
+    ("[boot 0]" on its line, or on a line of its own past plaintext.WIDTH,
+    the text reports' 80 columns)."""
+    picked = merged_verdict(rs)
+    if not picked:
+        return []
+    last = max(run for run, _ in picked)
+    texts = {run: r.get("run_text") for run, r in picked}
+    head = picked[-1][1]
+    if len(texts) > 1:
+        head = dict(head, run_text=" + ".join("%s [boot %s]" % (texts[run], run)
+                                              for run in sorted(texts)))
+    out = [verdict_text.header(head)]
+    for run, r in picked:
+        lines = verdict_text.item_lines(r)
+        mark = " [boot %s]" % run
+        if run != last and len(lines[0] + mark) <= plaintext.WIDTH:
+            lines[0] += mark
+        elif run != last:
+            lines.append(verdict_text.INDENT + " " * (verdict_text.LABEL + 1) + mark.strip())
+        out += lines
     return out
 
 
@@ -103,6 +149,7 @@ def grid_section(rs):
     if g is None:
         return ""
     by = clear_grid.cells(rs)[2]
+    ci = clear_grid.ci_label(rs)
     head = ["strategy"] + [results.human_size(c) for c in g.chunks]
     rows = []
     for s, gb, xr in g.rows:
@@ -112,11 +159,11 @@ def grid_section(rs):
         rows.append(([s] + ["%s\n%s" % (gb[i], xr[i]) if gb[i] else ""
                             for i in range(len(g.chunks))], flags))
     return ('<h2 id="grid">Clear: strategy x call size</h2><p>One CPU, %s target, %s cache: '
-            "each cell's median GB/s [95 %% interval] and, below it, x clear_page: its speed "
+            "each cell's median GB/s [%s] and, below it, x clear_page: its speed "
             "over %s in 4 KiB calls (Linux's clear_page) in the same cache state, the "
             "Hodges-Lehmann ratio [Moses interval]; ~ a tie at the tolerance, ? undecided. "
             "A row's flags are those of any of its cells.%s</p>"
-            % (esc(results.human_size(g.target)), esc(g.cache), clear_grid.BASELINE[0],
+            % (esc(results.human_size(g.target)), esc(g.cache), esc(ci), clear_grid.BASELINE[0],
                " <b>%s</b>: every GB/s is marked %s and every ratio ?." % (
                    clear_grid.TCG_SAYS, clear_grid.TCG_MARK) if g.tcg else "")
             + table(head, rows, numeric=tuple(range(1, len(head))), cls="grid"))

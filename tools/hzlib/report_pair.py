@@ -13,7 +13,7 @@ import os
 import re
 import tempfile
 
-from . import compare, compare_stat, decide, plot, report, report_html, results, verdict_text
+from . import compare, compare_stat, decide, plot, report, report_html, results
 
 
 def default_path(a_path, b_path):
@@ -36,19 +36,16 @@ def _sides_table(a, b):
 
 def verdict_section(a, b):
     """Each side's verdict block as the console prints it
-    (verdict_text.block_lines), A above B."""
+    (report.merged_block: several boots' items in one), A above B."""
     out = ['<h2 id="verdict">Verdicts, A then B</h2>']
     for side, rs in (("A", a), ("B", b)):
-        v = report.verdicts(rs)
-        if not v:
+        block = report.merged_block(rs)
+        if not block:
             out.append('<p class="banner">No verdict for %s (%s): it has no <code>verdict</code> '
                        "records.</p>" % (side, report_html.esc(rs.name)))
             continue
-        last = max(v)  # the last run of a reboot loop
-        recs = [r for r in rs.of_type("verdict") if r.get("run", 0) == last]
         out.append('<h3>%s: %s</h3><pre class="answers">%s</pre>' % (
-            side, report_html.esc(rs.name),
-            report_html.esc("\n".join(verdict_text.block_lines(recs)))))
+            side, report_html.esc(rs.name), report_html.esc("\n".join(block))))
     return "".join(out)
 
 

@@ -4,8 +4,9 @@ One result set, at most LINES (40) lines of at most report_text.WIDTH (80)
 columns, ASCII:
   facts     one line: CPU, where it ran, CPUs, guest RAM, TSC, commit;
   verdict   the verdict block, item by item, as the kernel's console prints
-            it (verdict_text.block_lines, from the records), lines past 80
-            columns wrapped;
+            it (report.merged_block, from the records: make answers' two
+            boots in one block, each item marked with the boot it came
+            from), lines past 80 columns wrapped;
   grid      strategy x call size (clear_grid.py): each strategy's GB/s
             [95 % interval] on one line and its x clear_page [interval]
             below it; the slowest strategies give way when the lines run
@@ -21,8 +22,7 @@ phrase.py's one sentence, B against A.
 
 from typing import List, Optional, Tuple
 
-from . import (compare, compare_rows, compare_stat, phrase, report, report_text,
-               results, verdict_text)
+from . import compare, compare_rows, compare_stat, phrase, report, report_text, results
 from .compare_stat import Stat, num
 from .scenarios import clear_grid
 
@@ -63,15 +63,14 @@ def facts_line(rs) -> str:
 
 
 def verdict_lines(rs) -> List[str]:
-    """The verdict block of the last run (a reboot loop has several),
-    wrapped to WIDTH."""
-    by_run = report.verdicts(rs)
-    if not by_run:
+    """The verdict block (report.merged_block: each item from the last run
+    that measured it, so both boots of make answers show and a reboot loop
+    shows its last run), wrapped to WIDTH."""
+    lines = report.merged_block(rs)
+    if not lines:
         return ["no verdict records (a run that stopped early, or made before them)"]
-    last = max(by_run)
-    recs = [r for r in rs.records if r.get("t") == "verdict" and r.get("run", 0) == last]
     out = []
-    for line in verdict_text.block_lines(recs):
+    for line in lines:
         body = line.lstrip(" ")
         ind = " " * (len(line) - len(body))
         out += (report_text.wrap(body, ind + "    ", ind) if len(line) > WIDTH
@@ -85,8 +84,9 @@ def grid_lines(rs, budget: int, tol_pct=compare_stat.TOL_PCT) -> List[str]:
     g = clear_grid.grid(rs, tol_pct)
     if g is None:
         return ["no single-thread clear cells"]
-    head = ["clear, 1 CPU, %s target, %s cache: GB/s [95%% interval], below it"
-            % (results.human_size(g.target), g.cache),
+    ci = clear_grid.ci_label(rs)
+    head = ["clear, 1 CPU, %s target, %s cache: GB/s [%s], below it"
+            % (results.human_size(g.target), g.cache, ci),
             "x clear_page (%s/4K) [interval], ~ tie at +-%g%%, ? undecided"
             % (BASELINE[0], tol_pct)]
     if not g.has_base:
@@ -119,7 +119,7 @@ def grid_lines(rs, budget: int, tol_pct=compare_stat.TOL_PCT) -> List[str]:
     table = lines_of(shown, False)
     if max(len(t) for t in table) > WIDTH:
         table = lines_of(shown, True)
-        head[0] = head[0].replace(" [95% interval]", "")
+        head[0] = head[0].replace(" [%s]" % ci, "")
         head[1] = head[1].replace(" [interval]", "") + " (intervals: --full)"
     out = head + table
     if len(shown) < len(g.rows):
@@ -165,9 +165,8 @@ def _item_stat(r) -> Tuple[Optional[Stat], bool]:
 def _item_rows(a, b, tol_pct) -> List[str]:
     """One line per verdict item on both sides (its headline figure)."""
     out = []
-    va, vb = report.verdicts(a), report.verdicts(b)
-    ia = va[max(va)] if va else {}
-    ib = vb[max(vb)] if vb else {}
+    ia = {str(r.get("item")): r for _, r in report.merged_verdict(a)}
+    ib = {str(r.get("item")): r for _, r in report.merged_verdict(b)}
     for item in [k for k in report.item_order(ia) if k in ib]:  # A's order
         ra, rb = ia[item], ib[item]
         sa, hib = _item_stat(ra)

@@ -30,29 +30,36 @@ from .scenarios.clear import cell_name
 
 
 def verdict_block(rs) -> List[str]:
-    """The verdict of the last run (a reboot loop has several), item by
-    item: its lines (verdict_text.item_lines, as the console prints them),
-    then its `compare` records in phrase.py's sentence and the cells it
-    used."""
+    """The verdict, item by item (report.merged_verdict: each from the last
+    run that measured it, so both boots of make answers show and a reboot
+    loop shows its last run; an item from an earlier boot says which): its
+    lines (verdict_text.item_lines, as the console prints them), then its
+    `compare` records in phrase.py's sentence and the cells it used."""
     out = ["Verdict"]
-    by_run = report.verdicts(rs)
-    if not by_run:
+    picked = report.merged_verdict(rs)
+    if not picked:
         return out + ["  no verdict records (a run that stopped early, or made before them)"]
-    last = max(by_run)
-    items = by_run[last]
-    for item in report.item_order(items):
-        r = items[item]
-        for line in verdict_text.item_lines(r):
-            body = line.lstrip(" ")
-            out += wrap(body, " " * 6, " " * (len(line) - len(body)))
-        if "label" not in r:  # an old record: its whole stored sentence too
-            out += wrap("stored text: %s" % (r.get("text") or r.get("reason") or "-"),
-                        " " * 6, " " * 4)
-        for c in rs.of_type("compare"):
-            if c.get("item") == item and c.get("run", 0) == last:
-                out += wrap(phrase.of_compare_record(c), " " * 6, " " * 4)
-        if isinstance(r.get("cells"), list) and r["cells"]:
-            out += wrap("cells: " + ", ".join(map(str, r["cells"])), " " * 6, " " * 4)
+    last = max(run for run, _ in picked)
+    for run, r in picked:
+        out += _item_block(rs, run, str(r.get("item")), r)
+        if run != last:
+            out += wrap("from boot %s (run=%s)" % (run, r.get("run_text")), " " * 6, " " * 4)
+    return out
+
+
+def _item_block(rs, run, item, r) -> List[str]:
+    out = []
+    for line in verdict_text.item_lines(r):
+        body = line.lstrip(" ")
+        out += wrap(body, " " * 6, " " * (len(line) - len(body)))
+    if "label" not in r:  # an old record: its whole stored sentence too
+        out += wrap("stored text: %s" % (r.get("text") or r.get("reason") or "-"),
+                    " " * 6, " " * 4)
+    for c in rs.of_type("compare"):
+        if c.get("item") == item and c.get("run", 0) == run:
+            out += wrap(phrase.of_compare_record(c), " " * 6, " " * 4)
+    if isinstance(r.get("cells"), list) and r["cells"]:
+        out += wrap("cells: " + ", ".join(map(str, r["cells"])), " " * 6, " " * 4)
     return out
 
 

@@ -132,7 +132,7 @@ GENERIC_KEY_INTS = ("chunk", "bytes", "threads", "cpu", "node", "order", "pages"
                     "frame_bytes", "chunk_bytes")
 # Members that count a record's samples (compare_stat.sample_count).
 SAMPLE_COUNTS = ("repeats", "n", "lat_n", "faults")
-# The `clear` record members (docs/results.md), in CSV column order.
+# The `clear` record members (scenarios/clear/records.md), in CSV column order.
 CLEAR_COLUMNS = ["strategy", "chunk", "bytes", "cache", "threads", "repeats",
                  "min_ns", "median_ns", "max_ns", "gbps", "gbps_median", "cpb",
                  "cv_pct", "verified", "source", "ci_lo_ns", "ci_hi_ns", "ci_pct",

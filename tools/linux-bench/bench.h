@@ -4,7 +4,7 @@
  * (lib/stats.c) and record writer (lib/record.c), run on a hugetlb
  * region, so that numbers from hugezero and from Linux can be compared line
  * by line. Records: docs/results.md (`header` with "boot":"linux", `linux_fault`,
- * `clear`, `pass`/`fail`/`skip`, `summary`).
+ * `pass`/`fail`/`skip`, `summary`), scenarios/clear/records.md `clear`.
  *
  *   linux_bench.c  options, header/summary records, main
  *   region.c       map the region (1 GiB hugetlb, 2 MiB hugetlb, THP) and time

@@ -7,7 +7,7 @@
  * own interval stands in for the whole. Slices are size / N rounded down to
  * 4 KiB, the last one taking the rest, so every strategy's alignment and
  * multiple hold. Records: `clear` with `threads` = N, cache warm and cold,
- * as the kernel's SMP cells (docs/results.md), so hz compare pairs them.
+ * as the kernel's SMP cells (scenarios/clear/records.md `clear`), so hz compare pairs them.
  */
 #define _GNU_SOURCE
 #include "tools/linux-bench/bench.h"

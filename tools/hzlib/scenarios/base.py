@@ -47,8 +47,8 @@ class Scenario:
     """One row of the registry.
 
     name      the kernel's run=NAME
-    types     the record types it owns (each documented in docs/results.md
-              and schema.TYPES, and owned by one row): its tables, plots
+    types     the record types it owns (each documented in its
+              scenarios/NAME/records.md and schema.TYPES, and owned by one row): its tables, plots
               and rows are where hz shows them
     sections  report.html tables: result set -> HTML ("" without records)
     text      hz report --text --full blocks: result set -> lines ([]

@@ -1,5 +1,5 @@
 """run=clear's host side: the clear cells (`clear`, `clear_run`,
-`clear_samples`, docs/results.md; run=smp's multi-CPU cells are `clear`
+`clear_samples`, scenarios/clear/records.md; run=smp's multi-CPU cells are `clear`
 records too) in hz compare, report.html, hz report --text --full and hz
 plot (the strategy x call size grid of the short report and the page is
 clear_grid.py).
@@ -71,7 +71,7 @@ def clear_section(rs):
     if not recs:
         return ""
     out = ['<h2 id="clear">Clear cells</h2><p>Median GB/s (10<sup>9</sup> B/s) with the '
-           "median's 95 % interval, fastest first; CV of the repeat times; steal: share of the "
+           "median's interval, fastest first; CV of the repeat times; steal: share of the "
            "cell's time the host ran something else; cold ratio: cold/warm probe time "
            "(below 1.3 the target was not cold).</p>"]
     for run in rs.of_type("clear_run"):
@@ -87,7 +87,8 @@ def clear_section(rs):
                                                                   num(k[2]) or 0)):
         out.append("<h3>%s, %s target, %s thread(s)</h3>" % (
             esc(cache), esc(results.human_size(nbytes)), esc(threads)))
-        out.append(table(("strategy", "chunk", "repeats", "GB/s", "95% interval", "CV %",
+        out.append(table(("strategy", "chunk", "repeats", "GB/s",
+                          compare_stat.table_ci_label(groups[(cache, nbytes, threads)]), "CV %",
                           "steal %", "cold ratio"),
                          _section_rows(groups[(cache, nbytes, threads)], rs),
                          numeric=(2, 3, 4, 5, 6, 7)))

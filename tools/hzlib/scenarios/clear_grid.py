@@ -87,6 +87,14 @@ def cells(rs) -> Optional[tuple]:
     return cache, target, out
 
 
+def ci_label(rs) -> str:
+    """The label of the grid cells' intervals (compare_stat.table_ci_label
+    of their repeats: "95% interval" from 6 on)."""
+    c = cells(rs)
+    return compare_stat.table_ci_label([r for row in c[2].values() for r in row.values()]
+                                       if c else [])
+
+
 def grid(rs, tol_pct=compare_stat.TOL_PCT) -> Optional[Grid]:
     """The Grid of rs (module comment), or None."""
     c = cells(rs)

@@ -1,5 +1,5 @@
 """run=fault's host side: the demand faults (`fault` records, one per
-fault, docs/results.md; run=policies' workloads fault too, each a row of
+fault, scenarios/fault/records.md; run=policies' workloads fault too, each a row of
 its own by `workload`) in hz compare, report.html and hz plot.
 
   compare  per (workload, policy, page size) on both sides: the median

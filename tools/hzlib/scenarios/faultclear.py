@@ -1,5 +1,5 @@
 """run=faultclear's host side (`faultclear`, `faultclear_run`,
-`faultclear_gain`, docs/results.md) in hz compare, report.html, hz plot
+`faultclear_gain`, scenarios/faultclear/records.md) in hz compare, report.html, hz plot
 and make bench.
 
   compare  per (frame size, model, strategy): the median GB/s with the
@@ -16,7 +16,7 @@ and make bench.
 
 table() gives one line per (frame size, strategy): the median fault-service
 GB/s of every fault_clear= model with its 95 % interval and flags
-(docs/results.md `faultclear`), and the predicted clear_pages() gain
+(scenarios/faultclear/records.md `faultclear`), and the predicted clear_pages() gain
 (`faultclear_gain`: linux_4k / linux_batch=32M time, a prediction of
 hugezero's models, the Hodges-Lehmann ratio with its interval labelled by
 the coverage the record states, `gain_cover_pct`: 95 % Moses). anchors() gives the
@@ -35,7 +35,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .. import compare_stat, gnuplot, results, validation
 from ..compare_rows import clear_ci_stat, group, sizes
 from ..compare_stat import Stat, record_flags, sample_count
-from ..report_html import fmt, interval, row_flags, table as html_table
+from ..report_html import esc, fmt, interval, row_flags, table as html_table
 from ..schema import TYPES, Record, key
 from .base import BenchBoot, BenchContext, Cell, Scenario
 
@@ -116,10 +116,11 @@ def table(recs: Sequence[Record]) -> List[str]:
     cs, gs = cells(recs), gains(recs)
     if not cs:
         return []
-    lines = ["faultclear: median fault service GB/s (frame / median) [95% interval] per "
+    lines = ["faultclear: median fault service GB/s (frame / median) [%s] per "
              "fault_clear= model; gain = linux_4k / linux_batch=32M time (the series under "
              "preempt=none/voluntary), full/lazy gain = linux_4k / extent time (under "
-             "preempt=full/lazy), each a PREDICTION [interval] and its coverage"]
+             "preempt=full/lazy), each a PREDICTION [interval] and its coverage"
+             % compare_stat.table_ci_label(list(cs.values()))]
     for run in (r for r in recs if r.get("t") == "faultclear_run"):
         lines.append("  %s: %s rounds (stop: %s, seed %s), %s faults per cell and round, "
                      "%s noisy cells" % (SIZE_NAMES.get(run.get("bytes"), run.get("bytes")),
@@ -273,10 +274,11 @@ def faultclear_section(rs):
                                     cover_text(gain))
                       if gain else "-"], flags))
     return ('<h2 id="faultclear">Clearing inside the fault (run=faultclear)</h2><p>Median '
-            "fault-service GB/s (frame / median time) per fault_clear= model with its 95 % "
-            "interval; predicted gain: linux_4k / linux_batch=32M time, a prediction of these "
-            "models: the Hodges-Lehmann ratio with its interval and that interval's coverage "
-            "(95 % Moses; older records: the range both intervals allow, 91.6 %).</p>" +
+            "fault-service GB/s (frame / median time) per fault_clear= model with its "
+            "interval (%s); predicted gain: linux_4k / linux_batch=32M time, a prediction of "
+            "these models: the Hodges-Lehmann ratio with its interval and that interval's "
+            "coverage (95 %% Moses; older records: the range both intervals allow, 91.6 %%).</p>"
+            % esc(compare_stat.table_ci_label(list(cs.values()))) +
             html_table(("frame", "strategy") + MODELS + ("predicted gain",), rows))
 
 

@@ -1,6 +1,6 @@
 """run=interference's host side (`interference`, `interference_peak`,
 `interference_host`, `interference_residency`, `interference_rank`,
-docs/results.md) in hz compare, report.html, hz report --text --full,
+scenarios/interference/records.md) in hz compare, report.html, hz report --text --full,
 hz plot (interference.png, interference_plot.py) and make bench.
 
   compare  per (zeroer, strategy, chunk, rate_pct, victim): the victim's
@@ -26,7 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import results
 from ..compare_rows import group
-from ..compare_stat import Stat, num, record_flags
+from ..compare_stat import Stat, moses_label, num, record_flags
 from ..plaintext import WIDTH, wrap
 from ..report_html import esc, fmt, interval, row_flags, table
 from ..schema import INTERFERENCE_KEY, Record, key
@@ -125,6 +125,13 @@ def ranking(recs: Sequence[Record]) -> List[Tuple[str, str]]:
     return list(chains.items())
 
 
+def fewest_rounds(recs: Sequence[Record]) -> Optional[int]:
+    """The fewest rounds any `interference` record's comparison rests on."""
+    n = [r.get("rounds") for r in recs if r.get("t") == "interference"]
+    counts = [x for x in n if isinstance(x, int)]
+    return min(counts) if counts and len(counts) == len(n) else None
+
+
 def host_line(r: Record) -> str:
     """The host check (`interference_host`) in one line: whether this host
     can answer, and when not why, what the spin control alone cost, what
@@ -158,8 +165,8 @@ def text_block(recs: Sequence[Record]) -> List[str]:
     row = "    %-13s %4s %10s %8s %8s %7s %7s"
     out.append(row % ("zeroer", "rate", "call B", "target", "GB/s", "%tgt", "ms/GiB"))
     out += [row % tuple(pacing_row(c)) for c in cs if c.zeroer != "spin"]
-    out.append("  Slowdown % vs alone [95% Moses interval], '>' slower, '=' within the "
-               "tolerance, '<' faster, '?' undecided, '-' too few rounds:")
+    out.append("  Slowdown %% vs alone [%s], '>' slower, '=' within the tolerance, '<' "
+               "faster, '?' undecided, '-' too few rounds:" % moses_label(fewest_rounds(recs)))
     for v in victims(recs):
         first: Record = next((c.by_victim[v] for c in cs if v in c.by_victim), {})
         out.append("  %s (%s):" % (v, first.get("victim_class", "?")))
@@ -225,10 +232,13 @@ def interference_rows(a, b):
 
 
 def interference_section(rs):
-    """Residency, pacing and CPU, the slowdowns with their intervals and
-    outcomes, and the unthrottled ranking (tools/hzlib/scenarios/interference.py)."""
+    """Residency, the host check, pacing and CPU, the slowdowns with their
+    intervals and outcomes, and the unthrottled ranking; a run the host
+    check stopped ends after the check, which says why ("" without
+    records)."""
     cs = cells(rs.records)
-    if not cs:
+    host = next((r for r in rs.records if r.get("t") == "interference_host"), None)
+    if not cs and not host:
         return ""
     res = [([r.get("victim"), r.get("access"), results.human_size(r.get("set_bytes")),
              fmt(r.get("ns_per_access"), "%.1f"), interval(r.get("ns_lo"), r.get("ns_hi"), "%.1f"),
@@ -236,6 +246,17 @@ def interference_section(rs):
              fmt(r.get("ref_llc_ns"), "%.1f"), fmt(r.get("ref_dram_ns"), "%.1f")],
             ["not-" + str(r.get("intended"))] if r.get("class") != r.get("intended") else [])
            for r in rs.of_type("interference_residency") if not r.get("reference")]
+    notes = [line.strip() for line in residency_lines(rs.records)
+             if line.startswith("  LLC-resident")]
+    head = ('<h2 id="interference">Interference (run=interference)</h2>'
+            "<p>Each victim alone, classed by its time per access against reference sets "
+            "measured in the same runs.</p>%s%s%s"
+            % (table(("victim", "access", "set", "ns", "interval", "aims at", "class",
+                      "ref L2", "ref LLC", "ref DRAM"), res, numeric=(3, 7, 8, 9)),
+               "".join("<p><b>%s</b></p>" % esc(n) for n in notes),
+               "<p>%s</p>" % esc(host_line(host).strip()) if host else ""))
+    if not cs:
+        return head
     pace = [(pacing_row(c), ["rate-miss"] if c.first().get("rate_miss") else [])
             for c in cs if c.zeroer != "spin"]
     vs = victims(rs.records)
@@ -243,22 +264,16 @@ def interference_section(rs):
                                             for v in vs],
              row_flags(c.first(), rs)) for c in cs]
     rank = [([v, chain], []) for v, chain in ranking(rs.records)]
-    notes = [line.strip() for line in residency_lines(rs.records)
-             if line.startswith("  LLC-resident")]
-    return ('<h2 id="interference">Interference (run=interference)</h2>'
-            "<p>Each victim alone, classed by its time per access against reference sets "
-            "measured in the same runs.</p>%s%s"
-            % (table(("victim", "access", "set", "ns", "interval", "aims at", "class",
-                      "ref L2", "ref LLC", "ref DRAM"), res, numeric=(3, 7, 8, 9)),
-               "".join("<p><b>%s</b></p>" % esc(n) for n in notes)) +
+    return (head +
             "<p>Pacing: target (the median of 7 interleaved peak cells x rate) and achieved "
             "GB/s of all zeroer CPUs, '!' more than 10 % off; the zeroer's CPU time in its "
             "clear calls per GiB cleared, at the call size it issued (call bytes).</p>" +
             table(("zeroer", "rate", "call bytes", "target GB/s", "achieved GB/s",
                    "% of target", "CPU ms/GiB"), pace, numeric=(2, 3, 4, 5, 6)) +
-            "<p>Victim slowdown %% against alone: Hodges-Lehmann, [95 %% Moses interval], "
+            "<p>Victim slowdown %% against alone: Hodges-Lehmann, [%s], "
             "then '>' slower, '=' within the tolerance, '<' faster, '?' undecided, '-' too "
-            "few rounds.</p>" + table(["zeroer", "rate"] + vs, slow) +
+            "few rounds.</p>" % esc(moses_label(fewest_rounds(rs.records))) +
+            table(["zeroer", "rate"] + vs, slow) +
             "<p>Unthrottled ranking, least cost first: '<' decided, '~' a tie, '?' "
             "undecided (adjacent pairs, Bonferroni z).</p>" +
             (table(("victim", "ranking"), rank) if rank else

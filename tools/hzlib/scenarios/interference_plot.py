@@ -1,5 +1,5 @@
 """interference.png: what a background zeroer costs its neighbours
-(`interference` records, docs/results.md).
+(`interference` records, scenarios/interference/records.md).
 
 One panel per victim (pointer chases over L2/2, LLC/2, 4 x LLC; the
 4 x LLC stream; the LLC-sized tenant). In each, one line per zeroer

@@ -1,5 +1,5 @@
 """run=prezero's host side: the `prezero` records (one per (workload,
-policy) run, docs/results.md; run=policies writes them too) on
+policy) run, scenarios/prezero/records.md; run=policies writes them too) on
 report.html, one row per record (latencies in microseconds, times in
 milliseconds), and in hz compare member by member
 (compare_rows.generic_rows)."""

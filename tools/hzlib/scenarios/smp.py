@@ -1,10 +1,11 @@
 """run=smp's host side (`smp_scale`, `smp_peak`, `smp_fill`,
-`smp_rounds`, docs/results.md; its multi-CPU `clear` cells are run=clear's
+`smp_rounds`, scenarios/smp/records.md; its multi-CPU `clear` cells are run=clear's
 type, plotted in clear.py's thread_scaling.png) on report.html: the peak,
 the scaling table and the VM-start fill (wall time, interval, CV, s per
 TiB)."""
 
 from .. import results
+from ..compare_stat import table_ci_label
 from ..report_html import esc, fmt, interval, ms, num, row_flags, table
 from .base import Scenario
 
@@ -25,7 +26,7 @@ def smp_section(rs):
                                        " <b>(noisy)</b>" if p.get("noisy") else ""))
     scale = rs.of_type("smp_scale")
     if scale:
-        out.append(table(("strategy", "threads", "placement", "GB/s", "95% interval",
+        out.append(table(("strategy", "threads", "placement", "GB/s", table_ci_label(scale),
                           "GB/s per thread", "% of peak"),
                          [([r.get("strategy"), r.get("threads"), r.get("placement"),
                             fmt(r.get("gbps"), "%.2f"),

@@ -1,5 +1,5 @@
 """run=vmstart's host side (`vmstart`, `vmstart_knee`, `vmstart_cost`,
-`vmstart_model`, docs/results.md) in hz compare, report.html, hz plot and
+`vmstart_model`, scenarios/vmstart/records.md) in hz compare, report.html, hz plot and
 make bench.
 
   compare  one row per (policy, threads, bytes, strategy) cell: GB/s with
@@ -11,7 +11,7 @@ make bench.
            rate), median with its 95 % interval, log y past a 10x range
   bench    report() under a heading (make bench, tools/bench.py)
 
-report() gives the table of the `vmstart` cells (docs/results.md: policy,
+report() gives the table of the `vmstart` cells (scenarios/vmstart/records.md: policy,
 T, median wall time with its 95 % interval, GB/s where the faults clear
 (none and the qemu rows; none for the pre-zeroed policies, whose wall time
 is a mapping time), the pre-zeroing before the faults, the hit ratio, the
@@ -29,7 +29,7 @@ from typing import Any, List, Sequence
 
 from .. import gnuplot, results
 from ..compare_rows import group
-from ..compare_stat import Stat, record_flags, sample_count
+from ..compare_stat import Stat, record_flags, sample_count, table_ci_label
 from ..compare_stat import num as _num  # a number, not a bool, else None
 from ..fmtns import fmt_ns_any as _t
 from ..report_html import esc, fmt, interval, row_flags
@@ -57,8 +57,8 @@ def table(recs: Sequence[Record]) -> List[str]:
     if not cells:
         return []
     out = ["%-10s %3s %30s %20s %8s %9s %7s %6s %8s" % (
-        "policy", "T", "wall [95% interval]", "GB/s [interval]", "per CPU", "pre-zero", "hit %",
-        "faults", "clears")]
+        "policy", "T", "wall [%s]" % table_ci_label(cells), "GB/s [interval]", "per CPU",
+        "pre-zero", "hit %", "faults", "clears")]
     for r in cells:
         wall = "%s [%s..%s]" % (_t(r.get("wall_ns")), _t(r.get("ci_lo_ns")),
                                 _t(r.get("ci_hi_ns")))
@@ -219,8 +219,9 @@ def vmstart_section(rs):
     return ('<h2 id="vmstart">VM start (run=vmstart)</h2><p>Median wall time of S = frames x '
             "size under each policy with T CPUs faulting (qemu rows: policy none with "
             "fault_clear=linux_4k and linux_batch=32M, QEMU's touch-every-page start), with its "
-            "95 % interval. GB/s only where the faults clear: the pre-zeroed policies map frames "
-            "zeroed before, so their row has their own costs instead.</p>" +
+            "interval (%s). GB/s only where the faults clear: the pre-zeroed policies map frames "
+            "zeroed before, so their row has their own costs instead.</p>"
+            % table_ci_label(cells) +
             html_table(("policy", "path", "strategy", "T", "frames", "wall", "interval", "CV %",
                         "GB/s", "GB/s interval", "pre-zero", "hit %"), rows,
                        numeric=tuple(range(3, 12))) +

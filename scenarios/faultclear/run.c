@@ -243,11 +243,16 @@ static void run_size(uint64_t fb)
         fault_pool_teardown(&env);
         return;
     }
-    kprintf("faultclear: %u rounds (stop: %s); fault service time in us, median [95%% "
-            "interval], GB/s = frame / median%s\n",
-            done, ilv_verdict_name(why), tsc_reliable() ? "" : " -- UNRELIABLE clock");
+    char ci[32];
+    size_t lo, hi;
+    unsigned cover;
+    stats_median_ci95(done, &lo, &hi, &cover);
+    kprintf("faultclear: %u rounds (stop: %s); fault service time in us, median [%s], "
+            "GB/s = frame / median%s\n",
+            done, ilv_verdict_name(why), fmt_ci_label(ci, sizeof(ci), cover),
+            tsc_reliable() ? "" : " -- UNRELIABLE clock");
     kprintf("  %8s %-16s %-13s %-14s %-10s %4s %9s %20s %9s %9s %6s %8s %18s  %s\n", "frame",
-            "model", "linux", "preempt=", "strategy", "n", "median", "95% interval", "min", "max",
+            "model", "linux", "preempt=", "strategy", "n", "median", "[interval]", "min", "max",
             "cv%", "GB/s", "GB/s interval", "flags");
     size_t bad = 0, noisy = 0, unnested = 0;
     for (size_t i = 0; i < FC_CELLS; i++)

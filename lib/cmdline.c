@@ -119,6 +119,22 @@ int cmdline_parse_size_list(const char *s, uint64_t *out, size_t max)
     }
 }
 
+int cmdline_size_list_opt(const char *s, uint64_t *out, size_t max, uint64_t align, char *err,
+                          size_t cap)
+{
+    int k = cmdline_parse_size_list(s, out, max);
+    if (k < 0)
+        return hz_snprintf(err, cap, "malformed size list (1..%zu non-zero sizes, K/M/G suffixes)",
+                           max),
+               -1;
+    for (int i = 0; i < k; i++)
+        if (out[i] % align)
+            return hz_snprintf(err, cap, "size %llu is not a multiple of %llu",
+                               (unsigned long long)out[i], (unsigned long long)align),
+                   -1;
+    return k;
+}
+
 /* Copy src into dst (cap >= 4 bytes); a cut copy ends in "...". */
 static void copy_cut(char *dst, size_t cap, const char *src)
 {

@@ -94,6 +94,15 @@ int cmdline_parse_size(const char *s, uint64_t *out);
 int cmdline_parse_size_list(const char *s, uint64_t *out, size_t max);
 
 /*
+ * cmdline_parse_size_list() for an option's value: every size also a
+ * multiple of `align` (> 0). Returns the count, or -1 with a message in
+ * err[0..cap): "malformed size list (1..MAX non-zero sizes, K/M/G
+ * suffixes)" or "size N is not a multiple of ALIGN".
+ */
+int cmdline_size_list_opt(const char *s, uint64_t *out, size_t max, uint64_t align, char *err,
+                          size_t cap);
+
+/*
  * Find the value of the first `key=value` word in cmdline without checking
  * anything else (used to apply `console=` before the full parse, so that
  * errors go to the chosen console). Returns 1 with the value in val, 0 when

@@ -37,6 +37,7 @@
 #include "lib/stats.h"
 #include "measure/clear_record.h"
 #include "measure/round_options.h"
+#include "measure/strategy_list.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 #include "scenarios/clear/cells.h"
@@ -58,33 +59,24 @@ static uint64_t big;                           /* bytes of the large target */
 
 static int chunks_opt(const struct option *o, const char *v, char *err, size_t n)
 {
-    int k = cmdline_parse_size_list(v, chunks, MAX_CHUNKS);
+    int k = cmdline_size_list_opt(v, chunks, MAX_CHUNKS, 64, err, n);
     if (k < 0)
-        return hz_snprintf(err, n, "malformed size list (1..8 non-zero sizes, K/M/G suffixes)"), -1;
-    for (int i = 0; i < k; i++)
-        if (chunks[i] & 63)
-            return hz_snprintf(err, n, "size %llu is not a multiple of 64",
-                               (unsigned long long)chunks[i]),
-                   -1;
+        return -1;
     nchunks = (size_t)k;
     return 0;
 }
 
 static int strategies_opt(const struct option *o, const char *v, char *err, size_t n)
 {
-    char name[32];
-    for (const char *p = v; *p;) {
-        size_t k = 0;
-        while (p[k] && p[k] != ',')
-            k++;
-        hz_snprintf(name, sizeof(name), "%.*s", (int)k, p);
-        if (!clear_find(name))
-            return hz_snprintf(err, n, "no strategy '%s'", name), -1;
-        p += p[k] ? k + 1 : k;
-    }
-    if (strcmp(v, "all") != 0)
-        hz_snprintf(only, sizeof(only), ",%s,", v);
-    return 0;
+    const struct clear_strategy *list[32];
+    if (strcmp(v, "all") == 0)
+        return 0;
+    if (strategy_list_parse(v, list, 32, err, n) < 0)
+        return -1;
+    if ((size_t)hz_snprintf(only, sizeof(only), ",%s,", v) < sizeof(only))
+        return 0;
+    only[0] = 0;
+    return hz_snprintf(err, n, "list longer than %zu characters", sizeof(only) - 3), -1;
 }
 
 HZ_OPTION(opt_chunks, .name = "chunks", .kind = OPT_CUSTOM, .parse = chunks_opt,

@@ -26,6 +26,7 @@
 #include "lib/kstring.h"
 #include "lib/print.h"
 #include "lib/results.h"
+#include "measure/strategy_list.h"
 #include "mm/paging.h"
 #include "scenarios/numa/numa.h"
 
@@ -43,34 +44,16 @@ static size_t nstrat; /* 0: run=clear's reduced set (arch/clear.h clear_quick_se
 
 static int strategies_opt(const struct option *o, const char *v, char *err, size_t n)
 {
-    char name[32];
-    nstrat = 0;
-    for (const char *p = v; *p;) {
-        size_t k = 0;
-        while (p[k] && p[k] != ',')
-            k++;
-        hz_snprintf(name, sizeof(name), "%.*s", (int)k, p);
-        const struct clear_strategy *s = clear_find(name);
-        if (!s)
-            return hz_snprintf(err, n, "no strategy '%s'", name), -1;
-        if (nstrat == MAX_VSTRAT)
-            return hz_snprintf(err, n, "more than %u strategies", MAX_VSTRAT), -1;
-        strat[nstrat++] = s;
-        p += p[k] ? k + 1 : k;
-    }
-    return 0;
+    int k = strategy_list_parse(v, strat, MAX_VSTRAT, err, n);
+    nstrat = k < 0 ? 0 : (size_t)k;
+    return k < 0 ? -1 : 0;
 }
 
 static int chunks_opt(const struct option *o, const char *v, char *err, size_t n)
 {
-    int k = cmdline_parse_size_list(v, chunks, MAX_VCHUNK);
+    int k = cmdline_size_list_opt(v, chunks, MAX_VCHUNK, 4096, err, n);
     if (k < 0)
-        return hz_snprintf(err, n, "malformed size list (1..4 non-zero sizes, K/M/G suffixes)"), -1;
-    for (int i = 0; i < k; i++)
-        if (chunks[i] & 4095)
-            return hz_snprintf(err, n, "size %llu is not a multiple of 4096",
-                               (unsigned long long)chunks[i]),
-                   -1;
+        return -1;
     nchunks = (size_t)k;
     return 0;
 }

@@ -31,6 +31,7 @@
 #include "lib/print.h"
 #include "lib/results.h"
 #include "measure/clear_record.h"
+#include "measure/strategy_list.h"
 #include "measure/time_lost.h"
 #include "mm/paging.h"
 #include "scenarios/smp/plan.h"
@@ -55,24 +56,15 @@ static int chunk_opt(const struct option *o, const char *v, char *err, size_t n)
 
 static int strategies_opt(const struct option *o, const char *v, char *err, size_t n)
 {
+    const struct clear_strategy *list[32];
     uint32_t want = 0;
     if (clear_strategy_count > 32)
         return hz_snprintf(err, n, "more than 32 strategies"), -1;
-    for (const char *p = v;;) {
-        size_t len = 0;
-        while (p[len] && p[len] != ',')
-            len++;
-        size_t i = 0;
-        while (i < clear_strategy_count && (strlen(clear_strategies[i].name) != len ||
-                                            strncmp(clear_strategies[i].name, p, len) != 0))
-            i++;
-        if (i == clear_strategy_count)
-            return hz_snprintf(err, n, "no strategy '%.*s'", (int)len, p), -1;
-        want |= 1u << i;
-        if (!p[len])
-            break;
-        p += len + 1;
-    }
+    int k = strategy_list_parse(v, list, 32, err, n);
+    if (k < 0)
+        return -1;
+    for (int i = 0; i < k; i++)
+        want |= 1u << (list[i] - clear_strategies);
     opt_skip_mask = ~want;
     opt_strategies_given = true;
     return 0;

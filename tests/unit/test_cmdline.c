@@ -361,6 +361,23 @@ static void test_parse_size(void **state)
     }
 }
 
+/* The option form: the alignment rule and both messages. */
+static void test_size_list_opt(void **state)
+{
+    uint64_t out[4];
+    char err[96] = "";
+    assert_int_equal(cmdline_size_list_opt("4K,2M", out, 4, 4096, err, sizeof(err)), 2);
+    assert_int_equal(out[1], 2u << 20);
+    assert_string_equal(err, "");
+    assert_int_equal(cmdline_size_list_opt("4K,100", out, 4, 64, err, sizeof(err)), -1);
+    assert_string_equal(err, "size 100 is not a multiple of 64");
+    assert_int_equal(cmdline_size_list_opt("64,128", out, 4, 64, err, sizeof(err)), 2);
+    assert_int_equal(cmdline_size_list_opt("4K,2M,1G", out, 2, 4096, err, sizeof(err)), -1);
+    assert_string_equal(err, "malformed size list (1..2 non-zero sizes, K/M/G suffixes)");
+    assert_int_equal(cmdline_size_list_opt("4K,0", out, 4, 4096, err, sizeof(err)), -1);
+    assert_string_equal(err, "malformed size list (1..4 non-zero sizes, K/M/G suffixes)");
+}
+
 static void test_parse_size_list(void **state)
 {
     uint64_t out[4];
@@ -434,10 +451,11 @@ static void test_find(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_good_lines), cmocka_unit_test(test_numbers),
-        cmocka_unit_test(test_errors),     cmocka_unit_test(test_words_and_separators),
-        cmocka_unit_test(test_parse_size), cmocka_unit_test(test_parse_size_list),
-        cmocka_unit_test(test_find),       cmocka_unit_test(test_error_line),
+        cmocka_unit_test(test_good_lines),    cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_errors),        cmocka_unit_test(test_words_and_separators),
+        cmocka_unit_test(test_parse_size),    cmocka_unit_test(test_parse_size_list),
+        cmocka_unit_test(test_size_list_opt), cmocka_unit_test(test_find),
+        cmocka_unit_test(test_error_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,8 +52,6 @@ def scenario_dirs():
     return [ROOT / f for f in kernel_folders() if is_scenario(f)]
 
 
-
-
 class ScenarioFiles(unittest.TestCase):
     # Each shipped scenario is priced by its `.plan` hook; another (a new or
     # throw-away one) may have no hook, never two.

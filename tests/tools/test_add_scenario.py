@@ -8,10 +8,16 @@ and its line in the verdict block. The host tools print that line too:
 `tools/hz report --text` on the boot's results renders the item from the
 words its record carries (`templates`), with no row added in tools/. The
 copy is a git repository, so the test also checks (and prints) that the
-diff is exactly those three places.
+diff is exactly those three places. The folder is the whole of hacking.md's
+list (run.c, verdict.c, rules.mk with VERDICT_C, README.md with its
+Options table, records.md), and inside the copy the tree's own tests stay
+green: tests/run-all's tools tests test_docs, test_schema,
+test_scenario_files and test_registry_twins, and, after `make host-tests`,
+the verdict unit tests with hello's item linked in.
 
-Slow (a kernel build and a TCG boot): skipped without QEMU, NASM or
-grub-file; the copy reuses this tree's kernel objects when it has them."""
+Slow (a kernel build, a TCG boot, the host tests): skipped without QEMU,
+NASM or grub-file; the copy reuses this tree's kernel and host-test
+objects when it has them."""
 import os
 import shutil
 import subprocess
@@ -75,8 +81,41 @@ HZ_VERDICT_ITEM(item_hello, .key = "hello", .label = "hello", .form = "hello", .
 
 RULES_MK = '''\
 # scenarios/hello/ - a throw-away scenario (tests/tools/test_add_scenario.py).
-KERNEL_C += scenarios/hello/run.c scenarios/hello/verdict.c
+KERNEL_C += scenarios/hello/run.c
+
+# Its verdict item (linked into the host verdict tests too).
+KERNEL_C += scenarios/hello/verdict.c
+VERDICT_C += scenarios/hello/verdict.c
 '''
+
+README_MD = '''\
+# `run=hello` — a throw-away scenario
+
+What it measures: nothing; it records its option's value (tests/tools/
+test_add_scenario.py). Records: [records.md](records.md).
+
+## Options
+
+| option | accepted | default | meaning |
+|---|---|---|---|
+| `hello_n` | `1`..`100` | `7` | the number it records |
+
+## Reading its table
+
+It has none: its verdict line says how many cells it was handed.
+'''
+
+RECORDS_MD = '''\
+# `run=hello` records
+
+### `hello` — the `hello` scenario (scenarios/hello/run.c)
+
+One record a run: `n`, the value of `hello_n`.
+'''
+
+# The project's own tests a new scenario must keep green, run in the copy
+# (the tester's tree failed them while the boot passed).
+TOOLS_TESTS = ("test_docs", "test_schema", "test_scenario_files", "test_registry_twins")
 
 BOOT_CASE = '''
 [hello-tcg]
@@ -114,6 +153,8 @@ class AddScenario(unittest.TestCase):
         if os.path.isdir(os.path.join(build, "k")):
             shutil.copytree(os.path.join(build, "k"), os.path.join(self.tree, "build", "k"))
             shutil.copy2(os.path.join(build, "buildflags.h"), os.path.join(self.tree, "build"))
+        if os.path.isdir(os.path.join(build, "host")):  # host tests: only the verdict ones relink
+            shutil.copytree(os.path.join(build, "host"), os.path.join(self.tree, "build", "host"))
         for cmd in (["git", "init", "-q"], ["git", "add", "-A"],
                     ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base"]):
             self.assertEqual(run(cmd, self.tree).returncode, 0, cmd)
@@ -124,7 +165,8 @@ class AddScenario(unittest.TestCase):
     def add_scenario(self):
         folder = os.path.join(self.tree, "scenarios", "hello")
         os.makedirs(folder)
-        for name, text in (("run.c", RUN_C), ("verdict.c", VERDICT_C), ("rules.mk", RULES_MK)):
+        for name, text in (("run.c", RUN_C), ("verdict.c", VERDICT_C), ("rules.mk", RULES_MK),
+                           ("README.md", README_MD), ("records.md", RECORDS_MD)):
             with open(os.path.join(folder, name), "w") as f:
                 f.write(textwrap.dedent(text).lstrip())
         mk = os.path.join(self.tree, "scenarios", "rules.mk")
@@ -141,7 +183,8 @@ class AddScenario(unittest.TestCase):
         stat = run(["git", "diff", "--cached", "--stat"], self.tree).stdout
         print("\n" + stat)
         names = run(["git", "diff", "--cached", "--name-only"], self.tree).stdout.split()
-        self.assertEqual(sorted(names), ["scenarios/hello/rules.mk", "scenarios/hello/run.c",
+        self.assertEqual(sorted(names), ["scenarios/hello/README.md", "scenarios/hello/records.md",
+                                         "scenarios/hello/rules.mk", "scenarios/hello/run.c",
                                          "scenarios/hello/verdict.c", "scenarios/rules.mk",
                                          "tests/boot/cases.cfg"])
         mk = run(["git", "diff", "--cached", "--numstat", "scenarios/rules.mk"], self.tree).stdout
@@ -160,6 +203,24 @@ class AddScenario(unittest.TestCase):
         lines = [x for x in report.stdout.splitlines() if x.startswith("  hello ")]
         self.assertEqual(len(lines), 1, report.stdout)
         self.assertRegex(lines[0], r"^  hello +said hello beside \d+ cells$")
+        self.own_tests_pass()
+
+    def own_tests_pass(self):
+        """The tree's own tests, in the copy: the docs, schema, folder and
+        registry checks, and the verdict unit tests with hello's item linked."""
+        runall = os.path.join("tests", "run-all")
+        for name in TOOLS_TESTS:
+            got = run([runall, "--only", "tools", "--filter", name], self.tree)
+            self.assertEqual(got.returncode, 0, got.stdout[-4000:] + got.stderr[-2000:])
+            self.assertRegex(got.stdout, r"PASS tools/%s\." % name)
+            self.assertNotIn("FAIL", got.stdout)
+        build = run(["make", "-j2", "host-tests"], self.tree)
+        self.assertEqual(build.returncode, 0, build.stdout[-3000:] + build.stderr[-3000:])
+        unit = run([runall, "--only", "unit", "--filter", "verdict"], self.tree)
+        self.assertEqual(unit.returncode, 0, unit.stdout[-4000:] + unit.stderr[-2000:])
+        self.assertIn("PASS unit/test_verdict_item.test_registry_order", unit.stdout)
+        self.assertIn("PASS unit/test_verdict.test_tcg_says_so", unit.stdout)
+        self.assertNotIn("FAIL", unit.stdout)
 
 
 if __name__ == "__main__":

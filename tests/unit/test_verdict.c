@@ -272,10 +272,13 @@ static void test_tcg_says_so(void **state)
     decide(&tcg);
     for (unsigned i = 0; i < at("trust"); i++) { /* only clear cells: the others did not run */
         assert_false(it[i].decided);
-        assert_int_equal(it[i].reason, i == at("fault") || i == at("vmstart") || i == at("numa")
-                                           ? VD_R_NOT_IN_RUN
-                                           : VD_R_TCG);
+        assert_int_equal(it[i].reason, it[i].measured ? VD_R_TCG : VD_R_NOT_IN_RUN);
     }
+    assert_int_equal(it[at("clear_1g")].reason, VD_R_TCG); /* the known items, by name */
+    assert_int_equal(it[at("idle")].reason, VD_R_TCG);
+    assert_int_equal(it[at("fault")].reason, VD_R_NOT_IN_RUN);
+    assert_int_equal(it[at("vmstart")].reason, VD_R_NOT_IN_RUN);
+    assert_int_equal(it[at("numa")].reason, VD_R_NOT_IN_RUN);
     assert_int_equal(lg.n, 0);
     assert_true(it[at("trust")].decided);
     assert_non_null(strstr(rendered(at("trust")), "  trust        TCG, TSC invariant,"));

@@ -1,8 +1,9 @@
 """The record schema the host tools read (docs/results.md and each
 scenario's scenarios/NAME/records.md are the contract).
 
-TYPES holds every record type those documents name (a `### type`
-section) and, for each, the members hz names: `key`, the identity hz
+TYPES holds every record type docs/results.md and the shipped scenarios'
+records.md name (a `### type` section; a new scenario's types need a row
+only once hz names their members) and, for each, the members hz names: `key`, the identity hz
 compare pairs two runs' cells by (and hz report groups by), and `values`,
 the other members parse, compare and report read by name. A record's
 envelope (`t`, `v`, `seq`, `trunc`) is ENVELOPE; hz adds `run` (which boot

@@ -67,6 +67,7 @@ void fault_numa_record(const struct fault_env *env, unsigned cpu)
     rec_i64(&r, "fault_node", cn < 0 && !t->from_srat ? 0 : cn);
     rec_i64(&r, "zero_node", env->node);
     rec_u64(&r, "frames", env->nframes);
+    rec_u64_opt(&r, "frames_asked", env->asked < FAULT_POOL_MAX, env->asked);
     rec_u64(&r, "frames_in_node", in);
     rec_u64(&r, "distance", cn >= 0 && env->node >= 0 ? t->dist[cn][env->node] : 0);
     record_emit(&r);

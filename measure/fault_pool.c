@@ -183,7 +183,7 @@ int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_byte
     }
     bool fallback;
     size_t avail;
-    env->asked = max;
+    env->asked = 0;
     max = shape(max, frame_bytes, node, &env->frame_bytes, &avail, &fallback);
     if (fallback)
         kprintf("faults: no free 1 GiB frame: using 2 MiB frames instead\n");
@@ -219,14 +219,11 @@ int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_byte
             result_skip("fault.setup", "no free frame for the demand region");
         return -1;
     }
-    char from[32] = "", got[64] = "";
+    char from[32] = "";
     if (node >= 0)
         hz_snprintf(from, sizeof(from), " from NUMA node %d", node);
-    if (env->asked < FAULT_POOL_MAX && env->nframes < env->asked)
-        hz_snprintf(got, sizeof(got), " (asked for %zu: RAM has only %zu free)", env->asked,
-                    env->nframes);
-    kprintf("faults: pool of %zu x %llu MiB frames%s%s, dirtied; zeroing with %s\n", env->nframes,
-            (unsigned long long)(env->frame_bytes >> 20), from, got, env->zero->name);
+    kprintf("faults: pool of %zu x %llu MiB frames%s, dirtied; zeroing with %s\n", env->nframes,
+            (unsigned long long)(env->frame_bytes >> 20), from, env->zero->name);
     return 0;
 }
 

@@ -41,8 +41,8 @@ struct fault_env {
     uint64_t frame_bytes;              /* 1 GiB, or 2 MiB in the fallback */
     int node;                          /* NUMA node the frames come from (arch/numa.h); -1 any */
     size_t nframes;
-    size_t asked;  /* pages an option asked for (fault_pages=, prezero's pages), set by
-                    * the caller after setup for fault_numa_record; 0: every free frame */
+    size_t asked; /* pages an option asked for (fault_pages=, prezero's pages), set by
+                   * the caller after setup for fault_numa_record; 0: every free frame */
 };
 
 /*

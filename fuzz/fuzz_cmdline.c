@@ -1,6 +1,6 @@
 /*
  * fuzz/fuzz_cmdline.c - libFuzzer harness for the command-line parser
- * (kernel/cmdline.c, docs/options.md) on lines of up to 1023 bytes, the
+ * (lib/cmdline.c, docs/options.md) on lines of up to 1023 bytes, the
  * boot-information limit (BOOT_CMDLINE_MAX).
  *
  * Checks, besides the sanitizers:

@@ -270,7 +270,8 @@ void scenarios_run(uint64_t kmain_tsc)
     verdict_arm();
     for (const struct scenario *next = next_after(FIRST_ORDER, explicit_choice); next;
          next = next_after(next->order, explicit_choice)) {
-        kprintf("== scenario %s: %s\n", next->name, next->help);
+        kprintf("== scenario %s: %s%s\n", next->name, next->help,
+                profile_id == PLAN_DEFAULT ? " [run=default: the reduced profile]" : "");
         size_t len = strlen(ran);
         hz_snprintf(ran + len, sizeof(ran) - len, "%s%s", len ? "," : "", next->name);
         timed_cyc = 0;

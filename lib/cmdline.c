@@ -293,8 +293,8 @@ size_t cmdline_error_line(const char *option, const char *value, const char *rea
                           const char *accepted, char *buf, size_t cap)
 {
     size_t n =
-        (size_t)hz_snprintf(buf, cap, "hugezero: bad option '%s%s%s': %s%s%s (see docs/options.md)",
-                            option, value[0] ? "=" : "", value, reason,
+        (size_t)hz_snprintf(buf, cap, "hugezero: bad option '%s%s%s': %s%s%s " CMDLINE_SEE, option,
+                            value[0] ? "=" : "", value, reason,
                             accepted                               ? "; accepted: "
                             : strcmp(reason, CMDLINE_UNKNOWN) == 0 ? "; `help` lists the options"
                                                                    : "",

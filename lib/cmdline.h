@@ -69,10 +69,14 @@ struct cmdline_error {
 int cmdline_parse(const char *cmdline, const struct option *opts, size_t n,
                   struct cmdline_error *err);
 
+/* Where a bad option's reader finds the options: the common ones are in
+ * docs/options.md, each scenario's in its own README. */
+#define CMDLINE_SEE "(see docs/options.md, or scenarios/NAME/README.md for run=NAME's)"
+
 /*
  * The console line of a bad option into buf (cap bytes, cut to fit, no
  * newline): "hugezero: bad option 'KEY=VALUE': REASON; accepted: ACCEPTED
- * (see docs/options.md)"; without an accepted form, "; `help` lists the
+ * CMDLINE_SEE"; without an accepted form, "; `help` lists the
  * options" for an unknown option (reason CMDLINE_UNKNOWN) and nothing for
  * another reason. value "" prints the bare word. Returns the length written.
  */

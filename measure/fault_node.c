@@ -67,14 +67,19 @@ void fault_numa_record(const struct fault_env *env, unsigned cpu)
     rec_i64(&r, "fault_node", cn < 0 && !t->from_srat ? 0 : cn);
     rec_i64(&r, "zero_node", env->node);
     rec_u64(&r, "frames", env->nframes);
+    rec_u64_opt(&r, "frames_asked", env->asked != 0, env->asked);
     rec_u64(&r, "frames_in_node", in);
     rec_u64(&r, "distance", cn >= 0 && env->node >= 0 ? t->dist[cn][env->node] : 0);
     record_emit(&r);
     char from[24] = "any node";
     if (env->node >= 0)
         hz_snprintf(from, sizeof(from), "node %d", env->node);
-    kprintf("faults: on CPU %u (node %d), frames from %s (%u of %zu in that node)\n", cpu, cn, from,
-            in, env->nframes);
+    char got[80] = "";
+    if (env->asked > env->nframes) /* the free frames of the size ran out (RAM) */
+        hz_snprintf(got, sizeof(got), "; asked for %zu pages, RAM has %zu free %llu MiB frames",
+                    env->asked, env->nframes, (unsigned long long)(env->frame_bytes >> 20));
+    kprintf("faults: on CPU %u (node %d), frames from %s (%u of %zu in that node)%s\n", cpu, cn,
+            from, in, env->nframes, got);
     if (in != env->nframes)
         result_fail("fault.zero_node", "%zu of %zu pool frames lie outside node %d",
                     env->nframes - in, env->nframes, env->node);

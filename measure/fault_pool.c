@@ -183,6 +183,7 @@ int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_byte
     }
     bool fallback;
     size_t avail;
+    env->asked = 0;
     max = shape(max, frame_bytes, node, &env->frame_bytes, &avail, &fallback);
     if (fallback)
         kprintf("faults: no free 1 GiB frame: using 2 MiB frames instead\n");

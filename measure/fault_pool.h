@@ -41,6 +41,8 @@ struct fault_env {
     uint64_t frame_bytes;              /* 1 GiB, or 2 MiB in the fallback */
     int node;                          /* NUMA node the frames come from (arch/numa.h); -1 any */
     size_t nframes;
+    size_t asked; /* pages an option asked for (fault_pages=, prezero's pages), set by
+                   * the caller after setup for fault_numa_record; 0: every free frame */
 };
 
 /*
@@ -49,7 +51,9 @@ struct fault_env {
  * non-zero pattern as an earlier tenant would have left it. The pool clears
  * the way *path says (its strategy checked against the CPU; the frames'
  * clear function reads env->zero and env->clear, which a scenario may
- * change between runs through its own env). Returns 0, or -1 after a
+ * change between runs through its own env). Fewer free frames than `max` is
+ * no error (env->asked, set by the caller, lets fault_numa_record say so).
+ * Returns 0, or -1 after a
  * `skip` (no frames, or a strategy this CPU lacks) or `fail` record.
  */
 int fault_pool_setup(struct fault_env *env, size_t max, const struct fault_path *path);

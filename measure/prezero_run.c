@@ -184,6 +184,7 @@ int pz_run_one(const struct pz_req *q, struct pz_result *r)
     bool zeroers_off = q->zeroers_off, quiet = q->quiet || zeroers_off;
     if (fault_pool_setup(&env, asked ? asked : DEMAND_MAX_PAGES, &q->path) < 0)
         return -1;
+    env.asked = asked;
     if (!quiet) /* the loop faults and zeroes on the boot CPU: zero_node= makes it remote */
         fault_numa_record(&env, 0);
     uint32_t pages = asked ? asked : (uint32_t)env.nframes;

@@ -9,6 +9,7 @@
 #include "arch/user.h"
 #include "kernel/exit.h"
 #include "kernel/smp.h"
+#include "lib/cmdline.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/print.h"
@@ -271,8 +272,9 @@ void pz_check_cpus(uint64_t opt_fault_cpus, uint64_t opt_zero_cpus)
     else
         hz_snprintf(why, sizeof(why), "fault_cpus + zero_cpus = %llu but %u CPUs are online",
                     (unsigned long long)(opt_fault_cpus + opt_zero_cpus), online);
-    kprintf("hugezero: bad option '%s=%s': %s (see docs/options.md)\n",
-            f ? "fault_cpus" : "zero_cpus", val, why);
+    char line[256];
+    cmdline_error_line(f ? "fault_cpus" : "zero_cpus", val, why, NULL, line, sizeof(line));
+    kprintf("%s\n", line);
     rec_begin(&x, buf, sizeof(buf), "config");
     rec_str(&x, "option", f ? "fault_cpus" : "zero_cpus");
     rec_str(&x, "value", val);

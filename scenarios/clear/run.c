@@ -401,5 +401,4 @@ static void bench_clear(void)
 
 HZ_SCENARIO(scenario_clear, .name = "clear", .run = bench_clear, .plan = clear_plan, .order = 10,
             .in_default = true,
-            .help = "clear strategies at 4K..1G chunks, verified (single thread; run=default: "
-                    "the reduced set, cold 1 GiB target)");
+            .help = "clear strategies at 4K..1G chunks, verified (single thread)");

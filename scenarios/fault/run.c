@@ -128,6 +128,7 @@ void fault_selftest(void)
     struct fault_path path = fault_path_option();
     if (fault_pool_setup(&env, fault_opts.pages ? fault_opts.pages : FAULT_POOL_MAX, &path) < 0)
         return;
+    env.asked = fault_opts.pages;
     size_t n = fault_opts.pages && fault_opts.pages < env.nframes ? fault_opts.pages : env.nframes;
     unsigned rounds = fault_rounds_of(scenario_profile());
     int cpu = fault_node_cpu(fault_cpu_node());

@@ -229,9 +229,13 @@ static void run_size(uint64_t fb)
             cells[nc] = (struct fc_cell){
                 .m = {(enum fault_clear_model)m, FAULT_CLEAR_BATCH_DEFAULT}, .s = strat[k]};
     uint64_t seed = round_seed_option() ? round_seed_option() : rdtsc();
-    kprintf("faultclear: %zu faults per cell and round, %llu MiB frames, non-temporal: %s; "
+    char got[80] = "";
+    if (pages < fc_pages_of(fb)) /* one frame stays unfaulted as a guard */
+        hz_snprintf(got, sizeof(got), " (asked for %zu: RAM has %zu free frames, one the guard)",
+                    fc_pages_of(fb), env.nframes);
+    kprintf("faultclear: %zu faults per cell and round%s, %llu MiB frames, non-temporal: %s; "
             ">= %u interleaved rounds, seed %llu%s\n",
-            pages, (unsigned long long)(fb >> 20),
+            pages, got, (unsigned long long)(fb >> 20),
             fc_opts.strategies ? "not run (faultclear_strategies=rep_stosb)"
             : strat[2]         ? strat[2]->name
                                : "none on this CPU",
@@ -267,6 +271,7 @@ static void run_size(uint64_t fb)
     rec_begin(&r, buf, sizeof(buf), "faultclear_run");
     rec_u64(&r, "bytes", fb);
     rec_u64(&r, "pages", pages);
+    rec_u64(&r, "pages_asked", fc_pages_of(fb));
     rec_u64(&r, "seed", seed);
     rec_u64(&r, "rounds", done);
     rec_str(&r, "stop", ilv_verdict_name(why));

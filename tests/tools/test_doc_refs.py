@@ -6,7 +6,8 @@ cites a record type before it ("the `T` record (docs/results.md)",
 "(`T`, docs/results.md)") cites the file that documents `T`. Issue 33
 moved each scenario's record types to scenarios/NAME/records.md; this
 keeps the code's pointers from going stale when a section moves again.
-(Kept apart from test_docs.py, which is at the size limit.)"""
+A cited source path of this tree (`measure/memop.c`, `bench/x.c`) names a
+file that exists. (Kept apart from test_docs.py, which is at the size limit.)"""
 import pathlib
 import re
 import subprocess
@@ -24,6 +25,32 @@ TYPES = r"`[a-z_]+`(?:(?:, | and )`[a-z_]+`)*"
 BEFORE = re.compile(r"(?:(%s) records? \(|\((%s), )%s" % (TYPES, TYPES, DOC))
 # a line break inside a comment or docstring, with the next line's leader
 JOIN = re.compile(r"[ \t]*\n[ \t]*(?:\*(?!/)|//|#(?!#)|\"\"\")?[ \t]*")
+
+
+# a cited source path: "dir/.../file.c" (or .h, .asm, .py, .sh, .mk)
+SOURCE = re.compile(r"(?<![\w./-])((?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_-]+\.(?:c|h|asm|py|sh|mk))\b")
+# folders a path of this tree starts with: the tracked ones, and the ones
+# issue 33 removed (their files moved to scenarios/ and measure/)
+GONE = ("bench", "prezero")
+# paths of other trees whose first folder is also one of ours (Linux's)
+FOREIGN = ("arch/x86/", "mm/memory.c")
+# placeholders: scenarios/NAME/run.c, tests/unit/test_name.c
+PLACEHOLDER = re.compile(r"NAME|_name\.")
+
+
+def missing_sources(name, text, tracked):
+    """[path] the file name cites as a source of this tree that is not a
+    tracked file (relative to the root, or a tail of one: hzlib/lava.py)."""
+    tops = {t.split("/")[0] for t in tracked if "/" in t} | set(GONE)
+    out = []
+    for path in SOURCE.findall(text):
+        if (path.split("/")[0] not in tops or path.startswith(FOREIGN) or
+                PLACEHOLDER.search(path) or path.startswith("build/")):
+            continue
+        if path in tracked or any(t.endswith("/" + path) for t in tracked):
+            continue
+        out.append("%s: %s" % (name, path))
+    return out
 
 
 def headings(doc):
@@ -73,12 +100,21 @@ def broken_links(name, text, cache):
     return out
 
 
+def git_files():
+    return subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout.split("\n")
+
+
 def tracked_files():
-    names = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.split("\n")
+    names = git_files()
     # not this file: its planted stale references are the tests' input
     return [n for n in names if n.endswith(SCANNED) and "fixtures/" not in n and
             n != "tests/tools/test_doc_refs.py"]
+
+
+def planting(name):
+    """Whether name is a test that plants paths as its input (scenarios/a/x.c)."""
+    return name.startswith("tests/tools/test_") and name.endswith(".py")
 
 
 class DocReferences(unittest.TestCase):
@@ -102,6 +138,22 @@ class DocReferences(unittest.TestCase):
         self.assertEqual(broken_links("docs/hacking.md", "[a](results.md#clear), "
                                       "[b](results.md#exit-status), [c](gone.md)", cache),
                          ["results.md#clear", "gone.md#"])
+
+    def test_every_cited_source_exists(self) -> None:
+        tracked = set(git_files())
+        bad = []
+        for name in tracked_files():
+            if not planting(name):
+                bad += missing_sources(name, (ROOT / name).read_text(), tracked)
+        self.assertEqual(bad, [])
+        # and it sees a removed folder's file and a missing one of ours, in a
+        # comment and in prose, but not Linux's paths or placeholders
+        text = ("/* the cells (bench/bench_clear.c, prezero/vmstart.c) and\n"
+                " * measure/nosuch.h; Linux's mm/memory.c, arch/x86/lib/clear_page_64.S,\n"
+                " * scenarios/NAME/run.c, hzlib/lava.py, lib/cmdline.c */")
+        self.assertEqual(missing_sources("x.c", text, tracked),
+                         ["x.c: bench/bench_clear.c", "x.c: prezero/vmstart.c",
+                          "x.c: measure/nosuch.h"])
 
     def test_forms_found(self) -> None:
         # the scan sees references, in both directions and across a

@@ -176,19 +176,21 @@ static void test_error_line(void **state)
     char b[160];
     size_t n = cmdline_error_line("bogus", "1", CMDLINE_UNKNOWN, NULL, b, sizeof(b));
     assert_int_equal(n, strlen(b));
-    assert_string_equal(b, "hugezero: bad option 'bogus=1': unknown option; `help` lists the "
-                           "options (see docs/options.md)");
-    cmdline_error_line("repeats", "0", "out of range", "1..100", b, sizeof(b));
     assert_string_equal(
-        b,
-        "hugezero: bad option 'repeats=0': out of range; accepted: 1..100 (see docs/options.md)");
+        b, "hugezero: bad option 'bogus=1': unknown option; `help` lists the "
+           "options (see docs/options.md, or scenarios/NAME/README.md for run=NAME's)");
+    cmdline_error_line("repeats", "0", "out of range", "1..100", b, sizeof(b));
+    assert_string_equal(b, "hugezero: bad option 'repeats=0': out of range; accepted: 1..100 (see "
+                           "docs/options.md, or scenarios/NAME/README.md for run=NAME's)");
     cmdline_error_line("race", "clzero", "the strategy has no clear cell in this run", NULL, b,
                        sizeof(b));
-    assert_string_equal(b, "hugezero: bad option 'race=clzero': the strategy has no clear cell in "
-                           "this run (see docs/options.md)");
+    assert_string_equal(
+        b, "hugezero: bad option 'race=clzero': the strategy has no clear cell in "
+           "this run (see docs/options.md, or scenarios/NAME/README.md for run=NAME's)");
     cmdline_error_line("single", "", CMDLINE_UNKNOWN, NULL, b, sizeof(b));
-    assert_string_equal(b, "hugezero: bad option 'single': unknown option; `help` lists the "
-                           "options (see docs/options.md)");
+    assert_string_equal(
+        b, "hugezero: bad option 'single': unknown option; `help` lists the "
+           "options (see docs/options.md, or scenarios/NAME/README.md for run=NAME's)");
     assert_int_equal(cmdline_error_line("bogus", "1", CMDLINE_UNKNOWN, NULL, b, 16), 15);
     assert_string_equal(b, "hugezero: bad o");
 }

@@ -25,7 +25,10 @@ struct registry_field {
 };
 
 #define FIELD(sec_, type_, macro_, f_)                                                             \
-    {#sec_, __start_##sec_, __stop_##sec_, sizeof(type_), macro_(type_, f_)}
+    {                                                                                              \
+        .section = #sec_, .start = __start_##sec_, .stop = __stop_##sec_, .stride = sizeof(type_), \
+        .key = macro_(type_, f_)                                                                   \
+    }
 
 static const struct registry_field fields[] = {
     FIELD(hz_options, struct option, REG_STR_KEY, name),

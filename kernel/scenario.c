@@ -30,7 +30,7 @@ static struct plan_machine machine; /* plan_machine_dev priced with cal */
 static uint64_t planned_ms[HZ_MAX_SCENARIOS], took_ms[HZ_MAX_SCENARIOS];
 static bool priced[HZ_MAX_SCENARIOS];
 static size_t run_order[HZ_MAX_SCENARIOS], nrun; /* the scenarios run, in order */
-static uint64_t timed_cyc;                    /* of the running scenario: scenario_timed() */
+static uint64_t timed_cyc;                       /* of the running scenario: scenario_timed() */
 
 void scenario_timed(uint64_t cycles) { __atomic_fetch_add(&timed_cyc, cycles, __ATOMIC_RELAXED); }
 

@@ -24,8 +24,12 @@ struct reg_key {
     bool str;
 };
 
-#define REG_STR_KEY(type_, f_) {#f_, offsetof(type_, f_), sizeof(((type_ *)0)->f_), true}
-#define REG_INT_KEY(type_, f_) {#f_, offsetof(type_, f_), sizeof(((type_ *)0)->f_), false}
+#define REG_KEY_(type_, f_, str_)                                                                  \
+    {                                                                                              \
+        .field = #f_, .offset = offsetof(type_, f_), .size = sizeof(((type_ *)0)->f_), .str = str_ \
+    }
+#define REG_STR_KEY(type_, f_) REG_KEY_(type_, f_, true)
+#define REG_INT_KEY(type_, f_) REG_KEY_(type_, f_, false)
 
 /* Two rows that share a key: their indexes in the registry, first < second. */
 struct reg_twin {

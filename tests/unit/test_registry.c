@@ -42,12 +42,15 @@ static long twin(const void *rows, size_t n, size_t stride, const struct reg_key
 static void test_options(void **state)
 {
     (void)state;
-    struct option o[] = {{.name = "smp"}, {.name = "run"}, {.name = "smp_batch"}, {.name = "nosmp"},
+    struct option o[] = {{.name = "smp"},
+                         {.name = "run"},
+                         {.name = "smp_batch"},
+                         {.name = "nosmp"},
                          {.name = "help"}};
     assert_int_equal(twin(o, N(o), sizeof(o[0]), &opt_name), -1); /* prefixes are not twins */
-    o[4].name = "smp"; /* first and last */
+    o[4].name = "smp";                                            /* first and last */
     assert_int_equal(twin(o, N(o), sizeof(o[0]), &opt_name), 4);
-    o[2].name = "run"; /* adjacent, and before the first-and-last pair ends */
+    o[2].name = "run"; /* adjacent rows: a lower second row than the first-and-last pair */
     assert_int_equal(twin(o, N(o), sizeof(o[0]), &opt_name), 102);
     assert_int_equal(twin(o, 0, sizeof(o[0]), &opt_name), -1); /* empty */
     assert_int_equal(twin(o, 1, sizeof(o[0]), &opt_name), -1); /* one row */
@@ -75,8 +78,10 @@ static void test_scenarios(void **state)
 static void test_verdict_items(void **state)
 {
     (void)state;
-    struct vd_item_def d[] = {{.key = "clear_1g", .order = 10}, {.key = "clear_2m", .order = 11},
-                              {.key = "fault", .order = 30},    {.key = "trust", .order = 1000},
+    struct vd_item_def d[] = {{.key = "clear_1g", .order = 10},
+                              {.key = "clear_2m", .order = 11},
+                              {.key = "fault", .order = 30},
+                              {.key = "trust", .order = 1000},
                               {.key = "hello", .order = 80}};
     assert_int_equal(twin(d, N(d), sizeof(d[0]), &vd_key), -1);
     assert_int_equal(twin(d, N(d), sizeof(d[0]), &vd_order), -1);
@@ -109,7 +114,7 @@ static void test_key_text(void **state)
     assert_string_equal(reg_key_text(&s, &sc_order, b, sizeof(b)), "-7");
     assert_string_equal(reg_key_text(&d, &vd_key, b, sizeof(b)), "(null)");
     assert_string_equal(reg_key_text(&d, &vd_order, b, sizeof(b)), "-294967296"); /* signed */
-    assert_string_equal(reg_key_text(&s, &sc_name, b, 6), "fault"); /* cut to fit */
+    assert_string_equal(reg_key_text(&s, &sc_name, b, 6), "fault");               /* cut to fit */
     assert_string_equal(sc_order.field, "order");
     assert_int_equal(sc_order.size, sizeof(int));
 }
@@ -117,8 +122,8 @@ static void test_key_text(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_options),        cmocka_unit_test(test_scenarios),
-        cmocka_unit_test(test_verdict_items),  cmocka_unit_test(test_null_keys),
+        cmocka_unit_test(test_options),       cmocka_unit_test(test_scenarios),
+        cmocka_unit_test(test_verdict_items), cmocka_unit_test(test_null_keys),
         cmocka_unit_test(test_key_text),
     };
     return cmocka_run_group_tests(tests, 0, 0);

@@ -71,14 +71,15 @@ int registries_check(void)
     __asm__(".globl hz_scenarios_cap\n\t.set hz_scenarios_cap, %c0"
             :
             : "i"(HZ_MAX_SCENARIOS * sizeof(struct scenario)));
+    int ret = 0;
     for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
         const struct registry_field *f = &fields[i];
         size_t n = (size_t)((const char *)f->stop - (const char *)f->start) / f->stride;
         struct reg_twin t;
         if (reg_first_twin(f->start, n, f->stride, &f->key, &t)) {
             report(f, &t);
-            return -1;
+            ret = -1;
         }
     }
-    return 0;
+    return ret;
 }

@@ -10,12 +10,13 @@
 /*
  * Look for twins (lib/registry.h) in every registry: two options with the
  * same .name, two scenarios with the same .name or .order, two verdict
- * items with the same .key or .order. On the first twin found, print
- * "hugezero: broken build: ..." naming the registry, the field, the value
- * and both rows (their index in link order and address: build/hugezero.sym
- * names the address's row) and a `registry` record (docs/results.md), and
- * return -1: the caller ends the run with HZ_CRASH (a fault of the image,
- * not of the command line). 0 when there is none. Call it before
+ * items with the same .key or .order. For each of these fields that has
+ * one, print its first twin (reg_first_twin): "hugezero: broken build:
+ * ..." naming the registry, the field, the value and both rows (their
+ * index in link order and address: build/hugezero.sym names the
+ * address's row) and a `registry` record (docs/results.md); then return
+ * -1: the caller ends the run with HZ_CRASH (a fault of the image, not of
+ * the command line). 0 when there is none. Call it before
  * options_parse(), the registries' first look-up.
  *
  * The scenario registry's size is checked at link time: linker.ld ASSERTs

@@ -1,16 +1,19 @@
 /*
  * tests/unit/test_registry_check.c - kernel/registry.h on real linker
- * sections: this test's own rows, one of each registry, and a planted
- * twin (two verdict items with .key "fault", as the throw-away item that
- * once hid the fault answer). registries_check() refuses the image and
- * says so: the console line and the `registry` record name the section,
- * the field, the value and both rows with their addresses.
+ * sections: this test's own rows, two in each registry, planted as twins
+ * in every field the kernel checks (options .name, scenarios .name and
+ * .order, verdict items .key and .order; two verdict items with .key
+ * "fault", as the throw-away item that once hid the fault answer).
+ * registries_check() refuses the image and names each: a console line and
+ * a `registry` record with the section, the field, the value and both
+ * rows with their addresses, in the order of its table.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -21,35 +24,48 @@
 #include "tests/unit/print_capture.h"
 
 HZ_OPTION(opt_a, .name = "alpha", .kind = OPT_FLAG);
-HZ_OPTION(opt_b, .name = "beta", .kind = OPT_FLAG);
-HZ_SCENARIO(scenario_a, .name = "clear", .order = 10);
-HZ_SCENARIO(scenario_b, .name = "fault", .order = 20);
+HZ_OPTION(opt_b, .name = "alpha", .kind = OPT_FLAG);
+HZ_SCENARIO(scenario_a, .name = "clear", .order = -10);
+HZ_SCENARIO(scenario_b, .name = "clear", .order = -10);
 HZ_VERDICT_ITEM(item_a, .key = "fault", .label = "fault", .order = 30);
-HZ_VERDICT_ITEM(item_b, .key = "fault", .label = "hello", .order = 80);
+HZ_VERDICT_ITEM(item_b, .key = "fault", .label = "hello", .order = 30);
 
-static void test_twin_refused(void **state)
+/* The line and record registries_check() writes for rows a and b (which
+ * lie in the section in link order; this file's order is the compiler's),
+ * appended to w[0..cap); seq is the record's. */
+static void expect(char *w, size_t cap, const char *section, const char *field, const char *value,
+                   const void *a, const void *b, int seq)
+{
+    unsigned long long lo = (uintptr_t)a < (uintptr_t)b ? (uintptr_t)a : (uintptr_t)b;
+    unsigned long long hi = (uintptr_t)a < (uintptr_t)b ? (uintptr_t)b : (uintptr_t)a;
+    size_t len = strlen(w);
+    snprintf(w + len, cap - len,
+             "hugezero: broken build: registry %s has two rows with .%s = %s (rows 0 and 1 in "
+             "link order, at 0x%llx and 0x%llx: build/hugezero.sym names them); nothing is "
+             "run\r\n"
+             "@hz {\"t\":\"registry\",\"v\":1,\"seq\":%d,\"registry\":\"%s\",\"field\":\"%s\","
+             "\"value\":\"%s\",\"row_a\":0,\"row_b\":1,\"addr_a\":\"0x%llx\","
+             "\"addr_b\":\"0x%llx\"}\r\n",
+             section, field, value, lo, hi, seq, section, field, value, lo, hi);
+}
+
+static void test_twins_refused(void **state)
 {
     (void)state;
-    char want[1024];
-    /* rows lie in the section in link order; this file's order is the compiler's */
-    uintptr_t a = (uintptr_t)&item_a, b = (uintptr_t)&item_b;
-    uintptr_t lo = a < b ? a : b, hi = a < b ? b : a;
+    char want[sizeof(out)] = "";
+    expect(want, sizeof(want), "hz_options", "name", "alpha", &opt_a, &opt_b, 0);
+    expect(want, sizeof(want), "hz_scenarios", "name", "clear", &scenario_a, &scenario_b, 1);
+    expect(want, sizeof(want), "hz_scenarios", "order", "-10", &scenario_a, &scenario_b, 2);
+    expect(want, sizeof(want), "hz_verdict_items", "key", "fault", &item_a, &item_b, 3);
+    expect(want, sizeof(want), "hz_verdict_items", "order", "30", &item_a, &item_b, 4);
+    assert_true(strlen(want) < sizeof(want) - 1); /* nothing cut */
     print_set_sink(&sink);
     assert_int_equal(registries_check(), -1);
-    snprintf(want, sizeof(want),
-             "hugezero: broken build: registry hz_verdict_items has two rows with .key = fault "
-             "(rows 0 and 1 in link order, at 0x%llx and 0x%llx: build/hugezero.sym names "
-             "them); nothing is run\r\n"
-             "@hz {\"t\":\"registry\",\"v\":1,\"seq\":0,\"registry\":\"hz_verdict_items\","
-             "\"field\":\"key\",\"value\":\"fault\",\"row_a\":0,\"row_b\":1,"
-             "\"addr_a\":\"0x%llx\",\"addr_b\":\"0x%llx\"}\r\n",
-             (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)lo,
-             (unsigned long long)hi);
     assert_string_equal(out, want);
 }
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_twin_refused)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_twins_refused)};
     return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -1,6 +1,7 @@
 /*
  * kernel/registry.c - the registries' start-up check for twins
- * (kernel/registry.h) and the scenario registry's link-time cap.
+ * (kernel/registry.h) and the scenario and verdict item registries'
+ * link-time caps.
  */
 #include "kernel/registry.h"
 #include "kernel/scenario.h"
@@ -64,13 +65,16 @@ static void report(const struct registry_field *f, const struct reg_twin *t)
 
 int registries_check(void)
 {
-    /* hz_scenarios_cap: the bytes HZ_MAX_SCENARIOS rows take, an absolute
-     * symbol linker.ld ASSERTs the hz_scenarios section against (one row
-     * more fails the link). Emits no code; only asm inside a function can
-     * take the operand (GCC 12). */
-    __asm__(".globl hz_scenarios_cap\n\t.set hz_scenarios_cap, %c0"
+    /* hz_scenarios_cap, hz_verdict_items_cap: the bytes HZ_MAX_SCENARIOS
+     * scenarios and VD_MAX_ITEMS verdict items take, absolute symbols
+     * linker.ld ASSERTs their sections against (one row more fails the
+     * link). Emits no code; only asm inside a function can take the
+     * operands (GCC 12). */
+    __asm__(".globl hz_scenarios_cap\n\t.set hz_scenarios_cap, %c0\n\t"
+            ".globl hz_verdict_items_cap\n\t.set hz_verdict_items_cap, %c1"
             :
-            : "i"(HZ_MAX_SCENARIOS * sizeof(struct scenario)));
+            : "i"(HZ_MAX_SCENARIOS * sizeof(struct scenario)),
+              "i"(VD_MAX_ITEMS * sizeof(struct vd_item_def)));
     int ret = 0;
     for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
         const struct registry_field *f = &fields[i];

@@ -19,8 +19,10 @@
  * the command line). 0 when there is none. Call it before
  * options_parse(), the registries' first look-up.
  *
- * The scenario registry's size is checked at link time: linker.ld ASSERTs
- * hz_scenarios against HZ_MAX_SCENARIOS rows (kernel/scenario.h).
+ * The scenario and verdict item registries' sizes are checked at link
+ * time: linker.ld ASSERTs hz_scenarios against HZ_MAX_SCENARIOS rows
+ * (kernel/scenario.h) and hz_verdict_items against VD_MAX_ITEMS
+ * (lib/verdict.h).
  */
 int registries_check(void);
 

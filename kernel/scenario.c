@@ -102,7 +102,7 @@ static void fmt_duration(char *b, size_t n, uint64_t ms)
 }
 
 /* The selected scenario (explicitly, or run=default's) that runs after
- * order `last` (lowest order first, ties in registry order: link order);
+ * order `last` (lowest order first; no two share an order, kernel/registry.h);
  * NULL when none. */
 static const struct scenario *next_after(int last, bool explicit)
 {

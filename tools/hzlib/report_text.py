@@ -30,26 +30,27 @@ from .scenarios.clear import cell_name
 
 
 def verdict_block(rs) -> List[str]:
-    """The verdict, item by item (report.merged_verdict: each from the last
+    """The verdict, item by item (report.merged_lines: each from the last
     run that measured it, so both boots of make answers show and a reboot
-    loop shows its last run; an item from an earlier boot says which): its
-    lines (verdict_text.item_lines, as the console prints them), then its
+    loop shows its last run; an item from an earlier boot says which, the
+    trust item speaks for every run that supplied one): its lines
+    (verdict_text.item_lines, as the console prints them), then its
     `compare` records in phrase.py's sentence and the cells it used."""
     out = ["Verdict"]
-    picked = report.merged_verdict(rs)
+    picked = report.merged_lines(rs)
     if not picked:
         return out + ["  no verdict records (a run that stopped early, or made before them)"]
-    last = max(run for run, _ in picked)
-    for run, r in picked:
-        out += _item_block(rs, run, str(r.get("item")), r)
+    last = max(run for run, _, _ in picked)
+    for run, r, lines in picked:
+        out += _item_block(rs, run, str(r.get("item")), r, lines)
         if run != last:
             out += wrap("from boot %s (run=%s)" % (run, r.get("run_text")), " " * 6, " " * 4)
     return out
 
 
-def _item_block(rs, run, item, r) -> List[str]:
+def _item_block(rs, run, item, r, lines) -> List[str]:
     out = []
-    for line in verdict_text.item_lines(r):
+    for line in lines:
         body = line.lstrip(" ")
         out += wrap(body, " " * 6, " " * (len(line) - len(body)))
     if "label" not in r:  # an old record: its whole stored sentence too

@@ -17,9 +17,12 @@ left out, SMIs and TSC gaps; docs/results.md `verdict`). Over several:
   - the header names every boot's run= value (marked with its boot where
     asked) and the tolerance once, or each one where the boots differ.
 With one boot, or the same record twice (it counts once), the lines are
-that boot's to the byte. The words are MERGED's (verdict_templates.py).
+that boot's to the byte. A line no alternative of the row fits in
+WIDTH takes the fullest alternative, wrapped after a comma (a shorter one
+would leave a fact out). The words are MERGED's (verdict_templates.py).
 """
 
+import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import verdict_text
@@ -101,9 +104,10 @@ def _counts(boots: Sequence[Boot]) -> Record:
     return out
 
 
-def trust_lines(boots: Sequence[Boot]) -> List[str]:
+def trust_lines(boots: Sequence[Boot], width: int = verdict_text.WIDTH) -> List[str]:
     """The trust item's console lines over boots [(name, its trust record)]
-    (see the module text); [] without one. Records from before issue 29
+    (see the module text), wrapped to `width` columns when none of its
+    row's alternatives fits; [] without one. Records from before issue 29
     (no `label`) give each boot's own lines, the first marked."""
     boots = _distinct(boots)
     if len(boots) <= 1:
@@ -115,8 +119,27 @@ def trust_lines(boots: Sequence[Boot]) -> List[str]:
     facts = {key: each([(name, verdict_text.field(r, key)) for name, r in boots])
              for key in FACTS}
     facts["steal"] = _steal(boots)
-    return verdict_text.item_lines(
-        merged, lambda key: facts[key] if key in facts else verdict_text.field(merged, key))
+
+    def get(key: str) -> Optional[str]:
+        return facts[key] if key in facts else verdict_text.field(merged, key)
+    lines = verdict_text.item_lines(merged, get)
+    if all(len(x) <= width for x in lines):
+        return lines
+    # no alternative fits: the fullest one (a shorter one leaves a fact
+    # out), its lines wrapped after a comma outside the boots' brackets
+    key = verdict_text.template_key(merged)
+    full = str(verdict_text.template(merged, key)).split("|")[0]
+    pad = verdict_text.INDENT + " " * (verdict_text.LABEL + 1)
+    out: List[str] = []
+    for line in verdict_text.item_lines(dict(merged, templates={key: full}), get):
+        head, *rest = re.split(r"(?<=,) (?![^\[]*\])", line[len(pad):])
+        out.append(line[:len(pad)] + head)
+        for part in rest:
+            if len(out[-1] + " " + part) <= width:
+                out[-1] += " " + part
+            else:
+                out.append(pad + part)
+    return out
 
 
 def header(boots: Sequence[Boot], marked: bool) -> str:

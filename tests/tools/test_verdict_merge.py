@@ -8,7 +8,7 @@ import copy
 import unittest
 
 import hztest
-from hzlib import answers, answers_data, answers_text, report, report_text, results
+from hzlib import answers, answers_data, answers_text, report, report_short, report_text, results
 from hzlib import verdict_merge, verdict_text
 
 
@@ -161,6 +161,30 @@ class Users(unittest.TestCase):
             "[boot 1],",
             " " + PAD + "ring 0 native, RAM 4k [boot 0], hugetlbfs-2M [boot 1],",
             " " + PAD + "steal unknown (no timed cell) [boot 0], 0.50% [boot 1], 0/10 cells out"])
+
+    def test_machine_facts_of_mixed_boots(self):
+        """hz report's facts of a TCG boot 0 and a KVM boot 1 (meta.json,
+        the last boot's, says kvm): TCG is said, with its boot, in every
+        place, and each boot's steal."""
+        rs = results.load(hztest.FIXTURES + "/results-tcg-answers")
+        for r in rs.records:
+            if r.get("run") == 1 and r.get("t") == "header":
+                r.update(tcg=False, hypervisor="KVMKVMKVM")
+            if r.get("run") == 1 and r.get("t") == "summary":
+                r.update(steal_pct=0.5)
+        rs.meta = dict(rs.meta, accel="kvm")
+        self.assertTrue(results.tcg(rs))
+        # 80 columns: the commit gives way, where it ran does not
+        self.assertEqual(report_short.facts_line(rs), "QEMU TCG CPU version 2.5+ (family 0xf "
+                         "model 0x6b), TCG [boot 0], KVM [boot 1]")
+        text = " ".join(x.strip() for x in report_text.machine_block(rs))
+        self.assertIn("hypervisor: TCGTCGTCGTCG, QEMU TCG: not hardware timings [boot 0], "
+                      "KVMKVMKVM, kvm, -cpu None, None [boot 1]", text)
+        self.assertIn("steal: steal unknown (no timed cell) [boot 0]; steal 0.50% [boot 1];",
+                      text)
+        for r in rs.of_type("header"):
+            r["tcg"] = False
+        self.assertFalse(results.tcg(rs))
 
 
 if __name__ == "__main__":

@@ -213,9 +213,10 @@ def machine(rs):
 
 
 def tcg(rs) -> bool:
-    """Whether rs ran under QEMU TCG (header `tcg`, or hz run's meta.json
-    accelerator): its timings are the emulator's, no hardware result."""
-    return rs.header().get("tcg") is True or rs.meta.get("accel") == "tcg"
+    """Whether rs ran under QEMU TCG (any run's header `tcg`, or hz run's
+    meta.json accelerator): its timings are the emulator's, no hardware
+    result (in a set of several boots, one TCG boot is enough)."""
+    return any(h.get("tcg") is True for h in rs.of_type("header")) or rs.meta.get("accel") == "tcg"
 
 
 def config(rs):

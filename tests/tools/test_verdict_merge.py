@@ -180,7 +180,7 @@ class Users(unittest.TestCase):
         text = " ".join(x.strip() for x in report_text.machine_block(rs))
         self.assertIn("hypervisor: TCGTCGTCGTCG, QEMU TCG: not hardware timings [boot 0], "
                       "KVMKVMKVM, kvm, -cpu None, None [boot 1]", text)
-        self.assertIn("steal: steal unknown (no timed cell) [boot 0]; steal 0.50% [boot 1];",
+        self.assertIn("steal:      steal unknown (no timed cell) [boot 0]; steal 0.50% [boot 1];",
                       text)
         for r in rs.of_type("header"):
             r["tcg"] = False

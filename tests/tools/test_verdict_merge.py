@@ -44,8 +44,8 @@ CLEAN_THEN_TCG = [
 class TrustLine(unittest.TestCase):
     def test_one_boot_or_boots_that_agree_give_its_line(self):
         one = verdict_text.item_lines(CLEAN)
-        self.assertEqual(one, ["  trust        KVM, TSC invariant, ring 0 native, RAM hugetlbfs-2M, "
-                               "steal 0.50%, 0/4 cells out"])
+        self.assertEqual(one, ["  trust        KVM, TSC invariant, ring 0 native, "
+                               "RAM hugetlbfs-2M, steal 0.50%, 0/4 cells out"])
         self.assertEqual(verdict_merge.trust_lines([("0", CLEAN)]), one)
         self.assertEqual(verdict_merge.trust_lines([("0", CLEAN), ("1", dict(CLEAN))]), one)
         # two boots with the same facts: said once, their cells summed

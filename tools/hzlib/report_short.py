@@ -41,6 +41,7 @@ def facts_line(rs) -> str:
     h, m = rs.header(), rs.meta
     cpu = h.get("cpu") if isinstance(h.get("cpu"), dict) else {}
     brand = " ".join(str(cpu.get("brand") or m.get("host_cpu") or "unknown CPU").split())
+
     def where(x, accel):
         hv = x.get("hypervisor")
         return ("TCG" if x.get("tcg") else "bare metal" if hv == "" else

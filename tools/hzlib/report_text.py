@@ -80,6 +80,7 @@ def machine_block(rs) -> List[str]:
         fact("host CPU", "%s, Linux %s" % (m["host_cpu"], m.get("host_kernel", "?")))
     if "microcode" in h:
         fact("microcode", "%s (%s)" % (h["microcode"], h.get("microcode_source", "?")))
+
     def hv(x):
         v = x.get("hypervisor")
         return "%s%s" % (v or ("none (bare metal)" if v == "" else "unknown"),

@@ -96,8 +96,7 @@ def _counts(boots: Sequence[Boot]) -> Record:
     for key in SUMS + LOST:
         vals = [count(r, key) for _, r in boots]
         out[key] = None if None in vals else sum(v for v in vals if v is not None)
-    gaps = [(r.get("gap_max_ns"), name, r) for name, r in boots
-            if isinstance(r.get("gap_max_ns"), int) and r.get("gap_cells")]
+    gaps = [(count(r, "gap_max_ns") or 0, name, r) for name, r in boots if count(r, "gap_cells")]
     if gaps:
         ns, name, r = max(gaps, key=lambda g: g[0])
         out["gap_max_ns"], out["gap_max_cell"] = ns, mark(str(r.get("gap_max_cell") or ""), [name])

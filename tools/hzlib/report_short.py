@@ -37,7 +37,8 @@ HYPERVISORS = {"KVMKVMKVM": "KVM", "TCGTCGTCGTCG": "TCG", "Microsoft Hv": "Hyper
 
 def facts_line(rs) -> str:
     """One line of machine facts, the least needed left off to fit WIDTH
-    (never where it ran: a TCG boot, each boot's when they differ)."""
+    (where it ran: each boot's when they differ, and never left off when
+    a boot was TCG)."""
     h, m = rs.header(), rs.meta
     cpu = h.get("cpu") if isinstance(h.get("cpu"), dict) else {}
     brand = " ".join(str(cpu.get("brand") or m.get("host_cpu") or "unknown CPU").split())
@@ -64,8 +65,9 @@ def facts_line(rs) -> str:
              if t and num(t.get("hz")) else "",
              str(h.get("commit") or m.get("commit") or "")]
     parts = [p.strip() for p in parts if p and p.strip()]
-    while len(", ".join(parts)) > WIDTH and len(parts) > 2:
-        parts.pop(-2 if len(parts) > 3 else -1)  # keep the CPU, where (TCG?) and the commit
+    keep = 2 if "TCG" in here else 1  # the CPU and the commit longest; TCG longer still
+    while len(", ".join(parts)) > WIDTH and len(parts) > keep:
+        parts.pop(-1 if keep == 2 and len(parts) == 3 else -2 if len(parts) > 2 else -1)
     return report_text.ascii_text(", ".join(parts))[:WIDTH]
 
 

@@ -174,6 +174,9 @@ class Users(unittest.TestCase):
                 r.update(steal_pct=0.5)
         rs.meta = dict(rs.meta, accel="kvm")
         self.assertTrue(results.tcg(rs))
+        self.assertEqual(results.machine(rs), "QEMU TCG CPU version 2.5+, hypervisor "
+                         "TCGTCGTCGTCG, QEMU TCG (not hardware timings) [boot 0], hypervisor "
+                         "KVMKVMKVM [boot 1]")
         # 80 columns: the commit gives way, where it ran does not
         self.assertEqual(report_short.facts_line(rs), "QEMU TCG CPU version 2.5+ (family 0xf "
                          "model 0x6b), TCG [boot 0], KVM [boot 1]")

@@ -189,6 +189,21 @@ class Users(unittest.TestCase):
             r["tcg"] = False
         self.assertFalse(results.tcg(rs))
 
+    def test_tsc_of_every_boot(self):
+        """Boot 1's TSC not invariant, boot 0's invariant: both reports say so."""
+        rs = results.load(hztest.FIXTURES + "/results-tcg-answers")
+        for r in rs.of_type("header"):
+            r.update(tcg=False, hypervisor="KVMKVMKVM", cpu={"brand": "EPYC"})
+        rs.meta = dict(rs.meta, accel="kvm")
+        rs.records += [{"t": "tsc", "run": 0, "source": "cpuid-15", "invariant": True,
+                        "hz": 2.1e9},
+                       {"t": "tsc", "run": 1, "source": "pmtimer", "invariant": False,
+                        "hz": 2.0e9}]
+        self.assertEqual(report_short.facts_line(rs),
+                         "EPYC, KVM, 2 CPUs, 2G 4k, TSC 2.10 GHz not invariant, 55a535d3b3e7")
+        self.assertIn("  TSC:        cpuid-15, invariant, 2.100 GHz [boot 0], pmtimer, NOT "
+                      "invariant,", report_text.machine_block(rs))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -61,7 +61,8 @@ def facts_line(rs) -> str:
              "%s CPUs" % cpus if cpus is not None else "",
              "%s %s" % (m.get("mem"), m.get("guest_ram") or h.get("backing") or "")
              if m.get("mem") else str(h.get("backing") or ""),
-             "TSC %.2f GHz%s" % (t["hz"] / 1e9, "" if t.get("invariant") else " not invariant")
+             "TSC %.2f GHz%s" % (t["hz"] / 1e9, "" if all(  # any boot's TSC: not invariant
+                 x.get("invariant") for x in rs.of_type("tsc")) else " not invariant")
              if t and num(t.get("hz")) else "",
              str(h.get("commit") or m.get("commit") or "")]
     parts = [p.strip() for p in parts if p and p.strip()]

@@ -104,10 +104,11 @@ def machine_block(rs) -> List[str]:
         fact("guest RAM", str(ram) + (" (host THP backed %d%% of QEMU's memory)"
                                       % (100 * thp // rss) if thp and rss and
                                       str(ram).startswith("anonymous") else ""))
-    t = next(iter(rs.of_type("tsc")), None)
-    if t:
-        fact("TSC", "%s, %s, %.3f GHz" % (t.get("source"), "invariant" if t.get("invariant")
-                                          else "NOT invariant", (num(t.get("hz")) or 0) / 1e9))
+    tscs = [(str(t.get("run", 0)), "%s, %s, %.3f GHz" % (
+        t.get("source"), "invariant" if t.get("invariant") else "NOT invariant",
+        (num(t.get("hz")) or 0) / 1e9)) for t in rs.of_type("tsc")]
+    if tscs:  # boots that differ: each one's
+        fact("TSC", verdict_merge.each(tscs) or "?")
     cells = [r for r in rs.of_type("clear") if num(r.get("steal_pct")) is not None]
     worst = max(cells, key=lambda r: r["steal_pct"], default=None)
     fact("steal", "; ".join(guest_steal(rs)

@@ -8,7 +8,7 @@ hypervisor or TCG, the TSC, ring 0, the guest RAM's backing, steal, cells
 left out, SMIs and TSC gaps; docs/results.md `verdict`). Over several:
   - a fact the boots agree on is said once, as one boot's line says it;
     one they differ on gives each value with the boots it held in:
-    "RAM 4k [boot 0], 2M [boot 1]", "TCG [boot 0], KVM [boot 1]";
+    "RAM 4k [boot 0], hugetlbfs-2M [boot 1]", "TCG [boot 0], KVM [boot 1]";
   - steal, where the boots differ: each unknown one with its boots, and the
     highest known share with its boot: "steal up to 3.10% [boot 0]";
   - counts are summed (cells out "1/8", SMIs and their cells, cells with

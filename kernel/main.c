@@ -19,6 +19,7 @@
 #include "kernel/header.h"
 #include "kernel/options.h"
 #include "kernel/ownership.h"
+#include "kernel/registry.h"
 #include "kernel/scenario.h"
 #include "kernel/smp.h"
 #include "kernel/verdict.h"
@@ -198,6 +199,8 @@ void kmain(uint32_t proto, uint32_t info, uint32_t magic)
     pmu_report();            /* the pmu record, every boot: counters there and counting? */
     ownership_snapshot(&bi); /* before anything could write what we don't own */
 
+    if (registries_check() < 0) /* twin rows: before options_parse(), their first look-up */
+        hz_exit(HZ_CRASH);
     if (console_refused()) /* options_parse() reports it as a config error */
         kprintf("hugezero: console= not applied: %s\n", console_refused());
     if (bi.cmdline_too_long) { /* the loader's line was dropped: nothing of it applies */

@@ -19,20 +19,18 @@
 
 extern const struct scenario __start_hz_scenarios[], __stop_hz_scenarios[];
 
-#define MAX_SCENARIOS 32
-
-static bool chosen[MAX_SCENARIOS];
+static bool chosen[HZ_MAX_SCENARIOS];
 static bool explicit_choice;
 static const char *run_name = "default";
 static char run_text[160]; /* the list as given: "clear,fault" */
-static char ran[MAX_SCENARIOS * 16];
+static char ran[HZ_MAX_SCENARIOS * 16];
 static enum plan_profile_id profile_id = PLAN_DEFAULT;
 static struct calibration cal;
 static struct plan_machine machine; /* plan_machine_dev priced with cal */
-static uint64_t planned_ms[MAX_SCENARIOS], took_ms[MAX_SCENARIOS];
-static bool priced[MAX_SCENARIOS];
-static size_t run_order[MAX_SCENARIOS], nrun; /* the scenarios run, in order */
-static uint64_t timed_cyc;                    /* of the running scenario: scenario_timed() */
+static uint64_t planned_ms[HZ_MAX_SCENARIOS], took_ms[HZ_MAX_SCENARIOS];
+static bool priced[HZ_MAX_SCENARIOS];
+static size_t run_order[HZ_MAX_SCENARIOS], nrun; /* the scenarios run, in order */
+static uint64_t timed_cyc;                       /* of the running scenario: scenario_timed() */
 
 void scenario_timed(uint64_t cycles) { __atomic_fetch_add(&timed_cyc, cycles, __ATOMIC_RELAXED); }
 
@@ -41,9 +39,19 @@ const char *scenario_run_name(void) { return run_name; }
 const char *scenario_run_text(void) { return run_text[0] ? run_text : run_name; }
 const char *scenario_ran(void) { return ran; }
 
+/* The rows the arrays above have room for: the first HZ_MAX_SCENARIOS
+ * (linker.ld refuses more at link time; these bounds hold anyway). */
+static size_t nscenarios(void)
+{
+    size_t n = (size_t)(__stop_hz_scenarios - __start_hz_scenarios);
+    return n < HZ_MAX_SCENARIOS ? n : HZ_MAX_SCENARIOS;
+}
+
+/* The scenario called name[0..len), among the first nscenarios(); NULL: none. */
 static const struct scenario *find(const char *name, size_t len)
 {
-    for (const struct scenario *s = __start_hz_scenarios; s < __stop_hz_scenarios; s++)
+    for (const struct scenario *s = __start_hz_scenarios; s < __start_hz_scenarios + nscenarios();
+         s++)
         if (strlen(s->name) == len && strncmp(s->name, name, len) == 0)
             return s;
     return 0;
@@ -94,13 +102,12 @@ static void fmt_duration(char *b, size_t n, uint64_t ms)
 }
 
 /* The selected scenario (explicitly, or run=default's) that runs after
- * order `last` (lowest order first, ties in registry order: link order);
+ * order `last` (lowest order first; no two share an order, kernel/registry.h);
  * NULL when none. */
 static const struct scenario *next_after(int last, bool explicit)
 {
-    size_t n = (size_t)(__stop_hz_scenarios - __start_hz_scenarios);
     const struct scenario *next = 0;
-    for (size_t i = 0; i < n && i < MAX_SCENARIOS; i++) {
+    for (size_t i = 0; i < nscenarios(); i++) {
         const struct scenario *s = &__start_hz_scenarios[i];
         bool on = explicit ? chosen[i] : s->in_default;
         if (on && s->order > last && (!next || s->order < next->order))
@@ -215,7 +222,7 @@ static void scenario_done(const struct scenario *s, size_t i, uint64_t wall_cyc)
     uint64_t wall = tsc_to_ns(wall_cyc), timed = tsc_to_ns(timed_cyc);
     uint64_t duty_x10 = wall ? timed * 1000 / wall : 0;
     took_ms[i] = wall / 1000000;
-    if (nrun < MAX_SCENARIOS)
+    if (nrun < HZ_MAX_SCENARIOS)
         run_order[nrun++] = i;
     rec_begin(&r, buf, sizeof(buf), "scenario");
     rec_str(&r, "name", s->name);

@@ -26,6 +26,13 @@ struct scenario {
     void (*plan)(const struct plan_profile *p, const struct plan_machine *m, struct plan_part *out);
 };
 
+/* At most this many HZ_SCENARIO rows: the run's per-scenario arrays
+ * (kernel/scenario.c) have room for them; linker.ld ASSERTs the
+ * hz_scenarios section against it (through kernel/registry.c's
+ * hz_scenarios_cap), so one more row fails the link. No two rows share a
+ * .name or an .order (kernel/registry.h refuses the image at start-up). */
+#define HZ_MAX_SCENARIOS 32
+
 #define HZ_SCENARIO(var_, ...)                                                                     \
     static const struct scenario var_                                                              \
         __attribute__((used, section("hz_scenarios"), aligned(8))) = {__VA_ARGS__}

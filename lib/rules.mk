@@ -6,10 +6,11 @@
 KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/interleave.c \
 	lib/plan.c lib/verdict.c lib/compare.c lib/print.c lib/results.c \
 	lib/vmmodel.c lib/verdict_text.c lib/verdict_names.c lib/verdict_templates.c \
-	lib/published.c
+	lib/published.c lib/registry.c
 
 HOST_TESTS += fmt record print results cmdline stats interleave interleave_run plan verdict verdict_items verdict_source verdict_numa verdict_idle compare compare_sim compare_noise vmmodel verdict_vm \
-	verdict_text verdict_rounds
+	verdict_text verdict_rounds registry
+HOST_SRCS_registry := lib/registry.c lib/fmt.c
 HOST_SRCS_fmt := lib/fmt.c lib/stats.c
 HOST_SRCS_record := lib/record.c lib/fmt.c
 HOST_SRCS_print := lib/print.c lib/record.c lib/fmt.c

@@ -148,7 +148,7 @@ struct vd_facts {
     unsigned cpu_family, cpu_model;
 };
 
-#define VD_MAX_ITEMS 16 /* items one build may register */
+#define VD_MAX_ITEMS 16 /* items one build may register: linker.ld refuses more */
 
 struct vd_ctx;
 struct vd_item;

@@ -1,15 +1,17 @@
 """Linker-section registries have no twins: two HZ_VERDICT_ITEM rows with
 the same `.key` (a throw-away `.key = "fault"` once replaced the real fault
 answer in hz answers and report.html) or the same `.order`, or two
-HZ_SCENARIO rows with the same `.name` or `.order`, build and boot
-silently; this test over the kernel's sources (every folder the Makefile
-builds) fails on them."""
+HZ_SCENARIO rows with the same `.name` or `.order`, or two HZ_OPTION rows
+with the same `.name`, build; the kernel refuses such an image at start-up
+(kernel/registry.c, status crash), and this test over the kernel's sources
+(every folder the Makefile builds) fails on them before anything boots."""
 import re
 import unittest
 
 from test_docs import ROOT, kernel_folders
 
-ROWS = {"HZ_VERDICT_ITEM": ("key", "order"), "HZ_SCENARIO": ("name", "order")}
+ROWS = {"HZ_VERDICT_ITEM": ("key", "order"), "HZ_SCENARIO": ("name", "order"),
+        "HZ_OPTION": ("name",)}
 
 
 def rows(text, macro):
@@ -46,8 +48,10 @@ class RegistryTwins(unittest.TestCase):
         src = kernel_sources()
         keys = [r["key"] for t in src.values() for r in rows(t, "HZ_VERDICT_ITEM")]
         names = [r["name"] for t in src.values() for r in rows(t, "HZ_SCENARIO")]
+        options = [r["name"] for t in src.values() for r in rows(t, "HZ_OPTION")]
         self.assertTrue({"clear_1g", "fault", "vmstart", "numa", "idle", "trust"} <= set(keys))
         self.assertGreaterEqual(len(names), 9)
+        self.assertTrue({"run", "smp", "on_exit", "console", "fault_pages"} <= set(options))
 
     def test_no_twins(self):
         self.assertEqual(twins(kernel_sources()), [])
@@ -59,12 +63,16 @@ class RegistryTwins(unittest.TestCase):
         src["scenarios/hello/verdict.c"] = (
             'HZ_VERDICT_ITEM(item_hello, .key = "fault", .label = "hello", .runs = "hello",\n'
             '                .tcg = true, .decide = decide_hello, .order = 80);\n'
-            'HZ_SCENARIO(scenario_hello, .name = "clear", .run = hello_run, .order = 99);\n')
+            'HZ_SCENARIO(scenario_hello, .name = "clear", .run = hello_run, .order = 99);\n'
+            'HZ_OPTION(opt_hello, .name = "run", .kind = OPT_FLAG, .dest = &hello);\n')
+        src["kernel/scenario.c"] = kernel_sources()["kernel/scenario.c"]
         self.assertEqual(twins(src), [
             "HZ_VERDICT_ITEM .key=fault: scenarios/fault/verdict.c, scenarios/hello/verdict.c",
-            "HZ_SCENARIO .name=clear: scenarios/clear/run.c, scenarios/hello/verdict.c"])
+            "HZ_SCENARIO .name=clear: scenarios/clear/run.c, scenarios/hello/verdict.c",
+            "HZ_OPTION .name=run: kernel/scenario.c, scenarios/hello/verdict.c"])
         src["scenarios/hello/verdict.c"] = src["scenarios/hello/verdict.c"].replace(
-            '"fault"', '"hello"').replace('"clear"', '"hello"').replace("order = 99", "order = 10")
+            '"fault"', '"hello"').replace('"clear"', '"hello"').replace('"run"', '"hello"').replace(
+            "order = 99", "order = 10")
         self.assertEqual(twins(src), ["HZ_SCENARIO .order=10: scenarios/clear/run.c, "
                                       "scenarios/hello/verdict.c"])
 

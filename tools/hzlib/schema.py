@@ -50,6 +50,7 @@ TYPES: Dict[str, RecordType] = {t.name: t for t in (
     RecordType("skip", values=("name", "reason")),
     RecordType("config", values=("option", "error")),
     RecordType("crash"),
+    RecordType("registry"),
     RecordType("memmap"),
     RecordType("plan"),
     RecordType("scenario", values=("name", "wall_ms", "timed_ms", "duty_pct", "plan_ms")),

@@ -15,13 +15,14 @@ clear_pages() gain), then the one from the scenario the item names first
 neighbour cost; run=clear's only the CPU per GiB), then a decided one
 before an undecided one, then the later boot. Nothing is recomputed: the
 lines are the kernel's renderer's (verdict_text.py), the block the console
-prints, with the boot each item came from after it.
+prints, with the boot each item came from after it, and one trust line
+for every boot that supplied an item (verdict_merge.py).
 """
 
 import textwrap
 from typing import Dict, List, Sequence, Tuple
 
-from . import verdict_text
+from . import verdict_merge, verdict_text
 
 Record = Dict[str, object]
 Boot = Tuple[str, Sequence[Record]]  # (its name, e.g. "faultclear"; its records)
@@ -53,20 +54,24 @@ def pick(boots: Sequence[Boot]) -> Dict[str, Tuple[str, Record]]:
 
 def lines(boots: Sequence[Boot]) -> List[str]:
     """The merged verdict in the console's item lines (verdict_text): its
-    header, each item's lines in record order, the trust line of the last
-    boot that has one, and which boot each item came from."""
+    header, each item's lines in record order, the trust line of every
+    boot that supplied an item (verdict_merge: what can't be trusted in
+    any of them), and which boot each item came from."""
     items = pick(boots)
     if not items:
         return ["verdict: no verdict records in any boot"]
-    trust = [r for _, recs in boots for r in recs
-             if r.get("t") == "verdict" and verdict_text.run_facts(r)]
-    first = next(iter(items.values()))[1]
-    out = [verdict_text.header(trust[-1] if trust else first).replace(
+    shown = {name for name, _ in items.values()}
+    trust = [(name, r) for name, recs in boots if name in shown
+             for r in recs if r.get("t") == "verdict" and verdict_text.run_facts(r)]
+    head = dict(trust)  # each boot's header facts: its trust record's, else an item's
+    for name, r in items.values():
+        head.setdefault(name, r)
+    heads = [(name, head[name]) for name, _ in boots if name in head]
+    out = [verdict_merge.header(heads, marked=False).replace(
         "== verdict (", "== verdict of make bench (", 1)]
     for name, r in items.values():
         out += verdict_text.item_lines(r)
-    if trust:
-        out += verdict_text.item_lines(trust[-1])
+    out += verdict_merge.trust_lines(trust)
     came = ", ".join("%s %s" % (verdict_text.label(r), name) for name, r in items.values())
     return out + _wrap("  from: " + came)
 

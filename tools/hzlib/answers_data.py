@@ -32,9 +32,10 @@ Sources, each figure from one record, nothing recomputed but unit changes:
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
-from . import answers, report_short
+from . import answers, report_short, verdict_merge, verdict_text
 from .compare_stat import num
 from .schema import Record
+from .verdict_templates import MERGED
 
 G = 1 << 30
 PAGES = 64  # the thread's 64 x 1 GiB faults
@@ -75,21 +76,35 @@ def _fig64(r: Record) -> Fig:
     return Fig(s("median_ns") or 0.0, s("ci_lo_ns"), s("ci_hi_ns"))
 
 
+def _accel(h: Record, meta: Dict[str, object]) -> str:
+    """One boot's accelerator from its header record (meta: hz run's
+    meta.json, when it is that boot's)."""
+    hv = h.get("hypervisor")
+    return ("TCG" if h.get("tcg") else str(meta["accel"]).upper() if meta.get("accel")
+            else "bare metal" if not hv else report_short.HYPERVISORS.get(str(hv), str(hv)))
+
+
 def header(recs: Sequence[Record], meta: Dict[str, object]) -> Line:
     """CPU (vendor family model), accelerator, CPUs online (the `smp`
-    record's, else hz run's --smp)."""
+    record's, else hz run's --smp). Over several boots (`run`) that ran on
+    different accelerators, each with its boots (meta.json is the last
+    boot's: unused then); a TCG boot among them makes the outcome "tcg_some"
+    (its boots in `tcg_boots`), every boot TCG "tcg": nothing is decided."""
     h = _one(recs, "header") or {}
     cpu = h.get("cpu") if isinstance(h.get("cpu"), dict) else {}
     assert isinstance(cpu, dict)
     smp = _one(recs, "smp") or {}
-    hv = h.get("hypervisor")
-    accel = ("TCG" if h.get("tcg") else str(meta["accel"]).upper() if meta.get("accel")
-             else "bare metal" if not hv else report_short.HYPERVISORS.get(str(hv), str(hv)))
-    return Line("header", "tcg" if h.get("tcg") else "ok", {
+    heads = [r for r in recs if r.get("t") == "header"] or [h]
+    boots = [(str(r.get("run", 0)), _accel(r, {})) for r in heads]
+    tcg = [name for name, accel in boots if accel == "TCG"]
+    mixed = len({accel for _, accel in boots}) > 1
+    return Line("header", "tcg" if len(tcg) == len(boots) else "tcg_some" if tcg else "ok", {
         "vendor": VENDORS.get(str(cpu.get("vendor")), str(cpu.get("vendor") or "?")),
         "family": "%#x" % cpu["family"] if isinstance(cpu.get("family"), int) else "?",
         "model": "%#x" % cpu["model"] if isinstance(cpu.get("model"), int) else "?",
-        "accel": accel, "cpus": smp.get("online", meta.get("smp", "?"))})
+        "accel": verdict_merge.each(boots) if mixed else _accel(h, meta),
+        "tcg_boots": MERGED["list"].join(tcg),
+        "cpus": smp.get("online", meta.get("smp", "?"))})
 
 
 def q1(recs: Sequence[Record], tcg: bool) -> List[Line]:
@@ -254,14 +269,16 @@ def q3(recs: Sequence[Record], tcg: bool) -> List[Line]:
 
 
 def lines(recs: Sequence[Record], meta: Optional[Dict[str, object]] = None) -> List[Line]:
-    """The block's lines as data: header, Q1, Q2, Q3 (and the trust item's
-    record, kind "trust", for its own renderer)."""
+    """The block's lines as data: header, Q1, Q2, Q3 (and every boot's trust
+    item record, kind "trust", for verdict_merge.trust_lines: the block's
+    figures may come from any boot, so it speaks for all of them)."""
     head = header(recs, meta or {})
-    tcg = head.outcome == "tcg"
+    tcg = head.outcome != "ok"  # any boot under TCG: no figure here decides
     out = [head] + q1(recs, tcg) + q2(recs, tcg) + q3(recs, tcg)
-    trust = _one(recs, "verdict", item="trust")
+    trust = [(str(r.get("run", 0)), r) for r in recs
+             if r.get("t") == "verdict" and verdict_text.run_facts(r)]
     if trust:
-        out.append(Line("trust", "ok", {"record": trust}))
+        out.append(Line("trust", "ok", {"boots": trust}))
     return out
 
 

@@ -16,13 +16,16 @@ digits (phrase.sig3, the host tools' rule).
 Every line says whether it is measured or a model (the header: "measured
 unless marked model"; model lines name their inputs), and under TCG the
 header's second line says the figures are emulator timings and no outcome
-word is printed (the "tcg" outcomes).
+word is printed (the "tcg" outcomes); when only some boots of a merged
+block ran under TCG, it names them ("header:tcg_some") and still no
+outcome word is printed: the block cannot tell which boot each figure
+came from.
 """
 
 import re
 from typing import Dict, List, Optional, Sequence
 
-from . import verdict_text
+from . import verdict_merge, verdict_text
 from .answers_data import Fig, Line
 from .phrase import sig3
 
@@ -42,6 +45,13 @@ TEMPLATES: Dict[str, str] = {
     "header:tcg": "== answers ({vendor} family {family} model {model}, {accel}, {cpus} CPUs; "
                   "measured unless marked model)\n"
                   "   TCG: every figure is an emulator timing, not hardware; nothing is decided",
+    "header:tcg_some": "== answers ({vendor} family {family} model {model}, {accel}, {cpus} CPUs; "
+                       "measured unless marked model)\n"
+                       "   TCG in boot {tcg_boots}: its figures are emulator timings, not "
+                       "hardware; nothing is decided"
+                       "|== answers ({vendor} family {family} model {model}, {accel}, {cpus} CPUs)"
+                       "\n   measured unless marked model; TCG in boot {tcg_boots}: its figures "
+                       "are emulator timings, nothing is decided",
     "q1:ok": "Q1 64 x 1 GiB faults, 1 thread: 64 x the median fault and its interval ({strategy}, "
              "n={n} each)",
     "q1:missing": "Q1 64 x 1 GiB faults, 1 thread: not measured ({why})",
@@ -157,9 +167,9 @@ def template_key(line: Line) -> str:
 def render(line: Line) -> List[str]:
     """One data line in words (1-3 lines of at most WIDTH columns)."""
     if line.kind == "trust":
-        rec = line.fields["record"]
-        assert isinstance(rec, dict)
-        return [" " + t for t in verdict_text.item_lines(rec)]
+        boots = line.fields["boots"]
+        assert isinstance(boots, list)
+        return [" " + t for t in verdict_merge.trust_lines(boots, WIDTH - 1)]
     text = None
     for alt in TEMPLATES.get(template_key(line), "(no template for %s)" % template_key(line)) \
             .split("|"):

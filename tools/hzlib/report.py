@@ -25,7 +25,7 @@ import os
 import tempfile
 from typing import List
 
-from . import phrase, plaintext, results, scenarios, verdict_text
+from . import phrase, plaintext, results, scenarios, verdict_merge, verdict_text
 from .plot import draw_plots
 from .report_html import esc, figure, kv_table, page, row_flags, table, tcg
 from .scenarios import clear_grid
@@ -58,25 +58,42 @@ def merged_verdict(rs):
     return out
 
 
-def merged_block(rs) -> List[str]:
-    """merged_verdict() as the console prints a block (verdict_text's header
-    and item lines), the header naming every run= list it drew on in run
-    order, an item from a run other than the last marked with its boot
-    ("[boot 0]" on its line, or on a line of its own past plaintext.WIDTH,
-    the text reports' 80 columns)."""
+def merged_lines(rs):
+    """[(run, record, lines)] of merged_verdict(), each item with its console
+    lines (verdict_text.item_lines); the trust item's lines speak for every
+    run that supplied another item (verdict_merge.trust_lines: what can't
+    be trusted in any of them), its run that run, or over several the last
+    (each fact then names its own boots)."""
     picked = merged_verdict(rs)
+    runs = sorted({run for run, r in picked if not verdict_text.run_facts(r)})
+    trust = [(r.get("run", 0), r) for r in rs.of_type("verdict")
+             if verdict_text.run_facts(r) and (r.get("run", 0) in runs or not runs)]
+    last = max((run for run, _ in picked), default=0)
+    out = []
+    for run, r in picked:
+        if verdict_text.run_facts(r) and trust:
+            lines = verdict_merge.trust_lines([(str(n), t) for n, t in trust])
+            run = trust[0][0] if len({n for n, _ in trust}) == 1 else last
+            out.append((run, r, lines))
+        else:
+            out.append((run, r, verdict_text.item_lines(r)))
+    return out
+
+
+def merged_block(rs) -> List[str]:
+    """merged_lines() as the console prints a block (verdict_text's header
+    and item lines), the header naming every run= list it drew on in run
+    order (verdict_merge.header), an item from a run other than the last
+    marked with its boot ("[boot 0]" on its line, or on a line of its own
+    past plaintext.WIDTH, the text reports' 80 columns)."""
+    picked = merged_lines(rs)
     if not picked:
         return []
-    last = max(run for run, _ in picked)
-    texts = {run: r.get("run_text") for run, r in picked}
-    head = picked[-1][1]
-    if len(texts) > 1:
-        head = dict(head, run_text=" + ".join("%s [boot %s]" % (texts[run], run)
-                                              for run in sorted(texts)))
-    out = [verdict_text.header(head)]
-    for run, r in picked:
-        lines = verdict_text.item_lines(r)
-        mark = " [boot %s]" % run
+    last = max(run for run, _, _ in picked)
+    out = [verdict_merge.header([(str(run), r) for run, r, _ in sorted(
+        picked, key=lambda p: p[0])], marked=True)]
+    for run, r, lines in picked:
+        mark = verdict_merge.mark("", [str(run)])  # " [boot 0]"
         if run != last and len(lines[0] + mark) <= plaintext.WIDTH:
             lines[0] += mark
         elif run != last:

@@ -22,7 +22,8 @@ phrase.py's one sentence, B against A.
 
 from typing import List, Optional, Tuple
 
-from . import compare, compare_rows, compare_stat, phrase, report, report_text, results
+from . import (compare, compare_rows, compare_stat, phrase, report, report_text, results,
+               verdict_merge)
 from .compare_stat import Stat, num
 from .scenarios import clear_grid
 
@@ -35,30 +36,39 @@ HYPERVISORS = {"KVMKVMKVM": "KVM", "TCGTCGTCGTCG": "TCG", "Microsoft Hv": "Hyper
 
 
 def facts_line(rs) -> str:
-    """One line of machine facts, the least needed left off to fit WIDTH."""
+    """One line of machine facts, the least needed left off to fit WIDTH
+    (where it ran: each boot's when they differ, and never left off when
+    a boot was TCG)."""
     h, m = rs.header(), rs.meta
     cpu = h.get("cpu") if isinstance(h.get("cpu"), dict) else {}
     brand = " ".join(str(cpu.get("brand") or m.get("host_cpu") or "unknown CPU").split())
-    hv = h.get("hypervisor")
-    where = ("TCG" if h.get("tcg") else "bare metal" if hv == "" else
-             "hypervisor unknown" if hv is None else str(m["accel"]).upper()
-             if m.get("accel") else HYPERVISORS.get(str(hv), str(hv)))
+
+    def where(x, accel):
+        hv = x.get("hypervisor")
+        return ("TCG" if x.get("tcg") else "bare metal" if hv == "" else
+                "hypervisor unknown" if hv is None else str(accel).upper()
+                if accel else HYPERVISORS.get(str(hv), str(hv)))
+    heads = [(str(x.get("run", 0)), where(x, None)) for x in rs.of_type("header")]
+    # boots on different accelerators (a TCG one among KVM ones): each one's
+    here = verdict_merge.each(heads) if len({w for _, w in heads}) > 1 else where(h, m.get("accel"))
     t = next(iter(rs.of_type("tsc")), None)
     smp: dict = next(iter(rs.of_type("smp")), {})
     cpus = smp.get("cpus", m.get("smp"))
     parts = [brand + (" (family %#x model %#x)" % (cpu["family"], cpu["model"])
                       if num(cpu.get("family")) is not None and num(cpu.get("model")) is not None
                       else ""),
-             where,
+             here,
              "%s CPUs" % cpus if cpus is not None else "",
              "%s %s" % (m.get("mem"), m.get("guest_ram") or h.get("backing") or "")
              if m.get("mem") else str(h.get("backing") or ""),
-             "TSC %.2f GHz%s" % (t["hz"] / 1e9, "" if t.get("invariant") else " not invariant")
+             "TSC %.2f GHz%s" % (t["hz"] / 1e9, "" if all(  # any boot's TSC: not invariant
+                 x.get("invariant") for x in rs.of_type("tsc")) else " not invariant")
              if t and num(t.get("hz")) else "",
              str(h.get("commit") or m.get("commit") or "")]
     parts = [p.strip() for p in parts if p and p.strip()]
-    while len(", ".join(parts)) > WIDTH and len(parts) > 1:
-        parts.pop(-2 if len(parts) > 2 else -1)  # keep the CPU and the commit longest
+    keep = 2 if "TCG" in here else 1  # the CPU and the commit longest; TCG longer still
+    while len(", ".join(parts)) > WIDTH and len(parts) > keep:
+        parts.pop(-1 if keep == 2 and len(parts) == 3 else -2 if len(parts) > 2 else -1)
     return report_text.ascii_text(", ".join(parts))[:WIDTH]
 
 

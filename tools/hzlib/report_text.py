@@ -23,33 +23,34 @@ ASCII only, at most plaintext.WIDTH (80) columns, no tabs, in blocks:
 import shlex
 from typing import List
 
-from . import phrase, qemu, report, results, scenarios, steal, verdict_text
+from . import phrase, qemu, report, results, scenarios, steal, verdict_merge, verdict_text
 from .compare_stat import num
 from .plaintext import WIDTH, ascii_text, wrap
 from .scenarios.clear import cell_name
 
 
 def verdict_block(rs) -> List[str]:
-    """The verdict, item by item (report.merged_verdict: each from the last
+    """The verdict, item by item (report.merged_lines: each from the last
     run that measured it, so both boots of make answers show and a reboot
-    loop shows its last run; an item from an earlier boot says which): its
-    lines (verdict_text.item_lines, as the console prints them), then its
+    loop shows its last run; an item from an earlier boot says which, the
+    trust item speaks for every run that supplied one): its lines
+    (verdict_text.item_lines, as the console prints them), then its
     `compare` records in phrase.py's sentence and the cells it used."""
     out = ["Verdict"]
-    picked = report.merged_verdict(rs)
+    picked = report.merged_lines(rs)
     if not picked:
         return out + ["  no verdict records (a run that stopped early, or made before them)"]
-    last = max(run for run, _ in picked)
-    for run, r in picked:
-        out += _item_block(rs, run, str(r.get("item")), r)
+    last = max(run for run, _, _ in picked)
+    for run, r, lines in picked:
+        out += _item_block(rs, run, str(r.get("item")), r, lines)
         if run != last:
             out += wrap("from boot %s (run=%s)" % (run, r.get("run_text")), " " * 6, " " * 4)
     return out
 
 
-def _item_block(rs, run, item, r) -> List[str]:
+def _item_block(rs, run, item, r, lines) -> List[str]:
     out = []
-    for line in verdict_text.item_lines(r):
+    for line in lines:
         body = line.lstrip(" ")
         out += wrap(body, " " * 6, " " * (len(line) - len(body)))
     if "label" not in r:  # an old record: its whole stored sentence too
@@ -79,12 +80,19 @@ def machine_block(rs) -> List[str]:
         fact("host CPU", "%s, Linux %s" % (m["host_cpu"], m.get("host_kernel", "?")))
     if "microcode" in h:
         fact("microcode", "%s (%s)" % (h["microcode"], h.get("microcode_source", "?")))
-    hv = h.get("hypervisor")
-    fact("hypervisor", "%s%s%s" % (
-        hv or ("none (bare metal)" if hv == "" else "unknown"),
-        ", QEMU TCG: not hardware timings" if h.get("tcg") else "",
-        ", %s, -cpu %s, %s" % (m.get("accel"), m.get("cpu_model"), m.get("qemu_version"))
-        if m.get("accel") else ""))
+
+    def hv(x):
+        v = x.get("hypervisor")
+        return "%s%s" % (v or ("none (bare metal)" if v == "" else "unknown"),
+                         ", QEMU TCG: not hardware timings" if x.get("tcg") else "")
+    heads = [(str(x.get("run", 0)), hv(x)) for x in rs.of_type("header")] or [("0", hv(h))]
+    qemu_as = ", %s, -cpu %s, %s" % (m.get("accel"), m.get("cpu_model"), m.get("qemu_version")) \
+        if m.get("accel") else ""  # meta.json: the last boot's
+    if len({text for _, text in heads}) > 1:  # boots that differ: each one's, QEMU the last's
+        heads[-1] = (heads[-1][0], heads[-1][1] + qemu_as)
+        fact("hypervisor", verdict_merge.each(heads) or "?")
+    else:
+        fact("hypervisor", heads[0][1] + qemu_as)
     c = h.get("cache")
     if isinstance(c, dict):
         fact("caches", "L1d %s, L2 %s, L3 %s (%s)" % tuple(
@@ -96,19 +104,32 @@ def machine_block(rs) -> List[str]:
         fact("guest RAM", str(ram) + (" (host THP backed %d%% of QEMU's memory)"
                                       % (100 * thp // rss) if thp and rss and
                                       str(ram).startswith("anonymous") else ""))
-    t = next(iter(rs.of_type("tsc")), None)
-    if t:
-        fact("TSC", "%s, %s, %.3f GHz" % (t.get("source"), "invariant" if t.get("invariant")
-                                          else "NOT invariant", (num(t.get("hz")) or 0) / 1e9))
-    summ = rs.of_type("summary")
-    trust = [r for r in rs.of_type("verdict") if verdict_text.run_facts(r)]
+    tscs = [(str(t.get("run", 0)), "%s, %s, %.3f GHz" % (
+        t.get("source"), "invariant" if t.get("invariant") else "NOT invariant",
+        (num(t.get("hz")) or 0) / 1e9)) for t in rs.of_type("tsc")]
+    if tscs:  # boots that differ: each one's
+        fact("TSC", verdict_merge.each(tscs) or "?")
     cells = [r for r in rs.of_type("clear") if num(r.get("steal_pct")) is not None]
     worst = max(cells, key=lambda r: r["steal_pct"], default=None)
-    fact("steal", "; ".join([steal.guest(summ[-1] if summ else None, trust[-1] if trust else None)]
+    fact("steal", "; ".join(guest_steal(rs)
                             + ([steal.cell(worst["steal_pct"], "%s %s" % (
                                 cell_name(worst), worst.get("cache")))] if worst else [])
                             + [steal.host(m.get("host_load"))]))
     return out
+
+
+def guest_steal(rs) -> List[str]:
+    """The guest's steal (steal.guest: the summary's, else the trust
+    item's) of each run, marked with its boot when there are several (make
+    answers' two boots: the last one's alone would hide the other's)."""
+    runs = sorted({r.get("run", 0) for r in rs.records if r.get("t") in ("summary", "verdict")})
+
+    def last(t, run, keep=lambda r: True):
+        return next((r for r in reversed(rs.of_type(t)) if r.get("run", 0) == run and keep(r)),
+                    None)
+    said = [(run, steal.guest(last("summary", run), last("verdict", run, verdict_text.run_facts)))
+            for run in runs or [0]]
+    return [text if len(said) == 1 else verdict_merge.mark(text, [str(run)]) for run, text in said]
 
 
 def reproduce(rs) -> List[str]:

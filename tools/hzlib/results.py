@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
-from . import records as rec, schema
+from . import records as rec, schema, verdict_merge
 
 
 @dataclass
@@ -193,29 +193,30 @@ def human_size(v):
 
 
 def machine(rs):
-    """One line naming the machine: CPU brand, hypervisor (TCG noted) and
-    the QEMU -cpu model when meta.json names it."""
+    """One line naming the machine: CPU brand, hypervisor (TCG noted; each
+    boot's when the boots differ) and the QEMU -cpu model when meta.json
+    names it."""
     h = rs.header()
     cpu = h.get("cpu") if isinstance(h.get("cpu"), dict) else {}
     brand = cpu.get("brand") or rs.meta.get("host_cpu") or "unknown CPU"
-    hv = h.get("hypervisor")
-    if hv is None:
-        where = "hypervisor unknown"
-    elif hv == "":
-        where = "bare metal"
-    else:
-        where = "hypervisor %s" % hv
-    if h.get("tcg"):
-        where += ", QEMU TCG (not hardware timings)"
+
+    def where_of(x):
+        hv = x.get("hypervisor")
+        tcg = ", QEMU TCG (not hardware timings)" if x.get("tcg") else ""
+        return ("hypervisor unknown" if hv is None else "bare metal" if hv == "" else
+                "hypervisor %s" % hv) + tcg
+    heads = [(str(x.get("run", 0)), where_of(x)) for x in rs.of_type("header")]
+    where = verdict_merge.each(heads or [("0", where_of(h))]) or "?"  # differing: each boot's
     if rs.meta.get("cpu_model"):  # the -cpu QEMU ran (hz run's meta.json)
         where += ", -cpu %s" % rs.meta["cpu_model"]
     return "%s, %s" % (brand, where)
 
 
 def tcg(rs) -> bool:
-    """Whether rs ran under QEMU TCG (header `tcg`, or hz run's meta.json
-    accelerator): its timings are the emulator's, no hardware result."""
-    return rs.header().get("tcg") is True or rs.meta.get("accel") == "tcg"
+    """Whether rs ran under QEMU TCG (any run's header `tcg`, or hz run's
+    meta.json accelerator): its timings are the emulator's, no hardware
+    result (in a set of several boots, one TCG boot is enough)."""
+    return any(h.get("tcg") is True for h in rs.of_type("header")) or rs.meta.get("accel") == "tcg"
 
 
 def config(rs):

@@ -201,3 +201,13 @@ TEMPLATES: Dict[str, str] = {
                   "|{hv}, TSC {tsc}, RAM {backing}, steal {steal}, {left_out}/{cells} cells out{?"
                   "\n{lost}?}",
 }
+
+# Host only: the words of a verdict merged across boots (make bench, make
+# answers' two boots, hz report of several runs; verdict_merge.py). The
+# kernel prints one boot's block and has no such rows.
+MERGED: Dict[str, str] = {
+    "boot": "{value} [boot {boots}]",  # a fact the boots differ on, with the boots it held in
+    "most": "up to {value}",  # the highest of a share the boots differ on
+    "list": ", ",  # between a fact's values, and between the boots of one value
+    "runs": " + ",  # between the boots' run= values in the header
+}

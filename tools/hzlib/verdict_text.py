@@ -15,7 +15,7 @@ An item with words of its own (a scenario's HZ_VERDICT_ITEM `.templates`)
 carries them in its record, member `templates` ({"form:key": template}):
 each key is looked up there first, then in TEMPLATES, as the kernel does.
 
-A template is text with placeholders: {name} a field as _field() formats
+A template is text with placeholders: {name} a field as field() formats
 it, {a:KEY} an argument of `args`, {x:NAME}
 a figure of `figures` with its interval, {xv:NAME} without it ({ratio} is
 a range across a leading set, {ratio1} the best's estimate alone); a segment
@@ -106,7 +106,9 @@ def _pct1(v: int) -> str:
     return "%s%d.%d" % ("+" if v >= 0 else "-", abs(v) // 10, abs(v) % 10)
 
 
-def _tol(rec: Record) -> str:
+def tolerance(rec: Record) -> str:
+    """The record's tolerance (`tol_pct`) as the header prints it: "5%",
+    "2.50%"; "?" without one."""
     t = x1000(rec.get("tol_pct"))
     if t is None:
         return "?"
@@ -153,7 +155,7 @@ def _others(rec: Record) -> Optional[str]:
     return ", ".join(parts) or None
 
 
-def _field(rec: Record, name: str) -> Optional[str]:
+def field(rec: Record, name: str) -> Optional[str]:
     """The text of one placeholder, None when the record has no value."""
     args = rec.get("args") if isinstance(rec.get("args"), dict) else {}
     assert isinstance(args, dict)
@@ -207,7 +209,7 @@ def _field(rec: Record, name: str) -> Optional[str]:
             return None
         return "n=%d" % na if na == nb else "n=%d..%d" % (na, nb)
     if name == "tol":
-        return _tol(rec)
+        return tolerance(rec)
     if name == "more":
         lead = rec.get("leaders")
         return "%d" % (len(lead) - 1) if isinstance(lead, list) and len(lead) > 1 else None
@@ -265,7 +267,7 @@ def expand(tpl: str, get: Callable[[str], Optional[str]]) -> Optional[str]:
 
 def _expand(tpl: str, rec: Record) -> Optional[str]:
     """expand() with the record's fields (_field)."""
-    return expand(tpl, lambda name: _field(rec, name))
+    return expand(tpl, lambda name: field(rec, name))
 
 
 def template(rec: Record, key: str) -> Optional[str]:
@@ -310,23 +312,25 @@ def _old_lines(rec: Record) -> List[str]:
     """A record from before the change: its answer and headline figure when
     it has them (nothing more: its ratios' meaning changed), else its stored
     text; marked either way."""
-    answer, fig, ci = (_field(rec, k) for k in ("answer", "fig", "ci"))
+    answer, fig, ci = (field(rec, k) for k in ("answer", "fig", "ci"))
     if rec.get("decided") is True and answer and fig:
         return [_cut(_label(rec) + "%s %s%s (old record)" % (answer, fig, " " + ci if ci else ""))]
     text = rec.get("text") if rec.get("decided") is True else rec.get("reason") or rec.get("text")
     return [_cut(_label(rec) + "(old record) " + str(text or "no text"))]
 
 
-def item_lines(rec: Record) -> List[str]:
+def item_lines(rec: Record, get: Optional[Callable[[str], Optional[str]]] = None) -> List[str]:
     """The 1-2 console lines of one `verdict` record (label, answer and
     figure, the deciding comparison; an open item's reason may go on one
-    continuation line)."""
+    continuation line). get: each placeholder's text in place of the
+    record's (_field), for a trust item merged across boots
+    (verdict_merge.py)."""
     if "label" not in rec:
         return _old_lines(rec)
     key, body = template_key(rec), None
     tpl = template(rec, key)
     for alt in tpl.split("|") if tpl is not None else []:
-        body = _expand(alt, rec)
+        body = _expand(alt, rec) if get is None else expand(alt, get)
         first, _, cont = (body or "").partition("\n")
         if body is not None and len(_label(rec) + first) <= WIDTH and \
                 len(INDENT + " " * (LABEL + 1) + cont) <= WIDTH:
@@ -346,12 +350,19 @@ def item_text(rec: Record) -> str:
     return "; ".join(line[len(INDENT) + LABEL + 1:] for line in item_lines(rec))
 
 
-def header(rec: Record) -> str:
+def run_text(rec: Record) -> str:
+    """The run= value a `verdict` record's run was given (`run_text`; older
+    records: `profile`, "list" for a list)."""
+    return str(rec.get("run_text") or rec.get("profile") or "?")
+
+
+def header(rec: Record, run: Optional[str] = None, tol: Optional[str] = None) -> str:
     """The block's first line, from any of the run's `verdict` records: the
-    run= value as given (`run_text`; older records: `profile`, "list" for a
-    list; `run` is the run's index that hzlib.records adds)."""
+    run= value as given (run_text(); `run` is the run's index that
+    hzlib.records adds) and its tolerance. run, tol: their texts in place of
+    the record's (a block merged across boots, verdict_merge.py)."""
     return "== verdict (run=%s; Hodges-Lehmann ratio intervals, tolerance +-%s)" % (
-        rec.get("run_text") or rec.get("profile") or "?", _tol(rec))
+        run_text(rec) if run is None else run, tolerance(rec) if tol is None else tol)
 
 
 def block_lines(records: Sequence[Record]) -> List[str]:

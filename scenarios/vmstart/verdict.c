@@ -170,14 +170,14 @@ static void decide_vmstart(struct vd_ctx *x, struct vd_item *it)
         it->decided = true;
         return;
     }
+    if (x->f->tcg) /* said on the figure's own line: a model of emulator timings */
+        vd_arg_str(it, "timings", "TCG");
     if (m.src == VM_B_MEASURED) { /* a plateau of emulator timings: the model, undecided */
         it->reason = VD_R_TCG;
         return;
     }
     /* open: B is the user's (never decides) or unknown (a lower bound) */
     it->outcome = -1;
-    if (x->f->tcg)
-        vd_arg_str(it, "timings", "TCG");
     vd_arg_u64(it, "cpus", top, false);
     vd_arg_u64(it, "want", VM_QEMU_THREADS, false);
     it->reason = m.src == VM_B_OPTION    ? VD_R_B_GIVEN

@@ -369,8 +369,10 @@ class TextReport(unittest.TestCase):
             t = self.text(name)
             self.assertNotIn("\t", t, name)
             self.assertTrue(t.isascii(), name)
-            wide = [ln for ln in t.splitlines() if len(ln) > 80]
+            verdict = t.split("\n\n")[1].splitlines()  # its item lines whole, as the console's
+            wide = [ln for ln in t.splitlines() if len(ln) > 80 and ln not in verdict]
             self.assertEqual(wide, [], name)
+            self.assertEqual([ln for ln in verdict if len(ln) > verdict_text.WIDTH], [], name)
             self.assertEqual([b.split("\n")[0].split(":")[0] for b in t.split("\n\n")[1:]],
                              ["Verdict", "Key table", "Machine", "Reproduce"], name)
 

@@ -163,7 +163,7 @@ static void test_sublinear_knee(void **state)
 
 /* Under TCG the item keeps its model figures but decides nothing and opens
  * no comparison to race for: a plateau gives reason TCG, an open item says
- * its timings are TCG's. */
+ * its timings are TCG's, on the figure's own line. */
 static void test_tcg(void **state)
 {
     struct vd_facts tcg = kvm;
@@ -172,8 +172,9 @@ static void test_tcg(void **state)
     assert_false(v->decided);
     assert_int_equal(v->reason, VD_R_TCG);
     assert_int_equal((v->fig_x1000 + 50) / 100, 1980); /* the model's figure stays */
+    assert_string_equal(arg(v, "timings"), "TCG");
     assert_string_equal(rendered(at("vmstart")),
-                        "  VM start     2 TB, 16 threads 198 s (model, B 10.1 GB/s measured)\n"
+                        "  VM start     2 TB, 16 threads 198 s (TCG model, B 10.1 GB/s measured)\n"
                         "               not decided: TCG, emulator timings\n");
     bool open[64];
     fill(&cells[1], GIB * 10 / 105, 30, 11, 0); /* +5 % +-30 %: undecided, raced under KVM */
@@ -185,7 +186,8 @@ static void test_tcg(void **state)
     assert_false(v->decided);
     assert_int_equal(v->reason, VD_R_FEW_CPUS);
     assert_string_equal(arg(v, "timings"), "TCG");
-    assert_non_null(strstr(rendered(at("vmstart")), "open (TCG timings): T=1..2 here"));
+    assert_non_null(strstr(rendered(at("vmstart")), "linear model (TCG);"));
+    assert_non_null(strstr(rendered(at("vmstart")), "\n               open: T=1..2 here"));
 }
 
 /* 16 CPUs measured without a plateau (T=16 vs T=15 faster, 1.5x): the

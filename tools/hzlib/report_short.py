@@ -6,7 +6,8 @@ columns, ASCII:
   verdict   the verdict block, item by item, as the kernel's console prints
             it (report.merged_block, from the records: make answers' two
             boots in one block, each item marked with the boot it came
-            from), lines past 80 columns wrapped;
+            from), its lines whole (at most 100 columns, as the console's:
+            each is an answer to paste; the other blocks keep to 80);
   grid      strategy x call size (clear_grid.py): each strategy's GB/s
             [95 % interval] on one line and its x clear_page [interval]
             below it; the slowest strategies give way when the lines run
@@ -23,7 +24,7 @@ phrase.py's one sentence, B against A.
 from typing import List, Optional, Tuple
 
 from . import (compare, compare_rows, compare_stat, phrase, report, report_text, results,
-               verdict_merge)
+               verdict_merge, verdict_text)
 from .compare_stat import Stat, num
 from .scenarios import clear_grid
 
@@ -75,16 +76,17 @@ def facts_line(rs) -> str:
 def verdict_lines(rs) -> List[str]:
     """The verdict block (report.merged_block: each item from the last run
     that measured it, so both boots of make answers show and a reboot loop
-    shows its last run), wrapped to WIDTH."""
+    shows its last run), its lines whole as the console prints them (at most
+    verdict_text.WIDTH, 100 columns): each is an answer to paste, and a
+    wrapped one is no longer one line."""
     lines = report.merged_block(rs)
     if not lines:
         return ["no verdict records (a run that stopped early, or made before them)"]
     out = []
-    for line in lines:
+    for line in lines:  # only a merged header runs past 100 (the items can't)
         body = line.lstrip(" ")
         ind = " " * (len(line) - len(body))
-        out += (report_text.wrap(body, ind + "    ", ind) if len(line) > WIDTH
-                else [report_text.ascii_text(line)])
+        out += report_text.wrap(body, ind + "    ", ind, width=verdict_text.WIDTH)
     return out
 
 

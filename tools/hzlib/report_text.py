@@ -3,7 +3,8 @@ short form, for a mailing-list reply, is report_short.py).
 
 ASCII only, at most plaintext.WIDTH (80) columns, no tabs, in blocks:
   verdict   the kernel's `verdict` records, item by item, as the console
-            prints them (verdict_text.item_lines), each with the `compare`
+            prints them (verdict_text.item_lines: whole lines, at most 100
+            columns, since each is an answer to paste), each with the `compare`
             records behind it when the run has them, in phrase.py's one
             sentence ("X takes 1.43x [..] the time of Y (slower), n=18/10"),
             and the cells it used; a record written before issue 29 also
@@ -49,10 +50,7 @@ def verdict_block(rs) -> List[str]:
 
 
 def _item_block(rs, run, item, r, lines) -> List[str]:
-    out = []
-    for line in lines:
-        body = line.lstrip(" ")
-        out += wrap(body, " " * 6, " " * (len(line) - len(body)))
+    out = [ascii_text(line) for line in lines]  # whole, as the console's: answers to paste
     if "label" not in r:  # an old record: its whole stored sentence too
         out += wrap("stored text: %s" % (r.get("text") or r.get("reason") or "-"),
                     " " * 6, " " * 4)

@@ -276,6 +276,8 @@ static void run_size(uint64_t fb)
     rec_u64(&r, "rounds", done);
     rec_str(&r, "stop", ilv_verdict_name(why));
     rec_u64(&r, "noisy_cells", noisy);
+    rec_str(&r, "strategies", fc_strats_choices[fc_opts.strategies]);
+    rec_str(&r, "nontemporal", strat[2] ? strat[2]->name : 0);
     record_emit(&r);
     fc_emit_gain(cells, fb);
     if (env.frame_bytes == PAGE_SIZE_1G) /* docs/prezero.md "Published anchors" */

@@ -85,6 +85,7 @@ struct if_state {
     struct if_cell cell[IF_MAX_CELLS];
     unsigned ncells, nzcpus, vcpu;
     uint64_t l2, llc, share, period_us;
+    uint64_t chase_seed; /* the chases' seed (interf_seed=): build_chases' input */
     const char *cache_source;
     bool pmu;
     unsigned tol_x100;

@@ -30,7 +30,6 @@
 
 static struct smp_target vbuf;
 static struct split_extent vslice[IF_REGIONS][SMP_TARGET_MAX];
-static uint64_t chase_seed;
 
 /* [off, off + bytes) of the victim buffer as its own extent list-> */
 static size_t slice(struct split_extent *out, uint64_t off, uint64_t bytes)
@@ -50,7 +49,7 @@ static void build_chases(void *arg)
     for (unsigned i = 0; i < IF_VICTIMS + IF_REFS; i++) {
         struct if_victim *v = i < IF_VICTIMS ? &st->v[i] : &st->ref[i - IF_VICTIMS];
         if (v->chase)
-            v->start = interf_chase_build(v->ext, v->next, v->bytes, chase_seed + i);
+            v->start = interf_chase_build(v->ext, v->next, v->bytes, st->chase_seed + i);
     }
 }
 
@@ -96,7 +95,7 @@ bool if_setup_victims(struct if_state *st, uint64_t opt_l2, uint64_t opt_llc, ui
     st->ref[2] = V("ref_read_l2", false, 3, 8, true, IF_L2);
     st->ref[3] = V("ref_read_llc", false, 4, 2, true, IF_LLC);
 #undef V
-    chase_seed = seed;
+    st->chase_seed = seed;
     user_run(st->vcpu, build_chases, st); /* bulk stores: at the measurement CPL */
     for (unsigned i = 0; i < IF_VICTIMS + IF_REFS; i++) {
         struct if_victim *v = i < IF_VICTIMS ? &st->v[i] : &st->ref[i - IF_VICTIMS];

@@ -82,8 +82,9 @@ def follow(insns, i, reg):
     """What the code after insns[i], which loaded a variable's address into
     reg, does with it: {"stores"} when it writes through it (or a copy, or a
     pointer derived from it) in this function, {"hands"} when the address
-    leaves (a call's argument, a store of the value), both, or neither
-    (reads only). A straight scan to the register's next definition."""
+    leaves (a call's argument, a store of the value), {"reads"} when it
+    loads through it, any of them, or none. A straight scan to the
+    register's next definition."""
     tracked, kinds, func = {reg}, set(), insns[i].func
     for y in insns[i + 1:]:
         if y.func != func or y.mnem.startswith("ret") or not tracked:
@@ -93,6 +94,8 @@ def follow(insns, i, reg):
             callee = y.rels[0][2] if y.rels else ""
             if "rdi" in tracked and callee in COPIERS:
                 kinds.add("stores")
+            elif "rsi" in tracked and callee in COPIERS[1:]:
+                kinds.add("reads")
             elif tracked & ARG_REGS:
                 kinds.add("hands")
             tracked -= CALLER_SAVED
@@ -105,6 +108,10 @@ def follow(insns, i, reg):
         if not ops:
             continue
         dest, srcs = ops[-1], ops[:-1]
+        through = [o for o in ops if "(" in o and regs(o[o.index("("):]) & tracked]
+        store_only = through == [dest] and y.mnem.startswith("mov")
+        if through and not store_only and not y.mnem.startswith("lea"):
+            kinds.add("reads")  # a load (or a read-modify-write) through the address
         if "(" in dest and regs(dest[dest.index("("):]) & tracked and is_store(y):
             kinds.add("stores")
             continue
@@ -145,7 +152,8 @@ def parse_listing(text):
 
 def parse_symbols(text):
     """readelf -sW -SW text -> (data, funcs): data [(section, start, size,
-    name)] of .data/.bss objects; funcs {(section, start): (name, global)}."""
+    name, global)] of .data/.bss objects; funcs {(section, start): (name,
+    global)}."""
     secs = {}
     data, funcs = [], {}
     for line in text.splitlines():
@@ -158,7 +166,7 @@ def parse_symbols(text):
             continue
         sec = secs.get(f[6], "")
         if f[3] == "OBJECT" and sec.startswith((".data", ".bss")):
-            data.append((sec, int(f[1], 16), int(f[2], 0), f[7].split(".")[0]))
+            data.append((sec, int(f[1], 16), int(f[2], 0), f[7].split(".")[0], f[4] == "GLOBAL"))
         elif f[3] == "FUNC":
             funcs[(sec, int(f[1], 16))] = (f[7].split(".")[0], f[4] == "GLOBAL")
     return data, funcs
@@ -167,7 +175,7 @@ def parse_symbols(text):
 def access(insn, rtype, nth):
     """What insn does with the variable its nth relocation (of type rtype)
     names: "address" (it loads the address, into a register or memory),
-    "stores", or None (a read)."""
+    "stores" or "reads"."""
     ops = operands(insn.ops)
     if insn.mnem.startswith("lea"):
         return "address"
@@ -175,27 +183,29 @@ def access(insn, rtype, nth):
         mem = [o for o in ops if "(" in o]  # the relocation is the immediate, or the
         if not mem or not mem[0].startswith("0x0(") or nth == 1:  # displacement (first)
             return "address"
-    return "stores" if is_store(insn) else None
+    return "stores" if is_store(insn) else "reads"
 
 
 class Graph:
     """The analysed objects: funcs (every function they define), calls[f]
     (functions f calls), hands[f] (functions whose address f takes:
-    callbacks it hands on), writes[f]
-    {(variable, "stores" or "hands")}, roots (every function whose address
-    is taken). Functions are "unit:name" (unit: the source file), so two
-    static functions of one name in two files stay apart; a callee outside
-    the objects keeps its bare name."""
+    callbacks it hands on), uses[f] {(variable, "stores", "hands" or
+    "reads")}, roots (every function whose address is taken). Functions
+    are "unit:name" (unit: the source file), so two static functions of one
+    name in two files stay apart; a callee outside the objects keeps its
+    bare name. So are file-scope variables: a static by its own unit, a
+    global by the unit of the objects that defines it (an extern use too)."""
 
     def __init__(self, objects):
         parsed = [(unit, parse_listing(lst), parse_symbols(sym)) for unit, lst, sym in objects]
-        self.glob = {}
-        for unit, _, (_, funcs) in parsed:
+        self.glob, self.gdata = {}, {}
+        for unit, _, (data, funcs) in parsed:
             self.glob.update({n: "%s:%s" % (unit, n) for n, g in funcs.values() if g})
+            self.gdata.update({d[3]: "%s:%s" % (unit, d[3]) for d in data if d[4]})
         self.funcs = {"%s:%s" % (unit, n) for unit, _, (_, funcs) in parsed
                       for n, _ in funcs.values()}
         self.roots, self.calls = set(), collections.defaultdict(set)
-        self.hands, self.writes = collections.defaultdict(set), collections.defaultdict(set)
+        self.hands, self.uses = collections.defaultdict(set), collections.defaultdict(set)
         for unit, insns, (data, funcs) in parsed:
             self._object(unit, insns, data, funcs)
 
@@ -223,18 +233,23 @@ class Graph:
                         self.hands[f].add(g)
                     continue
                 if sym.startswith((".data", ".bss")):
-                    names = [n for s, a, size, n in data
+                    names = [(n, g) for s, a, size, n, g in data
                              if s == sym and a <= target < a + max(size, 1)]
                 else:
-                    names = [n for s, a, size, n in data if n == sym]
-                kind = access(x, rtype, nth) if names else None
+                    names = [(n, g) for s, a, size, n, g in data if n == sym]
+                    names = names or ([(sym, True)] if sym in self.gdata else [])
+                if not names:
+                    continue
+                kind = access(x, rtype, nth)
                 if kind == "address":
                     dest = operands(x.ops)[-1]
                     into = regs(dest) if "(" not in dest and not x.mnem.startswith("push") else ()
                     kinds = follow(insns, i, next(iter(into))) if into else {"hands"}
                 else:
-                    kinds = {kind} if kind else set()
-                self.writes[f] |= {(names[0], k) for k in kinds}
+                    kinds = {kind}
+                n, g = names[0]
+                var = self.gdata[n] if g else "%s:%s" % (unit, n)
+                self.uses[f] |= {(var, k) for k in kinds}
 
     def reach(self, starts):
         """Every function reachable from starts through calls."""
@@ -277,22 +292,24 @@ def kernel_dumps(folders):
     return {unit: (unit,) + dump(obj) for unit, obj in kernel_objects(folders)}
 
 
-def compile_mutant(unit, old, new, tmp):
-    """unit (a kernel C source) with `old` replaced by `new`, compiled as
-    the build compiles it (make -n's command line) into tmp: (unit,
-    listing, symbols) of the object."""
+def compile_mutant(unit, edits, tmp):
+    """unit (a kernel C source) with each (old, new) of edits replaced,
+    compiled as the build compiles it (make -n's command line) into tmp:
+    (unit, listing, symbols) of the object."""
     src = os.path.join(hztest.ROOT, unit)
     with open(src) as f:
         text = f.read()
-    if text.count(old) != 1:
-        raise AssertionError("%s: the mutation's anchor %r is not there once" % (unit, old))
+    for old, new in edits:
+        if text.count(old) != 1:
+            raise AssertionError("%s: the mutation's anchor %r is not there once" % (unit, old))
+        text = text.replace(old, new)
     obj = os.path.join("build", "k", unit[:-2] + ".o")
     cmd = subprocess.run(["make", "-s", "-n", "-W", unit, obj], cwd=hztest.ROOT, check=True,
                          capture_output=True, text=True).stdout
     line = next(ln for ln in cmd.splitlines() if " -c %s -o " % unit in ln)
     mutant, out = os.path.join(tmp, os.path.basename(unit)), os.path.join(tmp, "m.o")
     with open(mutant, "w") as f:
-        f.write(text.replace(old, new))
+        f.write(text)
     argv = [a for a in shlex.split(line) if a not in ("-MMD", "-MP", "-Werror")]
     argv[argv.index(unit)] = mutant
     argv[argv.index(obj)] = out

@@ -1,6 +1,7 @@
 """tests/boot/boottests.py: the case table loads and the checks can fail."""
 
 import os
+import re
 import tempfile
 import unittest
 
@@ -38,6 +39,22 @@ def case(text):
         os.unlink(f.name)
 
 
+def unexplained_logs(text):
+    """(line number, line) of each `log =` key with regexes in a cases.cfg
+    text whose comment block right above it has no `# log:` line saying
+    which product line it checks."""
+    lines, bad = text.splitlines(), []
+    for i, line in enumerate(lines):
+        if not re.match(r"log\s*=\s*\S", line):
+            continue
+        j = i - 1
+        while j >= 0 and lines[j].startswith("#") and not lines[j].startswith("# log:"):
+            j -= 1
+        if j < 0 or not lines[j].startswith("# log:"):
+            bad.append((i + 1, line))
+    return bad
+
+
 class Table(unittest.TestCase):
     def test_the_real_table_loads(self):
         cases = boot.load_cases(os.path.join(hztest.ROOT, "tests", "boot", "cases.cfg"))
@@ -49,6 +66,19 @@ class Table(unittest.TestCase):
         bad = [c for c in cases if c.name == "bad-option"][0]
         self.assertEqual((bad.args, bad.status), ("bogus=1", 3))
         self.assertEqual(bad.records[0], ["config", "option=bogus", "value=1", "error?"])
+
+    def test_every_log_regex_names_its_product_line(self):
+        with open(os.path.join(hztest.ROOT, "tests", "boot", "cases.cfg")) as f:
+            self.assertEqual(unexplained_logs(f.read()), [],
+                             "a log regex checks console prose: make it a record "
+                             "condition, or say which product line it is under `# log:`")
+        explained = "[a]\n# log: the exit line is the product\n#      (the last line)\nlog = ^x$\n"
+        self.assertEqual(unexplained_logs(explained), [])
+        self.assertEqual(unexplained_logs("[a]\nlog =\n"), [])  # no regex, nothing to say
+        self.assertEqual(unexplained_logs("[a]\n# a note\nlog = ^x$\n      ^y$\n"),
+                         [(3, "log = ^x$")])
+        self.assertEqual(unexplained_logs("[a]\n# log: the verdict\nargs = x\nlog = ^x$\n"),
+                         [(4, "log = ^x$")])  # the comment must sit right above the key
 
     def test_matrix_covers_each_value_twice(self):
         rows = [c for c in boot.load_cases() if "matrix" in c.groups]

@@ -16,19 +16,28 @@ The check reads the kernel objects of measure/ and of every scenario folder
   included) by name ("stores") when an instruction of it stores to it, or
   through a register it loaded the address into (a copy or a pointer
   derived from it included, memset/memcpy on it too); it "hands" it when
-  that address leaves: a call's argument or a member of a request;
+  that address leaves: a call's argument or a member of a request; it
+  "reads" it when it loads from it, by name or through such a register;
 - every such (function, variable, kind) on the measured path must be in
   ALLOWED with the reason it is not a parameter in disguise. A storage's
   owner handing its address down is listed as "hands"; that does not let
-  it, or anyone, store to it by name.
+  it, or anyone, store to it by name;
+- so must a read on the measured path of a variable that code off the path
+  stores or hands (a writer not in ALLOWED, in any object of those
+  folders; an extern global by the object that defines it): a setting
+  stored before the run and read by a callback in it, as run=interference's
+  chase seed was (refs.c: `chase_seed = seed; user_run(..., build_chases,
+  st)`), is a parameter in disguise however far down the read is.
 
 A callback that reaches its request by pointer (the arg its caller passes)
 writes no file-scope variable at all, so it needs no entry: run=smp's,
 run=numa's, run=interference's and run=vmstart's repeats do. A new
 file-scope variable written on the measured path, a new writer of a listed
-one, or a store where only a hand-down is listed fails until it is argued
-for here or passed as an argument. Mutation compiles the kernel's own
-sources with a planted write and with a new writer and shows both fail.
+one, a store where only a hand-down is listed, or a setting written off the
+path and read on it fails until it is argued for here or passed as an
+argument. Mutation compiles the kernel's own sources with a planted write,
+a new writer, refs.c's old seed and a global override set around a run
+(issue 33's own example) and shows each fails.
 """
 
 import shutil
@@ -44,7 +53,8 @@ FOLDERS = ("measure", "scenarios")
 # measured function may write, and why none is a parameter in disguise.
 # kinds: "stores" (the function writes it by name, itself or through a
 # pointer it just took), "hands" (it passes the address on: to a callee or
-# into a request), or both. Variables are named without GCC's ".N" suffix
+# into a request), "reads" (it loads a variable that code off the path
+# writes), or several. Variables are named without GCC's ".N" suffix
 # of statics. What may be here: outputs, sort scratch, facts of memory or
 # the CPU, and buffers the owner hands down by pointer; nothing whose value
 # picks what is measured (strategy, chunk, CPUs, seed, target, clear model).
@@ -66,7 +76,8 @@ ALLOWED = {
     ("scenarios/vmstart/run.c", "repeat", "r"): (
         "hands", "run=vmstart: the result of the repeat just run (pz_run_one's output)"),
     ("scenarios/clear/cells.c", "clear_cells_factors", "series"): (
-        "stores, hands", "the cells' sample series, outputs of the rounds"),
+        "stores, hands, reads", "the cells' sample series, outputs of the rounds (pointers "
+        "to each cell's samples, also set by clear_cells_run before them)"),
     ("scenarios/clear/race.c", "look_fn", "vd"): (
         "stores, hands", "the racing look's verdict cells, outputs"),
     ("scenarios/clear/race.c", "look_fn", "vd_of"): (
@@ -94,11 +105,13 @@ ALLOWED = {
     ("scenarios/clear/race.c", "look_fn", "sorted"): ("hands", "sort scratch of the racing look"),
     # facts of memory or the CPU
     ("scenarios/clear/cells.c", "repeat", "dirty_known"): (
-        "stores", "run=clear: which arena span is known dirty after the last check-and-dirty, "
-        "a fact of memory between cells"),
+        "stores, reads", "run=clear: which arena span is known dirty after the last "
+        "check-and-dirty, a fact of memory between cells (clear_cells_run empties it first)"),
     ("scenarios/clear/cells.c", "repeat", "written"): (
-        "stores", "run=clear: the span the last pass wrote (the cold eviction flushes it), a "
-        "fact of memory between cells"),
+        "stores, reads", "run=clear: the span the last pass wrote (the cold eviction flushes "
+        "it), a fact of memory between cells (clear_cells_run empties it first)"),
+    ("scenarios/clear/cells.c", "work_fn", "written"): (
+        "reads", "repeat()'s span the last pass wrote, flushed by the cold eviction"),
     ("measure/time_lost.c", "tl_smi_read", "smi_state"): (
         "stores", "whether MSR_SMI_COUNT reads: probed once, a fact of the CPU"),
     ("measure/fault_clear.c", "piece", "need_resched"): (
@@ -123,13 +136,23 @@ ALLOWED = {
 
 def violations(objects, allowed):
     """(unit, function, variable, kind) written on the measured path (every
-    function reachable from a root) and not in allowed (as ALLOWED), the
-    measured functions, and every such write found."""
+    function reachable from a root), or read there when code off the path
+    writes it, and not in allowed (as ALLOWED); the measured functions; and
+    every such use found."""
     g = objgraph.Graph(objects)
     path = g.reach(g.roots)
-    found = {tuple(f.split(":", 1)) + (v, k) for f in path for v, k in g.writes.get(f, ())}
-    bad = sorted(w for w in found if w[3] not in allowed.get(w[:3], ("",))[0].split(", "))
-    return bad, path, found
+
+    def use(f, var, kind):
+        return tuple(f.split(":", 1)) + (var.split(":", 1)[1], kind)
+
+    def listed(w):
+        return w[3] in allowed.get(w[:3], ("",))[0].split(", ")
+
+    set_off = {v for f in set(g.uses) - path for v, k in g.uses[f]
+               if k != "reads" and not listed(use(f, v, k))}
+    found = {use(f, v, k) for f in path for v, k in g.uses[f]
+             if k != "reads" or v in set_off}
+    return sorted(w for w in found if not listed(w)), path, found
 
 
 class Kernel(unittest.TestCase):
@@ -166,8 +189,9 @@ class Kernel(unittest.TestCase):
 class Synthetic(unittest.TestCase):
     """The rule on hand-made listings: a write planted in a measured
     function fails, the same write off the path (an option parser) does
-    not, a store through a register that holds the variable's address is a
-    store, and handing the address to a callee is not one."""
+    not unless a measured function reads the variable, a store through a
+    register that holds the variable's address is a store, and handing the
+    address to a callee is not one."""
 
     SYMS = ("Section Headers:\n  [ 1] .text PROGBITS\n  [ 4] .bss NOBITS\n"
             "Symbol table '.symtab':\n"
@@ -177,11 +201,13 @@ class Synthetic(unittest.TestCase):
             "   4: 0000000000000060    32 FUNC    LOCAL  DEFAULT    1 zero_opt\n"
             "   5: 0000000000000080    32 FUNC    LOCAL  DEFAULT    1 run_size\n")
     STORE = ("  10:\tmov    %rax,0x0(%rip)        # 17 <x>\n"
-             "\t\t\t13: R_X86_64_PC32\t.bss+0xcc\n")
+             "\t\t\t13: R_X86_64_PC32\t.bss-0x4\n")
     THROUGH = ("  10:\tmov    $0x0,%edx\n"
                "\t\t\t11: R_X86_64_32\t.bss+0x10\n"
                "  15:\tmov    %rdx,%rbx\n"
                "  18:\tmovq   $0x1,0x8(%rbx,%rcx,8)\n")
+    READ = ("  10:\tmov    0x0(%rip),%rax        # 17 <x>\n"
+            "\t\t\t13: R_X86_64_PC32\t.bss-0x4\n")
     HANDS = ("  10:\tmov    $0x0,%edi\n"
              "\t\t\t11: R_X86_64_32\t.bss\n"
              "  15:\tcall   1a <run_cell+0x1a>\n"
@@ -189,9 +215,8 @@ class Synthetic(unittest.TestCase):
              "  1a:\tmov    %rax,%rdi\n"
              "  1d:\tmovq   $0x1,(%rdi)\n")
 
-    def listing(self, writer, code):
-        body = {"run_cell": "", "zero_opt": ""}
-        body[writer] = code
+    def listing(self, run_cell="", zero_opt=""):
+        body = {"run_cell": run_cell, "zero_opt": zero_opt}
         return ("0000000000000000 <run_cell>:\n" + body["run_cell"] +
                 "  30:\tret\n"
                 "0000000000000040 <fc_repeat>:\n"
@@ -205,38 +230,47 @@ class Synthetic(unittest.TestCase):
                 "\t\t\t81: R_X86_64_32\t.text+0x40\n"
                 "  85:\tret\n")
 
-    def check(self, writer, code, allowed=None):
-        return violations([("x.c", self.listing(writer, code), self.SYMS)], allowed or {})
+    def check(self, allowed=None, **code):
+        return violations([("x.c", self.listing(**code), self.SYMS)], allowed or {})
 
     def test_planted_write_fails(self):
-        bad, path, _ = self.check("run_cell", self.STORE)
+        bad, path, _ = self.check(run_cell=self.STORE)
         self.assertIn("x.c:run_cell", path)  # fc_repeat's address is taken; it calls run_cell
         self.assertEqual(bad, [("x.c", "run_cell", "env", "stores")])
 
     def test_write_off_the_path_passes(self):
-        bad, path, _ = self.check("zero_opt", self.STORE)
+        bad, path, _ = self.check(zero_opt=self.STORE)
         self.assertNotIn("x.c:zero_opt", path)
         self.assertEqual(bad, [])
 
+    def test_read_of_a_setting_stored_off_the_path_fails(self):
+        bad, _, _ = self.check(run_cell=self.READ, zero_opt=self.STORE)
+        self.assertEqual(bad, [("x.c", "run_cell", "env", "reads")])
+        self.assertEqual(self.check(run_cell=self.READ)[0], [])  # nothing writes it
+        allowed = {("x.c", "zero_opt", "env"): ("stores", "a reset, argued for")}
+        self.assertEqual(self.check(allowed, run_cell=self.READ, zero_opt=self.STORE)[0], [])
+
     def test_store_through_a_register_is_a_store(self):
-        bad, _, _ = self.check("run_cell", self.THROUGH)
+        bad, _, _ = self.check(run_cell=self.THROUGH)
         self.assertEqual(bad, [("x.c", "run_cell", "env", "stores")])
 
     def test_handing_the_address_down_is_no_store(self):
-        bad, _, _ = self.check("run_cell", self.HANDS)
+        bad, _, _ = self.check(run_cell=self.HANDS)
         self.assertEqual(bad, [("x.c", "run_cell", "env", "hands")])
         allowed = {("x.c", "run_cell", "env"): ("hands", "the job, handed to smp_job_run")}
-        self.assertEqual(self.check("run_cell", self.HANDS, allowed)[0], [])
+        self.assertEqual(self.check(allowed, run_cell=self.HANDS)[0], [])
         # a hand-down allowed does not allow a store by name
-        self.assertEqual(self.check("run_cell", self.STORE, allowed)[0],
+        self.assertEqual(self.check(allowed, run_cell=self.STORE)[0],
                          [("x.c", "run_cell", "env", "stores")])
 
 
 class Mutation(unittest.TestCase):
     """The kernel's own sources, mutated and compiled as the build does:
     a planted write of a request setting by name in a measured callback
-    fails, and so does a new writer of a variable ALLOWED lists for
-    another function."""
+    fails, and so do a new writer of a variable ALLOWED lists for another
+    function, run=interference's chase seed as refs.c had it, and a global
+    strategy override that run=vmstart sets around its rounds and zero_fn
+    reads."""
 
     @classmethod
     def setUpClass(cls):
@@ -247,25 +281,55 @@ class Mutation(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp)
 
-    def mutated(self, unit, old, new):
+    def mutated(self, edits):
+        """edits: {unit: [(old, new), ...]}."""
         objects = dict(self.objects)
-        objects[unit] = objgraph.compile_mutant(unit, old, new, self.tmp)
+        for unit, pairs in edits.items():
+            objects[unit] = objgraph.compile_mutant(unit, pairs, self.tmp)
         return violations(list(objects.values()), ALLOWED)[0]
 
     def test_planted_write_fails(self):
         # run=smp's repeat picks its CPUs from the file's order[] by name again
         unit = "scenarios/smp/run.c"
-        bad = self.mutated(unit, "    const struct scale_ctx *x = arg;\n",
-                           "    const struct scale_ctx *x = arg;\n    order[0] = (unsigned)i;\n")
+        bad = self.mutated({unit: [("    const struct scale_ctx *x = arg;\n",
+                                    "    const struct scale_ctx *x = arg;\n"
+                                    "    order[0] = (unsigned)i;\n")]})
         self.assertEqual(bad, [(unit, "cell_repeat", "order", "stores")])
 
     def test_new_writer_fails(self):
         # ALLOWED lets zero_fn add to clear_calls; fault_emit_kind may not
         unit = "measure/fault_pool.c"
         self.assertIn((unit, "zero_fn", "clear_calls"), ALLOWED)
-        bad = self.mutated(unit, "    size_t n = 0, na = 0;\n",
-                           "    size_t n = 0, na = 0;\n    clear_calls[1] = 0;\n")
+        bad = self.mutated({unit: [("    size_t n = 0, na = 0;\n",
+                                    "    size_t n = 0, na = 0;\n    clear_calls[1] = 0;\n")]})
         self.assertEqual(bad, [(unit, "fault_emit_kind", "clear_calls", "stores")])
+
+    def test_seed_through_file_scope_fails(self):
+        # refs.c as it was: the seed stored beside user_run, build_chases reads it
+        unit = "scenarios/interference/refs.c"
+        bad = self.mutated({unit: [
+            ("static struct smp_target vbuf;\n",
+             "static struct smp_target vbuf;\nstatic uint64_t chase_seed;\n"),
+            ("st->chase_seed + i);", "chase_seed + i);"),
+            ("    st->chase_seed = seed;\n", "    chase_seed = seed;\n")]})
+        self.assertEqual(bad, [(unit, "build_chases", "chase_seed", "reads")])
+
+    def test_global_override_set_around_a_run_fails(self):
+        # issue 33's example: vmstart_run (off the path) sets a strategy override
+        # around ilv_run, zero_fn (on the fault path) reads it by name
+        pool, vm = "measure/fault_pool.c", "scenarios/vmstart/run.c"
+        decl = "const struct clear_strategy *fault_pool_zero_override;\n"
+        fn = "static void zero_fn(void *ctx, void *dst, size_t bytes, uint64_t hint)\n{\n"
+        bad = self.mutated({
+            pool: [(fn, "extern " + decl + decl + fn),
+                   (".s = env->zero};", ".s = fault_pool_zero_override ?: env->zero};")],
+            vm: [("static void vmstart_run(void)\n{\n",
+                  "extern " + decl + "static void vmstart_run(void)\n{\n"),
+                 ("    if (ilv_run(&ir, &done) == ILV_ABORT)\n",
+                  "    fault_pool_zero_override = clear_find(\"rep_stosq\");\n"
+                  "    int ab = ilv_run(&ir, &done) == ILV_ABORT;\n"
+                  "    fault_pool_zero_override = 0;\n    if (ab)\n")]})
+        self.assertEqual(bad, [(pool, "zero_fn", "fault_pool_zero_override", "reads")])
 
 
 if __name__ == "__main__":

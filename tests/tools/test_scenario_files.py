@@ -4,9 +4,18 @@ records.md and plan.c, which holds its profile settings (a table of its
 own struct, one row per profile) and its `.plan` hook: the hook its
 HZ_SCENARIO row names is defined in plan.c, never in run.c. A scenario
 whose row names no hook (unpriced: the plan line names it so) needs no
-plan.c, as the throw-away scenario of test_add_scenario.py."""
+plan.c, as the throw-away scenario of test_add_scenario.py.
+
+Its rules.mk, read as the test reads scenarios/rules.mk, puts what the host
+tests must link where they find it: its verdict.c and kind.c in VERDICT_C
+(the host verdict tests link every item and cell kind: one left out goes
+untested, silently) and a
+portable plan.c (docs/hacking.md: settings and pricing before `#ifndef
+HZ_HOSTED`) in PLAN_C (tests/unit/test_plan.c's) or a host test of its own
+(HOST_SRCS_<test>, as run=numa's numa_plan)."""
 import pathlib
 import re
+import shutil
 import tempfile
 import textwrap
 import unittest
@@ -48,6 +57,33 @@ def findings(folder):
     return out
 
 
+def make_lists(folder):
+    """{variable: set of words} that folder's rules.mk assigns or appends."""
+    mk = folder / "rules.mk"
+    text = mk.read_text().replace("\\\n", " ") if mk.is_file() else ""
+    out = {}
+    for var, words in re.findall(r"^(\w+)\s*[:+]?=(.*)$", text, re.M):
+        out.setdefault(var, set()).update(words.split())
+    return out
+
+
+def build_findings(folder):
+    """What folder's rules.mk leaves out of the host tests."""
+    name, lists = folder.name, make_lists(folder)
+    src = "scenarios/%s/" % name
+    host = set().union(*(w for v, w in lists.items() if v.startswith("HOST_SRCS_")))
+    out = []
+    for f, what in (("verdict.c", "item"), ("kind.c", "cell kind")):
+        if (folder / f).is_file() and src + f not in lists.get("VERDICT_C", ()):
+            out.append("%s/%s is not in VERDICT_C: the host verdict tests skip its %s"
+                       % (name, f, what))
+    plan = folder / "plan.c"
+    if (plan.is_file() and "#ifndef HZ_HOSTED" in plan.read_text()
+            and src + "plan.c" not in lists.get("PLAN_C", set()) | host):
+        out.append("%s/plan.c is portable but in no host test: add it to PLAN_C" % name)
+    return out
+
+
 def scenario_dirs():
     return [ROOT / f for f in kernel_folders() if is_scenario(f)]
 
@@ -63,6 +99,17 @@ class ScenarioFiles(unittest.TestCase):
     def test_every_scenario_has_its_files_and_hook_in_plan_c(self):
         for d in scenario_dirs():
             self.assertEqual(findings(d), [])
+
+    def test_host_tests_link_every_item_and_portable_plan(self):
+        for d in scenario_dirs():
+            self.assertEqual(build_findings(d), [])
+        # the rule's reach: the shipped items, and the four plans test_plan.c prices
+        lists = {d.name: make_lists(d) for d in scenario_dirs() if d.name in SHIPPED}
+        self.assertEqual(sorted(n for n, x in lists.items() if x.get("VERDICT_C")),
+                         ["clear", "fault", "faultclear", "interference", "numa", "smp",
+                          "vmstart"])
+        self.assertEqual(sorted(n for n, x in lists.items() if x.get("PLAN_C")),
+                         ["clear", "fault", "policies", "smp"])
 
 
 RUN_C = '''
@@ -82,7 +129,33 @@ PROTO = "void x_plan(const struct plan_profile *p, const struct plan_machine *m,
 
 
 class Mutation(unittest.TestCase):
-    """The check on made-up folders: each fault found, a sound one passes."""
+    """The check on made-up folders, and on real ones with a rules.mk line
+    dropped: each fault found, a sound one passes."""
+
+    def dropped(self, name, line):
+        """A copy of scenarios/name whose rules.mk lacks line."""
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        d = pathlib.Path(tmp.name) / name
+        shutil.copytree(ROOT / "scenarios" / name, d)
+        mk = (d / "rules.mk").read_text()
+        self.assertIn(line + "\n", mk)
+        (d / "rules.mk").write_text(mk.replace(line + "\n", ""))
+        return d
+
+    def test_rules_mk_line_dropped(self):
+        d = self.dropped("clear", "VERDICT_C += scenarios/clear/verdict.c")
+        self.assertEqual(build_findings(d), [
+            "clear/verdict.c is not in VERDICT_C: the host verdict tests skip its item"])
+        d = self.dropped("smp", "VERDICT_C += scenarios/smp/kind.c")
+        self.assertEqual(build_findings(d), [
+            "smp/kind.c is not in VERDICT_C: the host verdict tests skip its cell kind"])
+        d = self.dropped("smp", "PLAN_C += scenarios/smp/plan.c")
+        self.assertEqual(build_findings(d), [
+            "smp/plan.c is portable but in no host test: add it to PLAN_C"])
+        d = self.dropped("numa", "HOST_SRCS_numa_plan := scenarios/numa/plan.c lib/plan.c")
+        self.assertEqual(build_findings(d), [
+            "numa/plan.c is portable but in no host test: add it to PLAN_C"])
 
     def folder(self, files):
         tmp = tempfile.TemporaryDirectory()

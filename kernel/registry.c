@@ -16,6 +16,7 @@
 extern const struct option __start_hz_options[], __stop_hz_options[];
 extern const struct scenario __start_hz_scenarios[], __stop_hz_scenarios[];
 extern const struct vd_item_def __start_hz_verdict_items[], __stop_hz_verdict_items[];
+extern const struct vd_kind __start_hz_cell_kinds[], __stop_hz_cell_kinds[];
 
 /* One field of one registry that no two rows may share. */
 struct registry_field {
@@ -39,6 +40,8 @@ static const struct registry_field fields[] = {
     FIELD(hz_scenarios, struct scenario, REG_INT_KEY, order),
     FIELD(hz_verdict_items, struct vd_item_def, REG_STR_KEY, key),
     FIELD(hz_verdict_items, struct vd_item_def, REG_INT_KEY, order),
+    /* an item tells a cell's scenario by its kind's run (vd_cell_of()) */
+    FIELD(hz_cell_kinds, struct vd_kind, REG_STR_KEY, run),
 };
 
 static void report(const struct registry_field *f, const struct reg_twin *t)

@@ -1,8 +1,9 @@
 /*
  * kernel/registry.h - the linker-section registries checked before their
  * first use: options (hz_options, lib/cmdline.h HZ_OPTION), scenarios
- * (hz_scenarios, kernel/scenario.h HZ_SCENARIO) and verdict items
- * (hz_verdict_items, lib/verdict.h HZ_VERDICT_ITEM).
+ * (hz_scenarios, kernel/scenario.h HZ_SCENARIO), verdict items
+ * (hz_verdict_items, lib/verdict.h HZ_VERDICT_ITEM) and cell kinds
+ * (hz_cell_kinds, lib/verdict.h HZ_CELL_KIND).
  */
 #ifndef HZ_KERNEL_REGISTRY_H
 #define HZ_KERNEL_REGISTRY_H
@@ -10,7 +11,8 @@
 /*
  * Look for twins (lib/registry.h) in every registry: two options with the
  * same .name, two scenarios with the same .name or .order, two verdict
- * items with the same .key or .order. For each of these fields that has
+ * items with the same .key or .order, two cell kinds with the same .run.
+ * For each of these fields that has
  * one, print its first twin (reg_first_twin): "hugezero: broken build:
  * ..." naming the registry, the field, the value and both rows (their
  * index in link order and address: build/hugezero.sym names the

@@ -31,24 +31,8 @@ static const char *const reason_names[VD_NREASONS] = {
     [VD_R_NO_LLC] = "NO_LLC",
     [VD_R_TEMPLATES] = "TEMPLATES",
 };
-/* The scenario of each cell kind, by kind: tests/unit/test_verdict_source.c
- * checks every kind below VD_NKINDS has one, the assert a kind added last. */
-static const char *const kind_runs[] = {
-    [VD_CLEAR] = "clear",           [VD_SMP] = "smp",
-    [VD_FAULT] = "fault",           [VD_VM] = "vmstart",
-    [VD_FAULTCLEAR] = "faultclear", [VD_NUMA] = "numa",
-    [VD_INTERF] = "interference",
-};
-_Static_assert(sizeof(kind_runs) / sizeof(kind_runs[0]) == VD_NKINDS,
-               "kind_runs[]: a vd_kind without its scenario name");
-
 /* Every comparison's scratch: one at a time (not reentrant, lib/verdict.h). */
 static uint64_t scratch[CMP_MAX_N * CMP_MAX_N + 2 * CMP_MAX_N];
-
-const char *vd_kind_run(enum vd_kind k)
-{
-    return (unsigned)k < VD_NKINDS && kind_runs[k] ? kind_runs[k] : "?";
-}
 
 const char *vd_reason_name(enum vd_reason r)
 {
@@ -60,10 +44,7 @@ bool vd_cell_usable(const struct vd_cell *c)
     return c->verified && c->samples && c->nsamples >= CMP_MIN_N;
 }
 
-unsigned vd_cell_cpus(const struct vd_cell *c)
-{
-    return c->kind == VD_CLEAR || c->kind == VD_SMP || c->kind == VD_NUMA ? c->threads : 0;
-}
+unsigned vd_cell_cpus(const struct vd_cell *c) { return c->kind->clears ? c->threads : 0; }
 
 size_t vd_cell_bad_samples(const struct vd_cell *c)
 {
@@ -115,7 +96,7 @@ void vd_use_cell(struct vd_item *it, const struct vd_cell *c)
     for (unsigned i = 0; i < it->ncells; i++)
         if (strcmp(it->cells[i], id) == 0)
             return; /* named once */
-    it->cell_run[it->ncells] = vd_kind_run(c->kind);
+    it->cell_run[it->ncells] = c->kind->run;
     vd_cell_short(c, it->cell_short[it->ncells], VD_ID_MAX);
     memcpy(it->cells[it->ncells++], id, VD_ID_MAX);
 }
@@ -139,7 +120,7 @@ static bool ran(const struct vd_ctx *x, const char *name, size_t n)
     if (x->f->ran)
         return in_list(x->f->ran, name, n);
     for (size_t i = 0; i < x->n; i++) {
-        const char *k = vd_kind_run(x->v[i].kind);
+        const char *k = x->v[i].kind->run;
         if (strlen(k) == n && strncmp(k, name, n) == 0)
             return true;
     }
@@ -147,6 +128,8 @@ static bool ran(const struct vd_ctx *x, const char *name, size_t n)
 }
 
 bool vd_ran(const struct vd_ctx *x, const char *name) { return ran(x, name, strlen(name)); }
+
+bool vd_cell_of(const struct vd_cell *c, const char *run) { return strcmp(c->kind->run, run) == 0; }
 
 struct vd_extra *vd_extra_add(struct vd_item *it, const char *name, const char *unit,
                               uint64_t x1000, uint64_t lo_x1000, uint64_t hi_x1000,
@@ -216,26 +199,6 @@ void vd_open(struct vd_item *it, size_t nmin, size_t nmax)
     it->reason = VD_R_STRADDLES;
     it->n_min = nmin;
     it->n_max = nmax;
-}
-
-const struct vd_cell *vd_clear_base(const struct vd_ctx *x, uint64_t target)
-{
-    for (size_t i = 0; i < x->n; i++) {
-        const struct vd_cell *c = &x->v[i];
-        if (c->kind == VD_CLEAR && c->cold && c->bytes == target && c->chunk == 4096 &&
-            strcmp(c->strategy, "rep_stosb") == 0 && vd_cell_usable(c))
-            return c;
-    }
-    return 0;
-}
-
-uint64_t vd_clear_target(const struct vd_cell *v, size_t n)
-{
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++)
-        if (v[i].kind == VD_CLEAR && v[i].cold && v[i].bytes > t)
-            t = v[i].bytes;
-    return t;
 }
 
 /* ---- trust --------------------------------------------------------------- */

@@ -59,25 +59,40 @@
 #define VD_WORST 3      /* worst-CV cells the trust item names */
 #define VD_MAX_CMPS 192 /* comparisons one decision logs (struct vd_log) */
 
-enum vd_kind {
-    VD_CLEAR,      /* run=clear: one thread, samples = ns per repeat */
-    VD_SMP,        /* run=smp scaling: samples = wall ns per repeat on `threads` CPUs */
-    VD_FAULT,      /* run=fault: samples = access ns of one demand fault */
-    VD_VM,         /* run=vmstart: samples = wall ns to fault `bytes` in with `threads` CPUs */
-    VD_FAULTCLEAR, /* run=faultclear: samples = service ns of one demand fault of `bytes`
-                      under fault_clear= `model` with `strategy`; `prezeroed`: the clear
-                      inside each fault taken out (service - clear ns: what the fault
-                      costs from a pre-zeroed frame) */
-    VD_NUMA,       /* run=numa: samples = wall ns to clear `bytes` of node mem_node with
-                      `threads` CPUs of node cpu_node */
-    VD_INTERF,     /* run=interference: samples = ns of victim `victim` (a set of `bytes`)
-                      per round while zeroer `strategy` ("none": alone) ran on `threads`
-                      other CPUs at rate_pct % of its peak (100: unthrottled) */
-    VD_NKINDS      /* the count; every kind has its scenario in vd_kind_run() */
+struct vd_cell;
+
+/*
+ * A kind of cell: what its samples time and how it is named. Each is
+ * defined by the scenario that measures it (scenarios/NAME/kind.c) with
+ * HZ_CELL_KIND(); the engine keeps no list of kinds and names none.
+ * run: that scenario (run=NAME), the first part of the cell's id and the
+ * `run=NAME` of an item's source; no two kinds share it (kernel/registry.c
+ * refuses twins at start-up). id: the cell's id past "NAME/" into buf (cap
+ * bytes; vd_cell_id()). short_id: its short id (vd_cell_short()); NULL:
+ * what id writes. clears: a sample times `threads` CPUs clearing `bytes`
+ * (vd_cell_cpus(): lib/compare.h's bound on impossible samples); false for
+ * samples that need not clear `bytes` (a fault, a victim's time).
+ */
+struct vd_kind {
+    const char *run;
+    void (*id)(const struct vd_cell *c, char *buf, size_t cap);
+    void (*short_id)(const struct vd_cell *c, char *buf, size_t cap);
+    bool clears;
 };
 
+/* Define cell kind `var` (extern in its scenario's header) in the
+ * hz_cell_kinds section (kernel and host builds, as HZ_VERDICT_ITEM):
+ * HZ_CELL_KIND(numa_kind, .run = "numa", .id = numa_id, .clears = true). */
+#define HZ_CELL_KIND(var_, ...)                                                                    \
+    const struct vd_kind var_                                                                      \
+        __attribute__((used, section("hz_cell_kinds"), aligned(8))) = {__VA_ARGS__}
+
+/* A cell: the shared description of what one scenario measured (each
+ * scenario fills the members its kind names; the rest stay 0/NULL). */
 struct vd_cell {
-    enum vd_kind kind;
+    /* What its samples time and how it is named (scenarios/NAME/kind.c);
+     * never NULL. */
+    const struct vd_kind *kind;
     const char *strategy;    /* clear/smp/faultclear: strategy name; vmstart: the policy
                                 ("none"); fault: NULL. Outlives the verdict. */
     const char *model;       /* faultclear, fault, and vmstart's qemu rows: the fault_clear=
@@ -345,26 +360,23 @@ struct vd_log {
 };
 
 /*
- * The id of cell c into buf (cap bytes, VD_ID_MAX is enough):
- * "clear/avx512_nt/2M/cold/1G" (strategy/chunk/cache/target),
- * "smp/avx512_nt/2T/1G" (strategy/threads/bytes), "fault/sync/1G",
- * "fault/prezeroed/1G", "vmstart/none/2T/4G" (policy/threads/bytes),
+ * The id of cell c into buf (cap bytes, VD_ID_MAX is enough): its kind's
+ * run, "/", and what its kind's id writes: "clear/avx512_nt/2M/cold/1G"
+ * (strategy/chunk/cache/target), "smp/avx512_nt/2T/1G"
+ * (strategy/threads/bytes), "fault/sync/1G", "fault/prezeroed/1G",
+ * "vmstart/none/2T/4G" (policy/threads/bytes),
  * "faultclear/linux_4k/rep_stosb/1G" (model/strategy/frame, "/prezeroed"
  * appended for the clear taken out), "numa/rep_stosb/2M/1T/n0-n1/256M"
  * (strategy/chunk/threads/CPU node-memory node/bytes),
- * "interference/nt/25%/chase_4llc" (zeroer/rate/victim). Sizes as 4K, 2M, 1G,
- * 64M (the largest exact unit). The first part is the scenario that
- * measured it (run=NAME).
+ * "interference/nt/25%/chase_4llc" (zeroer/rate/victim). Sizes as 4K, 2M,
+ * 1G, 64M (the largest exact unit).
  */
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap);
 
-/* The scenario that measures cells of kind k: "clear", "smp", "fault",
- * "vmstart", "faultclear", "numa" ("?" for a value out of range). */
-const char *vd_kind_run(enum vd_kind k);
-
 /* The short id of cell c, as an item's `source` lists it after its
- * "run=NAME: ": "avx512_nt/2M cold" (clear: strategy/chunk and the cache
- * state), "avx512_nt/2T/1G", "sync/1G", "none/2T/4G",
+ * "run=NAME: ": its kind's short_id, or its id past "NAME/":
+ * "avx512_nt/2M cold" (clear: strategy/chunk and the cache state),
+ * "avx512_nt/2T/1G", "sync/1G", "none/2T/4G",
  * "linux_4k/rep_stosb/1G" ("... prezeroed"). */
 void vd_cell_short(const struct vd_cell *c, char *buf, size_t cap);
 
@@ -373,9 +385,9 @@ void vd_cell_short(const struct vd_cell *c, char *buf, size_t cap);
 bool vd_cell_usable(const struct vd_cell *c);
 
 /* The CPUs whose clear a sample of c times, for lib/compare.h's bound on
- * impossible samples: threads for clear, smp and numa cells (time to clear
- * `bytes`), 0 (unknown: only 0 ns is impossible) for the kinds whose samples
- * need not clear `bytes` (a pre-zeroed fault, a victim's time). */
+ * impossible samples: threads when its kind `clears` (clear, smp and numa
+ * cells: time to clear `bytes`), else 0 (unknown: only 0 ns is impossible;
+ * a pre-zeroed fault, a victim's time). */
 unsigned vd_cell_cpus(const struct vd_cell *c);
 
 /* How many of c's samples lib/compare.h leaves out as impossible

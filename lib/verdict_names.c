@@ -10,55 +10,29 @@
 
 void vd_cell_id(const struct vd_cell *c, char *buf, size_t cap)
 {
-    char a[16], b[16];
-    fmt_size(b, sizeof(b), c->bytes);
-    if (c->kind == VD_FAULTCLEAR) {
-        hz_snprintf(buf, cap, "faultclear/%s/%s/%s%s", c->model ? c->model : "?",
-                    c->strategy ? c->strategy : "?", b, c->prezeroed ? "/prezeroed" : "");
-        return;
-    }
-    if (c->kind == VD_FAULT) {
-        hz_snprintf(buf, cap, "fault/%s/%s", c->prezeroed ? "prezeroed" : "sync", b);
-        return;
-    }
-    if (c->kind == VD_INTERF) {
-        hz_snprintf(buf, cap, "interference/%s/%u%%/%s", c->strategy, c->rate_pct, c->victim);
-        return;
-    }
-    if (c->kind == VD_NUMA) {
-        fmt_size(a, sizeof(a), c->chunk);
-        hz_snprintf(buf, cap, "numa/%s/%s/%uT/n%u-n%u/%s", c->strategy, a, c->threads, c->cpu_node,
-                    c->mem_node, b);
-        return;
-    }
-    if (c->kind == VD_SMP || c->kind == VD_VM) {
-        hz_snprintf(buf, cap, "%s/%s/%uT/%s", c->kind == VD_SMP ? "smp" : "vmstart", c->strategy,
-                    c->threads, b);
-        return;
-    }
-    fmt_size(a, sizeof(a), c->chunk);
-    hz_snprintf(buf, cap, "clear/%s/%s/%s/%s", c->strategy, a, c->cold ? "cold" : "warm", b);
+    size_t n = (size_t)hz_snprintf(buf, cap, "%s/", c->kind->run);
+    if (n < cap)
+        c->kind->id(c, buf + n, cap - n);
 }
 
 void vd_cell_short(const struct vd_cell *c, char *buf, size_t cap)
 {
-    char id[VD_ID_MAX], ch[16];
-    if (c->kind == VD_CLEAR) {
-        hz_snprintf(buf, cap, "%s/%s %s", c->strategy, fmt_size(ch, sizeof(ch), c->chunk),
-                    c->cold ? "cold" : "warm");
-        return;
-    }
-    vd_cell_id(c, id, sizeof(id));
-    const char *rest = strchr(id, '/');
-    size_t n = hz_snprintf(buf, cap, "%s", rest ? rest + 1 : id);
-    if (c->kind == VD_FAULTCLEAR && c->prezeroed && n > 10 && n < cap) /* "/prezeroed" */
-        buf[n - 10] = ' ';
+    if (c->kind->short_id)
+        c->kind->short_id(c, buf, cap);
+    else
+        c->kind->id(c, buf, cap);
 }
 
 void vd_name_cell(const struct vd_cell *c, char *buf, size_t cap)
 {
     char ch[16];
     hz_snprintf(buf, cap, "%s/%s", c->strategy, fmt_size(ch, sizeof(ch), c->chunk));
+}
+
+void vd_name_threads(const struct vd_cell *c, char *buf, size_t cap)
+{
+    char b[16];
+    hz_snprintf(buf, cap, "%s/%uT/%s", c->strategy, c->threads, fmt_size(b, sizeof(b), c->bytes));
 }
 
 void vd_name_rate(const char *strategy, unsigned rate_pct, char *buf, size_t cap)

@@ -58,6 +58,11 @@ void vd_use_cell(struct vd_item *it, const struct vd_cell *c);
  * that is NULL, a cell of its kind was handed in. */
 bool vd_ran(const struct vd_ctx *x, const char *name);
 
+/* True when cell c was measured by scenario `run` ("faultclear"): its
+ * kind's run. An item reads another scenario's cells this way, as its row
+ * names the scenarios that measure it (.runs), with no header of theirs. */
+bool vd_cell_of(const struct vd_cell *c, const char *run);
+
 /* Add a figure to it->extra (the record's `figures`; up to VD_EXTRAS, NULL
  * past them): name and unit are static strings; the interval of a
  * lib/compare.h comparison has the nominal coverage of its z
@@ -91,12 +96,5 @@ void vd_open(struct vd_item *it, size_t nmin, size_t nmax);
  * decided (a lower order, lib/verdict.h HZ_VERDICT_ITEM), else NULL: the
  * non-temporal and idle items read the 1 GiB clear item this way. */
 const struct vd_item *vd_done_item(const struct vd_ctx *x, const char *key);
-
-/* Linux's clear_page cell (rep_stosb, 4 KiB calls, cold) on `target` when
- * usable, else NULL. */
-const struct vd_cell *vd_clear_base(const struct vd_ctx *x, uint64_t target);
-
-/* The cold large target: the largest bytes of any cold clear cell (0: none). */
-uint64_t vd_clear_target(const struct vd_cell *v, size_t n);
 
 #endif /* HZ_LIB_VERDICT_PRIV_H */

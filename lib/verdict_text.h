@@ -30,6 +30,11 @@ const char *vd_template(const char *form, const char *key);
 /* "avx512_nt/2M": a cell's strategy and call size into buf (cap bytes). */
 void vd_name_cell(const struct vd_cell *c, char *buf, size_t cap);
 
+/* "avx512_nt/2T/1G": a cell's strategy, threads and bytes into buf (cap
+ * bytes): the id of a kind of cell that times `threads` CPUs on `bytes`
+ * (run=smp's, run=vmstart's). */
+void vd_name_threads(const struct vd_cell *c, char *buf, size_t cap);
+
 /* "nt<=25%": a background zeroer at a share of its peak, into buf. */
 void vd_name_rate(const char *strategy, unsigned rate_pct, char *buf, size_t cap);
 

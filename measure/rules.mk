@@ -8,12 +8,18 @@
 # scenarios with how a fault clears its frame (fault_pool, fault_clear), and
 # the time the machine took away from timed cells (time_lost: SMIs, gaps),
 # and the pre-zeroing runner's workload generators, portable event loop
-# (host-tested), SMP team and `prezero` record (workload, prezero_*).
+# (host-tested), SMP team and `prezero` record (workload, prezero_*), and
+# the run=clear cells several verdict items read (verdict_clear).
 KERNEL_C += measure/memop.c measure/clear_record.c measure/evict.c measure/split.c \
 	measure/smp_job.c measure/smp_rounds.c measure/fault_clear.c measure/fault_pool.c measure/fault_node.c \
 	measure/time_lost.c measure/workload.c measure/prezero_core.c measure/prezero_report.c \
 	measure/prezero_smp.c measure/prezero_run.c measure/prezero_opts.c measure/round_options.c \
 	measure/strategy_list.c
+
+# The run=clear cells several scenarios' verdict items read (portable: the
+# host verdict tests link it too).
+KERNEL_C += measure/verdict_clear.c
+VERDICT_C += measure/verdict_clear.c
 
 HOST_TESTS += smp_split clear_record memop fault_clear time_lost workload prezero prezero_run prezero_idle \
 	strategy_list

@@ -241,7 +241,7 @@ bool clear_cell_verified(const struct clear_cells *cs, const struct clear_cell *
 void clear_cell_vd(const struct clear_cells *cs, const struct clear_cell *c, const struct stats *st,
                    bool verified, struct vd_cell *v)
 {
-    *v = (struct vd_cell){.kind = VD_CLEAR,
+    *v = (struct vd_cell){.kind = &clear_kind,
                           .strategy = c->s->name,
                           .nontemporal = c->s->nontemporal,
                           .chunk = c->chunk,

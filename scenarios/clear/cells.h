@@ -138,4 +138,7 @@ void clear_cell_vd(const struct clear_cells *cs, const struct clear_cell *c, con
  */
 uint64_t clear_cells_once(const struct clear_strategy *s, uint8_t *dst, uint64_t bytes, bool *zero);
 
+/* Its cells' kind (scenarios/clear/kind.c, lib/verdict.h struct vd_kind). */
+extern const struct vd_kind clear_kind;
+
 #endif /* HZ_SCENARIOS_CLEAR_CELLS_H */

@@ -9,3 +9,7 @@ VERDICT_C += scenarios/clear/verdict.c
 
 # Its profile settings and price (portable), for the plan test.
 PLAN_C += scenarios/clear/plan.c
+
+# Its cells' kind (linked into the host verdict tests too).
+KERNEL_C += scenarios/clear/kind.c
+VERDICT_C += scenarios/clear/kind.c

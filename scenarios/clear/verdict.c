@@ -7,6 +7,7 @@
 #include "lib/kstring.h"
 #include "lib/verdict_priv.h"
 #include "lib/verdict_text.h"
+#include "measure/verdict_clear.h"
 
 #define GIB (1ull << 30)
 #define VD_MAX_CAND 64  /* candidates of one clear item */
@@ -15,7 +16,7 @@
 /* A cold clear cell on the target with chunks up to `page`. */
 static bool is_cand(const struct vd_cell *c, uint64_t target, uint64_t page)
 {
-    return c->kind == VD_CLEAR && c->cold && c->bytes == target && c->chunk <= page;
+    return vd_cell_of(c, "clear") && c->cold && c->bytes == target && c->chunk <= page;
 }
 
 /* The cells a clear item could not use: the first of them, and how many

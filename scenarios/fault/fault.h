@@ -30,4 +30,7 @@ unsigned fault_rounds_of(const struct plan_profile *p);
  * up, its rounds. Boot CPU, after start-up. */
 void fault_plan(const struct plan_profile *p, const struct plan_machine *m, struct plan_part *out);
 
+/* Its cells' kind (scenarios/fault/kind.c, lib/verdict.h struct vd_kind). */
+extern const struct vd_kind fault_kind;
+
 #endif /* HZ_SCENARIOS_FAULT_FAULT_H */

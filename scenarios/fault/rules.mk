@@ -8,3 +8,7 @@ VERDICT_C += scenarios/fault/verdict.c
 
 # Its profile settings and price (portable), for the plan test.
 PLAN_C += scenarios/fault/plan.c
+
+# Its cells' kind (linked into the host verdict tests too).
+KERNEL_C += scenarios/fault/kind.c
+VERDICT_C += scenarios/fault/kind.c

@@ -87,7 +87,7 @@ static void verdict_fault(bool prezeroed, const struct stats *acc, bool ok,
         if (s->prezeroed == prezeroed && s->access_cyc)
             a[na++] = tsc_to_ns(s->access_cyc);
     }
-    struct vd_cell c = {.kind = VD_FAULT,
+    struct vd_cell c = {.kind = &fault_kind,
                         .model = model,
                         .bytes = demand_page_bytes(),
                         .threads = 1,

@@ -16,7 +16,7 @@ static const struct vd_cell *fault_cell(const struct vd_ctx *x, bool prezeroed,
                                         const struct vd_cell **bad)
 {
     for (size_t i = 0; i < x->n; i++)
-        if (x->v[i].kind == VD_FAULT && x->v[i].prezeroed == prezeroed) {
+        if (vd_cell_of(&x->v[i], "fault") && x->v[i].prezeroed == prezeroed) {
             if (vd_cell_usable(&x->v[i]))
                 return &x->v[i];
             *bad = *bad ? *bad : &x->v[i];
@@ -33,7 +33,7 @@ static const struct vd_cell *fc_cell(const struct vd_ctx *x, uint64_t frame, con
     const struct vd_cell *first = 0;
     for (size_t i = 0; i < x->n; i++) {
         const struct vd_cell *c = &x->v[i];
-        if (c->kind != VD_FAULTCLEAR || c->bytes != frame || c->prezeroed != prezeroed ||
+        if (!vd_cell_of(c, "faultclear") || c->bytes != frame || c->prezeroed != prezeroed ||
             !c->model || strncmp(c->model, model, strlen(model)) != 0 || !c->strategy ||
             strcmp(c->strategy, "rep_stosb") != 0)
             continue;

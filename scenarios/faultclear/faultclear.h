@@ -86,4 +86,7 @@ void fc_emit_cell(struct fc_cell *c, uint64_t fb);
  * clear_page strategy's cells for the verdict. */
 void fc_emit_gain(const struct fc_cell *cells, uint64_t fb);
 
+/* Its cells' kind (scenarios/faultclear/kind.c, lib/verdict.h struct vd_kind). */
+extern const struct vd_kind faultclear_kind;
+
 #endif /* HZ_SCENARIOS_FAULTCLEAR_FAULTCLEAR_H */

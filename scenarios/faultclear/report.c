@@ -117,7 +117,7 @@ static void verdict_cells(const struct fc_cell *a, const struct fc_cell *b, cons
             scratch[k] = i == 2 ? pre[k] : c->ns[k];
         stats_compute(&st, scratch, c->n);
         fault_clear_name(&c->m, model_names[c->m.model], sizeof(model_names[0]));
-        struct vd_cell v = {.kind = VD_FAULTCLEAR,
+        struct vd_cell v = {.kind = &faultclear_kind,
                             .strategy = c->s->name,
                             .model = model_names[c->m.model],
                             .preempt = fault_clear_linux(&c->m, fb).preempt,

@@ -148,4 +148,7 @@ bool if_llc_separated(const struct if_refs *r);
 /* "L2", "LLC", "DRAM", "?" */
 const char *if_level_name(enum if_level l);
 
+/* Its cells' kind (scenarios/interference/kind.c, lib/verdict.h struct vd_kind). */
+extern const struct vd_kind interference_kind;
+
 #endif /* HZ_SCENARIOS_INTERFERENCE_INTERFERENCE_H */

@@ -132,7 +132,7 @@ void if_verdict_cells(const struct if_state *st)
             uint64_t sum = 0;
             for (unsigned r = 0; r < c->rounds; r++)
                 sum += c->steal[vi][r];
-            struct vd_cell v = {.kind = VD_INTERF,
+            struct vd_cell v = {.kind = &interference_kind,
                                 .strategy = z ? z->label : "none",
                                 .victim = st->v[vi].name,
                                 .level = if_level_name(st->v[vi].level),

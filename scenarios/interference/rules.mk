@@ -16,3 +16,7 @@ HOST_SRCS_interference_pace := scenarios/interference/pace.c scenarios/interfere
 # Its verdict item (linked into the host verdict tests too).
 KERNEL_C += scenarios/interference/verdict.c
 VERDICT_C += scenarios/interference/verdict.c
+
+# Its cells' kind (linked into the host verdict tests too).
+KERNEL_C += scenarios/interference/kind.c
+VERDICT_C += scenarios/interference/kind.c

@@ -3,7 +3,7 @@
  * which background zeroer, at what share of its peak, and what it costs
  * the neighbours and its own CPU.
  *
- * From run=interference (cells of kind VD_INTERF): a (strategy, rate)
+ * From run=interference (its cells, scenarios/interference/kind.c): a (strategy, rate)
  * group is harmless when, for every victim, the victim's time with the
  * zeroer against the victims alone is a tie at the tolerance
  * (lib/compare.h, CMP_Z95_X1000: each victim's interval at 95 %, and all of
@@ -38,6 +38,7 @@
 #include "lib/kstring.h"
 #include "lib/verdict_priv.h"
 #include "lib/verdict_text.h"
+#include "measure/verdict_clear.h"
 
 #define VD_IF_GROUPS 48 /* (strategy, rate) groups */
 
@@ -52,7 +53,7 @@ struct group {
     bool miss, llc; /* missed its rate; judged an LLC-resident victim */
 };
 
-static bool is_interf(const struct vd_cell *c) { return c->kind == VD_INTERF; }
+static bool is_interf(const struct vd_cell *c) { return vd_cell_of(c, "interference"); }
 
 static bool is_alone(const struct vd_cell *c)
 {

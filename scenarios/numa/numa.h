@@ -84,4 +84,7 @@ unsigned numa_plan_view(struct nplan_node *pn);
  * them (lib/plan.h). Boot CPU, after start-up. */
 void numa_plan(const struct plan_profile *p, const struct plan_machine *m, struct plan_part *out);
 
+/* Its cells' kind (scenarios/numa/kind.c, lib/verdict.h struct vd_kind). */
+extern const struct vd_kind numa_kind;
+
 #endif /* HZ_SCENARIOS_NUMA_NUMA_H */

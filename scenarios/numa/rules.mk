@@ -8,3 +8,7 @@ HOST_SRCS_numa_plan := scenarios/numa/plan.c lib/plan.c
 # Its verdict item (linked into the host verdict tests too).
 KERNEL_C += scenarios/numa/verdict.c
 VERDICT_C += scenarios/numa/verdict.c
+
+# Its cells' kind (linked into the host verdict tests too).
+KERNEL_C += scenarios/numa/kind.c
+VERDICT_C += scenarios/numa/kind.c

@@ -32,7 +32,7 @@ static void finish(struct numa_cell *c)
     c->gbps_x1000 = stats_gbps_x1000(c->bytes, c->st.median);
     c->gbps_lo_x1000 = stats_gbps_x1000(c->bytes, c->st.ci_hi);
     c->gbps_hi_x1000 = stats_gbps_x1000(c->bytes, c->st.ci_lo);
-    struct vd_cell v = {.kind = VD_NUMA,
+    struct vd_cell v = {.kind = &numa_kind,
                         .strategy = c->s->name,
                         .nontemporal = c->s->nontemporal,
                         .chunk = c->chunk,

@@ -1,7 +1,7 @@
 /*
  * scenarios/numa/verdict.c - the verdict's `numa` item (issue 22): does a
  * pre-zeroing thread have to run on the memory's own node? From run=numa's
- * cells (lib/verdict.h VD_NUMA): the one-thread variant (strategy and call
+ * cells (scenarios/numa/kind.c): the one-thread variant (strategy and call
  * size) with the best local median, and for every CPU node with memory of
  * its own, its local cell against each remote memory node's cell at the
  * Bonferroni z for that many remote nodes (lib/compare.h), B/A of time
@@ -19,7 +19,7 @@ static const struct vd_cell *numa_cell(const struct vd_ctx *x, const struct vd_c
 {
     for (size_t i = 0; i < x->n; i++) {
         const struct vd_cell *c = &x->v[i];
-        if (c->kind == VD_NUMA && c->threads == like->threads && c->chunk == like->chunk &&
+        if (vd_cell_of(c, "numa") && c->threads == like->threads && c->chunk == like->chunk &&
             c->cpu_node == cpu && c->mem_node == mem && strcmp(c->strategy, like->strategy) == 0 &&
             vd_cell_usable(c))
             return c;
@@ -33,7 +33,7 @@ static const struct vd_cell *best_local(const struct vd_ctx *x)
     const struct vd_cell *b = 0;
     for (size_t i = 0; i < x->n; i++) {
         const struct vd_cell *c = &x->v[i];
-        if (c->kind == VD_NUMA && c->threads == 1 && c->cpu_node == c->mem_node &&
+        if (vd_cell_of(c, "numa") && c->threads == 1 && c->cpu_node == c->mem_node &&
             vd_cell_usable(c) && (!b || vd_gbps(c) > vd_gbps(b)))
             b = c;
     }
@@ -47,7 +47,7 @@ static uint32_t mem_nodes(const struct vd_ctx *x, bool *remote)
     uint32_t m = 0;
     *remote = false;
     for (size_t i = 0; i < x->n; i++)
-        if (x->v[i].kind == VD_NUMA && x->v[i].mem_node < 32) {
+        if (vd_cell_of(&x->v[i], "numa") && x->v[i].mem_node < 32) {
             m |= 1u << x->v[i].mem_node;
             *remote |= x->v[i].cpu_node != x->v[i].mem_node;
         }

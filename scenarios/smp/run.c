@@ -182,7 +182,7 @@ static void finish(struct smp_cell *c, uint64_t bytes)
     c->gbps_lo_x1000 = stats_gbps_x1000(bytes, c->st.ci_hi);
     c->gbps_hi_x1000 = stats_gbps_x1000(bytes, c->st.ci_lo);
     c->noisy = stats_noisy(&c->st);
-    struct vd_cell v = {.kind = VD_SMP,
+    struct vd_cell v = {.kind = &smp_kind,
                         .strategy = c->s->name,
                         .nontemporal = c->s->nontemporal,
                         .chunk = opt_chunk,

@@ -81,4 +81,7 @@ unsigned smp_repeats_of(const struct plan_profile *p);
 void smp_scenario_plan(const struct plan_profile *p, const struct plan_machine *m,
                        struct plan_part *out);
 
+/* Its cells' kind (scenarios/smp/kind.c, lib/verdict.h struct vd_kind). */
+extern const struct vd_kind smp_kind;
+
 #endif /* HZ_SCENARIOS_SMP_SMP_H */

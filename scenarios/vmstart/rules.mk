@@ -6,3 +6,7 @@ KERNEL_C += scenarios/vmstart/run.c scenarios/vmstart/plan.c scenarios/vmstart/r
 # Its verdict item (linked into the host verdict tests too).
 KERNEL_C += scenarios/vmstart/verdict.c
 VERDICT_C += scenarios/vmstart/verdict.c
+
+# Its cells' kind (linked into the host verdict tests too).
+KERNEL_C += scenarios/vmstart/kind.c
+VERDICT_C += scenarios/vmstart/kind.c

@@ -250,7 +250,7 @@ static void vmstart_run(void)
     for (unsigned i = VS_Q4K * run.tmax; i < nc; i++) { /* the verdict's VM start */
         const struct vs_cell *c = &cells[i];
         unsigned t = c->threads;
-        struct vd_cell v = {.kind = VD_VM,
+        struct vd_cell v = {.kind = &vmstart_kind,
                             .strategy = vs_kind_name(&run, c->kind),
                             .model = vs_qemu_model(c->kind),
                             .ceiling_x1000 = vs_bw_ceiling_x1000(),

@@ -27,13 +27,13 @@
 #define VM_FIT_MAX 64          /* thread counts the Amdahl fit reads */
 #define VM_FIT_COVER_X100 9818 /* the plateau comparison's z, 2.361: its nominal coverage */
 
-/* The usable qemu cell (VD_VM with a fault_clear= model) of `model` with
+/* The usable qemu cell (run=vmstart's, with a fault_clear= model) of `model` with
  * `threads` threads; NULL when there is none. */
 static const struct vd_cell *qemu_cell(const struct vd_ctx *x, const char *model, unsigned threads)
 {
     for (size_t i = 0; i < x->n; i++) {
         const struct vd_cell *c = &x->v[i];
-        if (c->kind == VD_VM && c->model && strncmp(c->model, model, strlen(model)) == 0 &&
+        if (vd_cell_of(c, "vmstart") && c->model && strncmp(c->model, model, strlen(model)) == 0 &&
             c->threads == threads && vd_cell_usable(c))
             return c;
     }
@@ -108,7 +108,7 @@ static void decide_vmstart(struct vd_ctx *x, struct vd_item *it)
 {
     bool any = false;
     for (size_t i = 0; i < x->n; i++)
-        any |= x->v[i].kind == VD_SMP || x->v[i].kind == VD_VM;
+        any |= vd_cell_of(&x->v[i], "smp") || vd_cell_of(&x->v[i], "vmstart");
     if (!any)
         return; /* no cell of its scenario: NO_CELL */
     unsigned top = top_threads(x, "linux_4k");

@@ -157,4 +157,7 @@ void vmstart_plan(const struct plan_profile *p, const struct plan_machine *m,
  * CMP_Z_X1000 and the verdict's tolerance, into *c (scenarios/vmstart/report.c). */
 void vs_step(const struct vs_run *v, struct vs_cell *cells, unsigned k, unsigned t, struct cmp *c);
 
+/* Its cells' kind (scenarios/vmstart/kind.c, lib/verdict.h struct vd_kind). */
+extern const struct vd_kind vmstart_kind;
+
 #endif /* HZ_SCENARIOS_VMSTART_VMSTART_H */

@@ -1,6 +1,7 @@
 """docs/hacking.md's "a scenario" steps are the real ones: in a temporary
 copy of the tree, a throw-away scenario `run=hello` (one option, one record,
-one verdict item with its own words) is added with ONLY its folder
+one cell of a kind of its own, one verdict item with its own words naming
+that cell) is added with ONLY its folder
 (scenarios/hello/), its name in scenarios/rules.mk's SCENARIOS (the one
 build line) and one boot case in tests/boot/cases.cfg; the kernel builds and
 the case boots under TCG, finding the scenario's record, its verdict record
@@ -9,8 +10,8 @@ and its line in the verdict block. The host tools print that line too:
 words its record carries (`templates`), with no row added in tools/. The
 copy is a git repository, so the test also checks (and prints) that the
 diff is exactly those three places. The folder is the whole of hacking.md's
-list (run.c, verdict.c, rules.mk with VERDICT_C, README.md with its
-Options table, records.md), and inside the copy the tree's own tests stay
+list (run.c, kind.c with its header, verdict.c, rules.mk with VERDICT_C,
+README.md with its Options table, records.md), and inside the copy the tree's own tests stay
 green: tests/run-all's tools tests test_docs, test_schema,
 test_scenario_files and test_registry_twins, and, after `make host-tests`,
 the verdict unit tests with hello's item linked in.
@@ -32,7 +33,9 @@ RUN_C = r'''
  * scenarios/hello/run.c - a throw-away scenario (tests/tools/test_add_scenario.py):
  * `run=hello` emits one `hello` record with its option's value.
  */
+#include "scenarios/hello/hello.h"
 #include "kernel/scenario.h"
+#include "kernel/verdict.h"
 #include "lib/cmdline.h"
 #include "lib/print.h"
 #include "lib/record.h"
@@ -50,11 +53,43 @@ static void hello_run(void)
     rec_begin(&r, buf, sizeof(buf), "hello");
     rec_u64(&r, "n", hello_n);
     record_emit(&r);
+    struct vd_cell c = {.kind = &hello_kind, .threads = (unsigned)hello_n, .verified = true};
+    verdict_add(&c);
     result_pass("hello.ran");
 }
 
 HZ_SCENARIO(scenario_hello, .name = "hello", .run = hello_run, .order = 99,
             .help = "a throw-away scenario");
+'''
+
+HELLO_H = r'''
+/*
+ * scenarios/hello/hello.h - the throw-away scenario's cell kind.
+ */
+#ifndef HZ_SCENARIOS_HELLO_HELLO_H
+#define HZ_SCENARIOS_HELLO_HELLO_H
+
+/* Its cell's kind (scenarios/hello/kind.c): the cell is named by hello_n. */
+extern const struct vd_kind hello_kind;
+
+#endif /* HZ_SCENARIOS_HELLO_HELLO_H */
+'''
+
+KIND_C = r'''
+/*
+ * scenarios/hello/kind.c - the throw-away scenario's cell kind: "hello/n3"
+ * for hello_n=3, with nothing added in lib/.
+ */
+#include "scenarios/hello/hello.h"
+#include "lib/fmt.h"
+#include "lib/verdict.h"
+
+static void hello_id(const struct vd_cell *c, char *buf, size_t cap)
+{
+    hz_snprintf(buf, cap, "n%u", c->threads);
+}
+
+HZ_CELL_KIND(hello_kind, .run = "hello", .id = hello_id);
 '''
 
 VERDICT_C = r'''
@@ -67,6 +102,9 @@ VERDICT_C = r'''
 static void decide_hello(struct vd_ctx *x, struct vd_item *it)
 {
     vd_arg_u64(it, "cells", x->n, false);
+    for (size_t i = 0; i < x->n; i++)
+        if (vd_cell_of(&x->v[i], "hello"))
+            vd_use_cell(it, &x->v[i]);
     it->decided = true;
 }
 
@@ -83,9 +121,10 @@ RULES_MK = '''\
 # scenarios/hello/ - a throw-away scenario (tests/tools/test_add_scenario.py).
 KERNEL_C += scenarios/hello/run.c
 
-# Its verdict item (linked into the host verdict tests too).
-KERNEL_C += scenarios/hello/verdict.c
-VERDICT_C += scenarios/hello/verdict.c
+# Its verdict item and its cells' kind (linked into the host verdict tests
+# too).
+KERNEL_C += scenarios/hello/verdict.c scenarios/hello/kind.c
+VERDICT_C += scenarios/hello/verdict.c scenarios/hello/kind.c
 '''
 
 README_MD = '''\
@@ -124,6 +163,7 @@ records = hello n=3
           pass name=hello.ran
           verdict item=hello decided=true measured=true
           verdict item=hello "templates~hello:none.: .said hello beside .a:cells. cells"
+          verdict item=hello "source=run=hello: n3"
 log = ^  hello +said hello beside \\d+ cells$
 groups = hello
 '''
@@ -165,7 +205,8 @@ class AddScenario(unittest.TestCase):
     def add_scenario(self):
         folder = os.path.join(self.tree, "scenarios", "hello")
         os.makedirs(folder)
-        for name, text in (("run.c", RUN_C), ("verdict.c", VERDICT_C), ("rules.mk", RULES_MK),
+        for name, text in (("run.c", RUN_C), ("hello.h", HELLO_H), ("kind.c", KIND_C),
+                           ("verdict.c", VERDICT_C), ("rules.mk", RULES_MK),
                            ("README.md", README_MD), ("records.md", RECORDS_MD)):
             with open(os.path.join(folder, name), "w") as f:
                 f.write(textwrap.dedent(text).lstrip())
@@ -183,7 +224,8 @@ class AddScenario(unittest.TestCase):
         stat = run(["git", "diff", "--cached", "--stat"], self.tree).stdout
         print("\n" + stat)
         names = run(["git", "diff", "--cached", "--name-only"], self.tree).stdout.split()
-        self.assertEqual(sorted(names), ["scenarios/hello/README.md", "scenarios/hello/records.md",
+        self.assertEqual(sorted(names), ["scenarios/hello/README.md", "scenarios/hello/hello.h",
+                                         "scenarios/hello/kind.c", "scenarios/hello/records.md",
                                          "scenarios/hello/rules.mk", "scenarios/hello/run.c",
                                          "scenarios/hello/verdict.c", "scenarios/rules.mk",
                                          "tests/boot/cases.cfg"])

@@ -2,7 +2,8 @@
 the same `.key` (a throw-away `.key = "fault"` once replaced the real fault
 answer in hz answers and report.html) or the same `.order`, or two
 HZ_SCENARIO rows with the same `.name` or `.order`, or two HZ_OPTION rows
-with the same `.name`, build; the kernel refuses such an image at start-up
+with the same `.name`, or two HZ_CELL_KIND rows with the same `.run`,
+build; the kernel refuses such an image at start-up
 (kernel/registry.c, status crash), and this test over the kernel's sources
 (every folder the Makefile builds) fails on them before anything boots."""
 import re
@@ -11,7 +12,7 @@ import unittest
 from test_docs import ROOT, kernel_folders
 
 ROWS = {"HZ_VERDICT_ITEM": ("key", "order"), "HZ_SCENARIO": ("name", "order"),
-        "HZ_OPTION": ("name",)}
+        "HZ_OPTION": ("name",), "HZ_CELL_KIND": ("run",)}
 
 
 def rows(text, macro):
@@ -49,9 +50,11 @@ class RegistryTwins(unittest.TestCase):
         keys = [r["key"] for t in src.values() for r in rows(t, "HZ_VERDICT_ITEM")]
         names = [r["name"] for t in src.values() for r in rows(t, "HZ_SCENARIO")]
         options = [r["name"] for t in src.values() for r in rows(t, "HZ_OPTION")]
+        kinds = [r["run"] for t in src.values() for r in rows(t, "HZ_CELL_KIND")]
         self.assertTrue({"clear_1g", "fault", "vmstart", "numa", "idle", "trust"} <= set(keys))
         self.assertGreaterEqual(len(names), 9)
         self.assertTrue({"run", "smp", "on_exit", "console", "fault_pages"} <= set(options))
+        self.assertTrue({"clear", "smp", "faultclear", "interference"} <= set(kinds))
 
     def test_no_twins(self):
         self.assertEqual(twins(kernel_sources()), [])

@@ -7,8 +7,9 @@ whose row names no hook (unpriced: the plan line names it so) needs no
 plan.c, as the throw-away scenario of test_add_scenario.py.
 
 Its rules.mk, read as the test reads scenarios/rules.mk, puts what the host
-tests must link where they find it: its verdict.c in VERDICT_C (the host
-verdict tests link every item: one left out goes untested, silently) and a
+tests must link where they find it: its verdict.c and kind.c in VERDICT_C
+(the host verdict tests link every item and cell kind: one left out goes
+untested, silently) and a
 portable plan.c (docs/hacking.md: settings and pricing before `#ifndef
 HZ_HOSTED`) in PLAN_C (tests/unit/test_plan.c's) or a host test of its own
 (HOST_SRCS_<test>, as run=numa's numa_plan)."""
@@ -72,9 +73,10 @@ def build_findings(folder):
     src = "scenarios/%s/" % name
     host = set().union(*(w for v, w in lists.items() if v.startswith("HOST_SRCS_")))
     out = []
-    if (folder / "verdict.c").is_file() and src + "verdict.c" not in lists.get("VERDICT_C", ()):
-        out.append("%s/verdict.c is not in VERDICT_C: the host verdict tests skip its item"
-                   % name)
+    for f, what in (("verdict.c", "item"), ("kind.c", "cell kind")):
+        if (folder / f).is_file() and src + f not in lists.get("VERDICT_C", ()):
+            out.append("%s/%s is not in VERDICT_C: the host verdict tests skip its %s"
+                       % (name, f, what))
     plan = folder / "plan.c"
     if (plan.is_file() and "#ifndef HZ_HOSTED" in plan.read_text()
             and src + "plan.c" not in lists.get("PLAN_C", set()) | host):
@@ -104,7 +106,8 @@ class ScenarioFiles(unittest.TestCase):
         # the rule's reach: the shipped items, and the four plans test_plan.c prices
         lists = {d.name: make_lists(d) for d in scenario_dirs() if d.name in SHIPPED}
         self.assertEqual(sorted(n for n, x in lists.items() if x.get("VERDICT_C")),
-                         ["clear", "fault", "interference", "numa", "vmstart"])
+                         ["clear", "fault", "faultclear", "interference", "numa", "smp",
+                          "vmstart"])
         self.assertEqual(sorted(n for n, x in lists.items() if x.get("PLAN_C")),
                          ["clear", "fault", "policies", "smp"])
 
@@ -144,6 +147,9 @@ class Mutation(unittest.TestCase):
         d = self.dropped("clear", "VERDICT_C += scenarios/clear/verdict.c")
         self.assertEqual(build_findings(d), [
             "clear/verdict.c is not in VERDICT_C: the host verdict tests skip its item"])
+        d = self.dropped("smp", "VERDICT_C += scenarios/smp/kind.c")
+        self.assertEqual(build_findings(d), [
+            "smp/kind.c is not in VERDICT_C: the host verdict tests skip its cell kind"])
         d = self.dropped("smp", "PLAN_C += scenarios/smp/plan.c")
         self.assertEqual(build_findings(d), [
             "smp/plan.c is portable but in no host test: add it to PLAN_C"])

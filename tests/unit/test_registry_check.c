@@ -2,8 +2,9 @@
  * tests/unit/test_registry_check.c - kernel/registry.h on real linker
  * sections: this test's own rows, two in each registry, planted as twins
  * in every field the kernel checks (options .name, scenarios .name and
- * .order, verdict items .key and .order; two verdict items with .key
- * "fault", as the throw-away item that once hid the fault answer).
+ * .order, verdict items .key and .order, cell kinds .run; two verdict
+ * items with .key "fault", as the throw-away item that once hid the fault
+ * answer).
  * registries_check() refuses the image and names each: a console line and
  * a `registry` record with the section, the field, the value and both
  * rows with their addresses, in the order of its table.
@@ -29,6 +30,8 @@ HZ_SCENARIO(scenario_a, .name = "clear", .order = -10);
 HZ_SCENARIO(scenario_b, .name = "clear", .order = -10);
 HZ_VERDICT_ITEM(item_a, .key = "fault", .label = "fault", .order = 30);
 HZ_VERDICT_ITEM(item_b, .key = "fault", .label = "hello", .order = 30);
+HZ_CELL_KIND(kind_a, .run = "numa");
+HZ_CELL_KIND(kind_b, .run = "numa");
 
 /* The line and record registries_check() writes for rows a and b (which
  * lie in the section in link order; this file's order is the compiler's),
@@ -58,6 +61,7 @@ static void test_twins_refused(void **state)
     expect(want, sizeof(want), "hz_scenarios", "order", "-10", &scenario_a, &scenario_b, 2);
     expect(want, sizeof(want), "hz_verdict_items", "key", "fault", &item_a, &item_b, 3);
     expect(want, sizeof(want), "hz_verdict_items", "order", "30", &item_a, &item_b, 4);
+    expect(want, sizeof(want), "hz_cell_kinds", "run", "numa", &kind_a, &kind_b, 5);
     assert_true(strlen(want) < sizeof(want) - 1); /* nothing cut */
     print_set_sink(&sink);
     assert_int_equal(registries_check(), -1);

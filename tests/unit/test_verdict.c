@@ -250,7 +250,7 @@ static void test_target_smaller_than_the_page(void **state)
         if (cells[i].chunk <= 2 * MIB)
             cells[i].bytes = 2 * MIB;
         else
-            cells[i].kind = VD_SMP; /* no 1 GiB call on a 2 MiB target */
+            cells[i].kind = &smp_kind; /* no 1 GiB call on a 2 MiB target */
     decide(&kvm);
     assert_false(it[at("clear_1g")].decided);
     assert_int_equal(it[at("clear_1g")].reason, VD_R_TARGET_SMALL);

@@ -29,7 +29,7 @@ static struct vd_cell *icell(const char *zeroer, unsigned rate, const char *vict
                              const char *level, uint64_t ns, unsigned spread, uint64_t cpu_ms)
 {
     struct vd_cell *c = &cells[ncells++];
-    *c = (struct vd_cell){.kind = VD_INTERF,
+    *c = (struct vd_cell){.kind = &interference_kind,
                           .strategy = zeroer,
                           .victim = victim,
                           .level = level,

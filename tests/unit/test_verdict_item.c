@@ -21,6 +21,7 @@
 #include "lib/record.h"
 #include "lib/verdict_priv.h"
 #include "lib/verdict_text.h"
+#include "scenarios/clear/cells.h"
 
 /* The cells handed in, and how many of them a comparison may use. */
 static void decide_cells(struct vd_ctx *x, struct vd_item *it)
@@ -53,7 +54,7 @@ HZ_VERDICT_ITEM(item_long, .key = "long", .label = "long", .form = "long", .runs
 
 static uint64_t ns[8] = {10, 11, 12, 13, 14, 15, 16, 17};
 static struct vd_cell cells[2] = {
-    {.kind = VD_CLEAR,
+    {.kind = &clear_kind,
      .strategy = "rep_stosb",
      .chunk = 4096,
      .bytes = 1u << 20,
@@ -62,7 +63,7 @@ static struct vd_cell cells[2] = {
      .verified = true,
      .samples = ns,
      .nsamples = 8},
-    {.kind = VD_CLEAR,
+    {.kind = &clear_kind,
      .strategy = "rep_stosq",
      .chunk = 4096,
      .bytes = 1u << 20,

@@ -170,7 +170,7 @@ static void test_tolerance(void **state)
 static void test_cell_ids(void **state)
 {
     char id[VD_ID_MAX];
-    struct vd_cell c = {.kind = VD_CLEAR,
+    struct vd_cell c = {.kind = &clear_kind,
                         .strategy = "movnti",
                         .chunk = 32 * MIB,
                         .bytes = 64 * MIB,

@@ -20,7 +20,7 @@ static struct vd_cell *ncell(const char *s, uint64_t chunk, unsigned threads, un
                              unsigned mem, unsigned gbps_x10, unsigned spread)
 {
     struct vd_cell *c = &cells[ncells++];
-    *c = (struct vd_cell){.kind = VD_NUMA,
+    *c = (struct vd_cell){.kind = &numa_kind,
                           .strategy = s,
                           .chunk = chunk,
                           .bytes = 256 * MIB,

@@ -203,7 +203,7 @@ static void test_fault_from_faultclear_alone(void **state)
 static void test_short_ids(void **state)
 {
     char b[VD_ID_MAX];
-    struct vd_cell c = {.kind = VD_FAULTCLEAR,
+    struct vd_cell c = {.kind = &faultclear_kind,
                         .strategy = "rep_stosb",
                         .model = BATCH,
                         .bytes = GIB,
@@ -212,29 +212,48 @@ static void test_short_ids(void **state)
     assert_string_equal(b, "faultclear/linux_batch=32M/rep_stosb/1G/prezeroed");
     vd_cell_short(&c, b, sizeof(b));
     assert_string_equal(b, "linux_batch=32M/rep_stosb/1G prezeroed");
-    c = (struct vd_cell){.kind = VD_VM, .strategy = "none", .threads = 2, .bytes = 4 * GIB};
+    c = (struct vd_cell){.kind = &vmstart_kind, .strategy = "none", .threads = 2, .bytes = 4 * GIB};
     vd_cell_short(&c, b, sizeof(b));
     assert_string_equal(b, "none/2T/4G");
-    assert_string_equal(vd_kind_run(VD_VM), "vmstart");
-    assert_string_equal(vd_kind_run(VD_FAULTCLEAR), "faultclear");
-    assert_string_equal(vd_kind_run((enum vd_kind)99), "?");
-    assert_string_equal(vd_kind_run(VD_NKINDS), "?");
+    c.kind = &clear_kind; /* the clear kind's own short id */
+    c.chunk = 2 * MIB;
+    c.cold = true;
+    vd_cell_short(&c, b, sizeof(b));
+    assert_string_equal(b, "none/2M cold");
+    vd_cell_id(&c, b, 12); /* cut to fit, NUL-terminated */
+    assert_string_equal(b, "clear/none/");
 }
 
-/* Every kind has its own scenario name (lib/verdict.c kind_runs[], by
- * designated initialisers: a kind left out would give "?"). */
+extern const struct vd_kind __start_hz_cell_kinds[], __stop_hz_cell_kinds[];
+
+/* Every cell kind the build links (the hz_cell_kinds section: each
+ * scenario's HZ_CELL_KIND row) names its scenario, once, and an id whose
+ * first part is that name. */
 static void test_every_kind_named(void **state)
 {
     (void)state;
-    static const char *const want[VD_NKINDS] = {"clear",      "smp",  "fault",       "vmstart",
-                                                "faultclear", "numa", "interference"};
-    for (unsigned k = 0; k < VD_NKINDS; k++) {
-        assert_string_not_equal(vd_kind_run((enum vd_kind)k), "?");
-        assert_non_null(want[k]); /* a new kind: name it here too */
-        assert_string_equal(vd_kind_run((enum vd_kind)k), want[k]);
-        for (unsigned j = 0; j < k; j++)
-            assert_string_not_equal(vd_kind_run((enum vd_kind)j), vd_kind_run((enum vd_kind)k));
+    const struct vd_kind *k0 = __start_hz_cell_kinds, *k1 = __stop_hz_cell_kinds;
+    const struct vd_kind *project[] = {&clear_kind,       &smp_kind,        &fault_kind,
+                                       &vmstart_kind,     &faultclear_kind, &numa_kind,
+                                       &interference_kind};
+    for (size_t i = 0; i < sizeof(project) / sizeof(project[0]); i++)
+        assert_true(project[i] >= k0 && project[i] < k1); /* the section holds it */
+    for (const struct vd_kind *k = k0; k < k1; k++) {
+        char id[VD_ID_MAX];
+        struct vd_cell c = {.kind = k, .strategy = "s", .model = "m", .victim = "v"};
+        assert_non_null(k->run);
+        assert_non_null(k->id);
+        vd_cell_id(&c, id, sizeof(id));
+        assert_int_equal(strncmp(id, k->run, strlen(k->run)), 0);
+        assert_int_equal(id[strlen(k->run)], '/');
+        for (const struct vd_kind *j = k0; j < k; j++)
+            assert_string_not_equal(j->run, k->run);
     }
+    assert_string_equal(clear_kind.run, "clear");
+    assert_string_equal(interference_kind.run, "interference");
+    /* vd_cell_cpus(): threads for the kinds whose samples clear `bytes` */
+    for (size_t i = 0; i < sizeof(project) / sizeof(project[0]); i++)
+        assert_int_equal(project[i]->clears, i == 0 || i == 1 || i == 5); /* clear smp numa */
 }
 
 int main(void)

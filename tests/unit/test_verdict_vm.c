@@ -35,7 +35,7 @@ static const char *arg(const struct vd_item *v, const char *key)
 /* A verified qemu row cell (1 GiB, 11 samples +-2 %) under `model`. */
 static struct vd_cell *qemu(const char *model, unsigned threads, unsigned gbps_x10, uint64_t ceil)
 {
-    smp_cell(VD_VM, strncmp(model, "linux_4k", 8) == 0 ? "qemu_4k" : "qemu_batch", threads,
+    smp_cell(&vmstart_kind, strncmp(model, "linux_4k", 8) == 0 ? "qemu_4k" : "qemu_batch", threads,
              gbps_x10);
     cells[ncells - 1].model = model;
     cells[ncells - 1].ceiling_x1000 = ceil;
@@ -220,8 +220,8 @@ static void test_open_parts(void **state)
                         "  VM start     2 TB, 16 threads >= 12.5 s [12.3..12.7] linear "
                         "model\n               open: T=1..1 here; a 16-CPU host settles B\n");
     ncells = 0;
-    smp_cell(VD_VM, "none", 1, 100);
-    smp_cell(VD_VM, "none", 2, 101);
+    smp_cell(&vmstart_kind, "none", 1, 100);
+    smp_cell(&vmstart_kind, "none", 2, 101);
     decide(&kvm);
     assert_false(it[at("vmstart")].decided);
     assert_string_equal(rendered(at("vmstart")),

@@ -48,7 +48,7 @@ void fill(struct vd_cell *c, uint64_t median_ns, unsigned spread_pct, size_t n, 
 struct vd_cell *clear_cell(const char *s, bool nt, uint64_t chunk, unsigned gbps_x10)
 {
     struct vd_cell *c = &cells[ncells++];
-    *c = (struct vd_cell){.kind = VD_CLEAR,
+    *c = (struct vd_cell){.kind = &clear_kind,
                           .strategy = s,
                           .nontemporal = nt,
                           .chunk = chunk,
@@ -60,12 +60,12 @@ struct vd_cell *clear_cell(const char *s, bool nt, uint64_t chunk, unsigned gbps
     return c;
 }
 
-void smp_cell(enum vd_kind k, const char *s, unsigned threads, unsigned gbps_x10)
+void smp_cell(const struct vd_kind *k, const char *s, unsigned threads, unsigned gbps_x10)
 {
     struct vd_cell *c = &cells[ncells++];
     *c = (struct vd_cell){.kind = k,
                           .strategy = s,
-                          .nontemporal = k == VD_SMP,
+                          .nontemporal = k == &smp_kind,
                           .chunk = 2 * MIB,
                           .bytes = GIB,
                           .threads = threads,
@@ -77,14 +77,14 @@ void fault_cell(bool prezeroed, uint64_t ns)
 {
     struct vd_cell *c = &cells[ncells++];
     *c = (struct vd_cell){
-        .kind = VD_FAULT, .bytes = GIB, .threads = 1, .prezeroed = prezeroed, .verified = true};
+        .kind = &fault_kind, .bytes = GIB, .threads = 1, .prezeroed = prezeroed, .verified = true};
     fill(c, ns, 4, 11, 0);
 }
 
 void faultclear_cell(const char *model, bool prezeroed, uint64_t frame, uint64_t ns)
 {
     struct vd_cell *c = &cells[ncells++];
-    *c = (struct vd_cell){.kind = VD_FAULTCLEAR,
+    *c = (struct vd_cell){.kind = &faultclear_kind,
                           .strategy = "rep_stosb",
                           .model = model,
                           .bytes = frame,

@@ -7,6 +7,14 @@
 #define HZ_TESTS_VERDICT_FIXTURE_H
 
 #include "lib/verdict.h"
+/* The cell kinds, each declared by its scenario (scenarios/NAME/kind.c). */
+#include "scenarios/clear/cells.h"
+#include "scenarios/fault/fault.h"
+#include "scenarios/faultclear/faultclear.h"
+#include "scenarios/interference/interference.h"
+#include "scenarios/numa/numa.h"
+#include "scenarios/smp/smp.h"
+#include "scenarios/vmstart/vmstart.h"
 
 #define GIB (1ull << 30)
 #define MIB (1ull << 20)
@@ -25,7 +33,7 @@ extern struct vd_log lg;
 void fill(struct vd_cell *c, uint64_t median_ns, unsigned spread_pct, size_t n, unsigned bursts);
 /* Verified cells (11 samples, +-2 % / +-4 % for faults) appended to cells[]. */
 struct vd_cell *clear_cell(const char *s, bool nt, uint64_t chunk, unsigned gbps_x10);
-void smp_cell(enum vd_kind k, const char *s, unsigned threads, unsigned gbps_x10);
+void smp_cell(const struct vd_kind *k, const char *s, unsigned threads, unsigned gbps_x10);
 void fault_cell(bool prezeroed, uint64_t ns);
 /* A verified run=faultclear rep_stosb cell (11 samples, +-4 %): model
  * "linux_4k" or "linux_batch=32M", prezeroed = the clear taken out. */

@@ -64,11 +64,10 @@ def findings(folder):
     for c in sorted(folder.glob("*.c")):
         for row in KIND.findall(c.read_text()):
             run = KIND_RUN.findall(row)
+            said = ", ".join('"%s"' % r for r in run) or "nothing"
             if run != [name]:
                 out.append("%s/%s: HZ_CELL_KIND says .run = %s, not \"%s\" (its cells would"
-                           " show as another run's)" % (name, c.name,
-                                                       ", ".join('"%s"' % r for r in run)
-                                                       or "nothing", name))
+                           " show as another run's)" % (name, c.name, said, name))
     return out
 
 

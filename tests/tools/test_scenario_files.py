@@ -6,7 +6,10 @@ HZ_SCENARIO row names is defined in plan.c, never in run.c. A scenario
 whose row names no hook (unpriced: the plan line names it so) needs no
 plan.c, as the throw-away scenario of test_add_scenario.py.
 
-A cell kind's HZ_CELL_KIND row says `.run = "NAME"`, its own folder's
+Every record type the folder's own .c files begin (a rec_begin(..., "TYPE")
+literal; the types a scenario writes through measure/ helpers are
+documented with those) has its heading in its records.md, as test_schema
+reads them. A cell kind's HZ_CELL_KIND row says `.run = "NAME"`, its own folder's
 name (another run's name would show its cells as that run's).
 
 Its rules.mk, read as the test reads scenarios/rules.mk, puts what the host
@@ -25,10 +28,12 @@ import textwrap
 import unittest
 
 from test_docs import ROOT, SHIPPED, is_scenario, kernel_folders
+from test_schema import sections
 
 ROW = re.compile(r"HZ_SCENARIO\((.*?)\);", re.S)
 KIND = re.compile(r"HZ_CELL_KIND\((.*?)\);", re.S)
 KIND_RUN = re.compile(r"\.run\s*=\s*\"([^\"]*)\"")
+BEGINS = re.compile(r"\brec_begin\([^;]*?\"([a-z0-9_]+)\"\s*\)")
 REGISTERS = re.compile(r"\b(?:HZ_CELL_KIND|HZ_VERDICT_ITEM)\(")
 HOOK = re.compile(r"\.plan\s*=\s*(\w+)")
 SETTINGS = r"^static const struct %s_settings \w+\[PLAN_PROFILES\]"
@@ -61,7 +66,13 @@ def findings(folder):
             out.append("%s/plan.c does not define its .plan hook %s" % (name, hook))
         if plan is not None and not re.search(SETTINGS % name, plan, re.M):
             out.append("%s/plan.c has no struct %s_settings table per profile" % (name, name))
+    doc = folder / "records.md"
+    docs = sections(doc.read_text()) if doc.is_file() else {}
     for c in sorted(folder.glob("*.c")):
+        for t in BEGINS.findall(c.read_text()):
+            if t not in docs:
+                out.append("%s/%s begins record type %s, which has no ### heading in"
+                           " %s/records.md" % (name, c.name, t, name))
         for row in KIND.findall(c.read_text()):
             run = KIND_RUN.findall(row)
             said = ", ".join('"%s"' % r for r in run) or "nothing"
@@ -113,6 +124,11 @@ class ScenarioFiles(unittest.TestCase):
     def test_every_scenario_has_its_files_and_hook_in_plan_c(self):
         for d in scenario_dirs():
             self.assertEqual(findings(d), [])
+        # the record rule's reach: the literals were read at all
+        begun = {t for d in scenario_dirs() for c in d.glob("*.c")
+                 for t in BEGINS.findall(c.read_text())}
+        self.assertGreaterEqual(len(begun), 20)
+        self.assertLessEqual({"control", "numa_ratio", "vmstart_model", "smp_fill"}, begun)
 
     def test_host_tests_link_every_item_and_portable_plan(self):
         for d in scenario_dirs():
@@ -183,6 +199,15 @@ class Mutation(unittest.TestCase):
         d = self.dropped("numa", "HOST_SRCS_numa_plan := scenarios/numa/plan.c lib/plan.c")
         self.assertEqual(build_findings(d), [
             "numa/plan.c is portable but in no host test: add it to PLAN_C"])
+
+    def test_record_heading_renamed(self):
+        d = self.copy("numa")
+        self.assertEqual(findings(d), [])
+        doc = (d / "records.md").read_text()
+        self.assertIn("### `numa_clear`, `numa_ratio` — ", doc)
+        (d / "records.md").write_text(doc.replace("`numa_ratio` — ", "`numa_ratios` — "))
+        self.assertEqual(findings(d), ["numa/table.c begins record type numa_ratio, which has"
+                                       " no ### heading in numa/records.md"])
 
     def test_kind_names_another_run(self):
         d = self.copy("smp")

@@ -255,8 +255,7 @@ static bool field(const struct rctx *r, const char *name, size_t n, char *b, siz
 /* Expand tpl[0..n) into b (cap bytes, at len); false when a placeholder
  * outside {?...?} has no value (r->miss names it). Returns the new length
  * in *len. */
-static bool expand(struct rctx *r, const char *tpl, size_t n, char *b, size_t cap,
-                   size_t *len)
+static bool expand(struct rctx *r, const char *tpl, size_t n, char *b, size_t cap, size_t *len)
 {
     char v[VD_LINES_MAX];
     for (size_t i = 0; i < n;) {

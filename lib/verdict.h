@@ -30,8 +30,8 @@
  * figures, a reason code and its arguments, the cells used) and writes no
  * text; lib/verdict_text.h renders it. Adding an item is its decide
  * function and its HZ_VERDICT_ITEM row in its scenario's verdict.c, and
- * rows in lib/verdict_text.c's template table (and
- * tools/hzlib/verdict_text.py's). Which scenarios measure an item is in
+ * rows in lib/verdict_templates.c's template table (and
+ * tools/hzlib/verdict_templates.py's). Which scenarios measure an item is in
  * its row (vd_item_def.runs); when none of them
  * ran (vd_facts.ran) the item is VD_R_NOT_IN_RUN and its function is not
  * called. Every item names the cells it used with vd_use_cell()
@@ -170,7 +170,7 @@ struct vd_item;
 struct rec; /* lib/record.h */
 
 /* A template row of an item's own ("form:key" -> template, as
- * lib/verdict_text.c's table); a row with key NULL ends a list. */
+ * lib/verdict_templates.c's table); a row with key NULL ends a list. */
 struct vd_template {
     const char *key, *tpl;
 };
@@ -188,7 +188,7 @@ struct vd_template {
  * (scenarios/NAME/verdict.c) with HZ_VERDICT_ITEM(); the engine
  * (lib/verdict.c) keeps no list of items but its own trust row. key is the
  * record's `item`, label the console's, form the renderer's template family
- * (lib/verdict_text.c), runs the scenarios that measure it (comma-separated,
+ * (lib/verdict_templates.c), runs the scenarios that measure it (comma-separated,
  * the main one first; "" for an item every run has), tcg whether it is
  * decided under TCG, decide its function (lib/verdict_priv.h: fills the
  * item from the cells, no text), order its place: items are decided, shown

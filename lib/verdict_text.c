@@ -9,7 +9,10 @@
  * {a:KEY} an argument, {x:NAME} an extra figure with its interval,
  * {xv:NAME} without it; a segment {?...?} is left out when one of its
  * placeholders has no value; "|" separates alternatives, of which the
- * first whose lines all fit VD_LINE_WIDTH is taken (else the last); a
+ * first whose lines all fit VD_LINE_WIDTH is taken (else the last; when
+ * the last cannot be filled, "(KEY: no value for {NAME})" names the
+ * placeholder that stopped the first alternative to stop on one, e.g.
+ * {ratio} of an item with no baseline); a
  * newline starts the one continuation line an item may have (an open
  * one's comparison, the trust item's SMIs and TSC gaps). Figures
  * to 3 significant digits, ratios with 2 decimals below 2 and 1 above,
@@ -58,6 +61,8 @@ struct rctx {
     const struct vd_item *it;
     const struct vd_facts *f;
     const struct vd_trust *t;
+    const char *miss; /* the placeholder whose lack failed the last expand() */
+    size_t miss_n;
 };
 
 static bool is(const char *name, size_t n, const char *lit)
@@ -248,9 +253,9 @@ static bool field(const struct rctx *r, const char *name, size_t n, char *b, siz
 /* ---- templates ----------------------------------------------------------- */
 
 /* Expand tpl[0..n) into b (cap bytes, at len); false when a placeholder
- * outside {?...?} has no value. Returns the new length in *len. */
-static bool expand(const struct rctx *r, const char *tpl, size_t n, char *b, size_t cap,
-                   size_t *len)
+ * outside {?...?} has no value (r->miss names it). Returns the new length
+ * in *len. */
+static bool expand(struct rctx *r, const char *tpl, size_t n, char *b, size_t cap, size_t *len)
 {
     char v[VD_LINES_MAX];
     for (size_t i = 0; i < n;) {
@@ -265,8 +270,10 @@ static bool expand(const struct rctx *r, const char *tpl, size_t n, char *b, siz
             size_t j = i + 1;
             while (j < n && tpl[j] != '}')
                 j++;
-            if (!field(r, tpl + i + 1, j - i - 1, v, sizeof(v)))
+            if (!field(r, tpl + i + 1, j - i - 1, v, sizeof(v))) {
+                r->miss = tpl + i + 1, r->miss_n = j - i - 1;
                 return false;
+            }
             *len += (size_t)hz_snprintf(b + *len, cap - *len, "%s", v);
             i = j + 1;
         } else {
@@ -322,8 +329,10 @@ size_t vd_header_line(const struct vd_facts *f, char *buf, size_t cap)
 size_t vd_item_lines(const struct vd_item *it, const struct vd_facts *f, const struct vd_trust *t,
                      char *buf, size_t cap)
 {
-    struct rctx r = {it, f, t};
+    struct rctx r = {it, f, t, 0, 0};
     char key[48], body[VD_LINES_MAX];
+    const char *miss = 0; /* what stopped the first alternative that stopped */
+    size_t miss_n = 0;
     size_t lab = (size_t)hz_snprintf(buf, cap, "  %-12s ", it->label), blen = 0;
     const char *tpl = row(it, key, sizeof(key));
     bool ok = false;
@@ -333,13 +342,17 @@ size_t vd_item_lines(const struct vd_item *it, const struct vd_facts *f, const s
         blen = 0;
         body[0] = 0;
         ok = expand(&r, p, n, body, sizeof(body), &blen);
+        if (!ok && !miss)
+            miss = r.miss, miss_n = r.miss_n;
         const char *nl = strchr(body, '\n');
         size_t first = nl ? (size_t)(nl - body) : blen, cont = nl ? blen - first - 1 : 0;
         if (ok && lab + first <= VD_LINE_WIDTH && VD_CONT_INDENT + cont <= VD_LINE_WIDTH)
             break;
         p = bar ? bar + 1 : 0;
     }
-    if (!ok)
+    if (!ok && miss) /* a row, none of whose alternatives could be filled */
+        hz_snprintf(body, sizeof(body), "(%s: no value for {%.*s})", key, (int)miss_n, miss);
+    else if (!ok)
         hz_snprintf(body, sizeof(body), "(no template for %s)", key);
     size_t len = lab;
     for (const char *p = body; len + 1 < cap;) { /* the first line, then its continuation */

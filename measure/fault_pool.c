@@ -102,7 +102,7 @@ uint64_t fault_clear_calls_all(void)
 
 struct fault_path fault_path_option(void)
 {
-    return (struct fault_path){clear_find(zero_name), fault_clear};
+    return (struct fault_path){clear_find(zero_name), fault_clear, fault_zero_node()};
 }
 
 int fault_pool_setup(struct fault_env *env, size_t max, const struct fault_path *path)
@@ -113,7 +113,7 @@ int fault_pool_setup(struct fault_env *env, size_t max, const struct fault_path 
 int fault_pool_setup_size(struct fault_env *env, size_t max, uint64_t frame_bytes,
                           const struct fault_path *path)
 {
-    return fault_pool_setup_node(env, max, frame_bytes, fault_zero_node(), path);
+    return fault_pool_setup_node(env, max, frame_bytes, path->node, path);
 }
 
 /* One free frame of env->frame_bytes from env->node (any node for -1). */

@@ -22,15 +22,18 @@
 #define FAULT_POOL_MAX 1024
 
 /* How a pool's frames are cleared, given by the scenario with each set-up:
- * the strategy (`zero=`) and how a fault applies it (`fault_clear=`). */
+ * the strategy (`zero=`), how a fault applies it (`fault_clear=`), and the
+ * NUMA node its frames come from (`zero_node=`). */
 struct fault_path {
     const struct clear_strategy *zero;
     struct fault_clear clear;
+    int node; /* arch/numa.h index for fault_pool_setup(_size); -1: any */
 };
 
-/* The `zero=` and `fault_clear=` options as given (defaults rep_stosb and
- * extent): the path every pool clears with unless its scenario says
- * otherwise. */
+/* The `zero=`, `fault_clear=` and `zero_node=` options as given (defaults
+ * rep_stosb, extent and any node): the path every pool clears with unless
+ * its scenario says otherwise. Read when a scenario builds its request,
+ * never on the measured path (tests/tools/test_hidden_state.py). */
 struct fault_path fault_path_option(void);
 
 struct fault_env {
@@ -79,8 +82,9 @@ int fault_pool_setup_node(struct fault_env *env, size_t max, uint64_t frame_byte
 size_t fault_pool_plan(size_t max, uint64_t *frame_bytes, int node);
 
 /* The `zero_node=` option (measure/fault_node.c): the NUMA node (arch/numa.h
- * index) every fault pool takes its frames from (fault_pool_setup and
- * fault_pool_setup_size pass it on); -1 when not given (any node). */
+ * index) every fault pool takes its frames from (fault_path_option() puts
+ * it in the path fault_pool_setup and fault_pool_setup_size pass on); -1
+ * when not given (any node). */
 int fault_zero_node(void);
 
 /* The `fault_node=` option: the node whose first online CPU takes

@@ -164,6 +164,8 @@ HZ_OPTION(opt_smp_start_lead, .name = "smp_start_lead_us", .kind = OPT_U64, .des
 
 uint64_t smp_start_lead_us(void) { return lead_us; }
 
+uint64_t smp_start_lead_cyc(void) { return mul_div_u64(lead_us, tsc_info()->hz, 1000000); }
+
 /* One CPU's part, at the measurement CPL: memory work, the TSC and the
  * barrier only (nothing privileged, no GS: see arch/user.h). */
 static void job_part(void *arg)
@@ -217,7 +219,6 @@ int smp_job_run(struct smp_job *j)
     struct smp_set set;
     smp_set_clear(&set);
     smp_barrier_init(&j->bar, j->n);
-    j->lead_cyc = mul_div_u64(lead_us, tsc_info()->hz, 1000000);
     j->barrier_failed = false;
     j->wall_cyc = 0;
     for (unsigned k = 0; k < j->n; k++) {

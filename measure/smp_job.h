@@ -76,7 +76,7 @@ struct smp_job {
     uint64_t chunk;                        /* bytes per call of s->fn */
     uint64_t seed;                         /* dirty pattern */
     uint64_t timeout_us;
-    uint64_t lead_cyc; /* common start after the barrier (smp_start_lead_us) */
+    uint64_t lead_cyc; /* common start after the barrier: smp_start_lead_cyc(), set once */
     struct smp_barrier bar;
     /* results of the last smp_job_run, by slot */
     uint64_t cyc[HZ_MAX_CPUS];   /* the slot's own clear time, TSC cycles */
@@ -100,7 +100,8 @@ struct smp_job {
  * Run the job: on every CPU of cpu[0..n) at once, at the measurement CPL
  * (arch/user.h: CPL 3 where the hypervisor emulates ring 0), dirty its piece
  * (clear_dirty), wait at the barrier and spin to the common start TSC it
- * sets, smp_start_lead_us after the last arrival (kernel/smp.h
+ * sets, lead_cyc after the last arrival (the caller sets it off the
+ * measured path, smp_start_lead_cyc(); kernel/smp.h
  * smp_barrier_start: every CPU is awake and dirtied before the timed
  * region), clear its piece in calls of at most `chunk` bytes, wait at the
  * barrier, then check every byte of its piece. wall_cyc spans the first
@@ -126,5 +127,10 @@ unsigned smp_bench_order(unsigned *cpu);
 
 /* The common-start lead, smp_start_lead_us= (microseconds; 0: none). */
 uint64_t smp_start_lead_us(void);
+
+/* The same lead in TSC cycles (arch/tsc.h tsc_info()->hz), for a job's
+ * lead_cyc: read once when the job is set up, never on the measured path
+ * (tests/tools/test_hidden_state.py). */
+uint64_t smp_start_lead_cyc(void);
 
 #endif /* HZ_MEASURE_SMP_JOB_H */

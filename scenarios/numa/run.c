@@ -301,6 +301,7 @@ static bool run_groups(const struct nplan_cell *plan, size_t n)
     char part[48];
     struct plan_rounds r = numa_settings_get(scenario_profile())->rounds;
     r.min = numa_repeats_of(scenario_profile());
+    job.lead_cyc = smp_start_lead_cyc();
     for (size_t s = 0, e; s < n; s = e) {
         e = nplan_group_end(plan, n, s, SMP_MAX_CELLS);
         for (size_t i = s; i < e; i++)

@@ -244,6 +244,7 @@ void smp_fill_run(const unsigned *cpu, unsigned online, const unsigned *counts, 
     job.next = target.next;
     job.chunk = PAGE_SIZE_2M;
     job.timeout_us = smp_job_timeout_us(3 * target.bytes);
+    job.lead_cyc = smp_start_lead_cyc();
     bool verified = true;
     unsigned wall_below = 0;
     struct fill_ctx x = {.job = &job, .target = &target, .cpu = cpu, .cells = fcells};

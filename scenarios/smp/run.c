@@ -325,6 +325,7 @@ static void smp_scenario(void)
     job.next = target.next;
     job.chunk = opt_chunk;
     job.timeout_us = smp_job_timeout_us(3 * bytes); /* dirty, clear, verify */
+    job.lead_cyc = smp_start_lead_cyc();
     struct scale_ctx x = {.job = &job,
                           .target = &target,
                           .order = order,

@@ -5,9 +5,11 @@ docs/hacking.md names).
 
 Graph(objects) takes (unit, listing, symbols) per object: unit the C
 source (its functions are "unit:name"), listing `objdump -dr
---no-show-raw-insn`, symbols `readelf -sW -SW`; kernel_dumps() gives them
-for build/k. The kernel is built -mcmodel=small without PIC: addresses
-are R_X86_64_32/32S immediates and displacements, or RIP-relative.
+--no-show-raw-insn`, symbols `readelf -sW -SW -rW` (its relocations: the
+option parser, OPTION_PARSER, stores every variable an HZ_OPTION row of
+the objects points at); kernel_dumps() gives them for build/k. The kernel
+is built -mcmodel=small without PIC: addresses are R_X86_64_32/32S
+immediates and displacements, or RIP-relative.
 """
 
 import collections
@@ -39,6 +41,9 @@ REG = re.compile(r"%([a-z0-9]+)")
 ARG_REGS = {"rdi", "rsi", "rdx", "rcx", "r8", "r9"}
 CALLER_SAVED = ARG_REGS | {"rax", "r10", "r11"}
 COPIERS = ("memset", "memcpy", "memmove")  # a call that writes its first argument's memory
+# The option parser (lib/cmdline.c's apply, off the measured path): it writes
+# every HZ_OPTION row's `.dest` through the option table.
+OPTION_PARSER = "lib/cmdline.c:apply"
 NO_WRITE = ("cmp", "test", "bt", "push", "ucomi", "comi")
 
 
@@ -172,6 +177,22 @@ def parse_symbols(text):
     return data, funcs
 
 
+def parse_options(text):
+    """readelf -rW text -> [(symbol, addend)] of the relocations of the
+    hz_options section (lib/cmdline.h HZ_OPTION rows): the storage each row
+    points at, its `.dest` among them (its strings and parse hooks are in
+    .rodata and .text)."""
+    out, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("Relocation section"):
+            inside = "'.relahz_options'" in line
+            continue
+        f = line.split()
+        if inside and len(f) == 7 and f[2].startswith("R_X86_64_") and f[5] == "+":
+            out.append((f[4], int(f[6], 16)))
+    return out
+
+
 def access(insn, rtype, nth):
     """What insn does with the variable its nth relocation (of type rtype)
     names: "address" (it loads the address, into a register or memory),
@@ -197,22 +218,23 @@ class Graph:
     global by the unit of the objects that defines it (an extern use too)."""
 
     def __init__(self, objects):
-        parsed = [(unit, parse_listing(lst), parse_symbols(sym)) for unit, lst, sym in objects]
+        parsed = [(unit, parse_listing(lst), parse_symbols(sym), parse_options(sym))
+                  for unit, lst, sym in objects]
         self.glob, self.gdata = {}, {}
-        for unit, _, (data, funcs) in parsed:
+        for unit, _, (data, funcs), _ in parsed:
             self.glob.update({n: "%s:%s" % (unit, n) for n, g in funcs.values() if g})
             self.gdata.update({d[3]: "%s:%s" % (unit, d[3]) for d in data if d[4]})
-        self.funcs = {"%s:%s" % (unit, n) for unit, _, (_, funcs) in parsed
+        self.funcs = {"%s:%s" % (unit, n) for unit, _, (_, funcs), _ in parsed
                       for n, _ in funcs.values()}
         self.roots, self.calls = set(), collections.defaultdict(set)
         self.hands, self.uses = collections.defaultdict(set), collections.defaultdict(set)
-        for unit, insns, (data, funcs) in parsed:
-            self._object(unit, insns, data, funcs)
+        for unit, insns, (data, funcs), options in parsed:
+            self._object(unit, insns, data, funcs, options)
 
     def name(self, unit, local, n):
         return "%s:%s" % (unit, n) if n in local else self.glob.get(n, n)
 
-    def _object(self, unit, insns, data, funcs):
+    def _object(self, unit, insns, data, funcs, options):
         local = {n for n, _ in funcs.values()} | {x.func for x in insns}
         for i, x in enumerate(insns):
             f = self.name(unit, local, x.func)
@@ -232,13 +254,8 @@ class Graph:
                         self.roots.add(g)
                         self.hands[f].add(g)
                     continue
-                if sym.startswith((".data", ".bss")):
-                    names = [(n, g) for s, a, size, n, g in data
-                             if s == sym and a <= target < a + max(size, 1)]
-                else:
-                    names = [(n, g) for s, a, size, n, g in data if n == sym]
-                    names = names or ([(sym, True)] if sym in self.gdata else [])
-                if not names:
+                var = self.variable(unit, data, sym, target)
+                if not var:
                     continue
                 kind = access(x, rtype, nth)
                 if kind == "address":
@@ -247,9 +264,26 @@ class Graph:
                     kinds = follow(insns, i, next(iter(into))) if into else {"hands"}
                 else:
                     kinds = {kind}
-                n, g = names[0]
-                var = self.gdata[n] if g else "%s:%s" % (unit, n)
                 self.uses[f] |= {(var, k) for k in kinds}
+        for sym, target in options:
+            var = self.variable(unit, data, sym, target)
+            if var:
+                self.uses[OPTION_PARSER].add((var, "stores"))
+
+    def variable(self, unit, data, sym, target):
+        """The file-scope variable ("unit:name") a relocation against sym
+        plus target names in unit's object (data: its .data/.bss objects),
+        or None."""
+        if sym.startswith((".data", ".bss")):
+            names = [(n, g) for s, a, size, n, g in data
+                     if s == sym and a <= target < a + max(size, 1)]
+        else:
+            names = [(n, g) for s, a, size, n, g in data if n == sym]
+            names = names or ([(sym, True)] if sym in self.gdata else [])
+        if not names:
+            return None
+        n, g = names[0]
+        return self.gdata[n] if g else "%s:%s" % (unit, n)
 
     def reach(self, starts):
         """Every function reachable from starts through calls."""
@@ -282,7 +316,7 @@ def dump(obj):
     objdump = shutil.which("objdump")
     lst = subprocess.run([objdump, "-dr", "--no-show-raw-insn", obj], check=True,
                          capture_output=True, text=True).stdout
-    sym = subprocess.run(["readelf", "-sW", "-SW", obj], check=True,
+    sym = subprocess.run(["readelf", "-sW", "-SW", "-rW", obj], check=True,
                          capture_output=True, text=True).stdout
     return lst, sym
 

@@ -27,7 +27,11 @@ The check reads the kernel objects of measure/ and of every scenario folder
   folders; an extern global by the object that defines it): a setting
   stored before the run and read by a callback in it, as run=interference's
   chase seed was (refs.c: `chase_seed = seed; user_run(..., build_chases,
-  st)`), is a parameter in disguise however far down the read is.
+  st)`), is a parameter in disguise however far down the read is. The
+  option parser (lib/cmdline.c apply, objgraph.OPTION_PARSER) is such a
+  writer of every variable an HZ_OPTION row of those objects points at
+  (its `.dest`, found by the hz_options section's relocations): an option
+  read on the measured path fails unless it is argued for here.
 
 A callback that reaches its request by pointer (the arg its caller passes)
 writes no file-scope variable at all, so it needs no entry: run=smp's,
@@ -119,6 +123,14 @@ ALLOWED = {
         "task per CPU), a read, a branch and a clear"),
     ("measure/fault_clear.c", "fault_clear_run", "need_resched"): (
         "stores", "piece()'s cond_resched() flag, inlined"),
+    # options read on the path: written once by the option parser, before any scenario runs
+    ("measure/fault_pool.c", "fault_verify_zero", "verify_full"): (
+        "reads", "verify= (sampled or exact): how much of a zeroed frame every fault path "
+        "checks after the timed region; an option, written once by the parser before any "
+        "scenario runs, the same for every cell (the records name it, fault_verify_mode)"),
+    ("measure/fault_pool.c", "fault_verify_mode", "verify_full"): (
+        "reads", "verify='s name for pz_run_one's record; an option, written once by the "
+        "parser before any scenario runs"),
     # buffers the owner hands down by pointer
     ("measure/prezero_smp.c", "pz_team_run", "team"): (
         "stores, hands", "the team's room (every CPU's figures, 62 KiB): its owner clears it "
@@ -189,7 +201,8 @@ class Kernel(unittest.TestCase):
 class Synthetic(unittest.TestCase):
     """The rule on hand-made listings: a write planted in a measured
     function fails, the same write off the path (an option parser) does
-    not unless a measured function reads the variable, a store through a
+    not unless a measured function reads the variable (an HZ_OPTION row's
+    .dest is such a variable), a store through a
     register that holds the variable's address is a store, and handing the
     address to a callee is not one."""
 
@@ -230,8 +243,18 @@ class Synthetic(unittest.TestCase):
                 "\t\t\t81: R_X86_64_32\t.text+0x40\n"
                 "  85:\tret\n")
 
-    def check(self, allowed=None, **code):
-        return violations([("x.c", self.listing(**code), self.SYMS)], allowed or {})
+    # an HZ_OPTION row whose .dest is env (.bss + 8: inside it), and the
+    # same address in a section that is no option table
+    RELOCS = ("Relocation section '%s' at offset 0x100 contains 2 entries:\n"
+              "    Offset             Info             Type               Symbol's Value  "
+              "Symbol's Name + Addend\n"
+              "0000000000000000  0000000d00000001 R_X86_64_64            0000000000000000 "
+              ".rodata.str1.1 + 0\n"
+              "0000000000000010  0000000300000001 R_X86_64_64            0000000000000000 "
+              ".bss + 8\n")
+
+    def check(self, allowed=None, relocs="", **code):
+        return violations([("x.c", self.listing(**code), self.SYMS + relocs)], allowed or {})
 
     def test_planted_write_fails(self):
         bad, path, _ = self.check(run_cell=self.STORE)
@@ -249,6 +272,15 @@ class Synthetic(unittest.TestCase):
         self.assertEqual(self.check(run_cell=self.READ)[0], [])  # nothing writes it
         allowed = {("x.c", "zero_opt", "env"): ("stores", "a reset, argued for")}
         self.assertEqual(self.check(allowed, run_cell=self.READ, zero_opt=self.STORE)[0], [])
+
+    def test_read_of_an_option_fails(self):
+        bad, _, _ = self.check(relocs=self.RELOCS % ".relahz_options", run_cell=self.READ)
+        self.assertEqual(bad, [("x.c", "run_cell", "env", "reads")])
+        self.assertEqual(self.check(relocs=self.RELOCS % ".rela.debug_info",
+                                    run_cell=self.READ)[0], [])
+        allowed = {("x.c", "run_cell", "env"): ("reads", "an option, argued for")}
+        self.assertEqual(self.check(allowed, relocs=self.RELOCS % ".relahz_options",
+                                    run_cell=self.READ)[0], [])
 
     def test_store_through_a_register_is_a_store(self):
         bad, _, _ = self.check(run_cell=self.THROUGH)
@@ -313,6 +345,17 @@ class Mutation(unittest.TestCase):
             ("st->chase_seed + i);", "chase_seed + i);"),
             ("    st->chase_seed = seed;\n", "    chase_seed = seed;\n")]})
         self.assertEqual(bad, [(unit, "build_chases", "chase_seed", "reads")])
+
+    def test_option_read_in_a_callback_fails(self):
+        # run=smp's repeat reads the smp_start_lead_us= option's variable again
+        unit = "measure/smp_job.c"
+        self.assertIn((unit + ":lead_us", "stores"),
+                      objgraph.Graph([self.objects[unit]]).uses[objgraph.OPTION_PARSER])
+        bad = self.mutated({unit: [
+            ("    smp_barrier_init(&j->bar, j->n);\n",
+             "    smp_barrier_init(&j->bar, j->n);\n"
+             "    j->lead_cyc = mul_div_u64(lead_us, tsc_info()->hz, 1000000);\n")]})
+        self.assertEqual(bad, [(unit, "smp_job_run", "lead_us", "reads")])
 
     def test_global_override_set_around_a_run_fails(self):
         # issue 33's example: vmstart_run (off the path) sets a strategy override

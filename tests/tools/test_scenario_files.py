@@ -6,9 +6,16 @@ HZ_SCENARIO row names is defined in plan.c, never in run.c. A scenario
 whose row names no hook (unpriced: the plan line names it so) needs no
 plan.c, as the throw-away scenario of test_add_scenario.py.
 
+Every record type the folder's own .c files begin (a rec_begin(..., "TYPE")
+literal; the types a scenario writes through measure/ helpers are
+documented with those) has its heading in its records.md, as test_schema
+reads them. A cell kind's HZ_CELL_KIND row says `.run = "NAME"`, its own folder's
+name (another run's name would show its cells as that run's).
+
 Its rules.mk, read as the test reads scenarios/rules.mk, puts what the host
-tests must link where they find it: its verdict.c and kind.c in VERDICT_C
-(the host verdict tests link every item and cell kind: one left out goes
+tests must link where they find it: every .c file of the folder holding an
+HZ_VERDICT_ITEM or HZ_CELL_KIND row, whatever its name, in VERDICT_C (the
+host verdict tests link every item and cell kind: one left out goes
 untested, silently) and a
 portable plan.c (docs/hacking.md: settings and pricing before `#ifndef
 HZ_HOSTED`) in PLAN_C (tests/unit/test_plan.c's) or a host test of its own
@@ -21,8 +28,13 @@ import textwrap
 import unittest
 
 from test_docs import ROOT, SHIPPED, is_scenario, kernel_folders
+from test_schema import sections
 
 ROW = re.compile(r"HZ_SCENARIO\((.*?)\);", re.S)
+KIND = re.compile(r"HZ_CELL_KIND\((.*?)\);", re.S)
+KIND_RUN = re.compile(r"\.run\s*=\s*\"([^\"]*)\"")
+BEGINS = re.compile(r"\brec_begin\([^;]*?\"([a-z0-9_]+)\"\s*\)")
+REGISTERS = re.compile(r"\b(?:HZ_CELL_KIND|HZ_VERDICT_ITEM)\(")
 HOOK = re.compile(r"\.plan\s*=\s*(\w+)")
 SETTINGS = r"^static const struct %s_settings \w+\[PLAN_PROFILES\]"
 
@@ -54,6 +66,19 @@ def findings(folder):
             out.append("%s/plan.c does not define its .plan hook %s" % (name, hook))
         if plan is not None and not re.search(SETTINGS % name, plan, re.M):
             out.append("%s/plan.c has no struct %s_settings table per profile" % (name, name))
+    doc = folder / "records.md"
+    docs = sections(doc.read_text()) if doc.is_file() else {}
+    for c in sorted(folder.glob("*.c")):
+        for t in BEGINS.findall(c.read_text()):
+            if t not in docs:
+                out.append("%s/%s begins record type %s, which has no ### heading in"
+                           " %s/records.md" % (name, c.name, t, name))
+        for row in KIND.findall(c.read_text()):
+            run = KIND_RUN.findall(row)
+            said = ", ".join('"%s"' % r for r in run) or "nothing"
+            if run != [name]:
+                out.append("%s/%s: HZ_CELL_KIND says .run = %s, not \"%s\" (its cells would"
+                           " show as another run's)" % (name, c.name, said, name))
     return out
 
 
@@ -73,10 +98,10 @@ def build_findings(folder):
     src = "scenarios/%s/" % name
     host = set().union(*(w for v, w in lists.items() if v.startswith("HOST_SRCS_")))
     out = []
-    for f, what in (("verdict.c", "item"), ("kind.c", "cell kind")):
-        if (folder / f).is_file() and src + f not in lists.get("VERDICT_C", ()):
-            out.append("%s/%s is not in VERDICT_C: the host verdict tests skip its %s"
-                       % (name, f, what))
+    for c in sorted(folder.glob("*.c")):
+        if REGISTERS.search(c.read_text()) and src + c.name not in lists.get("VERDICT_C", ()):
+            out.append("%s/%s registers an item or cell kind but is not in VERDICT_C:"
+                       " the host verdict tests skip it" % (name, c.name))
     plan = folder / "plan.c"
     if (plan.is_file() and "#ifndef HZ_HOSTED" in plan.read_text()
             and src + "plan.c" not in lists.get("PLAN_C", set()) | host):
@@ -99,6 +124,11 @@ class ScenarioFiles(unittest.TestCase):
     def test_every_scenario_has_its_files_and_hook_in_plan_c(self):
         for d in scenario_dirs():
             self.assertEqual(findings(d), [])
+        # the record rule's reach: the literals were read at all
+        begun = {t for d in scenario_dirs() for c in d.glob("*.c")
+                 for t in BEGINS.findall(c.read_text())}
+        self.assertGreaterEqual(len(begun), 20)
+        self.assertLessEqual({"control", "numa_ratio", "vmstart_model", "smp_fill"}, begun)
 
     def test_host_tests_link_every_item_and_portable_plan(self):
         for d in scenario_dirs():
@@ -132,12 +162,17 @@ class Mutation(unittest.TestCase):
     """The check on made-up folders, and on real ones with a rules.mk line
     dropped: each fault found, a sound one passes."""
 
-    def dropped(self, name, line):
-        """A copy of scenarios/name whose rules.mk lacks line."""
+    def copy(self, name):
+        """A copy of scenarios/name in a temporary folder."""
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         d = pathlib.Path(tmp.name) / name
         shutil.copytree(ROOT / "scenarios" / name, d)
+        return d
+
+    def dropped(self, name, line):
+        """A copy of scenarios/name whose rules.mk lacks line."""
+        d = self.copy(name)
         mk = (d / "rules.mk").read_text()
         self.assertIn(line + "\n", mk)
         (d / "rules.mk").write_text(mk.replace(line + "\n", ""))
@@ -146,16 +181,46 @@ class Mutation(unittest.TestCase):
     def test_rules_mk_line_dropped(self):
         d = self.dropped("clear", "VERDICT_C += scenarios/clear/verdict.c")
         self.assertEqual(build_findings(d), [
-            "clear/verdict.c is not in VERDICT_C: the host verdict tests skip its item"])
+            "clear/verdict.c registers an item or cell kind but is not in VERDICT_C:"
+            " the host verdict tests skip it"])
         d = self.dropped("smp", "VERDICT_C += scenarios/smp/kind.c")
         self.assertEqual(build_findings(d), [
-            "smp/kind.c is not in VERDICT_C: the host verdict tests skip its cell kind"])
+            "smp/kind.c registers an item or cell kind but is not in VERDICT_C:"
+            " the host verdict tests skip it"])
+        # renamed, and kept in the kernel's list only: found by its content
+        d = self.dropped("smp", "VERDICT_C += scenarios/smp/kind.c")
+        (d / "kind.c").rename(d / "smp_kind.c")
+        self.assertEqual(build_findings(d), [
+            "smp/smp_kind.c registers an item or cell kind but is not in VERDICT_C:"
+            " the host verdict tests skip it"])
         d = self.dropped("smp", "PLAN_C += scenarios/smp/plan.c")
         self.assertEqual(build_findings(d), [
             "smp/plan.c is portable but in no host test: add it to PLAN_C"])
         d = self.dropped("numa", "HOST_SRCS_numa_plan := scenarios/numa/plan.c lib/plan.c")
         self.assertEqual(build_findings(d), [
             "numa/plan.c is portable but in no host test: add it to PLAN_C"])
+
+    def test_record_heading_renamed(self):
+        d = self.copy("numa")
+        self.assertEqual(findings(d), [])
+        doc = (d / "records.md").read_text()
+        self.assertIn("### `numa_clear`, `numa_ratio` — ", doc)
+        (d / "records.md").write_text(doc.replace("`numa_ratio` — ", "`numa_ratios` — "))
+        self.assertEqual(findings(d), ["numa/table.c begins record type numa_ratio, which has"
+                                       " no ### heading in numa/records.md"])
+
+    def test_kind_names_another_run(self):
+        d = self.copy("smp")
+        kind = (d / "kind.c").read_text()
+        self.assertEqual(findings(d), [])
+        (d / "kind.c").write_text(kind.replace('.run = "smp"', '.run = "prezero"'))
+        self.assertEqual(findings(d), [
+            'smp/kind.c: HZ_CELL_KIND says .run = "prezero", not "smp" (its cells would show'
+            " as another run's)"])
+        (d / "kind.c").write_text(kind.replace('.run = "smp", ', ""))
+        self.assertEqual(findings(d), [
+            'smp/kind.c: HZ_CELL_KIND says .run = nothing, not "smp" (its cells would show'
+            " as another run's)"])
 
     def folder(self, files):
         tmp = tempfile.TemporaryDirectory()

@@ -21,7 +21,10 @@ a figure of `figures` with its interval, {xv:NAME} without it ({ratio} is
 a range across a leading set, {ratio1} the best's estimate alone); a segment
 {?...?} is left out when one of its placeholders has no value. "|"
 separates alternatives: the first whose lines both fit WIDTH is taken,
-else the last. A newline starts the continuation line (an open item's open
+else the last; when the last cannot be filled, "(KEY: no value for
+{NAME})" names the placeholder that stopped the first alternative to
+stop on one (e.g. {ratio} of an item with no baseline), as the kernel
+does. A newline starts the continuation line (an open item's open
 comparison; the trust item's SMIs and TSC gaps when there were any).
 Numbers are formatted in integer arithmetic from the record's decimals x
 1000, as the kernel does: figures to 3 significant digits, ratios with 2
@@ -265,11 +268,6 @@ def expand(tpl: str, get: Callable[[str], Optional[str]]) -> Optional[str]:
     return "".join(out)
 
 
-def _expand(tpl: str, rec: Record) -> Optional[str]:
-    """expand() with the record's fields (_field)."""
-    return expand(tpl, lambda name: field(rec, name))
-
-
 def template(rec: Record, key: str) -> Optional[str]:
     """The template of row `key` ("form:key"): the record's own rows
     (member `templates`) first, then TEMPLATES; None in neither."""
@@ -327,15 +325,26 @@ def item_lines(rec: Record, get: Optional[Callable[[str], Optional[str]]] = None
     (verdict_merge.py)."""
     if "label" not in rec:
         return _old_lines(rec)
-    key, body = template_key(rec), None
-    tpl = template(rec, key)
+    key, body, miss = template_key(rec), None, []  # miss: placeholders found empty
+    tpl, value = template(rec, key), get or (lambda name: field(rec, name))
+
+    def noted(name: str) -> Optional[str]:
+        v = value(name)
+        if v is None:
+            miss.append(name)
+        return v
+
+    lacked = None  # what stopped the first alternative that stopped
     for alt in tpl.split("|") if tpl is not None else []:
-        body = _expand(alt, rec) if get is None else expand(alt, get)
+        body = expand(alt, noted)
+        lacked = lacked or (miss[-1] if body is None else None)
         first, _, cont = (body or "").partition("\n")
         if body is not None and len(_label(rec) + first) <= WIDTH and \
                 len(INDENT + " " * (LABEL + 1) + cont) <= WIDTH:
             break
-    if body is None:
+    if body is None and lacked is not None:  # a row none of whose alternatives could be filled
+        body = "(%s: no value for {%s})" % (key, lacked)
+    elif body is None:
         body = "(no template for %s)" % key
     first, _, cont = body.partition("\n")
     lines = [_label(rec) + first]

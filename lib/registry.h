@@ -1,6 +1,6 @@
 /*
  * lib/registry.h - a linker-section registry checked for twins: two rows
- * (HZ_OPTION, HZ_SCENARIO, HZ_VERDICT_ITEM) with the same value in a field
+ * (HZ_OPTION, HZ_SCENARIO, HZ_VERDICT_ITEM, HZ_CELL_KIND) with the same value in a field
  * the registry is looked up or ordered by. A twin builds and links; every
  * look-up takes the first row, so the second is silently never found (a
  * throw-away verdict item's `.key = "fault"` once replaced the real fault

@@ -70,6 +70,17 @@ class Short(unittest.TestCase):
         j = full.index("  fault        not decided: TCG, emulator timings")
         self.assertEqual(full[j + 1], "    from boot 0 (run=faultclear)")
 
+    def test_boot_mark_stays_on_a_long_line(self):
+        """An earlier boot's item line of 81..100 columns keeps its boot mark
+        on the same line: the verdict's lines are whole up to 100 columns."""
+        rs = load("results-tcg-answers")
+        fault = next(r for r in rs.of_type("verdict") if r.get("item") == "fault")
+        fault.update(reason="NO_CELL", args={"need": "faultclear cell at 1 GiB with rep_stosb"})
+        want = ("  fault        not decided: no usable faultclear cell at 1 GiB with rep_stosb"
+                " [boot 0]")
+        self.assertGreater(len(want), 80)
+        self.assertIn(want, report_short.text(rs).splitlines())
+
     def test_grid_interval_label_from_the_repeats(self):
         rs = load("results-tcg-faultclear")
         self.assertIn("clear, 1 CPU, 2M target, cold cache: GB/s [95% interval], below it",

@@ -25,7 +25,7 @@ import os
 import tempfile
 from typing import List
 
-from . import phrase, plaintext, results, scenarios, verdict_merge, verdict_text
+from . import phrase, results, scenarios, verdict_merge, verdict_text
 from .plot import draw_plots
 from .report_html import esc, figure, kv_table, page, row_flags, table, tcg
 from .scenarios import clear_grid
@@ -85,7 +85,7 @@ def merged_block(rs) -> List[str]:
     and item lines), the header naming every run= list it drew on in run
     order (verdict_merge.header), an item from a run other than the last
     marked with its boot ("[boot 0]" on its line, or on a line of its own
-    past plaintext.WIDTH, the text reports' 80 columns)."""
+    past verdict_text.WIDTH, the 100 columns of a verdict line)."""
     picked = merged_lines(rs)
     if not picked:
         return []
@@ -94,7 +94,7 @@ def merged_block(rs) -> List[str]:
         picked, key=lambda p: p[0])], marked=True)]
     for run, r, lines in picked:
         mark = verdict_merge.mark("", [str(run)])  # " [boot 0]"
-        if run != last and len(lines[0] + mark) <= plaintext.WIDTH:
+        if run != last and len(lines[0] + mark) <= verdict_text.WIDTH:
             lines[0] += mark
         elif run != last:
             lines.append(verdict_text.INDENT + " " * (verdict_text.LABEL + 1) + mark.strip())

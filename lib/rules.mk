@@ -9,13 +9,14 @@ KERNEL_C += lib/string.c lib/fmt.c lib/record.c lib/cmdline.c lib/stats.c lib/in
 	lib/published.c lib/registry.c
 
 HOST_TESTS += fmt record print results cmdline stats interleave interleave_run plan verdict verdict_items verdict_source verdict_numa verdict_idle compare compare_sim compare_noise vmmodel verdict_vm \
-	verdict_text verdict_rounds registry
+	verdict_text verdict_rounds registry cmdline_size
 HOST_SRCS_registry := lib/registry.c lib/fmt.c
 HOST_SRCS_fmt := lib/fmt.c lib/stats.c
 HOST_SRCS_record := lib/record.c lib/fmt.c
 HOST_SRCS_print := lib/print.c lib/record.c lib/fmt.c
 HOST_SRCS_results := lib/results.c lib/print.c lib/record.c lib/fmt.c
 HOST_SRCS_cmdline := lib/cmdline.c lib/fmt.c
+HOST_SRCS_cmdline_size := lib/cmdline.c lib/fmt.c
 HOST_SRCS_stats := lib/stats.c
 HOST_SRCS_interleave := lib/interleave.c lib/stats.c
 HOST_SRCS_interleave_run := lib/interleave.c lib/stats.c
